@@ -126,3 +126,76 @@ PF436_GOOD.append(textwrap.dedent("""\
             if accelerator.is_local_main_process:
                 print(epoch, score)
 """))
+
+# accelerate issue 2733: texts generated per process gathered with accelerate.utils.gather_object, but
+# only inside the main-process branch (the all_gather_object waits for the other processes forever)
+PF436_BAD.append(textwrap.dedent("""\
+    import json
+
+    from accelerate import Accelerator
+    from accelerate.utils import gather_object
+
+
+    def grade(model, tokenizer, prompts, path):
+        accelerator = Accelerator()
+        texts = []
+        with accelerator.split_between_processes(prompts) as mine:
+            for prompt in mine:
+                ids = tokenizer(prompt, return_tensors="pt").to(accelerator.device)
+                texts.append(tokenizer.decode(model.generate(**ids, max_new_tokens=64)[0]))
+        if accelerator.is_main_process:
+            everything = gather_object(texts)  # error: PF436
+            with open(path, "w") as f:
+                json.dump(everything, f)
+"""))
+
+# the same through the module name, and a broadcast under `state.is_main_process`
+PF436_BAD.append(textwrap.dedent("""\
+    import accelerate.utils as autils
+    from accelerate import PartialState
+
+
+    def share(scores, seeds):
+        state = PartialState()
+        if state.is_main_process:
+            scores = autils.gather_object(scores)  # error: PF436
+            autils.broadcast_object_list(seeds)  # error: PF436
+        return scores, seeds
+"""))
+
+PF436_GOOD.append(textwrap.dedent("""\
+    import json
+
+    from accelerate import Accelerator
+    from accelerate.utils import gather_object
+
+
+    def grade(model, tokenizer, prompts, path):
+        accelerator = Accelerator()
+        texts = []
+        with accelerator.split_between_processes(prompts) as mine:
+            for prompt in mine:
+                ids = tokenizer(prompt, return_tensors="pt").to(accelerator.device)
+                texts.append(tokenizer.decode(model.generate(**ids, max_new_tokens=64)[0]))
+        everything = gather_object(texts)  # every process takes part
+        if accelerator.is_main_process:
+            with open(path, "w") as f:
+                json.dump(everything, f)
+"""))
+
+# tricky-correct: a project's own `gather_object` (a list flattener, not accelerate's) on the main process
+PF436_GOOD.append(textwrap.dedent("""\
+    import json
+
+    from accelerate import Accelerator
+
+    from utils.lists import gather_object
+
+
+    def write(chunks, path):
+        accelerator = Accelerator()
+        if accelerator.is_main_process:
+            rows = gather_object(chunks)
+            with open(path, "w") as f:
+                json.dump(rows, f)
+"""))

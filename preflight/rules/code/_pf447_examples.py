@@ -93,3 +93,38 @@ GOOD_EXAMPLES = [
         return model, head, mine
 """),
 ]
+
+# accelerate issue 3547: a streaming dataset split per process with split_dataset_by_node, mapped,
+# and its loader prepared (sharded a second time)
+_STREAM = textwrap.dedent("""
+    from accelerate import Accelerator
+    from datasets import load_dataset
+    from datasets.distributed import split_dataset_by_node
+    from torch.utils.data import DataLoader
+
+
+    def train(model, optimizer, tokenize):
+        accelerator = Accelerator(gradient_accumulation_steps=4)
+        stream = load_dataset("HuggingFaceFW/fineweb-edu", split="train", streaming=True)
+        stream = stream.shuffle(seed=42, buffer_size=10_000)
+    {split}
+        stream = stream.map(tokenize, remove_columns=["text"])
+        loader = DataLoader(stream, batch_size=8)
+    {prepare}
+        for batch in loader:
+            with accelerator.accumulate(model):
+                accelerator.backward(model(**batch).loss)
+                optimizer.step()
+                optimizer.zero_grad()
+""")
+_SPLIT = ("    stream = split_dataset_by_node(stream, rank=accelerator.process_index, "
+          "world_size=accelerator.num_processes)")
+_PREPARE = "    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)"
+_MOVE = "    model, optimizer = accelerator.prepare(model, optimizer)"
+BAD_EXAMPLES.append(_STREAM.format(split=_SPLIT + "  # warning: PF447", prepare=_PREPARE))
+GOOD_EXAMPLES += [
+    # the fix: one split only, the one prepare makes
+    _STREAM.format(split="", prepare=_PREPARE),
+    # tricky-correct: split per process, and the loader kept out of prepare (the report's workaround)
+    _STREAM.format(split=_SPLIT, prepare=_MOVE),
+]

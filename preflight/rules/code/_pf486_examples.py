@@ -65,3 +65,28 @@ PF486_GOOD = [
     Trainer(model=model, eval_dataset=eval_ds, compute_metrics=None).train()
 """),
 ]
+
+# transformers issue 13597: t5-base evaluated without predict_with_generate keeps the full decoder logits
+_SEQ2SEQ = textwrap.dedent("""
+    import numpy as np
+    from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+
+    def compute_metrics(pred):
+        return {{"acc": float((np.argmax(pred.predictions[0], axis=-1) == pred.label_ids).mean())}}
+
+
+    model = AutoModelForSeq2SeqLM.from_pretrained("t5-base")
+    args = Seq2SeqTrainingArguments(output_dir="t5-en-hi", eval_strategy="steps", eval_steps=2000{extra})
+    trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_ds, eval_dataset=eval_ds,
+                             compute_metrics=compute_metrics{pin}
+""")
+PF486_BAD.append(_SEQ2SEQ.format(extra="", pin=")  # warning: PF486"))
+PF486_GOOD += [
+    # the fix: generated ids instead of logits
+    _SEQ2SEQ.format(extra=", predict_with_generate=True,\n                                generation_max_length=128", pin=")"),
+    # tricky-correct: the arguments come from the command line (predict_with_generate may be there)
+    _SEQ2SEQ.format(extra="", pin=")").replace(
+        'args = Seq2SeqTrainingArguments(output_dir="t5-en-hi", eval_strategy="steps", eval_steps=2000)',
+        "args = HfArgumentParser(Seq2SeqTrainingArguments).parse_args_into_dataclasses()[0]"),
+]

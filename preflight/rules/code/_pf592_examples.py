@@ -65,7 +65,8 @@ PF592_BAD = [
                           train_dataset=train_ds, eval_dataset=eval_ds, compute_metrics=compute_metrics)
         trainer.train()
 """),
-    # a T5 evaluated by its logits, unpacked in compute_metrics (encoder_last_hidden_state comes along)
+    # a T5 evaluated by its logits, unpacked in compute_metrics (encoder_last_hidden_state comes along);
+    # keeping those logits for the whole evaluation set is PF486's finding
     textwrap.dedent("""
     import numpy as np
     from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainer, Seq2SeqTrainingArguments
@@ -81,7 +82,7 @@ PF592_BAD = [
 
 
     trainer = Seq2SeqTrainer(model=model, args=Seq2SeqTrainingArguments(output_dir="out"), train_dataset=train,
-                             eval_dataset=val, compute_metrics=compute_metrics)
+                             eval_dataset=val, compute_metrics=compute_metrics)  # warning: PF486
 """),
 ]
 

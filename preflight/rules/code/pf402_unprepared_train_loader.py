@@ -9,6 +9,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import ScopeIndex, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._node_split import split_by_node
 from preflight.rules._pf4_support import (
     LOADER_WRAPPERS,
     accelerator_calls,
@@ -70,6 +71,8 @@ def _sharded_by_hand(ctx: FileContext, ctor: ast.Call) -> bool:
     ``process_index``/``num_processes`` or ``dist.get_rank()`` (musubi-tuner's bucket manager takes
     ``rank`` and ``world_size`` and yields only this rank's batches). ``prepare`` would shard it again."""
     data = _dataset_arg(ctor)
+    if split_by_node(ctx.enclosing_function(ctor) or ctx.tree, ctor) is not None:
+        return True  # `split_dataset_by_node(...)`: each process already holds its own split
     built: list[ast.expr] = [data] if data is not None else []
     if isinstance(data, ast.Name):
         scope = ctx.enclosing_function(ctor) or ctx.tree
@@ -169,6 +172,9 @@ Pass the loader with the model and optimizer:
   (or `num_replicas=`, `shard_id=`) or the accelerator's `process_index`/`num_processes` or
   `dist.get_rank()` (a bucketed batch manager that yields only this rank's batches, as
   kohya-ss/musubi-tuner's trainers build theirs); preparing it would shard it a second time.
+* The loader's dataset was split per process by `datasets.distributed.split_dataset_by_node`
+  (accelerate issue 3547's workaround: such a loader must not be prepared; PF447 reports it
+  when it is).
 """
     bad_examples = examples("preflight.rules.code._pf40x_examples", "PF402_BAD")
     good_examples = examples("preflight.rules.code._pf40x_examples", "PF402_GOOD")

@@ -23,7 +23,13 @@ _TORCH = frozenset({"all_reduce", "all_gather", "all_gather_object", "all_gather
                     "all_to_all_single", "monitored_barrier"})
 
 
-_NAMES = _ACCELERATE | _TORCH
+# accelerate.utils functions that are collectives (accelerate/utils/operations.py: each one calls
+# torch.distributed's gather/all_gather_object/broadcast/all_reduce when several processes run)
+_ACCELERATE_UTILS = frozenset({"gather", "gather_object", "broadcast", "broadcast_object_list", "reduce",
+                               "pad_across_processes"})
+_ACCELERATE_MODULES = ("accelerate.utils.", "accelerate.utils.operations.")
+
+_NAMES = _ACCELERATE | _TORCH | _ACCELERATE_UTILS
 
 
 def collective_calls(ctx: FileContext) -> list[tuple[ast.Call, str]]:
@@ -54,6 +60,9 @@ def _collective(ctx: FileContext, call: ast.Call, accelerators: set[str]) -> Opt
     qual = scope_index(ctx).imports.qualify(func) or ""
     if qual.startswith("torch.distributed.") and qual.rsplit(".", 1)[-1] in _TORCH and qual.count(".") == 2:
         return f"`torch.distributed.{qual.rsplit('.', 1)[-1]}` is a collective: every rank of the group must call it"
+    head, _, last = qual.rpartition(".")
+    if last in _ACCELERATE_UTILS and f"{head}." in _ACCELERATE_MODULES:
+        return f"`accelerate.utils.{last}` is a collective: every process must call it"
     return None
 
 
@@ -74,6 +83,9 @@ Inside `if accelerator.is_main_process:` / `if rank == 0:` / `if dist.get_rank()
 
 * `accelerator.gather(...)`, `gather_for_metrics(...)`, `reduce(...)`,
   `pad_across_processes(...)`, `wait_for_everyone()` on an `Accelerator` of the file;
+* `accelerate.utils.gather_object`, `gather`, `broadcast`, `broadcast_object_list`,
+  `reduce`, `pad_across_processes` (`from accelerate.utils import gather_object`): each
+  one is a `torch.distributed` collective when several processes run;
 * `torch.distributed.all_reduce`, `all_gather`, `broadcast`, `barrier`, `reduce`,
   `gather`, `scatter` and their `_object` / `_tensor` variants.
 
@@ -82,7 +94,10 @@ Inside `if accelerator.is_main_process:` / `if rank == 0:` / `if dist.get_rank()
 A collective completes only when every rank of the group calls it. On rank 0
 alone it waits for the other ranks, which have gone on (or wait at another
 collective), and the job hangs until the NCCL timeout (accelerate issue 2785:
-`gather_for_metrics` in an evaluation loop run under `is_main_process`).
+`gather_for_metrics` in an evaluation loop run under `is_main_process`; accelerate
+issue 2733: `gather_object(txt_out)` of generated texts inside `if
+accelerator.is_main_process:`, "you also need to call gather_object across every
+worker").
 
 ## How to fix it
 

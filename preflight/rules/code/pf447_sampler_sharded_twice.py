@@ -8,6 +8,7 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._node_split import split_by_node
 from preflight.rules._pf4_support import accelerators
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
@@ -79,20 +80,24 @@ def _rank_slice(fn: ast.AST, loader: ast.Call) -> Optional[ast.Subscript]:
 @register
 class SamplerShardedTwice(Rule):
     code = "PF447"
-    needs_text = ("DistributedSampler", "process_index", "get_rank", "global_rank", "local_rank")
+    needs_text = ("DistributedSampler", "process_index", "get_rank", "global_rank", "local_rank",
+                  "split_dataset_by_node")
     name = "sampler-sharded-twice"
     severity = Severity.WARNING
     category = Category.DISTRIBUTED
     frameworks = ("accelerate",)
-    summary = ("A DataLoader already sharded per rank (a `DistributedSampler`, or data sliced by the process index) "
-               "is sharded again by `accelerator.prepare`")
+    summary = ("A DataLoader already sharded per rank (a `DistributedSampler`, `split_dataset_by_node`, or data "
+               "sliced by the process index) is sharded again by `accelerator.prepare`")
     explanation = """
 ## What it finds
 
 In one function: `DataLoader(dataset, sampler=DistributedSampler(...))` (the sampler inline
 or bound to a name), or `DataLoader(data[start:end])` whose slice bounds are computed from
 the process's rank (`accelerator.process_index`, `dist.get_rank()`, directly or through the
-names assigned from it), whose loader is then passed to `accelerator.prepare(...)`.
+names assigned from it), or `DataLoader(stream)` over a dataset that
+`datasets.distributed.split_dataset_by_node(...)` split per process (inline, or through
+the names assigned from it: `stream = split_dataset_by_node(stream, ...)`, `stream =
+stream.map(tokenize)`), whose loader is then passed to `accelerator.prepare(...)`.
 
 ## Why it matters
 
@@ -103,7 +108,10 @@ already cut into `num_processes` parts is cut again: each process iterates
 data per epoch while the loss curve looks normal (accelerate PR 4201: "If the user
 already partitioned by rank, that second cut is silent data loss"). Data sliced by hand per
 process is the same cut: accelerate issue 3336 (evaluation data sliced by `process_index`,
-then prepared: uneven lengths, one process never finishes `generate`).
+then prepared: uneven lengths, one process never finishes `generate`). A streaming
+dataset split with `split_dataset_by_node` is cut again by `IterableDatasetShard` (or
+read on the main process alone and dispatched, the default for iterable datasets):
+accelerate issue 3547, "Not prepare the dataloader is a temporary solution".
 
 ## How to fix it
 
@@ -133,6 +141,18 @@ keep the sampler and do not pass the loader to `prepare`.
                 if loader is None:
                     continue
                 sampler = _distributed_sampler(fn, loader)
+                split = split_by_node(fn, loader) if sampler is None else None
+                if split is not None:
+                    yield ctx.finding(
+                        self, split,
+                        f"the dataset of `{arg.id}` is split per process by `split_dataset_by_node`, and the "
+                        "loader is then passed to `accelerator.prepare`, which shards the stream again (or reads "
+                        "it on the main process and dispatches its batches): each process trains on a fraction of "
+                        "its own split and most of the corpus is never seen, with no error. Split in one place "
+                        "only: let `prepare` shard the whole stream, or do not prepare this loader",
+                        evidence=[ctx.evidence(loader, "the DataLoader over the split dataset"),
+                                  ctx.evidence(prep, "the loader is prepared here")])
+                    continue
                 if sampler is None:
                     sliced = _rank_slice(fn, loader)
                     if sliced is not None:

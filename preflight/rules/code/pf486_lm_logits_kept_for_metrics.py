@@ -20,7 +20,20 @@ _LM_HEAD = re.compile(r"(ForCausalLM|LMHeadModel|ForMaskedLM|WithLMHead)$")
 # heads whose predictions are not vocabulary-sized (the file's model is then not known to be an LM)
 _OTHER_HEAD = re.compile(r"For(Sequence|Token|Multiple|Audio|Image|Video)?Classification$|ForQuestionAnswering$"
                          r"|ForConditionalGeneration$|ForSeq2SeqLM$|ForMultipleChoice$|^AutoModel$")
-_TRAINERS = frozenset({"Trainer", "SFTTrainer"})
+_TRAINERS = frozenset({"Trainer", "SFTTrainer", "Seq2SeqTrainer"})
+# sequence-to-sequence (and vision/speech-to-text) generation heads: their forward returns vocabulary
+# logits too, and the Trainer keeps those unless predict_with_generate swaps them for generated ids
+_SEQ2SEQ_HEAD = re.compile(r"ForConditionalGeneration$|ForSeq2SeqLM$")
+_ARGS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments"})
+
+
+def _evaluates_logits(ctx: FileContext) -> bool:
+    """The file builds its training arguments itself (no ``**`` unpacking, no parser) and never
+    mentions ``predict_with_generate``: a seq2seq model's evaluation returns its logits."""
+    if "predict_with_generate" in ctx.parsed.source.text:
+        return False
+    built = [c for c in ctx.nodes(ast.Call) if call_last(c) in _ARGS]
+    return bool(built) and not any(has_unpacking(c) for c in built)
 
 
 def _loaded_head(call: ast.Call) -> str:
@@ -40,9 +53,12 @@ class LmLogitsKeptForMetrics(Rule):
     explanation = """
 ## What it finds
 
-A `Trainer(...)` (or trl `SFTTrainer`) given `compute_metrics=` and no
+A `Trainer(...)` (or trl `SFTTrainer`, or `Seq2SeqTrainer`) given `compute_metrics=` and no
 `preprocess_logits_for_metrics=`, in a file whose models are all loaded as language-model
-heads (`AutoModelForCausalLM`, `*LMHeadModel`, `*ForMaskedLM`).
+heads (`AutoModelForCausalLM`, `*LMHeadModel`, `*ForMaskedLM`), or as sequence-to-sequence
+heads (`AutoModelForSeq2SeqLM`, `T5ForConditionalGeneration`) evaluated without
+`predict_with_generate` (transformers issue 13597: t5-base trains in 20 GB and runs out of
+memory in evaluation, "if I remove compute_metrics ... everything is working fine").
 
 ## Why it matters
 
@@ -63,15 +79,25 @@ predictions, not logits, in `compute_metrics`), as `run_clm.py`/`run_mlm.py` do.
 
 * `preprocess_logits_for_metrics=` is passed, `prediction_loss_only=True` is set, or the
   Trainer call unpacks `**kwargs`.
-* The file loads a classification, question-answering or seq2seq model (`predict_with_generate`
-  returns token ids), or no model class it can name.
+* The file loads a classification or question-answering model, or no model class it can name.
+* A sequence-to-sequence head (`AutoModelForSeq2SeqLM`, `*ForConditionalGeneration`) counts as a
+  language model only when the file builds its `TrainingArguments`/`Seq2SeqTrainingArguments`
+  itself (no `**` unpacking, no argument parser) and never mentions `predict_with_generate`
+  (which makes the evaluation return generated token ids instead of logits).
 """
     bad_examples = examples("preflight.rules.code._pf486_examples", "PF486_BAD")
     good_examples = examples("preflight.rules.code._pf486_examples", "PF486_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         heads = [_loaded_head(c) for c in model_loads(ctx)]
-        if not heads or not all(_LM_HEAD.search(h) for h in heads) or any(_OTHER_HEAD.search(h) for h in heads):
+        if not heads:
+            return
+        seq2seq = all(_LM_HEAD.search(h) or _SEQ2SEQ_HEAD.search(h) for h in heads) and any(
+            _SEQ2SEQ_HEAD.search(h) for h in heads)
+        if seq2seq:
+            if not _evaluates_logits(ctx):
+                return
+        elif not all(_LM_HEAD.search(h) for h in heads) or any(_OTHER_HEAD.search(h) for h in heads):
             return
         if "prediction_loss_only" in ctx.parsed.source.text:
             return

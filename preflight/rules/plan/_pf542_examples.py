@@ -171,3 +171,33 @@ GOOD_EXAMPLES += [
     BAD_EXAMPLES[-1].replace("  # error: PF542", "").replace("rollout(engine, tokenizer, stream",
                                                            "rollout(reference, tokenizer, stream"),
 ]
+
+# transformers issue 36638: a module-level script; each rank generates for its own prompts from the
+# engine's module, with the tokenizer's encoding splatted (model inputs only, no synced_gpus)
+_MODULE_LEVEL = textwrap.dedent("""
+    # --- train.py
+    import deepspeed
+    import torch
+    import torch.distributed as dist
+
+    deepspeed.init_distributed()
+    engine, optimizer, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                        training_data=dataset, config="ds_config.json")
+    mine = prompts[dist.get_rank()::dist.get_world_size()]
+    for i in range(0, len(mine), 8):
+        inputs = tokenizer(mine[i:i + 8], return_tensors="pt", padding=True).to(engine.device)
+        with torch.no_grad():
+            out = engine.module.generate(**inputs, max_new_tokens=128, do_sample=True{extra}
+    # --- ds_config.json
+    {{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {{"stage": 3}}}}
+    # --- launch
+    deepspeed --num_gpus 4 train.py
+""")
+BAD_EXAMPLES.append(_MODULE_LEVEL.format(extra=")  # error: PF542"))
+GOOD_EXAMPLES += [
+    # the fix
+    _MODULE_LEVEL.format(extra=", synced_gpus=True)"),
+    # tricky-correct: the module-level splat is a dict that may carry synced_gpus
+    _MODULE_LEVEL.format(extra=")").replace(
+        "    with torch.no_grad():", "    inputs = {**inputs, **gen_kwargs}\n    with torch.no_grad():"),
+]

@@ -149,7 +149,8 @@ def _encoding(value: ast.AST) -> bool:
 
 def _splat_says(fn: Optional[ast.AST], call: ast.Call) -> bool:
     """Whether a ``**kwargs`` of the call may carry ``synced_gpus``: true unless every splatted name
-    is bound, in the enclosing function, only to a ``dict(...)``/``{...}`` without that key."""
+    is bound, in the enclosing function (the module for a module-level call; every binding in the
+    file then counts), only to a ``dict(...)``/``{...}`` without that key."""
     for kw in call.keywords:
         if kw.arg is not None:
             continue
@@ -263,7 +264,9 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
                 scope = _enclosing(node, parents)
                 if not _is_engine(receiver, scope, found):
                     continue
-                if any(kw.arg == "synced_gpus" for kw in node.keywords) or _splat_says(scope, node) \
+                # a module-level call: the names it splats are bound at module level
+                if any(kw.arg == "synced_gpus" for kw in node.keywords) \
+                        or _splat_says(scope if scope is not None else tree, node) \
                         or _under_rank_test(node, parents):
                     continue
                 message = (f"`{receiver}.generate(...)` runs on a ZeRO stage 3 DeepSpeed engine over {world.value} "
