@@ -146,3 +146,39 @@ def test_pf291_is_silent_when_a_module_beside_defines_an_instance_loader(cli, tm
         agent.load_from_checkpoint("agent.ckpt")
     """)
     assert check(cli, tmp_path, "PF291") == []
+
+
+TRAIN_DP = """\
+    import torch
+    from torch import nn
+
+    net = Net()
+    if torch.cuda.device_count() > 1:
+        net = nn.DataParallel(net)
+    for epoch in range(10):
+        train_one_epoch(net)
+        torch.save({"net_state": net.state_dict()}, "net.pt")
+"""
+
+
+def test_pf294_reports_the_save_when_an_eval_script_beside_loads_it_strictly(cli, tmp_path):
+    write(tmp_path, "train.py", TRAIN_DP)
+    write(tmp_path, "eval.py", """\
+        import torch
+
+        net = Net()
+        net.load_state_dict(torch.load("net.pt")["net_state"], strict=True)
+    """)
+    assert check(cli, tmp_path, "PF294") == [("train.py", 9)]
+
+
+@pytest.mark.parametrize("eval_text", [
+    'net = Net()\nnet.load_state_dict(torch.load("net.pt")["net_state"], strict=False)\n',
+    'net = torch.nn.DataParallel(Net())\nnet.load_state_dict(torch.load("net.pt")["net_state"])\n',
+    'sd = {k.removeprefix("module."): v for k, v in torch.load("net.pt")["net_state"].items()}\n'
+    'Net().load_state_dict(sd)\n',
+])
+def test_pf294_is_silent_when_the_eval_script_wraps_strips_or_loads_leniently(cli, tmp_path, eval_text):
+    write(tmp_path, "train.py", TRAIN_DP)
+    write(tmp_path, "eval.py", "import torch\n\n" + eval_text)
+    assert check(cli, tmp_path, "PF294") == []
