@@ -52,10 +52,9 @@ A Lightning `Trainer(...)` (or `Trainer.from_argparse_args(..., ...)`) given
 
 ## Why it matters
 
-Lightning reads `val_check_interval` by its type: a float in (0, 1] is a fraction of the
-training epoch, an int is a number of training batches
-(lightning/pytorch/loops/fit_loop.py / the trainer's `_check_val_check_interval`; the docs:
-"use float to check within a training epoch, use int to check every n steps (batches)").
+Lightning reads `val_check_interval` by its type (Lightning's docs, `fast_training.rst`: "Pass
+in a float to check that often within 1 training epoch. Pass in an int k to check every k
+training batches").
 `1` therefore runs the full validation loop after every single training batch, not once per
 epoch as `1.0` does: an epoch of N training batches runs N validation passes, so the job costs
 many times what it should and a `ModelCheckpoint` on a validation metric saves after every
