@@ -81,6 +81,34 @@ PF123_BAD = [
             self.optimizer.step()
             return loss.item()
 """),
+    # microsoft/nni#4521's shape: the pruned layers are replaced in place after the optimizer was built
+    textwrap.dedent("""
+    import torch
+    from nni.compression.pytorch.speedup import ModelSpeedup
+
+    model = vgg16_bn(num_classes=10).cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    _, masks = pruner.compress()
+    pruner._unwrap_model()
+    ModelSpeedup(model, torch.rand(1, 3, 32, 32).cuda(), masks).speedup_model()  # warning: PF123
+    for images, targets in loader:
+        optimizer.zero_grad()
+        criterion(model(images.cuda()), targets.cuda()).backward()
+        optimizer.step()
+"""),
+    # QAT layers swapped in place under an optimizer of the float model
+    textwrap.dedent("""
+    import torch
+    from torch.ao.quantization import get_default_qat_qconfig, prepare_qat
+
+    opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+    net.qconfig = get_default_qat_qconfig("fbgemm")
+    prepare_qat(net, inplace=True)  # warning: PF123
+    for x, y in loader:
+        opt.zero_grad()
+        loss_fn(net(x), y).backward()
+        opt.step()
+"""),
 ]
 
 PF123_GOOD = [
@@ -166,5 +194,25 @@ PF123_GOOD = [
             optimizer.zero_grad()
             nn.functional.cross_entropy(model(x), y).backward()
             optimizer.step()
+"""),
+    # the fix of the speedup shape: the optimizer is built after the layers are replaced; a prepare_qat
+    # that returns a new model (inplace=False) leaves the float model and its optimizer alone
+    textwrap.dedent("""
+    import torch
+    from nni.compression.pytorch.speedup import ModelSpeedup
+    from torch.ao.quantization import prepare_qat
+
+    ModelSpeedup(model, torch.rand(1, 3, 32, 32), masks).speedup_model()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    for images, targets in loader:
+        optimizer.zero_grad()
+        criterion(model(images), targets).backward()
+        optimizer.step()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+    qat_net = prepare_qat(net, inplace=False)
+    for x, y in loader:
+        opt.zero_grad()
+        loss_fn(net(x), y).backward()
+        opt.step()
 """),
 ]

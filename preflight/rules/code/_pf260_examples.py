@@ -39,6 +39,29 @@ BAD_EXAMPLES = [
     for epoch in range(start_epoch, 90):
         train(model, optimizer, epoch)
 """),
+    # OneVision-Encoder PR 65's shape: the weights and the LR scheduler are saved and restored by
+    # helpers, the AdamW state is not; the resume helper returns the step
+    textwrap.dedent("""
+    import os
+
+    import torch
+
+    model = Encoder().cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.05)
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=1e-3, total_steps=200000)
+
+    def save_checkpoint(step, path):
+        torch.save(model.state_dict(), os.path.join(path, "backbone.pt"))
+        torch.save({"scheduler": scheduler.state_dict(), "step": step}, os.path.join(path, "scheduler.pt"))
+
+    def load_checkpoint(path):
+        state = torch.load(os.path.join(path, "scheduler.pt"), map_location="cpu")
+        scheduler.load_state_dict(state["scheduler"])
+        model.load_state_dict(torch.load(os.path.join(path, "backbone.pt")))
+        return state["step"]  # warning: PF260
+
+    step = load_checkpoint(args.resume) if args.resume else 0
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -94,4 +117,30 @@ GOOD_EXAMPLES = [
     global_step = state["global_step"]
     restore_optimizer(optimizer, state)
 """),
+    # tricky: the helper-shaped resume that also restores the optimizer (the fix of the shape above)
+    textwrap.dedent("""
+    import os
+
+    import torch
+
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=1e-3, total_steps=200000)
+
+    def load_checkpoint(path):
+        model.load_state_dict(torch.load(os.path.join(path, "backbone.pt")))
+        optimizer.load_state_dict(torch.load(os.path.join(path, "optimizer.pt")))
+        state = torch.load(os.path.join(path, "scheduler.pt"))
+        scheduler.load_state_dict(state["scheduler"])
+        return state["step"]
+"""),
+    # tricky: pretrained weights loaded from a file and a step read from a log: a fresh fine-tune
+    textwrap.dedent("""
+    import torch
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+    model.load_state_dict(torch.load("pretrained.pt"))
+    meta = torch.load("pretrained_meta.pt")
+    print(meta["epoch"])
+"""),
 ]
+

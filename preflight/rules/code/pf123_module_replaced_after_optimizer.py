@@ -91,6 +91,35 @@ def _new_module(ctx: FileContext, value: ast.AST, classes: set[str]) -> Optional
     return text if isinstance(value.func, ast.Name) and value.func.id in classes else None
 
 
+# in-place rewriters: calls that swap a model's submodules for new ones (new parameter tensors)
+_INPLACE_QUANT = frozenset({"prepare_qat", "fuse_modules", "fuse_modules_qat"})
+
+
+def _inplace_rewrite(ctx: FileContext, stmt: ast.stmt) -> Optional[tuple[str, str]]:
+    """(model chain, what) when the statement rewrites a model's layers in place:
+    ``ModelSpeedup(model, ...).speedup_model()`` (NNI: the pruned layers are replaced by smaller
+    new modules), ``torch.ao.quantization.prepare_qat(model, inplace=True)`` and
+    ``fuse_modules(model, ..., inplace=True)`` (fused/QAT modules are new modules)."""
+    if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
+        return None
+    call = stmt.value
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "speedup_model" and isinstance(func.value, ast.Call) \
+            and func.value.args and ast.unparse(func.value.func).rsplit(".", 1)[-1] == "ModelSpeedup":
+        chain = _chain(func.value.args[0])
+        return (chain, "`ModelSpeedup(...).speedup_model()` replaces the pruned layers by new modules") \
+            if chain else None
+    qual = qualify(ctx, func)
+    last = qual.rsplit(".", 1)[-1]
+    if last in _INPLACE_QUANT and "quantization" in qual and call.args:
+        inplace = kwarg(call, "inplace")
+        if isinstance(inplace, ast.Constant) and inplace.value is True:
+            chain = _chain(call.args[0])
+            return (chain, f"`{last}(..., inplace=True)` swaps the layers for new fused/QAT modules") \
+                if chain else None
+    return None
+
+
 def _argument_chains(value: ast.AST) -> set[str]:
     """The name/attribute chains passed as arguments anywhere in ``value`` (``LoRA(model.fc, r=8)``)."""
     out = set()
@@ -156,6 +185,12 @@ Replace the layers first and build the optimizer afterwards, or build a new opti
 * The optimizer covers other modules only (`opt` over `model.encoder.parameters()` and
   `model.head` replaced).
 * The optimizer and the replacement sit in the two branches of one `if`.
+
+Calls that rewrite the model's layers in place count as a replacement too:
+`ModelSpeedup(model, ...).speedup_model()` (NNI replaces the pruned layers by smaller new
+modules; microsoft/nni#4521: "the parameters registered in the optimizer are outdated"),
+`torch.ao.quantization.prepare_qat(model, inplace=True)` and
+`fuse_modules(model, ..., inplace=True)` (new fused or QAT modules).
 """
     bad_examples = examples("preflight.rules.code._pf123_examples", "PF123_BAD")
     good_examples = examples("preflight.rules.code._pf123_examples", "PF123_GOOD")
@@ -197,6 +232,28 @@ Replace the layers first and build the optimizer afterwards, or build a new opti
                     f"module's and it stays at its initial weights. Build `{opt}` after the replacement, or "
                     f"add the new parameters with `{opt}.add_param_group(...)`",
                     evidence=[ctx.evidence(opt_node, "the optimizer takes its parameter list here")])
+            yield from self._rewritten_in_place(ctx, opt_node, opt, owners, scope, reported)
+
+    def _rewritten_in_place(self, ctx: FileContext, opt_node: ast.Assign, opt: str, owners: list[str],
+                            scope: int, reported: set[int]) -> Iterable[Finding]:
+        for stmt in ctx.nodes(ast.Expr):
+            if id(stmt) in reported or _pos(stmt) <= _pos(opt_node) or _scope(ctx, stmt) != scope \
+                    or self._apart(ctx, opt_node, stmt):
+                continue
+            hit = _inplace_rewrite(ctx, stmt)
+            if hit is None:
+                continue
+            chain, what = hit
+            owner = next((o for o in owners if chain == o or o.startswith(chain + ".")), None)
+            if owner is None or not self._trains_after(ctx, opt, opt_node, stmt, scope):
+                continue
+            reported.add(id(stmt))
+            yield ctx.finding(
+                self, stmt,
+                f"{what} of `{chain}` after `{opt}` was built over `{owner}.parameters()` (line "
+                f"{opt_node.lineno}): the optimizer keeps the old parameter tensors, so `{opt}.step()` never "
+                f"updates the new layers and fine-tuning changes nothing. Build `{opt}` after this call",
+                evidence=[ctx.evidence(opt_node, "the optimizer takes its parameter list here")])
 
     @staticmethod
     def _replaces(ctx: FileContext, node: ast.Assign, owners: list[str],
@@ -235,7 +292,7 @@ Replace the layers first and build the optimizer afterwards, or build a new opti
         return False
 
     @staticmethod
-    def _trains_after(ctx: FileContext, opt: str, opt_node: ast.Assign, repl: ast.Assign, scope: int) -> bool:
+    def _trains_after(ctx: FileContext, opt: str, opt_node: ast.Assign, repl: ast.stmt, scope: int) -> bool:
         """``opt`` steps or is handed to a call after ``repl`` and is neither built again nor given new
         parameter groups in between."""
         module_scope = ctx.enclosing_function(opt_node) is None

@@ -13,6 +13,7 @@ from preflight.analysis.distributed import (
     LoaderAnalysis,
     loader_analysis,
 )
+from preflight.analysis.launch_world import single_process_launch
 from preflight.analysis.project_imports import imported_function
 from preflight.analysis.scopes import FunctionInfo
 from preflight.analysis.value_resolver import Leaf, text
@@ -195,6 +196,11 @@ returns.
 * The loader is built differently on different paths and one of them shards.
 * The loader comes from another module and the loop is a method of a class declaring
   `world_size = 1` (DeepSpeed's `DistributedTest` runs that many processes).
+* Every launch line beside the script that runs it (the `.sh`/`.sbatch`/`.slurm` files of
+  its folder) starts one process: `deepspeed --num_gpus 1` (or `--num_gpus=1`, no
+  `--num_nodes`, no hostfile), `deepspeed --include localhost:0`, `torchrun
+  --nproc_per_node 1`, `accelerate launch --num_processes 1`. A plain `python train.py`
+  line or an `srun`/`mpirun` wrapper does not count as one process.
 * The loader comes from a function preflight cannot read: an installed library, a module
   more than one import away, a file that does not parse, or a function that returns
   anything other than loaders on some path.
@@ -204,6 +210,8 @@ returns.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
+        if (la.markers or la.lightning_loaders()) and single_process_launch(ctx):
+            return  # `deepspeed --num_gpus 1 train.py`: one process, nothing to shard
         done: set[int] = set()
         for trainer, leaf in la.lightning_loaders():
             reason = self._unsharded(la, leaf.node, leaf.fn)  # type: ignore[arg-type]

@@ -4,18 +4,20 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import calls, kwarg, target_text
+from preflight.rules._pf4_support import calls, kwarg, qualify, target_text
 from preflight.rules.base import Rule, examples
 
 # torch.optim classes that keep per-parameter state (moments, square averages, accumulators)
 _STATEFUL = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
                        "SparseAdam", "Adafactor"})
 _PROGRESS = ("epoch", "step", "iter")
+# owners of a load_state_dict that restores no weights
+_NOT_WEIGHTS = ("sched", "scaler", "sampler", "ema_state")
 
 
 def _stateful_optimizer(call: ast.Call, qual: str) -> Optional[str]:
@@ -46,6 +48,11 @@ def _read_key(node: ast.AST, names: set[str]) -> Optional[str]:
     return None
 
 
+def _is_torch_load(ctx: FileContext, node: ast.AST) -> bool:
+    """``torch.load(...)`` handed straight to ``load_state_dict`` (``model.load_state_dict(torch.load(p))``)."""
+    return isinstance(node, ast.Call) and qualify(ctx, node.func) == "torch.load"
+
+
 def _strip_arith(node: ast.AST) -> ast.AST:
     while isinstance(node, ast.BinOp):
         node = node.left
@@ -68,9 +75,12 @@ class OptimizerStateNotRestoredOnResume(Rule):
 
 A file that builds a `torch.optim` optimizer that keeps state (`Adam`, `AdamW`, `RMSprop`,
 `Adagrad`, ..., `SGD` with a momentum) and resumes from a `torch.load` checkpoint: it loads
-weights from it (`model.load_state_dict(ckpt["model"])`) and restores the progress from it
-(`start = ckpt["step"]`, `start_epoch = ckpt["epoch"] + 1`), yet no optimizer ever gets a
-`load_state_dict`, and no optimizer entry of the checkpoint is read.
+weights from it (`model.load_state_dict(ckpt["model"])`, or straight from a file:
+`model.load_state_dict(torch.load(path))`) and restores the progress from it
+(`start = ckpt["step"]`, `start_epoch = ckpt["epoch"] + 1`, or a resume helper's
+`return state["step"]`), yet no optimizer ever gets a `load_state_dict`, and no optimizer
+entry of the checkpoint is read. The checkpoint that saves the weights and the LR
+scheduler but not the optimizer (OneVision-Encoder PR 65) is the common shape.
 
 ## Why it matters
 
@@ -125,7 +135,8 @@ optimizer.
             owner = ast.unparse(call.func.value)
             if owner in optimizers or "optim" in owner.lower() or owner.lower().startswith("opt"):
                 return  # an optimizer gets its state back
-            if weights is None and call.args and _read_key(call.args[0], loaded) is not None:
+            if weights is None and call.args and not any(w in owner.lower() for w in _NOT_WEIGHTS) \
+                    and (_read_key(call.args[0], loaded) is not None or _is_torch_load(ctx, call.args[0])):
                 weights = call
         if weights is None:
             return
@@ -141,9 +152,9 @@ optimizer.
             handed = {ast.unparse(a) for a in [*call.args, *(k.value for k in call.keywords)]}
             if handed & loaded and handed & set(optimizers):
                 return  # a helper is given the checkpoint and the optimizer
-        progress: Optional[ast.Assign] = None
-        for assign in ctx.nodes(ast.Assign):
-            read = _read_key(_strip_arith(assign.value), loaded)
+        progress: Optional[Union[ast.Assign, ast.Return]] = None
+        for assign in ctx.nodes(ast.Assign, ast.Return):
+            read = _read_key(_strip_arith(assign.value), loaded) if assign.value is not None else None
             if read and any(w in read for w in _PROGRESS):
                 progress = assign
                 break

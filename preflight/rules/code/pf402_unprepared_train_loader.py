@@ -81,6 +81,34 @@ def _sharded_by_hand(ctx: FileContext, ctor: ast.Call) -> bool:
     return bool(built) and all(_built_for_rank(call) for call in built)
 
 
+def _generated_here(ctx: FileContext, ctor: ast.Call, prepared: set[str]) -> bool:
+    """The loader is rebuilt inside a loop over a dataset this process generates with the model it
+    trains: the dataset (directly or through one local of the same function) is a call that receives
+    the prepared model or ``accelerator.unwrap_model(...)`` (``RolloutBuffer.collect(unwrap_model(model),
+    ...)``, PPO's rollouts). Each process samples its own rollouts from its own prompts, so the data is
+    per process by construction and ``prepare`` would shard it a second time."""
+    if not any(isinstance(a, (ast.For, ast.While)) for a in ctx.ancestors(ctor)):
+        return False
+    data = _dataset_arg(ctor)
+    built: list[ast.expr] = [data] if data is not None else []
+    if isinstance(data, ast.Name):
+        scope = ctx.enclosing_function(ctor) or ctx.tree
+        built = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign) and
+                 any(isinstance(t, ast.Name) and t.id == data.id for t in a.targets)]
+    return bool(built) and all(_takes_model(call, prepared) for call in built)
+
+
+def _takes_model(call: ast.expr, prepared: set[str]) -> bool:
+    if not isinstance(call, ast.Call):
+        return False
+    for arg in (*call.args, *(kw.value for kw in call.keywords)):
+        if isinstance(arg, ast.Name) and arg.id in prepared:
+            return True
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "unwrap_model":
+            return True
+    return False
+
+
 def _built_for_rank(call: ast.expr) -> bool:
     if not isinstance(call, ast.Call):
         return False
@@ -194,6 +222,7 @@ Pass the loader with the model and optimizer:
         if not loaders:
             return
         handed = _handed_to_calls(ctx, scopes, loaders)
+        prepared: set[str] = set()
         for assign in ctx.nodes(ast.Assign):
             if isinstance(assign.value, ast.Call) and any(assign.value is c for c in prepares):
                 for tgt in assign.targets:
@@ -201,6 +230,7 @@ Pass the loader with the model and optimizer:
                         text = target_text(node)
                         if text:
                             handed.add(text)
+                            prepared.add(text)
         training_loops: set[int] = set()
         for tc in scopes.training_calls:
             info = scopes.loop_of(tc.call)
@@ -217,7 +247,8 @@ Pass the loader with the model and optimizer:
             if len(loaders[name]) != 1 or any(kw.arg in ("sampler", "batch_sampler") or kw.arg is None
                                                for kw in loaders[name][0].keywords):
                 continue  # a sampler of its own may shard by rank already
-            if _tensors_handed_in(ctx, loaders[name][0]) or _sharded_by_hand(ctx, loaders[name][0]):
+            if _tensors_handed_in(ctx, loaders[name][0]) or _sharded_by_hand(ctx, loaders[name][0]) or \
+                    _generated_here(ctx, loaders[name][0], prepared):
                 continue
             reported.add(name)
             ctor = loaders[name][0]

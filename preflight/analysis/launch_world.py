@@ -1,0 +1,88 @@
+"""Whether the launch scripts beside a training script start it as ONE process.
+
+A file that sets up data-parallel training (``deepspeed.initialize``, DDP) may still be launched
+as a single process: ``deepspeed --num_gpus 1 train.py``, ``deepspeed --include localhost:0
+train.py``, ``torchrun --nproc_per_node 1 train.py``, ``accelerate launch --num_processes 1``.
+Code rules about what every rank does (a loader without a distributed sampler) then describe no
+bug. The shell scripts of the analysed file's folder (``.sh``, ``.bash``, ``.sbatch``,
+``.slurm``; at most :data:`MAX_SCRIPTS`, read bounded) are searched for launch lines that name
+the file; the answer is yes only when there is at least one and every one of them is a launcher
+line with a process count of one. A plain ``python train.py`` line, an ``srun``/``mpirun``
+wrapper, a hostfile, a count that is a shell variable: not known, so no. Nothing is run.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from preflight.analysis.context import FileContext
+
+MAX_SCRIPTS = 16
+MAX_BYTES = 256 * 1024
+_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
+_LAUNCHERS = ("deepspeed", "torchrun", "accelerate", "torch.distributed.launch")
+
+
+def single_process_launch(ctx: FileContext) -> bool:
+    """Every launch line beside the analysed file that runs it starts exactly one process."""
+    return bool(ctx.cached("launch-world-single", lambda: _single(ctx)))
+
+
+def _single(ctx: FileContext) -> bool:
+    from preflight.analysis import project_imports
+
+    try:
+        me = Path(ctx.parsed.source.path)
+        if not me.is_file():
+            return False
+        here = me.resolve().parent
+        scripts = sorted(p for p in here.iterdir() if p.suffix in _SUFFIXES and p.is_file())
+    except (OSError, RuntimeError, ValueError):
+        return False
+    if not scripts or len(scripts) > MAX_SCRIPTS:
+        return False
+    project_imports._local.read = True  # the result depends on other files: not cached by content
+    verdicts = [v for path in scripts for v in _lines_running(path, me.name)]
+    return bool(verdicts) and all(verdicts)
+
+
+def _lines_running(path: Path, name: str) -> list[bool]:
+    """For each command line of ``path`` that names the script ``name``: whether it is one process."""
+    from preflight.sources import InputRefused, read_text_limited
+
+    try:
+        text = read_text_limited(path, MAX_BYTES, errors="replace")
+    except (OSError, InputRefused, ValueError):
+        return []
+    out: list[bool] = []
+    for line in text.replace("\\\n", " ").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or name not in line:
+            continue
+        try:
+            tokens = shlex.split(line, comments=True)
+        except ValueError:
+            out.append(False)
+            continue
+        if not any(os.path.basename(t) == name for t in tokens):
+            continue
+        out.append(_one_process(tokens))
+    return out
+
+
+def _one_process(tokens: list[str]) -> bool:
+    from preflight.adapters.launch_line import parse_launch
+
+    info = parse_launch(tokens)
+    if info.launcher not in _LAUNCHERS or info.wrapper is not None:
+        return False
+    if info.total_procs is not None:
+        return info.total_procs == 1
+    if info.launcher == "deepspeed" and "__hostfile" not in info.options:
+        # `deepspeed --num_gpus 1 train.py` with no --num_nodes and no hostfile: this machine, one GPU
+        return info.procs_per_node == 1 and info.nodes in (None, 1)
+    return False

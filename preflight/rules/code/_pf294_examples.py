@@ -1,0 +1,76 @@
+"""PF294 examples: bad ones pin their finding's line, good ones stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+BAD_EXAMPLES = [
+    # menzelab/implicit-shape-reconstruction#2's shape, with the evaluation in the same file
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    net = ImplicitNet(latent_dim=128)
+    if torch.cuda.device_count() > 1:
+        net = nn.DataParallel(net)
+    net = net.cuda()
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-4)
+    for epoch in range(500):
+        train_one_epoch(net, optimizer)
+        torch.save({"epoch": epoch, "net_state": net.state_dict()}, "net.pt")  # warning: PF294
+
+
+    def evaluate(path):
+        model = ImplicitNet(latent_dim=128).cuda()
+        model.load_state_dict(torch.load(path)["net_state"])
+        return model
+"""),
+]
+
+GOOD_EXAMPLES = [
+    # the fix: the inner network's state is saved
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    net = nn.DataParallel(ImplicitNet()).cuda()
+    for epoch in range(500):
+        train_one_epoch(net)
+        torch.save({"net_state": net.module.state_dict()}, "net.pt")
+
+
+    def evaluate(path):
+        model = ImplicitNet().cuda()
+        model.load_state_dict(torch.load(path)["net_state"])
+        return model
+"""),
+    # tricky: the wrapper's state is loaded back into the wrapper (resume), or loaded non-strictly,
+    # or the prefix is stripped
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    model = DDP(Net().cuda(), device_ids=[rank])
+    if args.resume:
+        model.load_state_dict(torch.load(args.resume, map_location="cuda"))
+    for epoch in range(90):
+        train(model)
+        torch.save(model.state_dict(), "last.pt")
+
+
+    def export(path):
+        plain = Net()
+        plain.load_state_dict(torch.load(path), strict=False)
+        return plain
+"""),
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    net = nn.DataParallel(Net())
+    torch.save(net.state_dict(), "net.pt")
+    state = {k.replace("module.", ""): v for k, v in torch.load("net.pt").items()}
+    fresh = Net()
+    fresh.load_state_dict(state)
+"""),
+]

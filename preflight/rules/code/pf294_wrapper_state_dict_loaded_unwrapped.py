@@ -1,0 +1,144 @@
+"""PF294 wrapper-state-dict-loaded-unwrapped: the state_dict of an ``nn.DataParallel``/DDP wrapper
+(every key prefixed ``module.``) is saved, and a script beside it loads it strictly into a plain model."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.project_imports import sibling_modules
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import qualify
+from preflight.rules.base import Rule, examples
+
+_WRAPPERS = ("DataParallel", "DistributedDataParallel")
+# texts that show a file handles the "module." prefix or the wrapper itself
+_PREFIX_AWARE = ("module.", "[7:]", "consume_prefix_in_state_dict_if_present", "removeprefix", "DataParallel",
+                 "DDP(", "prepare(", "unwrap_model")
+
+
+def _wrapped_names(ctx: FileContext) -> dict[str, ast.Assign]:
+    out: dict[str, ast.Assign] = {}
+    for assign in ctx.nodes(ast.Assign):
+        value = assign.value
+        if isinstance(value, ast.Call) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name):
+            last = qualify(ctx, value.func).rsplit(".", 1)[-1]
+            if last in _WRAPPERS or (last == "DDP" and isinstance(value.func, ast.Name)):
+                out[assign.targets[0].id] = assign
+    return out
+
+
+def _saved_wrapper_state(ctx: FileContext, names: dict[str, ast.Assign]) -> Optional[tuple[ast.Call, str]]:
+    """A ``torch.save(...)`` whose argument holds ``W.state_dict()`` for a wrapper name ``W``."""
+    for call in ctx.nodes(ast.Call):
+        if qualify(ctx, call.func) != "torch.save" or not call.args:
+            continue
+        for node in ast.walk(call.args[0]):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "state_dict" and isinstance(node.func.value, ast.Name) \
+                    and node.func.value.id in names:
+                return call, node.func.value.id
+    return None
+
+
+_PREFIX_TEXTS = ("module.", "[7:]", "consume_prefix_in_state_dict_if_present", "removeprefix")
+
+
+def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -> Optional[ast.Call]:
+    """``m.load_state_dict(...)`` without ``strict=False`` of something read with ``torch.load``, into a
+    model that is not wrapped: in a script beside (``wrapped`` None) that never wraps a model nor handles
+    the prefix, or in the training script itself on a name that is never wrapped (``wrapped``: the
+    wrapper names and the names handed to a wrapper)."""
+    text = other.parsed.source.text
+    aware = _PREFIX_TEXTS if wrapped is not None else _PREFIX_AWARE
+    if any(t in text for t in aware) or "torch.load" not in text:
+        return None
+    for call in other.nodes(ast.Call):
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "load_state_dict" and call.args):
+            continue
+        strict = next((k.value for k in call.keywords if k.arg == "strict"), None)
+        if strict is not None and not (isinstance(strict, ast.Constant) and strict.value is True):
+            continue
+        owner = ast.unparse(call.func.value)
+        if "optim" in owner.lower() or "sched" in owner.lower():
+            continue
+        if wrapped is not None and not (isinstance(call.func.value, ast.Name) and owner not in wrapped):
+            continue
+        return call
+    return None
+
+
+@register
+class WrapperStateDictLoadedUnwrapped(Rule):
+    code = "PF294"
+    name = "wrapper-state-dict-loaded-unwrapped"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    summary = ("the state_dict of an nn.DataParallel/DDP wrapper (keys prefixed `module.`) is saved, and a "
+               "script beside it loads it strictly into the plain model")
+    needs_text = ("DataParallel", "DDP")
+    explanation = """
+## What it finds
+
+A training script that binds a model wrapped in `nn.DataParallel(...)` or
+`DistributedDataParallel(...)`/`DDP(...)` and saves `wrapper.state_dict()` with `torch.save`,
+while another script in the same folder (an `eval.py`, a `test.py`) loads a `torch.load`
+checkpoint with `model.load_state_dict(...)` (strict, the default) and neither wraps its model
+nor handles the prefix (or the training script itself loads a `torch.load` checkpoint strictly
+into a model name that is never wrapped, such as an `evaluate()` that builds a fresh network) (no `module.` string, no `[7:]`, no
+`consume_prefix_in_state_dict_if_present`, no `removeprefix`).
+
+## Why it matters
+
+A wrapper registers the network as its submodule `module`, so every key of its
+`state_dict()` starts with `module.` (`torch/nn/parallel/data_parallel.py`,
+`distributed.py`). The plain network's keys have no prefix: a strict
+`load_state_dict` raises `Missing key(s) ... Unexpected key(s) "module.fc.weight"` in the
+evaluation script, after the whole training run
+(menzelab/implicit-shape-reconstruction#2). When the wrapper is conditional
+(`if torch.cuda.device_count() > 1`), the checkpoint format even depends on the machine the
+training ran on.
+
+## How to fix it
+
+Save the inner network: `torch.save(net.module.state_dict(), path)` (or
+`(net.module if isinstance(net, nn.DataParallel) else net).state_dict()`), or strip the
+prefix when loading (`torch.nn.modules.utils.consume_prefix_in_state_dict_if_present(sd,
+"module.")`).
+
+## When preflight stays silent
+
+* The saved state is `net.module.state_dict()`, or of a name that is not a wrapper.
+* No script beside it loads a checkpoint strictly: `strict=False`, or it wraps its own model
+  in the same wrapper, or it handles the prefix.
+* The training script itself mentions `module.` prefixes (it strips or adds them).
+"""
+    bad_examples = examples("preflight.rules.code._pf294_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf294_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        names = _wrapped_names(ctx)
+        if not names:
+            return
+        got = _saved_wrapper_state(ctx, names)
+        if got is None or "module." in ctx.parsed.source.text:
+            return
+        save, wrapper = got
+        wrapped = set(names) | {a.id for assign in names.values() for a in assign.value.args[:1]  # type: ignore[attr-defined]
+                                if isinstance(a, ast.Name)}
+        here = [(ctx, "")] if _strict_plain_load(ctx, wrapped) is not None else []
+        for other, display in [*here, *sibling_modules(ctx, "load_state_dict")]:
+            load = _strict_plain_load(other, wrapped if other is ctx else None)
+            if load is None:
+                continue
+            yield ctx.finding(
+                self, save,
+                f"`{wrapper}` is an `{ast.unparse(names[wrapper].value.func)}` wrapper (line "  # type: ignore[attr-defined]
+                f"{names[wrapper].lineno}), so the saved `{wrapper}.state_dict()` has every key prefixed "
+                f"`module.`; {f'`{display}:{load.lineno}`' if display else f'line {load.lineno}'} loads a checkpoint into a plain model with a strict "
+                f"`{ast.unparse(load.func)}(...)`, which fails with missing and unexpected keys after training. "
+                f"Save `{wrapper}.module.state_dict()` (or strip the prefix when loading)",
+                evidence=[ctx.evidence(names[wrapper], "the model is wrapped here")])
+            return
