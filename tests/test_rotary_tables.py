@@ -52,6 +52,15 @@ def test_llama_4_31_to_4_37_keeps_tables_in_the_load_dtype():
     assert _bytes(LLAMA2_7B, "4.34.0", precision="amp-bf16", quant="4bit") == LLAMA2_7B_16BIT
 
 
+def test_fsdp1_mixed_precision_casts_the_tables_to_its_16_bit_buffer_dtype():
+    fsdp = dict(precision="amp-bf16", fsdp="full", world_size=4)
+    assert _bytes(LLAMA2_7B, "4.34.0", **fsdp) == LLAMA2_7B_16BIT
+    assert _bytes(LLAMA2_7B, "4.28.0", **fsdp) == LLAMA2_7B_16BIT      # fp32-built, cast down
+    assert _bytes(QWEN2_7B, "4.43.3", **fsdp) == 28 * 2 * 131072 * 128 * 2
+    # FSDP2's MixedPrecisionPolicy has no buffer dtype: the tables keep the dtype they were built in
+    assert _bytes(LLAMA2_7B, "4.34.0", fsdp_version=2, **fsdp) == 2 * LLAMA2_7B_16BIT
+
+
 def test_llama_4_28_to_4_30_tables_are_fp32_whatever_the_load_dtype():
     for version in ("4.28.0", "4.29.2", "4.30.2"):
         assert _bytes(LLAMA2_7B, version, precision="bf16") == 32 * 2 * 4096 * 128 * 4, version

@@ -27,6 +27,10 @@ for the whole job (``max_memory_allocated`` counts them like weights). Read in t
   4.44.2): the same. Gone in 4.45.0 (one rotary module on the model, ``inv_freq`` only).
 - **Gemma** (4.38+): ``inv_freq`` only, never a table.
 
+Under FSDP1 mixed precision the tables end up in its ``buffer_dtype``: torch's ``_lazy_init`` casts
+every buffer to it at the first forward, and Accelerate (``MixedPrecision(param_dtype=dtype,
+reduce_dtype=dtype, buffer_dtype=dtype)``), the HF Trainer and llama-recipes set it to 16 bits.
+
 A release is placed by the version the job states. A version that names no patch release where
 the layout changes inside that minor (Llama "4.38") is not placed: no table is counted.
 """
@@ -85,12 +89,18 @@ def remote_code(arch: Any) -> bool:
 
 
 def table_element_bytes(inp: Any, kind: str) -> int:
-    """Bytes per element: fp32 for Llama 4.28-4.30; otherwise the dtype the model is built in,
-    2 when it is loaded in 16 bits (``weights_bits`` 16, a pure bf16/fp16 job, or a bitsandbytes
-    load, which makes ``torch_dtype=None`` float16), else fp32 (fp32 and AMP jobs)."""
+    """Bytes per element: 2 under FSDP1 mixed precision (its buffer dtype); else fp32 for Llama
+    4.28-4.30; otherwise the dtype the model is built in, 2 when it is loaded in 16 bits
+    (``weights_bits`` 16, a pure bf16/fp16 job, or a bitsandbytes load, which makes
+    ``torch_dtype=None`` float16), else fp32 (fp32 and AMP jobs)."""
+    precision = str(getattr(inp, "precision", ""))
+    if (getattr(inp, "fsdp", None) and precision.startswith("amp")
+            and getattr(inp, "fsdp_version", None) != 2):
+        # FSDP1's MixedPrecision(buffer_dtype=16-bit), which Accelerate, the HF Trainer and
+        # llama-recipes set, casts every buffer to it at the first forward (``_lazy_init``)
+        return 2
     if kind == "fp32":
         return 4
-    precision = str(getattr(inp, "precision", ""))
     if (getattr(inp, "weights_bits", None) == 16 or getattr(inp, "quant", None)
             or precision in ("bf16", "fp16")):
         return 2
