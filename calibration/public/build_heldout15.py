@@ -272,13 +272,14 @@ add(AX_LLAMA3, "llama2-7b-lora8bit-r32-s4096-packed-b2", 11, "GiB", "nvidia-smi"
                      "load_in_8bit, adapter lora, lora_r 32, lora_target_linear, sequence_len 4096, sample_packing, "
                      "micro_batch_size 2, gradient_accumulation_steps 4, adamw_bnb_8bit, flash_attention")
 add(AX_LLAMA3, "llama3-70b-qlora-r8-fsdp2gpu-offload-s512-b1", 21, "GiB", "nvidia-smi", "RTX-4090-24GB",
-    dict(mode="train", model="Llama-3.1-70B", precision="amp-bf16", optimizer="adamw", micro_batch=1,
+    dict(mode="train", model="Llama-3-70B", precision="amp-bf16", optimizer="adamw", micro_batch=1,
          grad_accum=4, seq_len=512, padding="max_length", grad_ckpt=True, attention="flash", world_size=2,
          fsdp="full", offload_params="cpu", fsdp_limit_all_gathers=True, quant="4bit", quant_type="nf4",
          double_quant=True, kbit_prepared=False, lora_r=8, lora_targets=["all-linear"], lora_dropout=0.05,
          loss="standard", use_cache=False, torch_version="2.1.2", transformers_version="4.40.0"),
     unknown=(*AX3_UNKNOWN, "the two GPUs are not named (24 GB RTX 4090s written: 21 GB fits them)",
-             "Llama-3-70B has the shapes of Llama 3.1 70B (written)",
+             "Llama-3-70B (est50: was written as Llama 3.1 70B, the same shapes; its 131,072 positions, "
+             "not Llama 3's 8,192, would size transformers 4.40's per-layer rotary tables)",
              "axolotl skips prepare_model_for_kbit_training under FSDP QLoRA (kbit_prepared false); "
              "axolotl sets bnb_4bit_quant_storage bf16 (utils/models.py at 15f7910) so FSDP can shard "
              "the 4-bit weights"),

@@ -302,7 +302,9 @@ add(XT_V1, "qwen3-tiny-3l-h512-sft-fsdp2-1gpu-pack4096-reserved", 8.79, "GiB", "
 INTERNLM2_7B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
                 "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
                 "num_key_value_heads": 8, "vocab_size": 92544, "max_position_embeddings": 32768,
-                "rope_theta": 1000000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": False}
+                "rope_theta": 1000000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": False,
+                # est50: the repository's config names its remote modeling code
+                "auto_map": {"AutoModelForCausalLM": "modeling_internlm2.InternLM2ForCausalLM"}}
 INTERNLM2_1_8B = dict(INTERNLM2_7B, hidden_size=2048, intermediate_size=8192, num_hidden_layers=24,
                       num_attention_heads=16)
 MM_UNKNOWN = ("mmengine's memory column is torch.cuda.max_memory_allocated() // 2**20 since the previous log line "
@@ -501,7 +503,9 @@ add(WORKSHOP, "llama2-7b-chat-full-ft-fsdp-full-ampbf16-paged-adamw-b1-s2048-8gp
 GLM4_9B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
            "intermediate_size": 13696, "num_hidden_layers": 40, "num_attention_heads": 32, "num_key_value_heads": 2,
            "vocab_size": 151552, "max_position_embeddings": 131072, "rope_theta": 10000.0, "rms_norm_eps": 1.5625e-07,
-           "tie_word_embeddings": False}
+           "tie_word_embeddings": False,
+           # est50: the repository's config names its remote modeling code
+           "auto_map": {"AutoModelForCausalLM": "modeling_chatglm.ChatGLMForConditionalGeneration"}}
 add_oom(OPENRLHF, "glm4-9b-chat-dpo-zero3-bf16-pair-s2048-eager-8xa100-80gb", "nvidia-smi", "A100-SXM-80GB",
         dict(mode="train", hf_config=GLM4_9B, model_name="glm-4-9b-chat (DPO policy)", precision="bf16",
              optimizer="adamw", micro_batch=2, grad_accum=16, seq_len=2048, padding="dynamic", grad_ckpt=True,

@@ -174,11 +174,15 @@ SOURCES = {
 GLM4_9B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
            "intermediate_size": 13696, "num_hidden_layers": 40, "num_attention_heads": 32, "num_key_value_heads": 2,
            "vocab_size": 151552, "max_position_embeddings": 131072, "rope_theta": 10000.0, "rms_norm_eps": 1.5625e-07,
-           "tie_word_embeddings": False}
+           "tie_word_embeddings": False,
+           # est50: the repository's config names its remote modeling code
+           "auto_map": {"AutoModelForCausalLM": "modeling_chatglm.ChatGLMForConditionalGeneration"}}
 CHATGLM3_6B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
                "intermediate_size": 13696, "num_hidden_layers": 28, "num_attention_heads": 32,
                "num_key_value_heads": 2, "vocab_size": 65024, "max_position_embeddings": 8192, "rope_theta": 10000.0,
-               "rms_norm_eps": 1e-05, "tie_word_embeddings": False}
+               "rms_norm_eps": 1e-05, "tie_word_embeddings": False,
+               # est50: the repository's config names its remote modeling code
+               "auto_map": {"AutoModelForCausalLM": "modeling_chatglm.ChatGLMForConditionalGeneration"}}
 GLM_SHAPE = ("GLM remote code (ChatGLMForConditionalGeneration: fused query_key_value with 2 KV groups, SwiGLU of "
              "13,696, untied output layer) written as a Llama-shaped config with its sizes; LoRA on query_key_value "
              "written as q/k/v (peft's default target for chatglm)")

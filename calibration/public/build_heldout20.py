@@ -172,11 +172,15 @@ CHATGLM_6B = {"model_type": "gpt_neox", "architectures": ["GPTNeoXForCausalLM"],
 CHATGLM2_6B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
                "intermediate_size": 13696, "num_hidden_layers": 28, "num_attention_heads": 32,
                "num_key_value_heads": 2, "vocab_size": 65024, "max_position_embeddings": 32768,
-               "rope_theta": 10000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": False}
+               "rope_theta": 10000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": False,
+               # est50: the repository's config names its remote modeling code
+               "auto_map": {"AutoModelForCausalLM": "modeling_chatglm.ChatGLMForConditionalGeneration"}}
 MINICPM_2B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2304,
               "intermediate_size": 5760, "num_hidden_layers": 40, "num_attention_heads": 36,
               "num_key_value_heads": 36, "vocab_size": 122753, "max_position_embeddings": 4096,
-              "rope_theta": 10000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": True}
+              "rope_theta": 10000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": True,
+              # est50: the repository's config names its remote modeling code
+              "auto_map": {"AutoModelForCausalLM": "modeling_minicpm.MiniCPMForCausalLM"}}
 GLM1_SHAPE = ("ChatGLM-6B's remote code (GLM blocks: multi-head attention with a fused query_key_value, a GELU "
               "MLP of 16,384, LayerNorm, 2D rotary, vocabulary 130,528; its config sets no tie_word_embeddings, so "
               "transformers ties lm_head to the word embeddings: 6.17B parameters) written as a GPT-NeoX-shaped "

@@ -241,7 +241,9 @@ add_oom(FLANT5, "flan-t5-xxl-full-zero3-offload-fp32-b1-s512-8xv100-16gb", "nvid
 MINICPM_2B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2304,
               "intermediate_size": 5760, "num_hidden_layers": 40, "num_attention_heads": 36,
               "num_key_value_heads": 36, "vocab_size": 122753, "max_position_embeddings": 4096,
-              "rope_theta": 10000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": True}
+              "rope_theta": 10000.0, "rms_norm_eps": 1e-05, "tie_word_embeddings": True,
+              # est50: the repository's config names its remote modeling code
+              "auto_map": {"AutoModelForCausalLM": "modeling_minicpm.MiniCPMForCausalLM"}}
 MC_BASE = dict(hf_config=MINICPM_2B, model_name="MiniCPM-2B", mode="train", optimizer="adamw", micro_batch=1,
                seq_len=512, padding="max_length", grad_ckpt=False, attention="sdpa", zero_stage=3,
                offload_optimizer="cpu", offload_params="cpu", allgather_bucket_size=500_000_000,

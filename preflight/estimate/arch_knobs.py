@@ -13,7 +13,8 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     "layer" weight+bias), ``norms_per_layer``, ``qk_norm`` (per-head-dim q/k RMSNorm),
     ``learned_positions`` (rows of a learned position table), ``router_bias`` (per-expert
     correction bias), ``shared_expert_intermediate`` and ``shared_expert_gate`` (Qwen-MoE),
-    ``mla`` (DeepSeek multi-head latent attention ranks).
+    ``mla`` (DeepSeek multi-head latent attention ranks), ``remote_code`` (the config names an
+    ``auto_map``).
     """
     k: Dict[str, Any] = {"layout": "decoder", "qkv_bias": False, "o_bias": False,
                          "mlp_bias": False, "norm": "rms", "norms_per_layer": 2,
@@ -120,4 +121,8 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
             "v_head_dim": cfg.integer("v_head_dim"),
         }
         k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
+    if cfg.raw("auto_map"):
+        # remote code (trust_remote_code): the repository's own modeling file runs, not
+        # transformers' class for this model_type (rotary_tables.py counts only the latter)
+        k["remote_code"] = True
     return k

@@ -25,13 +25,10 @@ from the wheels' own modules):
   ``masked_bias`` (gone in 5.0). Read in 4.42.0, 4.46.0, 4.48.0, 4.50.0, 4.52.0, 4.54.0,
   4.56.0, 4.57.0, 5.0.0 and 5.1.0 (present) and 5.2.0, 5.5.0, 5.10.0 ... 5.24.0 (gone).
 
-- **Mistral in transformers 4.34-4.36** (est49): every ``MistralAttention`` builds its own
-  ``MistralRotaryEmbedding``, whose ``_set_cos_sin_cache`` registers ``cos_cached`` and
-  ``sin_cached`` (non-persistent) of ``max_position_embeddings x head_dim`` in
-  ``torch.get_default_dtype()``, which ``from_pretrained(torch_dtype=...)`` sets to the load
-  dtype while the model is built: 2 x 32,768 x 128 x 2 bytes per layer for Mistral-7B-v0.1 in
-  fp16, 537 MB over 32 layers. Read in 4.34.0 (lines 130-153, ``[1, 1, max, dim]``), 4.35.2 and
-  4.36.0 (``[max, dim]``), all present; later releases were not read and count as none.
+- **Per-layer rotary tables of Llama, Mistral, Mixtral, Qwen2 and Qwen2-MoE** in the releases
+  listed in ``preflight/estimate/rotary_tables.py`` (est49 found Mistral 4.34-4.36's, est50
+  read the other families and releases): ``num_layers x 2 x max_position_embeddings x
+  head_dim`` in the load dtype (fp32 for Llama 4.28-4.30).
 
 A transformers version the input does not know counts as the latest (no such buffer); the
 interval's upper end covers the older layout (``terms.unknown_alternatives``).
@@ -42,12 +39,12 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from preflight.estimate.rotary_tables import rotary_table_bytes
+
 #: Versions from which each buffer is gone (read in the wheels, see the module docstring).
 GPT_NEOX_MASK_BUFFER_UNTIL = (4, 49)
 GPT_NEOX_ROTARY_CACHE_UNTIL = (4, 45)
 GPT2_MASK_BUFFER_UNTIL = (5, 2)
-#: Mistral releases read with per-layer rotary tables (first, first not read).
-MISTRAL_ROTARY_CACHE_READ = ((4, 34), (4, 37))
 #: Pythia's and GPTNeoXConfig's default share of the head that rotary embeddings cover.
 GPT_NEOX_ROTARY_PCT = 0.25
 
@@ -73,23 +70,10 @@ def gpt2_legacy(inp: Any, arch: Any) -> bool:
             and version is not None and version < GPT2_MASK_BUFFER_UNTIL)
 
 
-def mistral_rotary_bytes(inp: Any, arch: Any) -> int:
-    """Bytes of Mistral's per-layer ``cos_cached`` / ``sin_cached`` in the releases read (module
-    docstring): in the load dtype, fp32 when the weights are fp32 (fp32 and AMP jobs)."""
-    version = _minor(getattr(inp, "transformers_version", None))
-    if (arch is None or getattr(inp, "model_impl", "transformers") != "transformers"
-            or str(getattr(arch, "model_type", "")) != "mistral" or version is None
-            or not MISTRAL_ROTARY_CACHE_READ[0] <= version < MISTRAL_ROTARY_CACHE_READ[1]):
-        return 0
-    precision = str(getattr(inp, "precision", ""))
-    element = 4 if precision == "fp32" or precision.startswith("amp") else 2
-    return int(arch.num_layers) * 2 * int(arch.max_position or 0) * int(arch.head_dim) * element
-
-
 def model_buffer_bytes(inp: Any, arch: Any) -> int:
     """Bytes of the context-sized buffers the job's model registers (see the module docstring);
     0 for every model and version not listed there."""
-    rotary = mistral_rotary_bytes(inp, arch)
+    rotary = rotary_table_bytes(inp, arch)
     if rotary:
         return rotary
     if arch is not None and gpt2_legacy(inp, arch):
