@@ -224,3 +224,26 @@ def test_a_module_name_whose_class_the_model_module_redefines_is_not_followed(cl
                    "        self.fc = nn.Linear(width, 2 * width)\n"
     write(tmp_path, {"train.py": NET_TRAIN, "models.py": own, "layers.py": LAYERS})
     assert fact(plan_of(cli, "train.py", "--", "--width", "32", cwd=tmp_path), "model.num_parameters") is None
+
+
+# jaywalnut310/vits @ 2e561ba58618d021b5b8323d3765880f7e0ecfdb attentions.py:268-271 (FFN): ``if causal: self.padding
+# = self._causal_padding else: self.padding = self._same_padding``, a method held as an attribute, beside the layers
+FFN = MODELS.replace("    def __init__(self, width=16, depth=2):", "    def __init__(self, width=16, depth=2, causal=False):")
+FFN = FFN.replace("            self.head = nn.Linear(width, 1)\n",
+                  "            self.head = nn.Linear(width, 1)\n"
+                  "            if causal:\n                self.padding = self._causal_padding\n"
+                  "            else:\n                self.padding = self._same_padding\n\n"
+                  "        def _same_padding(self, x):\n            return x\n\n"
+                  "        def _causal_padding(self, x):\n            return x\n")
+
+
+def test_a_method_held_as_an_attribute_holds_no_parameter(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": NET_TRAIN, "models.py": FFN, "layers.py": LAYERS})
+    got = fact(plan_of(cli, "train.py", "--", "--width", "32", cwd=tmp_path), "model.num_parameters")
+    assert got is not None and got.value == 2 * (32 * 32 + 32) + 33
+
+
+def test_an_attribute_neither_set_nor_a_method_states_no_count(cli, tmp_path: Path) -> None:
+    unknown = FFN.replace("self.padding = self._same_padding", "self.padding = self._pad_table")
+    write(tmp_path, {"train.py": NET_TRAIN, "models.py": unknown, "layers.py": LAYERS})
+    assert fact(plan_of(cli, "train.py", "--", "--width", "32", cwd=tmp_path), "model.num_parameters") is None
