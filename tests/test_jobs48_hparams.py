@@ -140,3 +140,46 @@ def test_spawn_arguments_not_written_out_are_not_followed(cli, tmp_path: Path) -
                            "given = (n_gpus, hps)\n    mp.spawn(run, nprocs=n_gpus, args=given)")
     plan = _plan(cli, tmp_path, "-c", "configs/base.json", "-m", "base", train=packed)
     assert _from_config(plan, "batch.micro") is None
+
+
+# jaywalnut310/vits train.py:67-76 and data_utils.py:363-365 (myshell-ai/MeloTTS melo/train.py:70-87 the same): the
+# training loader's batches come from a project batch sampler given the batch size by position, whose ``__iter__``
+# cuts ``ids[j*self.batch_size:(j+1)*self.batch_size]``
+DATA_UTILS = """\
+    import torch
+
+
+    class DistributedBucketSampler(torch.utils.data.distributed.DistributedSampler):
+        def __init__(self, dataset, batch_size, boundaries, num_replicas=None, rank=None, shuffle=True):
+            super().__init__(dataset, num_replicas=num_replicas, rank=rank, shuffle=shuffle)
+            self.batch_size = batch_size
+            self.boundaries = boundaries
+
+        def __iter__(self):
+            ids = list(range(100))
+            batches = []
+            for j in range(len(ids) // self.batch_size):
+                batches.append(ids[j*self.batch_size:(j+1)*self.batch_size])
+            return iter(batches)
+    """
+BUCKETED = TRAIN.replace("from torch.utils.data import DataLoader\n",
+                         "from torch.utils.data import DataLoader\n\n    from data_utils import DistributedBucketSampler\n")
+BUCKETED = BUCKETED.replace(
+    "loader = DataLoader([], batch_size=hps.train.batch_size, num_workers=2)",
+    "sampler = DistributedBucketSampler([], hps.train.batch_size, [32, 300], num_replicas=n_gpus, rank=rank)\n"
+    "        loader = DataLoader([], num_workers=2, batch_sampler=sampler)")
+
+
+def test_a_project_batch_sampler_given_the_batch_by_position(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"data_utils.py": DATA_UTILS})
+    plan = _plan(cli, tmp_path, "-c", "configs/base.json", "-m", "base", train=BUCKETED)
+    batch = _from_config(plan, "batch.micro")
+    assert batch is not None and batch.value == 16 and batch.source.path == "configs/base.json"
+
+
+def test_a_sampler_cutting_other_batches_gives_no_batch(cli, tmp_path: Path) -> None:
+    doubled = DATA_UTILS.replace("ids[j*self.batch_size:(j+1)*self.batch_size]",
+                                 "ids[j*self.batch_size:(j+2)*self.batch_size]")
+    write(tmp_path, {"data_utils.py": doubled})
+    plan = _plan(cli, tmp_path, "-c", "configs/base.json", "-m", "base", train=BUCKETED)
+    assert _from_config(plan, "batch.micro") is None
