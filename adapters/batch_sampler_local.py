@@ -40,6 +40,29 @@ def _stored(init: ast.FunctionDef) -> dict[str, str]:
     return out
 
 
+def _slice_width(node: ast.AST) -> Optional[str]:
+    """``X`` of a slice ``[j*self.X:(j+1)*self.X]`` (either factor order), else None."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.step is None):
+        return None
+
+    def product(e: Optional[ast.AST]) -> Optional[tuple[str, ast.AST]]:
+        if not (isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult)):
+            return None
+        for a, b in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) and b.value.id == "self":
+                return b.attr, a
+        return None
+
+    low, high = product(node.slice.lower), product(node.slice.upper)
+    if low is None or high is None or low[0] != high[0] or not isinstance(low[1], ast.Name):
+        return None
+    step = high[1]
+    if isinstance(step, ast.BinOp) and isinstance(step.op, ast.Add) and isinstance(step.left, ast.Name) \
+            and step.left.id == low[1].id and isinstance(step.right, ast.Constant) and step.right.value == 1:
+        return low[0]
+    return None
+
+
 def batch_param(cls: ast.ClassDef) -> Optional[tuple[str, int]]:
     """(parameter, position without self) whose value closes each batch in ``__iter__``."""
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
@@ -49,6 +72,11 @@ def batch_param(cls: ast.ClassDef) -> Optional[tuple[str, int]]:
     stored = _stored(init)
     params = [a.arg for a in init.args.args[1:]]
     for node in ast.walk(it):
+        width = _slice_width(node)
+        if width is not None and width in stored:
+            # ``ids[j*self.batch_size:(j+1)*self.batch_size]`` (jaywalnut310/vits @ 2e561ba ``data_utils.py:363-365``
+            # ``DistributedBucketSampler.__iter__``): each batch holds that many indices
+            return stored[width], params.index(stored[width])
         if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.GtE))):
             continue
         left, right = node.left, node.comparators[0]

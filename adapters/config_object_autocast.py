@@ -20,9 +20,23 @@ _AUTOCAST = ("torch.cuda.amp.autocast", "torch.autocast", "torch.amp.autocast", 
 _DTYPES = {"torch.float16": "amp_fp16", "torch.half": "amp_fp16", "torch.bfloat16": "amp_bf16"}
 
 
-def autocast_switch(call: ast.Call, reader: Any, shown: str) -> Optional[tuple[str, Any, tuple, str]]:
-    """(field, value, the key's path, detail), or None."""
-    name = dotted_name(call.func) or ""
+def _imported_as(name: str, module: Optional[ast.Module]) -> str:
+    """A bare ``autocast`` imported by name (jaywalnut310/vits @ 2e561ba ``train.py:14`` ``from torch.cuda.amp
+    import autocast, GradScaler``): its qualified name, else ``name``."""
+    if module is None or "." in name:
+        return name
+    for node in module.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                if (a.asname or a.name) == name:
+                    return f"{node.module}.{a.name}"
+    return name
+
+
+def autocast_switch(call: ast.Call, reader: Any, shown: str,
+                    module: Optional[ast.Module] = None) -> Optional[tuple[str, Any, tuple, str]]:
+    """(field, value, the key's path, detail), or None; ``module``: the module of the call, for its imports."""
+    name = _imported_as(dotted_name(call.func) or "", module)
     if name not in _AUTOCAST:
         return None
     kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}

@@ -120,6 +120,11 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     expr = klass[1] if klass is not None else path_expr(call, handles)
     if expr is None and klass is None:
         expr = helper_path(call, builder)
+    if expr is None and klass is None:
+        from preflight.adapters.config_object_hparams import hparams_file
+
+        named = hparams_file(call, builder, argv or [])  # ``hps = utils.get_hparams()`` (the VITS family)
+        expr = ast.Constant(value=named) if named is not None else None
     cli_key: Optional[str] = None
     if expr is None and klass is None:
         from preflight.adapters.config_object_cli import cli_merged_key

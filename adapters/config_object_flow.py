@@ -369,6 +369,9 @@ class _Flow:
 
     def _into(self, call: ast.Call, reader: _ObjReader, fn_of: Optional[Fn] = None) -> list[Fn]:
         """The callees whose received objects changed (one, or each function handed to a parameter)."""
+        from preflight.adapters.config_object_spawn import spawned_call
+
+        call = spawned_call(call) or call  # ``mp.spawn(run, args=(n, hps))``: ``run(rank, n, hps)``
         given: list[tuple[object, tuple]] = []
         for i, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred):

@@ -193,7 +193,7 @@ class ConfigObjectAdapter(ScratchAdapter):
                                 self._leaf_fact(plan, combined, *got)
                         for got in spawn_counts(node, reader, shown, trees.get(shown), plain):  # config_object_spawn
                             self._leaf_fact(plan, combined, *got)
-                        switch = autocast_switch(node, reader, shown)  # config_object_autocast.py
+                        switch = autocast_switch(node, reader, shown, trees.get(shown))  # config_object_autocast.py
                         if switch is not None:
                             self._leaf_fact(plan, combined, *switch)
                         for field, value, leaf, key, detail, conf in trlx_train(node, nodes, reader, shown,

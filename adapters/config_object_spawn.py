@@ -58,3 +58,22 @@ def spawn_counts(call: ast.Call, reader: Any, shown: str, module: Optional[ast.M
         one = f"{detail}: the launch line starts one python process, which spawns {count} on its machine"
         out += [("dist.world_size", count, got.path, one), ("dist.nodes", 1, got.path, one)]
     return out
+
+
+def spawned_call(call: ast.Call) -> Optional[ast.Call]:
+    """``mp.spawn(run, nprocs=n, args=(a, b))`` as the call each spawned process makes: ``run(<rank>, a, b)``
+    (torch.multiprocessing.spawn passes the process index first, then ``args``), so a configuration object in
+    ``args`` flows into ``run``'s parameters (jaywalnut310/vits @ 2e561ba ``train.py:50,53`` ``mp.spawn(run,
+    nprocs=n_gpus, args=(n_gpus, hps,))`` into ``def run(rank, n_gpus, hps)``). None for any other call, or
+    when the function or the argument tuple is not written out."""
+    name = dotted_name(call.func) or ""
+    if name.rsplit(".", 1)[-1] != "spawn":
+        return None
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "fn"), None)
+    given = next((k.value for k in call.keywords if k.arg == "args"), call.args[1] if len(call.args) > 1 else None)
+    if not isinstance(fn, ast.Name) or not isinstance(given, ast.Tuple) \
+            or any(isinstance(e, ast.Starred) for e in given.elts):
+        return None
+    rank = ast.copy_location(ast.Constant(value=0), call)
+    return ast.copy_location(ast.Call(func=ast.Name(id=fn.id, ctx=ast.Load()), args=[rank, *given.elts],
+                                      keywords=[]), call)

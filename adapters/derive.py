@@ -82,6 +82,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     if project is not None:
         _fp32_by_absence(plan, project)
         _deepspeed_version(plan, project)
+    from preflight.adapters.model_ref_count import count_from_ref
+
+    count_from_ref(plan, project)
 
 
 def _deepspeed_version(plan: TrainingPlan, project: Any) -> None:

@@ -441,6 +441,13 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             value = dtype.value.name if isinstance(dtype.value, _Torch) else None if dtype.value is None else "?"
             found.mixed.append((value or "none", dtype.path, line))
         return
+    from preflight.adapters.sampler_batch import sampler_batch_arg
+
+    batch = sampler_batch_arg(call, name, reader)  # a project batch sampler's batch (VITS DistributedBucketSampler)
+    got = reader.ev(batch) if batch is not None else None
+    if got is not None and got.path is not None and isinstance(got.value, int) and not isinstance(got.value, bool) \
+            and got.value > 0:
+        found.loader_batch.append((got.value, got.path, line))
     if isinstance(call.func, ast.Call):  # getattr(torch.optim, E)(...)
         got = reader.ev(call.func)
         if got is not None and isinstance(got.value, _Torch) and got.value.module == "torch.optim" and got.path:

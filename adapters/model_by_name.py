@@ -306,11 +306,14 @@ class _Built:
         self.cls, self.keywords, self.line, self.args = cls, keywords, line, list(args or [])
 
 
-def _constructor(fn: ast.FunctionDef, given: dict[str, Any]) -> Optional[_Built]:
+def _constructor(fn: ast.FunctionDef, given: dict[str, Any], classes: frozenset[str] = frozenset()) -> Optional[_Built]:
     """What ``fn(**given)`` builds, when its body is ``model = Cls(..., **kwargs)`` (or ``return
     Cls(...)``), then only metadata (``model.default_cfg = ...``) and branches on parameters that are
-    false, then ``return model``; the keywords ``Cls`` receives (UNKNOWN where not known)."""
+    false, then ``return model``; the keywords ``Cls`` receives (UNKNOWN where not known). ``classes``:
+    the classes of ``fn``'s module, handed on as layer classes (facebookresearch/swav @ 06b1b7c
+    ``src/resnet50.py:340-341`` ``def resnet50(**kwargs): return ResNet(Bottleneck, [3, 4, 6, 3], **kwargs)``)."""
     from preflight.adapters.module_params_nested import UNKNOWN, layer_factory
+    from preflight.adapters.module_params_values import _Factory
 
     a = fn.args
     if a.posonlyargs or a.vararg or a.kwarg is None or len(a.defaults) != len(a.args) \
@@ -377,6 +380,8 @@ def _constructor(fn: ast.FunctionDef, given: dict[str, Any]) -> Optional[_Built]
         try:
             return ast.literal_eval(node)
         except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            if isinstance(node, ast.Name) and node.id in classes:
+                return _Factory(node, [])
             return layer_factory(node)
 
     args = [value_of(x) for x in made.args]
@@ -472,7 +477,7 @@ class ModelByNameAdapter(Adapter):
                 pretrained = given.get("pretrained", False)
                 given = {k: v for k, v in given.items() if k not in _FACTORY_OWN and v is not None}
                 given["pretrained"] = pretrained  # timm calls the constructor with ``pretrained=...``
-            built = _constructor(fn, given)
+            built = _constructor(fn, given, frozenset(n.name for n in tree.body if isinstance(n, ast.ClassDef)))
             if built is None:
                 continue
             counted = count_class(_with_siblings(path, tree), built.cls, built.keywords, built.args)

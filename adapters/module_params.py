@@ -24,7 +24,14 @@ from preflight.sources import read_text_limited
 _FREE = {"ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "Softmax", "LogSoftmax", "Dropout",
          "Dropout1d", "Dropout2d", "Dropout3d", "Identity", "Flatten", "MaxPool1d", "MaxPool2d", "MaxPool3d",
          "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
-         "AdaptiveMaxPool2d", "Sequential", "ModuleList", "Mish", "Hardswish", "Softplus", "Unflatten"}
+         "AdaptiveMaxPool2d", "Sequential", "ModuleList", "Mish", "Hardswish", "Softplus", "Unflatten",
+         # padding, resampling and the other activations of torch.nn that hold no parameter (facebookresearch/swav
+         # ``src/resnet50.py:158`` ``self.padding = nn.ConstantPad2d(1, 0.0)``); PReLU holds one, so it is not here
+         *(f"{kind}Pad{d}d" for kind in ("Constant", "Zero", "Reflection", "Replication", "Circular") for d in (1, 2, 3)),
+         "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
+         "ChannelShuffle", "ReLU6", "Hardtanh", "Hardsigmoid", "SELU", "CELU", "GLU", "LogSigmoid", "Softsign",
+         "Softmin", "Tanhshrink", "AlphaDropout", "FeatureAlphaDropout", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d",
+         "LPPool1d", "LPPool2d"}
 _LOSSES_OK = ("Loss",)  # nn.CrossEntropyLoss() and friends hold no parameters
 _MAX_BYTES = 300_000
 

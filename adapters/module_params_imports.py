@@ -126,6 +126,15 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
                 if defined.setdefault(node.name, shape) != shape:
                     clash.add(node.name)
     own = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    from preflight.adapters.module_params_qualified import unqualified
+
+    def find(at: Path, dotted: str) -> Optional[Path]:
+        return next((f for f in (_file_of(r, dotted) for r in [at.parent, *list(at.parents)[1:_ROOT_UP + 1]])
+                     if f is not None), None)
+
+    # ``import modules`` then ``modules.WN(...)``: the merged module names the class ``WN``
+    tree = unqualified(path, tree, own | clash, find, _parse)
+    order = [(p, unqualified(p, sub, own | clash, find, _parse)) for p, sub in order]
     extra: list[ast.stmt] = []
     placed: set[str] = set()
     # the deepest imports first: a module's own names come after those it imports

@@ -184,6 +184,10 @@ class _Ctx:
                 return _literal(bound[0])
             if bound:
                 break
+            if any(isinstance(n, ast.FunctionDef) and n.name == attr for n in cls.body):
+                # a method held as a value (jaywalnut310/vits ``attentions.py:268-271`` ``self.padding =
+                # self._same_padding``): no parameter, its value not needed for a count
+                return _UNK
             bases = [dotted_name(b) for b in cls.bases]
             local = [b for b in bases if b in self.classes]
             if len(local) != 1:

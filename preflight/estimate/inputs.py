@@ -317,6 +317,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         fact = plan.resolve(plan_field)
         if fact is None:
             return
+        if arch is not None and getattr(fact, "adapter", None) == "model_ref_count":
+            return  # the count of the architecture resolved here (preflight.adapters.model_ref_count)
         value = convert(fact.value) if convert else fact.value
         if value is None:
             return
