@@ -82,6 +82,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     if project is not None:
         _fp32_by_absence(plan, project)
         _deepspeed_version(plan, project)
+        from preflight.adapters.deepspeed_auto_buckets import fill_auto_buckets
+
+        fill_auto_buckets(plan, project)
 
 
 def _deepspeed_version(plan: TrainingPlan, project: Any) -> None:
