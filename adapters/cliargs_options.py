@@ -202,6 +202,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 decl.parsers.append("pyrallis")  # ``cfg = pyrallis.parse(config_class=TrainConfig)``
             if fname == "add_argument":
                 _argparse(node, display, decl)
+            elif fname.startswith("DEFINE_"):
+                # flags.DEFINE_integer("batch_size", 128), read as FLAGS.batch_size
+                from preflight.adapters.absl_flags import absl_define
+
+                absl_define(node, fname, display, decl, Option)
             elif fname == "set_defaults" and isinstance(node.func, ast.Attribute):
                 for given in node.keywords:
                     ok, value = _literal(given.value)

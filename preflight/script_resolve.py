@@ -376,6 +376,10 @@ class _Resolver(_IndexCore):
     def _library_parser(self, node: ast.AST) -> bool:
         """A library function that returns the parsed options (prefigure's ``get_all_args()``,
         whose options the ``[DEFAULTS]`` of ``defaults.ini`` declares)."""
+        if isinstance(node, ast.Attribute):  # ``FLAGS = flags.FLAGS`` (absl, preflight/adapters/absl_flags.py)
+            from preflight.adapters.absl_flags import absl_flags_object
+
+            return absl_flags_object(node, self.qualify)
         return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and self.imports.get(node.func.id) in _LIBRARY_PARSERS
 

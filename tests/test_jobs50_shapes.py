@@ -403,3 +403,66 @@ def test_plain_import_of_a_library_declares_nothing(cli, tmp_path: Path) -> None
     write(tmp_path, {"src/main.py": TWO_STAGE_MAIN})
     plan = plan_of(cli, "--", "python", "./src/main.py", "--batch_size", "32", cwd=tmp_path)
     assert winner(plan, "batch.micro") is None
+
+
+# w86763777/pytorch-ddpm @ its pinned commit main.py:7,19-53,104-106 and config/CIFAR10.txt: absl flags read as
+# FLAGS.name, launched `python main.py --train --flagfile ./config/CIFAR10.txt`
+DDPM = """\
+    import torch
+    from absl import app, flags
+
+    FLAGS = flags.FLAGS
+    flags.DEFINE_bool('train', False, help='train from scratch')
+    flags.DEFINE_integer('batch_size', 128, help='batch size')
+    flags.DEFINE_integer('num_workers', 4, help='workers of Dataloader')
+    flags.DEFINE_bool('parallel', False, help='multi gpu training')
+
+
+    def train():
+        dataset = torch.utils.data.TensorDataset(torch.randn(1000, 3, 32, 32))
+        dataloader = torch.utils.data.DataLoader(dataset, batch_size=FLAGS.batch_size, shuffle=True,
+                                                 num_workers=FLAGS.num_workers, drop_last=True)
+        net = torch.nn.Conv2d(3, 3, 3)
+        optim = torch.optim.Adam(net.parameters(), lr=2e-4)
+        for (x,) in dataloader:
+            loss = net(x).mean()
+            optim.zero_grad()
+            loss.backward()
+            optim.step()
+
+
+    def main(argv):
+        if FLAGS.train:
+            train()
+
+
+    if __name__ == '__main__':
+        app.run(main)
+"""
+FLAGFILE = "--batch_size=64\n# a comment\n--num_workers=2\n--noparallel\n--train\n"
+
+
+def test_absl_flagfile_values_are_the_jobs(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": DDPM, "config/CIFAR10.txt": FLAGFILE})
+    plan = plan_of(cli, "main.py", "--", "--train", "--flagfile", "./config/CIFAR10.txt", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 64
+    assert winner(plan, "data.num_workers") == 2
+
+
+def test_absl_flag_after_the_flagfile_wins(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": DDPM, "config/CIFAR10.txt": FLAGFILE})
+    plan = plan_of(cli, "main.py", "--", "--flagfile=./config/CIFAR10.txt", "--batch_size", "32", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 32
+
+
+def test_absl_default_without_flags(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": DDPM})
+    plan = plan_of(cli, "main.py", "--", "--train", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 128
+
+
+def test_absl_unreadable_flagfile_takes_no_default(cli, tmp_path: Path) -> None:
+    # twin: the flag file is not there; any flag may be set in it, so the declared 128 is not claimed
+    write(tmp_path, {"main.py": DDPM})
+    plan = plan_of(cli, "main.py", "--", "--train", "--flagfile", "./config/missing.txt", cwd=tmp_path)
+    assert winner(plan, "batch.micro") is None
