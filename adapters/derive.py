@@ -85,6 +85,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.deepspeed_auto_buckets import fill_auto_buckets
 
         fill_auto_buckets(plan, project)
+        from preflight.adapters.collator_pad import collator_padding
+
+        collator_padding(plan, project)
 
 
 def _deepspeed_version(plan: TrainingPlan, project: Any) -> None:

@@ -466,3 +466,69 @@ def test_absl_unreadable_flagfile_takes_no_default(cli, tmp_path: Path) -> None:
     write(tmp_path, {"main.py": DDPM})
     plan = plan_of(cli, "main.py", "--", "--train", "--flagfile", "./config/missing.txt", cwd=tmp_path)
     assert winner(plan, "batch.micro") is None
+
+
+# tatsu-lab/stanford_alpaca's collator as AetherCortex/Llama-X @ its pinned commit src/train.py:144-160 copies it:
+# each batch padded to its longest sample by torch.nn.utils.rnn.pad_sequence
+ALPACA = """\
+    from dataclasses import dataclass
+
+    import torch
+    import transformers
+
+    IGNORE_INDEX = -100
+
+
+    @dataclass
+    class DataCollatorForSupervisedDataset(object):
+        tokenizer: transformers.PreTrainedTokenizer
+
+        def __call__(self, instances):
+            input_ids, labels = tuple([i[key] for i in instances] for key in ("input_ids", "labels"))
+            input_ids = torch.nn.utils.rnn.pad_sequence(input_ids, batch_first=True,
+                                                        padding_value=self.tokenizer.pad_token_id)
+            labels = torch.nn.utils.rnn.pad_sequence(labels, batch_first=True, padding_value=IGNORE_INDEX)
+            return dict(input_ids=input_ids, labels=labels)
+
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained("huggyllama/llama-7b")
+    model = transformers.AutoModelForCausalLM.from_pretrained("huggyllama/llama-7b")
+    args = transformers.TrainingArguments(output_dir="out", per_device_train_batch_size=4)
+    trainer = transformers.Trainer(model=model, args=args, data_collator=DataCollatorForSupervisedDataset(tokenizer))
+    trainer.train()
+"""
+
+
+def test_pad_sequence_collator_is_dynamic_padding(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": ALPACA})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "data.padding") == "dynamic"
+
+
+def test_pad_sequence_collator_in_a_local_module_is_dynamic_padding(cli, tmp_path: Path) -> None:
+    # FreedomIntelligence/LLMZoo llmzoo/datasets/datasets.py:44-58: the collator in a package the script imports
+    head, _, tail = ALPACA.partition('    tokenizer = transformers.AutoTokenizer')
+    write(tmp_path, {"zoo/__init__.py": "", "zoo/data.py": head,
+                     "train.py": "    from zoo.data import DataCollatorForSupervisedDataset\n    import transformers\n\n"
+                                 "    tokenizer = transformers.AutoTokenizer" + tail})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "data.padding") == "dynamic"
+    got = fact(plan, "data.padding")
+    assert got is not None and got.source.path == "zoo/data.py"
+
+
+def test_samples_padded_to_max_length_are_not_dynamic(cli, tmp_path: Path) -> None:
+    # twin: the tokenizer pads every sample to max_length first; pad_sequence then changes nothing
+    write(tmp_path, {"train.py": ALPACA.replace(
+        "    tokenizer = transformers.AutoTokenizer.from_pretrained(\"huggyllama/llama-7b\")\n",
+        "    tokenizer = transformers.AutoTokenizer.from_pretrained(\"huggyllama/llama-7b\")\n"
+        "    enc = tokenizer(\"a\", padding=\"max_length\", max_length=n_ctx, truncation=True)\n")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "data.padding") != "dynamic"
+
+
+def test_collator_never_built_says_nothing(cli, tmp_path: Path) -> None:
+    # twin: the class is defined but the Trainer gets the library's default collator
+    write(tmp_path, {"train.py": ALPACA.replace(", data_collator=DataCollatorForSupervisedDataset(tokenizer)", "")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "data.padding") is None
