@@ -178,6 +178,13 @@ class _Resolver(_IndexCore):
             if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) or self._library_parser(b)
                               for b in owners):
                 return self.options(expr.attr)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
+                and expr.attr in ("name", "platform") and expr.value.id not in self.assigns:
+            from preflight.script_sysargv import platform_value  # os.name, sys.platform
+
+            platform = platform_value(self, expr)
+            if platform is not None:
+                return platform
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
             from preflight.script_module_const import module_constant
 

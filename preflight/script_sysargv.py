@@ -126,3 +126,21 @@ def formatted(idx: _Resolver, expr: ast.AST, depth: int) -> Optional[Resolved]:
     except (IndexError, KeyError, ValueError):
         return None
     return _join(parts, value, line)
+
+
+# A CUDA training job runs on Linux: ``os.name`` "posix" and ``sys.platform`` "linux" (DLLXW/baby-llama2-chinese
+# pretrain.py:289 ``num_workers=0 if os.name == 'nt' else 4``). An assumption, so medium at most.
+_PLATFORM = {"os.name": "posix", "sys.platform": "linux"}
+
+
+def platform_value(idx: _Resolver, expr: ast.Attribute) -> Optional[Resolved]:
+    """``os.name`` / ``sys.platform`` (the module imported as itself) on the Linux machine a GPU job runs on."""
+    if not isinstance(expr.value, ast.Name):
+        return None
+    module = idx.imports.get(expr.value.id)
+    value = _PLATFORM.get(f"{module}.{expr.attr}")
+    if value is None:
+        return None
+    return Resolved(value, "code", getattr(expr, "lineno", None), None,
+                    f"{module}.{expr.attr} is {value!r} on the Linux machine a CUDA job runs on (assumed)", cap="medium")
+

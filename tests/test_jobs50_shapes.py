@@ -532,3 +532,48 @@ def test_collator_never_built_says_nothing(cli, tmp_path: Path) -> None:
     write(tmp_path, {"train.py": ALPACA.replace(", data_collator=DataCollatorForSupervisedDataset(tokenizer)", "")})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert winner(plan, "data.padding") is None
+
+
+# DLLXW/baby-llama2-chinese @ its pinned commit pretrain.py:283-290: the loader's workers chosen by the OS
+BABY = """\
+    import os
+
+    import torch
+
+    model = torch.nn.Linear(4, 4)
+    opt = torch.optim.AdamW(model.parameters())
+    train_loader = torch.utils.data.DataLoader(
+        torch.randn(64, 4),
+        batch_size=8,
+        pin_memory=False,
+        drop_last=False,
+        shuffle=False,
+        num_workers=0 if os.name == 'nt' else 4,
+    )
+    for x in train_loader:
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+"""
+
+
+def test_os_name_is_the_linux_machines(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"pretrain.py": BABY})
+    plan = plan_of(cli, "pretrain.py", cwd=tmp_path)
+    assert winner(plan, "data.num_workers") == 4
+    got = fact(plan, "data.num_workers")
+    assert got is not None and got.confidence != "high"
+
+
+def test_sys_platform_is_the_linux_machines(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"pretrain.py": BABY.replace("import os", "import sys")
+                     .replace("0 if os.name == 'nt' else 4", "2 if sys.platform != 'win32' else 0")})
+    plan = plan_of(cli, "pretrain.py", cwd=tmp_path)
+    assert winner(plan, "data.num_workers") == 2
+
+
+def test_a_local_object_named_os_is_not_the_platform(cli, tmp_path: Path) -> None:
+    # twin: `os` rebound to the script's own object: its `name` is not the platform's
+    write(tmp_path, {"pretrain.py": BABY.replace("import os\n", "import os\n    os = load_settings()\n")})
+    plan = plan_of(cli, "pretrain.py", cwd=tmp_path)
+    assert winner(plan, "data.num_workers") is None
