@@ -177,6 +177,10 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
         elif isinstance(node, ast.ImportFrom) and node.level:
             # relative: resolved against the importing module's folder
             imports.extend(("." * node.level + (node.module or ""), a.name) for a in node.names)
+        elif isinstance(node, ast.Import):
+            # ``import config`` of a local package whose module adds the options to the script's parser
+            # (epfml/llm-baselines src/main.py:14 -> config/__init__.py -> config/base.py parse_args)
+            imports.extend((a.name, "") for a in node.names)
         elif isinstance(node, ast.ClassDef):
             dataclasses_.append(node)
             if any(_name_of(b) in ("HfArgumentParser", "TrlParser") for b in node.bases):
@@ -198,6 +202,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 decl.parsers.append("pyrallis")  # ``cfg = pyrallis.parse(config_class=TrainConfig)``
             if fname == "add_argument":
                 _argparse(node, display, decl)
+            elif fname.startswith("DEFINE_"):
+                # flags.DEFINE_integer("batch_size", 128), read as FLAGS.batch_size
+                from preflight.adapters.absl_flags import absl_define
+
+                absl_define(node, fname, display, decl, Option)
             elif fname == "set_defaults" and isinstance(node.func, ast.Attribute):
                 for given in node.keywords:
                     ok, value = _literal(given.value)
@@ -542,7 +551,10 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         # the name the importer wanted, imported here from elsewhere (a re-export: musubi-tuner @ 30c658c
         # wan_train_network.py takes setup_parser_common from hv_train_network, which imports it from
         # training/parser_common.py): its module next, before the other imports wait their turn
-        ahead = [entry for entry in more if entry[1] and entry[1] in wanted]
+        # A package imported whole (``import config``) whose ``__init__.py`` imports its own modules
+        # (``from . import base``, epfml/llm-baselines src/config/): those are what the package is, next too
+        whole = found.name == "__init__.py" and not name
+        ahead = [entry for entry in more if (entry[1] and entry[1] in wanted) or (whole and entry[0].startswith("."))]
         queue[:0] = ahead
         queue.extend(entry for entry in more if entry not in ahead)
         trees.append((tree, shown))

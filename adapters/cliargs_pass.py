@@ -201,7 +201,14 @@ class _PassCore:
         self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
         self.decl = declared_options(script, project)
         self.args = project.script_args(script)
-        self.opaque = opaque_words(self.args)  # `"${args[@]}"` the launch reader could not expand
+        unread = False
+        if "absl" in self.decl.parsers:  # --flagfile read in place, --noname (adapters/absl_flags.py)
+            from preflight.adapters.absl_flags import absl_args
+
+            here = [Path(str(project.root))] + ([Path(str(script.source.path)).parent] if script.source.path else [])
+            self.args, unread = absl_args(self.args, self.decl, here)
+        # `"${args[@]}"` the launch reader could not expand, or an absl flag file not read: any option may be there
+        self.opaque = opaque_words(self.args) + (["--flagfile"] if unread else [])
         self.cli = _cli_values(self.args, self.decl)
         self.file_values = self._parser_file()
         self.line = " ".join(project.argv)

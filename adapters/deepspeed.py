@@ -173,6 +173,14 @@ class _ConfigPass:
             return
         for field, names in _BUCKETS:
             for name in names:
+                if name in zo and self.auto("zero_optimization", name):
+                    from preflight.adapters.deepspeed_auto_buckets import (
+                        record,  # filled once the model is known
+                    )
+
+                    path = (*self.prefix, "zero_optimization", name)
+                    record(self.project, field, self.config.path, self.config.line_of(path),
+                           ".".join(str(k) for k in path), zo.get("stage"))
                 if name not in zo or self.auto("zero_optimization", name):
                     continue
                 value = zo[name]

@@ -82,6 +82,12 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     if project is not None:
         _fp32_by_absence(plan, project)
         _deepspeed_version(plan, project)
+        from preflight.adapters.deepspeed_auto_buckets import fill_auto_buckets
+
+        fill_auto_buckets(plan, project)
+        from preflight.adapters.collator_pad import collator_padding
+
+        collator_padding(plan, project)
     from preflight.adapters.model_ref_count import count_from_ref
 
     count_from_ref(plan, project)

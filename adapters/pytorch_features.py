@@ -19,6 +19,7 @@ from preflight.adapters.pytorch_pass import (
     _starts_cuda,
 )
 from preflight.adapters.pytorch_precision import _PrecisionPass
+from preflight.adapters.seq_slice import dropped_tokens
 
 from preflight.adapters_api import CallSite, Resolved
 from preflight.analysis.syntax import dotted_name
@@ -391,6 +392,12 @@ class _FeaturePass(_PrecisionPass):
                 padding = self.value(site.kwarg("padding"))
                 fixed = padding is not None and padding.value == "max_length"
                 seq_found = True
+                cut = dropped_tokens(getattr(self.script, "tree", None), site.call, site.target)
+                if cut and isinstance(resolved.value, int) and resolved.value > cut:
+                    # `result["input_ids"][:-1]` after max_length=CUTOFF_LEN + 1 (adapters/seq_slice.py)
+                    said = f"{site.target}['input_ids'] drops {cut} token(s) of max_length {resolved.value}"
+                    resolved = Resolved(resolved.value - cut, resolved.kind, resolved.line, resolved.key,
+                                        f"{resolved.detail}; {said}" if resolved.detail else said, resolved.cap)
                 self.put("data.seq_len", resolved, site, f"{name}(max_length=...)"
                          + ("" if fixed else ": an upper bound"), "high" if fixed else "medium")
                 if padding is not None and padding.value in ("max_length", True, "longest"):

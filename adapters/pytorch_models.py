@@ -159,6 +159,9 @@ class _ModelPass(_PassCore):
             if flag is not None and flag.value is True:
                 self.weights_bits = bits
                 self.add("precision.weights_bits", bits, self.src(site.kwarg(kw), f"from_pretrained({kw}=True)"), conf)
+                if bits == 8:  # bitsandbytes LLM.int8 (the 8-bit load has no other type)
+                    self.add("precision.quant_type", "int8", self.src(site.kwarg(kw), f"from_pretrained({kw}=True): "
+                                                                                     "bitsandbytes int8"), conf)
 
     def quantized_load(self, site: CallSite) -> bool:
         """from_pretrained(load_in_4bit/8bit=True) or quantization_config=<a quantization config>."""
@@ -313,6 +316,10 @@ class _ModelPass(_PassCore):
                     self.weights_bits = bits
                     self.add("precision.weights_bits", bits,
                              self.src(site.call, f"BitsAndBytesConfig({kw}=True)"), self.conf(site))
+                    if bits == 8:
+                        self.add("precision.quant_type", "int8",
+                                 self.src(site.call, f"BitsAndBytesConfig({kw}=True): bitsandbytes int8"),
+                                 self.conf(site))
 
     def bnb_layers(self) -> None:
         """bitsandbytes' ``Linear4bit`` built, or handed as the layer class to a call that swaps the model's

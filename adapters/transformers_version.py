@@ -3,7 +3,8 @@
 Searched, without importing anything, in the script's folder and its parents up to the
 project root: ``requirements*.txt`` (and the singular ``requirement.txt``, MAOJIASONG/TinyZero-TRL
 @ dd318ba), ``pyproject.toml``, ``setup.py``, ``environment.yml`` and lock files (``poetry.lock``,
-``uv.lock``, ``Pipfile.lock``). A pin (``==``) is exact;
+``uv.lock``, ``Pipfile.lock``), and last in each folder a ``pip install pkg==X`` line of a
+``README*.md`` (the setup steps a user follows). A pin (``==``) is exact;
 a lower bound (``>=``, ``~=``) is used as the version and said to be a bound.
 
 A project audited from a sub-folder of its repository (ChatGLM-6B ``ptuning/``,
@@ -132,6 +133,23 @@ def _from_pipfile_lock(package: str, text: str, shown: str) -> Optional[Version]
     return None
 
 
+_INSTALL = re.compile(r"^\s*(?:[$>]\s*)?(?:!\s*)?(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b")
+
+
+def _from_readme(package: str, text: str, shown: str) -> Optional[Version]:
+    """``pip install transformers==4.31.0`` on a line of a README (AetherCortex/Llama-X
+    README.md:151): the release its setup steps install, when no requirements file names the package.
+    Only an exact pin on a ``pip install`` line counts; prose and lower bounds do not."""
+    pattern = _spec_regex(package)
+    for number, line in enumerate(text.splitlines(), 1):
+        if not _INSTALL.match(line.replace("`", " ")):
+            continue
+        match = pattern.search(line.split("#", 1)[0])
+        if match and match.group(1) in ("==", "==="):
+            return Version(package, match.group(2), "pinned", f"{shown}:{number}")
+    return None
+
+
 def _in_folder(package: str, folder: Path, top: Path) -> Optional[Version]:
     for pattern in _FILES:
         for path in sorted(folder.glob(pattern)):
@@ -148,7 +166,15 @@ def _in_folder(package: str, folder: Path, top: Path) -> Optional[Version]:
                 return found
     text = _read(folder / "Pipfile.lock")
     if text is not None:
-        return _from_pipfile_lock(package, text, _display(folder / "Pipfile.lock", top))
+        found = _from_pipfile_lock(package, text, _display(folder / "Pipfile.lock", top))
+        if found is not None:
+            return found
+    for path in sorted(folder.glob("README*.md")):
+        text = _read(path)
+        if text is not None:
+            found = _from_readme(package, text, _display(path, top))
+            if found is not None:
+                return found
     return None
 
 

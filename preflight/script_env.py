@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 _SETS_RANK = ("torchrun", "torch.distributed.launch", "deepspeed", "colossalai")  # colossalai run runs torchrun
+_LAUNCHER_VARS = ("RANK", "LOCAL_RANK", "WORLD_SIZE")
+UNSET = "\0unset"  # a variable the launch is known not to set
 _WORLD_CALLS = ("torch.distributed.get_world_size", "torch.distributed.distributed_c10d.get_world_size")
 
 
@@ -32,6 +34,13 @@ def launch_env(info: Any) -> dict[str, tuple[str, str]]:
     for name, value in (info.env or {}).items():
         out[str(name)] = (str(value), f"{name}={value} on the launch line")
     launcher = info.launcher
+    if launcher == "python" and getattr(info, "wrapper", None) is None:
+        # plain `python script.py` (no srun/mpirun around it) starts one process and sets none of the
+        # variables a distributed launcher sets (project-baize/baize-chatbot finetune.py:55
+        # `int(os.environ.get("WORLD_SIZE", 1))`): their defaults in the code hold
+        for name in _LAUNCHER_VARS:
+            out.setdefault(name, (UNSET, "plain python sets no RANK/LOCAL_RANK/WORLD_SIZE"))
+        return out
     procs = info.total_procs
     if launcher in _SETS_RANK or (launcher == "accelerate" and procs is not None and procs > 1):
         if procs is not None and procs > 0:
@@ -80,4 +89,14 @@ def launched_value(idx: Any, expr: Any, line: Optional[int]) -> Any:
     found = idx.launch_env.get(name)
     if found is None:
         return None
+    if found[0] == UNSET:
+        # not set: ``.get(X, d)`` / ``getenv(X, d)`` is ``d``, ``.get(X)`` is None, ``os.environ[X]`` raises
+        if not isinstance(expr, ast.Call) or len(expr.args) > 2 or expr.keywords:
+            return None
+        if len(expr.args) < 2:
+            return Resolved(None, "code", line, None, found[1], cap="medium")
+        got = idx.resolve(expr.args[1])
+        if got is None:
+            return None
+        return Resolved(got.value, "code", line, None, f"{found[1]}; the default {got.value!r} holds", cap="medium")
     return Resolved(found[0], "code", line, None, found[1], cap="medium")

@@ -99,6 +99,18 @@ class _Resolver(_IndexCore):
                 return Resolved(int(inner.value), inner.kind, line, inner.key, inner.detail, inner.cap)
             if inner is not None and isinstance(inner.value, int) and not isinstance(inner.value, bool):
                 return inner
+        if (isinstance(expr, ast.Subscript) and isinstance(expr.value, (ast.Attribute, ast.Name))
+                and getattr(expr.value, "attr", getattr(expr.value, "id", "")) == "argv") \
+                or isinstance(expr, ast.JoinedStr) \
+                or (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "format"):
+            from preflight.script_sysargv import (  # sys.argv[k], str.format, f-strings
+                argv_word,
+                formatted,
+            )
+
+            got = argv_word(self, expr) if isinstance(expr, ast.Subscript) else formatted(self, expr, depth)
+            if got is not None or not isinstance(expr, ast.Subscript):
+                return got
         if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
             loaded = self._json_key(expr, depth)
             if loaded is not None:
@@ -138,13 +150,21 @@ class _Resolver(_IndexCore):
                 from preflight.script_chain import chain_binding
 
                 taken = chain_binding(self, expr.id, len(bound))
+                if taken is None:
+                    from preflight.script_untaken import untaken_rebinding
+
+                    taken = untaken_rebinding(self, expr.id)  # rebound only under `if` tests decided false
                 if taken is not None:
                     return self.resolve(taken, depth + 1)
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
             found = self.argument(expr.attr, line)
-            if found is not None or self.arguments or self.options is None:
+            if found is not None or self.options is None:
+                return found
+            from preflight.script_two_stage import hands_parser_on
+
+            if self.arguments and not hands_parser_on(self):
                 return found
             # no add_argument in this file: the parser is a local module's (open_clip
             # ``args = parse_args(args)`` from ``params.py``), read below
@@ -158,6 +178,13 @@ class _Resolver(_IndexCore):
             if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) or self._library_parser(b)
                               for b in owners):
                 return self.options(expr.attr)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
+                and expr.attr in ("name", "platform") and expr.value.id not in self.assigns:
+            from preflight.script_sysargv import platform_value  # os.name, sys.platform
+
+            platform = platform_value(self, expr)
+            if platform is not None:
+                return platform
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
             from preflight.script_module_const import module_constant
 
@@ -356,6 +383,10 @@ class _Resolver(_IndexCore):
     def _library_parser(self, node: ast.AST) -> bool:
         """A library function that returns the parsed options (prefigure's ``get_all_args()``,
         whose options the ``[DEFAULTS]`` of ``defaults.ini`` declares)."""
+        if isinstance(node, ast.Attribute):  # ``FLAGS = flags.FLAGS`` (absl, preflight/adapters/absl_flags.py)
+            from preflight.adapters.absl_flags import absl_flags_object
+
+            return absl_flags_object(node, self.qualify)
         return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and self.imports.get(node.func.id) in _LIBRARY_PARSERS
 

@@ -59,9 +59,27 @@ def _winner(plan, field: str):
     return None if fact is None else fact
 
 
+def _same_seq(wanted, value, truth: dict) -> bool:
+    """A list truth (say LoRA ``target_modules``) against the plan's list or tuple: the same
+    elements, order aside (a set of module names)."""
+    if len(wanted) != len(value):
+        return False
+    rest = list(value)
+    for w in wanted:
+        hit = next((i for i, v in enumerate(rest) if _same({**truth, "any_of": None, "value": w}, v)), None)
+        if hit is None:
+            return False
+        rest.pop(hit)
+    return True
+
+
 def _same(truth: dict, value) -> bool:
     wanted = truth.get("any_of") or [truth["value"]]
     for w in wanted:
+        if isinstance(w, (list, tuple)) or isinstance(value, (list, tuple)):
+            if isinstance(w, (list, tuple)) and isinstance(value, (list, tuple)) and _same_seq(w, value, truth):
+                return True
+            continue
         if isinstance(w, bool) or isinstance(value, bool):
             if w is value:
                 return True

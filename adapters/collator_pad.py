@@ -1,0 +1,103 @@
+"""A project collator that pads each batch to its longest sample with ``pad_sequence``: ``data.padding``
+dynamic.
+
+The stanford_alpaca collator, copied by many fine-tuning projects (AetherCortex/Llama-X ``src/train.py:148-152``,
+FreedomIntelligence/LLMZoo ``llmzoo/datasets/datasets.py:44-58``): a class whose ``__call__`` stacks the
+samples' ``input_ids`` with ``torch.nn.utils.rnn.pad_sequence(..., batch_first=True, ...)``, which pads to the
+longest sequence of the batch. Said (``medium``) once every adapter has run, only when no padding was found
+otherwise, the class is built somewhere in the files read (the script and the local modules it imports), and
+none of those files pads a tokenizer call to ``max_length`` (then every sample has that length already)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Any, Optional
+
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source, TrainingPlan
+
+_FIXED = re.compile(r"""padding\s*=\s*['"]max_length['"]|pad_to_max_length\s*=\s*True""")
+
+
+def _pads(fn: ast.AST, imported: set[str]) -> Optional[int]:
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            name = dotted_name(node.func) or ""
+            if name.endswith("nn.utils.rnn.pad_sequence") or name == "rnn.pad_sequence" \
+                    or (name == "pad_sequence" and "pad_sequence" in imported):
+                return node.lineno
+    return None
+
+
+def _collator(tree: ast.Module) -> Optional[tuple[str, int]]:
+    imported = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                and n.module == "torch.nn.utils.rnn" for a in n.names}
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for item in cls.body:
+            if isinstance(item, ast.FunctionDef) and item.name == "__call__":
+                line = _pads(item, imported)
+                if line is not None:
+                    return cls.name, line
+    return None
+
+
+def collator_padding(plan: TrainingPlan, project: Any) -> None:
+    if plan.resolve("data.padding") is not None or not project.scripts:
+        return
+    from preflight.adapters.cliargs_options import declared_options
+
+    files: list[tuple[str, str, Optional[ast.Module]]] = []
+    for script in project.scripts:
+        files.append((str(script.source.display), script.source.text,
+                      script.tree if isinstance(script.tree, ast.Module) else None))
+        for text in declared_options(script, project).texts:
+            try:
+                files.append(("", text, ast.parse(text)))
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+    if any(_FIXED.search(text) for _, text, _ in files):
+        return
+    for shown, _text, tree in files:
+        found = _collator(tree) if tree is not None else None
+        if found is None:
+            continue
+        name, line = found
+        built = any(isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))
+                    and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == name
+                    for _, _, t in files if t is not None for n in ast.walk(t))
+        if not built:
+            continue
+        where = shown or _module_path(project, name)
+        plan.add("data.padding", "dynamic",
+                 Source("code", where or None, line if where else None, "pad_sequence",
+                        f"{name}.__call__ pads each batch with torch.nn.utils.rnn.pad_sequence to its longest sample"),
+                 "medium", adapter="derive")
+        return
+
+
+def _module_path(project: Any, name: str) -> Optional[str]:
+    """The display path of the local module defining class ``name`` (cliargs keeps texts, not paths)."""
+    root = str(getattr(project, "root", "") or "")
+    if not root:
+        return None
+    pattern = re.compile(rf"^class\s+{re.escape(name)}\b", re.M)
+    from preflight.sources import read_text_limited
+
+    count = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+        for fname in names:
+            if not fname.endswith(".py"):
+                continue
+            count += 1
+            if count > 400:
+                return None
+            path = os.path.join(folder, fname)
+            try:
+                if pattern.search(read_text_limited(path, 500_000, errors="replace")):
+                    return os.path.relpath(path, root)
+            except (OSError, ValueError):
+                continue
+    return None
