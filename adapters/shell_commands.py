@@ -13,6 +13,7 @@ import re
 from typing import Mapping, Optional, Sequence
 
 from preflight.adapters.shell import _ENV_WORD, _MAX_VALUE, command_tokens, expand, is_launch_tokens
+from preflight.adapters.shell_lex import Unquoted
 
 _KEYWORD_CUTS = ("then", "do", "else")
 _WORD = re.compile(r"[A-Za-z]+")
@@ -25,26 +26,17 @@ def line_parts(text: str, keep_else: bool = False) -> list[tuple[str, bool]]:
     those words stays whole (``keep_else``: ``else`` is a part of its own) (finetrainers ``examples/_legacy/training/train_text_to_video_lora.sh``
     @ 7e4bdb3: ``cmd="accelerate launch ... \\"... The goat then engages ...\\""``)."""
     parts: list[tuple[str, bool]] = []
-    quote = ""
-    start = k = 0
+    start = 0
     guarded = False
     n = len(text)
-    while k < n:
+    scan = Unquoted(text)
+    for k in scan:
         ch = text[k]
-        if ch == "\\" and quote != "'":
-            k += 2
-            continue
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch == ";" or text.startswith(("&&", "||"), k):
+        if ch == ";" or text.startswith(("&&", "||"), k):
             parts.append((text[start:k], guarded))
             guarded = ch != ";"
-            k += 1 if ch == ";" else 2
-            start = k
-            continue
+            start = k + (1 if ch == ";" else 2)
+            scan.seek(start)
         elif ch in "tde" and (k == 0 or text[k - 1] in " \t;"):
             word = _WORD.match(text, k)
             end = word.end() if word else k + 1
@@ -52,9 +44,8 @@ def line_parts(text: str, keep_else: bool = False) -> list[tuple[str, bool]]:
                 parts.append((text[start:k], guarded))
                 if keep_else and word.group(0) == "else":
                     parts.append(("else", guarded))  # the launch reader follows if/else branches
-                start = k = end
-                continue
-        k += 1
+                start = end
+                scan.seek(end)
     parts.append((text[start:], guarded))
     return [(p.strip(), g) for p, g in parts if p.strip()]
 

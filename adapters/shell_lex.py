@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 _PREFIXES = ("nohup", "exec", "time", "command")
 
@@ -18,25 +18,54 @@ _QUOTED_ASSIGN = re.compile(r"""^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=["']"""
 _MAX_QUOTED_LINES = 100
 
 
+class Unquoted:
+    """The positions of the characters of ``text`` that stand outside quotes, in order: the
+    one scanner of the launch-script lexer. Quote characters themselves are not yielded; with
+    ``escapes`` a backslash outside single quotes hides the next character. ``quote`` is the
+    quote still open where the scan stopped; ``seek(j)`` makes the scan go on at ``j`` (a
+    consumer that read a two-character operator or a word skips it)."""
+
+    __slots__ = ("escapes", "pos", "quote", "text")
+
+    def __init__(self, text: str, escapes: bool = True) -> None:
+        self.text = text
+        self.escapes = escapes
+        self.quote = ""
+        self.pos = 0
+
+    def __iter__(self) -> Iterator[int]:
+        text = self.text
+        while self.pos < len(text):
+            k = self.pos
+            ch = text[k]
+            if self.escapes and ch == "\\" and self.quote != "'":
+                self.pos = k + 2
+                continue
+            self.pos = k + 1
+            if self.quote:
+                if ch == self.quote:
+                    self.quote = ""
+            elif ch in ("'", '"'):
+                self.quote = ch
+            else:
+                yield k
+
+    def seek(self, pos: int) -> None:
+        self.pos = pos
+
+
+def _comment_at(text: str, k: int) -> bool:
+    return text[k] == "#" and (k == 0 or text[k - 1].isspace())
+
+
 def _open_quote(text: str) -> str:
     """The quote character still open at the end of ``text`` ("" when none): backslash
     escapes outside single quotes, and a ``#`` comment outside quotes ends the scan."""
-    quote = ""
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        if ch == "\\" and quote != "'":
-            k += 2
-            continue
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch == "#" and (k == 0 or text[k - 1].isspace()):
+    scan = Unquoted(text)
+    for k in scan:
+        if _comment_at(text, k):
             break
-        k += 1
-    return quote
+    return scan.quote
 
 
 _ARRAY_OPEN = re.compile(r"^\s*(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s+)*)?[A-Za-z_][A-Za-z0-9_]*\+?=\(")
@@ -45,24 +74,12 @@ _ARRAY_OPEN = re.compile(r"^\s*(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s
 def _open_paren(text: str) -> bool:
     """Whether a ``NAME=( ...`` array is still open at the end of ``text`` (parentheses
     outside quotes, ``$(...)`` counted too)."""
-    quote = ""
     level = 0
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        if ch == "\\" and quote != "'":
-            k += 2
-            continue
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch == "(":
+    for k in Unquoted(text):
+        if text[k] == "(":
             level += 1
-        elif ch == ")":
+        elif text[k] == ")":
             level -= 1
-        k += 1
     return level > 0
 
 
@@ -107,15 +124,8 @@ def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
 
 def _strip_comment(text: str) -> str:
     """Remove a ``# comment`` that is not inside quotes (``$#`` and ``${#x}`` are kept)."""
-    quote = ""
-    for k, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = ""
-            continue
-        if ch in ("'", '"'):
-            quote = ch
-        elif ch == "#" and (k == 0 or text[k - 1].isspace()):
+    for k in Unquoted(text, escapes=False):
+        if _comment_at(text, k):
             return text[:k].rstrip()
     return text
 
@@ -123,18 +133,10 @@ def _strip_comment(text: str) -> str:
 def _first_command(text: str) -> str:
     """The first simple command of a line: cut at unquoted ``&&``, ``||``, ``;``, ``|`` and
     redirections (``> log 2>&1``)."""
-    quote = ""
-    k = 0
-    while k < len(text):
+    for k in Unquoted(text, escapes=False):
         ch = text[k]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch in ";|" or text.startswith("&&", k) or ch in "<>" or (ch.isdigit() and text[k + 1:k + 2] == ">" and (k == 0 or text[k - 1].isspace())) or (ch == "&" and text[k + 1:k + 2] == ">"):
+        if ch in ";|" or text.startswith("&&", k) or ch in "<>" or (ch.isdigit() and text[k + 1:k + 2] == ">" and (k == 0 or text[k - 1].isspace())) or (ch == "&" and text[k + 1:k + 2] == ">"):
             return text[:k].strip()
-        k += 1
     return text.strip().rstrip("&").strip()
 
 

@@ -17,12 +17,25 @@ import re
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
+from preflight.job_files import (  # noqa: F401  (moved; re-exported)
+    _DIR_SCAN_LIMIT,
+    _ENTRY_NAMES,
+    CONFIG_SUFFIXES,
+    SHELL_SUFFIXES,
+    JobInputs,
+    _bases,
+    _display,
+    _find,
+    _find_by_tail,
+    _find_module,
+    _installed_module,
+    _vendored_module,
+    is_shell_script,
+)
+from preflight.job_pick import _line_rank, _pick_in_directory
 from preflight.sources import read_text_limited
 
-SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
-CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
 _CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed-config", "--ds_config", "--config",
                  "--config_file", "--config-file", "--cfg", "--config_path", "--args_file", "-c", "--base")
 # flags that take several config files in a row, merged left to right (latent-diffusion's ``--base``)
@@ -30,155 +43,26 @@ _LIST_FLAGS = ("--base",)
 # a script's own option naming an arguments/config file (Firefly ``--train_args_file x.json``)
 _CONFIG_FLAG_WORDS = re.compile(r"^--?(?![\w-]*data)[\w-]*(config|args|cfg|recipe)[\w-]*$", re.I)
 _KEY_CONFIG = re.compile(r"\+{0,2}[\w.]*(?:config|cfg)[\w.]*", re.I)  # ``config=FILE``, ``cfg.path=FILE``
-_ENTRY_NAMES = ("train.py", "main.py", "finetune.py", "run_train.py", "pretrain.py", "train_net.py")
-_MAX_PARENTS = 5
-_DIR_SCAN_LIMIT = 400
 
 
-@dataclass
-class JobInputs:
-    scripts: list[Path] = field(default_factory=list)
-    configs: list[Path] = field(default_factory=list)
-    argv: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    launch_script: Optional[str] = None  # the shell script read, if any
-    launch_line: Optional[int] = None
-
-    def launch_at(self) -> Optional[tuple[str, int]]:
-        """(display path, line) of the launch script line the job was read from, if one."""
-        if self.launch_script is None or self.launch_line is None:
-            return None
-        return self.launch_script, self.launch_line
 
 
-_NOT_SHELL = (".py", ".pyi", ".ipynb", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".txt", ".md", ".rst",
-              ".csv", ".lua", ".pl", ".rb", ".js")
 
 
-def is_shell_script(path: Path) -> bool:
-    if path.suffix.lower() in SHELL_SUFFIXES:
-        return True
-    if path.suffix.lower() in _NOT_SHELL or not os.path.isfile(path):
-        return False  # else no suffix, or a site's own (`launch_slurm.wilkes3`): a shell shebang decides
-    try:
-        with open(path, "rb") as fh:  # a regular file (checked above): 64 bytes
-            head = fh.read(64)
-    except OSError:
-        return False
-    return head.startswith(b"#!") and (b"sh" in head.split(b"\n", 1)[0])
 
 
-def _bases(start: Optional[Path], root: Path) -> list[Path]:
-    """Where a launch line's relative names are looked up: the current directory, then the
-    launch script's directory and its parents (the directory the README says to run from)."""
-    out = [root]
-    if start is not None:
-        d = start.resolve()
-        for _ in range(_MAX_PARENTS + 1):
-            if d not in out:
-                out.append(d)
-            if (d / ".git").exists() or d.parent == d:
-                break
-            d = d.parent
-    return out
 
 
-def _find(name: str, bases: Sequence[Path]) -> Optional[Path]:
-    if not name or "$" in name or "`" in name:
-        return None
-    p = Path(os.path.expanduser(name))
-    if p.is_absolute():
-        return p if p.is_file() else None
-    for base in bases:
-        c = base / p
-        if c.is_file():
-            return c
-    return None
 
 
-def _find_by_tail(name: str, bases: Sequence[Path]) -> Optional[Path]:
-    """``/shared/examples/mingpt/main.py`` on the cluster: the job's file with the longest
-    same path ending (at least the directory and the file name) under the bases."""
-    parts = Path(name).parts
-    if len(parts) < 3 or "$" in name:
-        return None
-    for k in range(1, len(parts) - 1):
-        tail = Path(*parts[k:])
-        for base in bases:
-            cand = base / tail
-            if cand.is_file():
-                return cand
-    return None
 
 
-def _find_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
-    rel = module.replace(".", "/")
-    for base in bases:
-        for cand in (base / f"{rel}.py", base / rel / "__main__.py", base / "src" / f"{rel}.py",
-                     base / "src" / rel / "__main__.py"):
-            if cand.is_file():
-                return cand
-    return None
 
 
-def _installed_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
-    """``python -m pkg.sub.mod`` run from a folder inside the repository of ``pkg``
-    (FlagOpen/FlagEmbedding examples/finetune/embedder/README.md:170 ``torchrun -m
-    FlagEmbedding.finetune.embedder.encoder_only.base`` from ``examples/finetune/embedder``, the
-    package installed from the repository root with ``pip install -e .``): the module in an
-    enclosing folder that is a Python project (``setup.py``/``pyproject.toml``/``setup.cfg``),
-    searched upwards to the repository root (``.git``). Only a dotted name whose top package is a
-    folder there, never a single-file module, and never above the repository."""
-    if "." not in module:
-        return None
-    top = module.split(".", 1)[0]
-    for base in bases:
-        d = base.resolve()
-        for _ in range(_MAX_PARENTS + 1):
-            if d.parent == d:
-                break
-            d = d.parent
-            if any((d / f).is_file() for f in ("setup.py", "pyproject.toml", "setup.cfg")) \
-                    and ((d / top).is_dir() or (d / "src" / top).is_dir()):
-                found = _find_module(module, [d])
-                if found is not None:
-                    return found
-            if (d / ".git").exists():
-                break
-    return None
 
 
-def _vendored_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
-    """``python -m pkg.sub.mod`` whose package is a Python project in a sub-folder of the
-    repository, installed from there (RUCAIBox/R1-Searcher @ 631167cb
-    ``scripts/qwen_reinforce_plus_train.sh:43`` ``python3 -m openrlhf.cli.train_ppo_ray`` with the
-    package in ``OpenRLHF-RAG/openrlhf`` beside ``OpenRLHF-RAG/setup.py``): a folder one level below
-    a base that holds ``setup.py``/``pyproject.toml``/``setup.cfg`` and the top package. Only when
-    exactly one such folder has the module (two forks of one package decide nothing)."""
-    if "." not in module:
-        return None
-    top = module.split(".", 1)[0]
-    found: list[Path] = []
-    for base in bases:
-        try:
-            children = sorted(c for c in base.iterdir() if c.is_dir() and not c.name.startswith("."))
-        except OSError:
-            continue
-        for d in children[:200]:
-            if any((d / f).is_file() for f in ("setup.py", "pyproject.toml", "setup.cfg")) \
-                    and ((d / top).is_dir() or (d / "src" / top).is_dir()):
-                hit = _find_module(module, [d])
-                if hit is not None and hit.resolve() not in {f.resolve() for f in found}:
-                    found.append(hit)
-    return found[0] if len(found) == 1 else None
 
 
-def _display(path: Path, root: Path) -> str:
-    try:
-        return os.path.relpath(path, root)
-    except ValueError:
-        return str(path)
 
 
 def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> None:
@@ -587,91 +471,12 @@ def _follow_subscripts(shell, path: Path, root: Path, bases: list[Path], out: Jo
     return False
 
 
-_NOT_TRAINING = ("test", "eval", "prepare", "data", "convert", "tool", "bench", "download", "serve", "infer",
-                 "export", "demo", "docker", "install", "setup", "lint", "doc")
-_TRAINING = ("train", "finetune", "fine_tune", "pretrain", "sft", "dpo", "rlhf", "lora")
-_DISTRIBUTED = ("torchrun", "torch.distributed.launch", "deepspeed", "accelerate", "colossalai")
 
 
-def _launch_rank(rel: Path, info) -> tuple:
-    words = str(rel).lower()
-    script = os.path.basename(str(info.script or "")).lower()
-    return (any(w in words for w in _NOT_TRAINING),
-            not (info.launcher in _DISTRIBUTED or info.wrapper in ("srun", "mpiexec")),
-            not any(w in script or w in rel.name.lower() for w in _TRAINING),
-            len(rel.parts), str(rel))
 
 
-def _line_rank(info) -> tuple[bool, bool, bool]:
-    """How unlike a training job one launch line of a script is: a helper step by its script's
-    name (data, eval, export ...), then not under a distributed launcher or srun, then no
-    train/finetune/sft word in the name. ``sorted`` is stable: ties keep source order."""
-    script = os.path.basename(str(info.script or "")).lower()
-    if info.module:
-        # ``python -m openrlhf.models.remote_rm.math_verifier``: the module's own name, not its
-        # package's (``openrlhf`` holds the word rlhf for every module of it; TideDra/lmm-r1
-        # examples/scripts/lmm_r1/train_direct_rl_geo.sh:57 a reward server before :65 training)
-        script = script.rsplit(".", 1)[-1]
-    return (any(w in script for w in _NOT_TRAINING),
-            not (info.launcher in _DISTRIBUTED or info.wrapper in ("srun", "mpiexec")),
-            not any(w in script for w in _TRAINING))
 
 
-def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]:
-    """A directory: its launch scripts first (top level, then scripts/), else an entry point."""
-    shells: list[Path] = []
-    entries: list[Path] = []
-    count = 0
-    for dirpath, dirnames, filenames in os.walk(path):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__",
-                                                                                         "tests", "test", "docs"))
-        depth = len(Path(dirpath).relative_to(path).parts)
-        if depth > 3:
-            dirnames[:] = []
-        for name in sorted(filenames):
-            count += 1
-            if count > _DIR_SCAN_LIMIT * 10:
-                break
-            p = Path(dirpath) / name
-            if p.suffix.lower() in SHELL_SUFFIXES:
-                shells.append(p)
-            elif name in _ENTRY_NAMES:
-                entries.append(p)
-    shells.sort(key=lambda p: (len(p.relative_to(path).parts), str(p)))
-    entries.sort(key=lambda p: (len(p.relative_to(path).parts), _ENTRY_NAMES.index(p.name), str(p)))
-    from preflight.adapters.shell import read_shell
-
-    launching = []
-    for s in shells[:_DIR_SCAN_LIMIT]:
-        try:
-            text = read_text_limited(s, errors="replace")[:500_000]
-        except OSError:
-            continue
-        lines = [ln for ln in read_shell(text, str(s)).launches if ln.info.script]
-        if lines:
-            launching.append((_launch_rank(s.relative_to(path), lines[0].info), s))
-    launching.sort(key=lambda item: item[0])
-    if launching and launching[0][0][0] and entries:
-        launching = []  # only helper scripts (data, tools, tests) launch anything: take the entry point
-    ranked = [s for _, s in launching]
-    if ranked:
-        chosen = ranked[0]
-        rest = ranked[1:]
-        why = ("the launch script most like a training job (a distributed launcher running a train/finetune "
-               "script, not under test/data/tools/eval; then fewest directories deep, then by name)")
-        if rest:
-            why += f"; {len(rest)} other(s): " + ", ".join(_display(r, root) for r in rest[:8]) + \
-                   (" ..." if len(rest) > 8 else "") + " (audit each by naming it)"
-        out.notes.append(f"directory {_display(path, root)}: chose {_display(chosen, root)}, {why}")
-        return chosen
-    if entries:
-        chosen = entries[0]
-        out.notes.append(f"directory {_display(path, root)}: no launch script; chose entry point "
-                         f"{_display(chosen, root)} (named {chosen.name}, fewest directories deep)")
-        return chosen
-    out.errors.append(FileError(_display(path, root), "no launch script (.sh/.sbatch/.slurm) or entry point "
-                                                      f"({', '.join(_ENTRY_NAMES)}) found"))
-    return None
 
 
 def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence[str], root: Path) -> JobInputs:

@@ -23,7 +23,7 @@ ALLOWED = {
     ("preflight/gate/lua_install.py", "render"),   # the lua templates shipped in the package
     ("preflight/validate.py", "load_schema"),             # the JSON schemas shipped in the package
     ("preflight/plan.py", "main"),            # the plan schema, a developer's command
-    ("preflight/jobs.py", "is_shell_script"),         # 64 bytes of a file os.path.isfile accepted
+    ("preflight/job_files.py", "is_shell_script"),         # 64 bytes of a file os.path.isfile accepted
 }
 
 

@@ -35,10 +35,32 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Optional
 
-from preflight._record import dataclass, field
+from preflight.analysis.accumulation_guards import (  # noqa: F401  (moved; re-exported)
+    _batch_parameter,
+    _bound_value,
+    _counter_window,
+    _in_body,
+    _inside,
+    _key,
+    _modulus,
+    _resets,
+    _same_block,
+    _zeroes_outside,
+    is_number,
+    same_value,
+    text,
+)
+from preflight.analysis.accumulation_sites import (
+    AccumSite,
+    Accumulation,
+    LightningSite,
+    Owner,
+    Scaling,
+    Trace,
+)
 from preflight.analysis.bindings import MODULE, OPTIMIZER
 from preflight.analysis.micro_steps import micro_step_window, range_count
-from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
+from preflight.analysis.scopes import FunctionInfo, ScopeIndex, scope_index
 from preflight.analysis.tensor_ops import TENSOR_METHODS
 
 if TYPE_CHECKING:
@@ -57,107 +79,20 @@ _WINDOW_BUILDERS = frozenset({"stack", "cat", "tensor", "as_tensor", "hstack", "
 MAX_DEPTH = 24
 
 
-@dataclass(frozen=True)
-class Scaling:
-    node: ast.AST  # the expression or statement that scales
-    kind: str  # "/" | "/=" | ".div()" | "* (1/N)" | "mean over a stacked window" | "grad"
-    divisor: Optional[ast.expr]  # N (None: the window length, or unknown)
-    inline: bool = False  # directly inside the backward argument
-    removable: Optional[ast.expr] = None  # what the scaled expression becomes without it
 
 
-@dataclass
-class Trace:
-    scalings: list[Scaling] = field(default_factory=list)
-    opaque: Optional[ast.AST] = None  # a node that might scale without preflight seeing it
-    helpers: list[ast.Call] = field(default_factory=list)  # calls of functions the file lacks
-    # ``**batch`` keywords of helper calls that unpack the batch a loop draws (``model(**batch)``):
-    # the loader's batch does not carry the window
-    batch_unpacks: set[int] = field(default_factory=set)
-
-    def hidden_scaling(self, window: ast.expr) -> Optional[ast.AST]:
-        """Something that may scale by ``window`` unseen: an opaque factor, or an unseen
-        helper handed the window, the object it is read from (``args`` of
-        ``args.accum``), or ``*args`` / ``**kwargs``."""
-        if self.opaque is not None:
-            return self.opaque
-        parts = {n.id for n in ast.walk(window) if isinstance(n, ast.Name)} | {
-            n.attr for n in ast.walk(window) if isinstance(n, ast.Attribute)}
-        for call in self.helpers:
-            for arg in [*call.args, *(k.value for k in call.keywords)]:
-                if any((isinstance(n, ast.Name) and n.id in parts) or (
-                        isinstance(n, ast.Attribute) and n.attr in parts) for n in ast.walk(arg)):
-                    return call
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(
-                    k.arg is None and id(k) not in self.batch_unpacks for k in call.keywords):
-                return call  # ``*args`` / ``**kwargs`` may carry the window
-        return None
 
 
-@dataclass
-class Owner:
-    kind: str  # "plain" | "accelerate" | "fabric" | "deepspeed" | "unknown"
-    constructor: Optional[ast.Call] = None  # Accelerator(...) / Fabric(...)
-    ga: Optional[ast.expr] = None  # gradient_accumulation_steps=... of the Accelerator
-    ga_known: bool = True  # False: a plugin or **kwargs may set it
 
 
-@dataclass
-class AccumSite:
-    backward: ast.Call
-    value: ast.expr
-    function: FunctionInfo
-    owner: Owner
-    trace: Trace
-    loop: Optional[LoopInfo] = None
-    guard: Optional[ast.If] = None
-    modulus: Optional[ast.expr] = None
-    step: Optional[ast.Call] = None
-    zeroed_every_micro_batch: bool = False
-    optimizer: Optional[ast.AST] = None  # the optimizer constructor, when known
-    # nanoGPT's shape: ``for micro_step in range(N):`` holds the backward and the step follows
-    # it in the enclosing loop (then ``guard`` is None and ``modulus`` is N)
-    window: Optional[ast.For] = None
 
 
-@dataclass
-class LightningSite:
-    ret: ast.Return
-    value: ast.expr
-    function: FunctionInfo
-    trace: Trace
 
 
-@dataclass
-class Accumulation:
-    sites: list[AccumSite]
-    lightning: list[LightningSite]
-    trainer_accumulation: list[ast.expr]  # accumulate_grad_batches= of Lightning Trainers
-    scopes: ScopeIndex
-    assigned: dict[tuple[FunctionInfo, str], list[ast.AST]] = field(default_factory=dict)
-
-    def resolve(self, node: ast.AST, fn: FunctionInfo) -> ast.AST:
-        """Follow a Name bound exactly once in its scope to its value (``ga = args.ga``)."""
-        for _ in range(3):
-            if not isinstance(node, ast.Name):
-                return node
-            scope = self.scopes.scope_of_name(node.id, fn)
-            bound = self.assigned.get((scope, node.id), [])
-            if len(bound) != 1 or not isinstance(bound[0], ast.Assign):
-                return node
-            node, fn = bound[0].value, scope
-        return node
 
 
-def text(node: Optional[ast.AST]) -> str:
-    return ast.unparse(node) if node is not None else ""
 
 
-def is_number(node: ast.AST, value: Optional[float] = None) -> bool:
-    if not (isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
-            and not isinstance(node.value, bool)):
-        return False
-    return value is None or node.value == value
 
 
 class _Analysis:
@@ -555,118 +490,28 @@ class _Analysis:
         return None
 
 
-def _batch_parameter(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """``name`` is the ``batch`` parameter of ``fn`` (a Lightning ``training_step(self, batch, ...)``
-    or a helper it hands its batch to): what a data loader yields, which cannot carry the window."""
-    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-    return name == "batch" and name in params
 
 
-def _bound_value(bound: ast.AST) -> Optional[ast.AST]:
-    """The expression `_trace_binding` follows for a binding (None: it follows nothing)."""
-    if isinstance(bound, (ast.AugAssign, ast.Assign, ast.AnnAssign, ast.NamedExpr)):
-        return bound.value
-    if isinstance(bound, ast.withitem):
-        return bound.context_expr
-    return None
 
 
-def _key(node: ast.AST) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return f"self.{node.attr}"
-    return None
 
 
-def _modulus(test: ast.expr) -> Optional[ast.expr]:
-    for node in ast.walk(test):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-            if is_number(node.right) and node.right.value in (0, 1):  # type: ignore[attr-defined]
-                continue
-            if isinstance(node.right, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
-                return node.right
-    return None
 
 
-def _counter_window(ctx: FileContext, guard: ast.If, fn: FunctionInfo) -> Optional[ast.expr]:
-    """N of a counter window ``if k >= N:`` / ``if k == N:`` whose counter the function counts up
-    (``k += 1``) and the branch resets (``k = 0``): neural_sp's ``accum_n_steps`` loop, a step every N
-    backward passes written without a modulus."""
-    test = guard.test
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):  # `k >= N or is_new_epoch`
-        test = next((v for v in test.values if isinstance(v, ast.Compare)), test)
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.GtE, ast.Eq))):
-        return None
-    counter, bound = _key(test.left), test.comparators[0]
-    if counter is None or not isinstance(bound, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
-        return None
-    if isinstance(bound, ast.Constant) and not (isinstance(bound.value, int) and bound.value > 1):
-        return None
-    counts = any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and _key(n.target) == counter
-                 and is_number(n.value, 1) for n in ast.walk(fn.node))
-    resets = any(isinstance(n, ast.Assign) and is_number(n.value, 0) and any(_key(t) == counter for t in n.targets)
-                 for stmt in guard.body for n in ast.walk(stmt))
-    return bound if counts and resets else None
 
 
-def _in_body(ctx: FileContext, node: ast.AST, branch: ast.If) -> bool:
-    cur: Optional[ast.AST] = node
-    while cur is not None and ctx.parent(cur) is not branch:
-        cur = ctx.parent(cur)
-    return cur is not None and cur in branch.body
 
 
-def _inside(ctx: FileContext, node: ast.AST, outer: ast.AST) -> bool:
-    return any(anc is outer for anc in ctx.ancestors(node))
 
 
-def _zeroes_outside(ctx: FileContext, loop: Optional[LoopInfo], fn: FunctionInfo, guard: ast.If,
-                    resets: dict[FunctionInfo, list[ast.AST]]) -> bool:
-    """A ``zero_grad()`` / ``.grad = None`` in the loop (or function) that is not under the guard."""
-    body_owner = loop.node if loop is not None else fn.node
-    return any(_inside(ctx, node, body_owner) and not _inside(ctx, node, guard)
-               and not _under_window_guard(ctx, node, body_owner)
-               for node in resets.get(fn, ()))
 
 
-def _same_block(ctx: FileContext, stmt: ast.stmt, node: ast.AST) -> bool:
-    """``node`` (or a statement around it) is in the statement list that holds ``stmt``."""
-    parent = ctx.parent(stmt)
-    block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody"))
-                  if isinstance(b, list) and any(s is stmt for s in b)), None)
-    if block is None:
-        return False
-    return any(any(s is anc for s in block) for anc in (node, *ctx.ancestors(node)))
 
 
-def _under_window_guard(ctx: FileContext, node: ast.AST, outer: ast.AST) -> bool:
-    """``node`` sits in the body of an ``if ... % N == 0`` of its own inside ``outer`` (the
-    other branch's step of llama-cookbook's ``if fp16: scaler... else: ...`` loop)."""
-    child = node
-    for anc in ctx.ancestors(node):
-        if anc is outer:
-            return False
-        if isinstance(anc, ast.If) and child in anc.body and _modulus(anc.test) is not None:
-            return True
-        child = anc
-    return False
 
 
-def _resets(ctx: FileContext, scopes: ScopeIndex) -> dict[FunctionInfo, list[ast.AST]]:
-    """Every ``x.zero_grad(...)`` call and ``p.grad = None`` of the file, by function."""
-    found: list[ast.AST] = [c for c in ctx.nodes(ast.Call) if isinstance(
-        c.func, ast.Attribute) and c.func.attr == "zero_grad"]
-    found.extend(a for a in ctx.nodes(ast.Assign) if is_none(a.value) and any(
-        isinstance(t, ast.Attribute) and t.attr == "grad" for t in a.targets))
-    out: dict[FunctionInfo, list[ast.AST]] = {}
-    for node in found:
-        out.setdefault(scopes.function_of(node), []).append(node)
-    return out
 
 
-def is_none(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _build(ctx: FileContext) -> Accumulation:
@@ -753,13 +598,6 @@ def _manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> b
     return False
 
 
-def same_value(a: Optional[ast.AST], b: Optional[ast.AST]) -> bool:
-    """The same window size: equal numbers or the same expression text."""
-    if a is None or b is None:
-        return False
-    if is_number(a) and is_number(b):
-        return a.value == b.value  # type: ignore[attr-defined]
-    return ast.dump(a) == ast.dump(b)
 
 
 def accumulation(ctx: FileContext) -> Accumulation:

@@ -12,7 +12,8 @@ from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.shapes import lora_dims
-from preflight.estimate.terms_sharded import *  # noqa: F403  (the ZeRO/FSDP terms, read by the cost model as terms.X)
+from preflight.estimate.terms_fsdp import *  # noqa: F403  (the FSDP terms, read by the cost model as terms.X)
+from preflight.estimate.terms_sharded import *  # noqa: F403  (the ZeRO terms, read by the cost model as terms.X)
 from preflight.estimate.terms_sharded import deepspeed_parts
 from preflight.estimate.torchtune_loop import old_recipes
 

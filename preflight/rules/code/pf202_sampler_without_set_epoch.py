@@ -60,8 +60,8 @@ start of every epoch, before iterating the loader.
 * The loader went through `accelerator.prepare` (Accelerate calls `set_epoch`),
   or is handed to Lightning or the HF Trainer (they call it).
 """
-    bad_examples = examples("preflight.rules.code._pf201_examples", "PF202_BAD")
-    good_examples = examples("preflight.rules.code._pf201_examples", "PF202_GOOD")
+    bad_examples = examples("preflight.rules.code._pf202_examples", "PF202_BAD")
+    good_examples = examples("preflight.rules.code._pf202_examples", "PF202_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
