@@ -18,10 +18,8 @@ MAX_FILES = 400
 
 def yaml_files(pctx: PlanContext, needle: re.Pattern[str]) -> list[tuple[str, Any]]:
     """(text, loaded config) of every YAML file of the job whose text matches ``needle``."""
-    from preflight.loaders import LoadedConfig, load_config_text
     from preflight.rules.plan._hydra_app_support import config_files
     from preflight.sources import read_text_limited
-    from preflight.workspace import display_path
 
     root = pctx.project.root
     out: list[tuple[str, Any]] = []
@@ -40,6 +38,20 @@ def yaml_files(pctx: PlanContext, needle: re.Pattern[str]) -> list[tuple[str, An
                 continue
         if needle.search(text):
             out.append((text, cfg))
+    out.extend(walk_yaml(pctx, needle, seen))
+    return out
+
+
+def walk_yaml(pctx: PlanContext, needle: re.Pattern[str], seen: set[str]) -> list[tuple[str, Any]]:
+    """(text, loaded config) of the YAML files under the project root (at most five folders deep, the
+    first 400 files in sorted order) whose text matches ``needle``, other than the paths in ``seen``
+    (absolute; extended with each file read)."""
+    from preflight.loaders import LoadedConfig, load_config_text
+    from preflight.sources import read_text_limited
+    from preflight.workspace import display_path
+
+    root = pctx.project.root
+    out: list[tuple[str, Any]] = []
     budget = MAX_FILES
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)

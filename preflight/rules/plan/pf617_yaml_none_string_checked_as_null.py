@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import os
 import re
-from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
@@ -14,9 +13,9 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._job_files import job_files
+from preflight.rules.plan._yaml_job_files import walk_yaml
 
 _CONFIG_WORDS = ("cfg", "conf", "args", "opt", "hparams", "params", "setting", "hp")
-_SKIP_DIRS = frozenset({"node_modules", "venv", "env", "site-packages", "__pycache__", "outputs", "wandb", "logs"})
 _BARE_NONE = re.compile(r":\s*None\s*(#.*)?$")
 
 
@@ -76,9 +75,6 @@ def _none_tests(files: list[tuple[str, ast.AST]]) -> tuple[dict[str, tuple[str, 
 def _yaml_files(pctx: PlanContext) -> list[tuple[str, Any]]:
     """(text, loaded config) of the job's YAML configs and of the YAML files under the project root that
     hold a bare ``: None`` (configs a script opens itself are often not recognised as configs)."""
-    from preflight.loaders import LoadedConfig, load_config_text
-    from preflight.sources import read_text_limited
-    from preflight.workspace import display_path
 
     out: list[tuple[str, Any]] = []
     seen: set[str] = set()
@@ -86,30 +82,7 @@ def _yaml_files(pctx: PlanContext) -> list[tuple[str, Any]]:
         seen.add(os.path.abspath(src.path))
         if cfg.kind == "yaml" and "None" in src.text:
             out.append((src.text, cfg))
-    root = pctx.project.root
-    budget = 400
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        if os.path.relpath(folder, root).count(os.sep) >= 5:
-            dirs[:] = []
-        for name in sorted(names):
-            if not name.endswith((".yaml", ".yml")):
-                continue
-            budget -= 1
-            if budget < 0:
-                return out
-            path = os.path.join(folder, name)
-            if os.path.abspath(path) in seen or not pctx.project.may_read(Path(path)):
-                continue
-            try:
-                text = read_text_limited(Path(path), errors="replace")
-            except OSError:  # InputRefused is an OSError
-                continue
-            if ": None" not in text:
-                continue
-            loaded = load_config_text(text, "yaml", display_path(Path(path), root))
-            if isinstance(loaded, LoadedConfig):
-                out.append((text, loaded))
+    out.extend(walk_yaml(pctx, re.compile(r": None"), seen))
     return out
 
 
