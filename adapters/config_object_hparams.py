@@ -105,16 +105,13 @@ def attribute_dict(cls: ast.ClassDef) -> bool:
 
 def _wrapped(value: ast.AST, builder: Any) -> Optional[str]:
     """The name of the dict ``value`` wraps in an attribute-dict class of the project, or None."""
-    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+    from preflight.adapters.config_object_roots import wrapped_name
+
+    wrapped = wrapped_name(value)
+    if wrapped is None:
         return None
-    if len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Name):
-        arg = value.args[0].id
-    elif not value.args and len(value.keywords) == 1 and value.keywords[0].arg is None \
-            and isinstance(value.keywords[0].value, ast.Name):
-        arg = value.keywords[0].value.id
-    else:
-        return None
-    classes = builder.m.classes.get(value.func.id, [])
+    name, arg = wrapped
+    classes = builder.m.classes.get(name, [])
     if len(classes) != 1:
         return None
     cls = classes[0][1]

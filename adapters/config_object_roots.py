@@ -248,21 +248,27 @@ def _read_of(value: ast.AST, handles: dict[str, ast.AST]) -> Optional[ast.AST]:
     return None
 
 
+def wrapped_name(value: ast.AST) -> Optional[tuple[str, str]]:
+    """(callee, name) of a call that wraps one name: ``Wrapper(d)`` or ``Wrapper(**d)``; None otherwise."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+        return None
+    if len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Name):
+        return value.func.id, value.args[0].id
+    if not value.args and len(value.keywords) == 1 and value.keywords[0].arg is None \
+            and isinstance(value.keywords[0].value, ast.Name):
+        return value.func.id, value.keywords[0].value.id
+    return None
+
+
 def dict_wrapper(value: ast.AST, modules: Modules, script_tree: ast.Module) -> Optional[str]:
     """The name of the dict ``value`` wraps into an object whose attributes are its keys, or None:
     ``AttrDict(d)`` of a project class deriving from ``dict`` (hifi-gan ``env.py:5-8``),
     ``SimpleNamespace(**d)``, ``EasyDict(d)``, ``Munch(d)``/``munchify(d)``, addict ``Dict(d)``, ``Box(d)``,
     ``DotMap(d)`` imported from their libraries."""
-    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+    wrapped = wrapped_name(value)
+    if wrapped is None:
         return None
-    if len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Name):
-        arg = value.args[0].id
-    elif not value.args and len(value.keywords) == 1 and value.keywords[0].arg is None \
-            and isinstance(value.keywords[0].value, ast.Name):
-        arg = value.keywords[0].value.id
-    else:
-        return None
-    name = value.func.id
+    name, arg = wrapped
     for node in script_tree.body:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
