@@ -52,11 +52,11 @@ def _beside(project: Any, ref: str) -> bool:
 
 
 def _total(ref: str) -> Optional[tuple[int, str]]:
-    from preflight.estimate import resolve_architecture
+    from preflight.estimate import InputError, resolve_architecture
 
     try:
         arch = resolve_architecture(ref, online=False)
-    except Exception:  # InputError, an unreadable cache: not known offline
+    except (InputError, OSError, ValueError):  # not in the catalog nor a readable local cache: not known offline
         return None
     total = getattr(arch, "params_total", None)
     if not isinstance(total, int) or isinstance(total, bool) or total <= 0:
