@@ -155,8 +155,13 @@ class MegatronArgsAdapter(Adapter):
             values = _documented(_flags(args))
             origin = "Megatron-LM's option, megatron/training/arguments.py"
 
+        # read through the project's own parser (its types, abbreviations, rejections), the values win over the
+        # generic command-line reading of the same options
+        priority = 1 if chain is not None else 0
+
         def add(field: str, value: Any, key: str, detail: str, confidence: str = "medium") -> None:
-            self.add_checked(plan, field, value, Source("cli", None, None, key, f"{detail} ({origin})"), confidence)
+            self.add_checked(plan, field, value, Source("cli", None, None, key, f"{detail} ({origin})"), confidence,
+                             priority)
 
         contribute_fields(values, add, self._world(project), _flash_v2(chain, project), notes)
         for text in notes:
