@@ -216,7 +216,15 @@ def _run_adapters(project: Project, plan: TrainingPlan, strict: bool) -> None:
         frameworks.update(cls.frameworks)
     from preflight.adapters.derive import derive
 
-    derive(plan, project)
+    try:
+        derive(plan, project)
+    except Exception as exc:  # the derived facts are lost, the adapters' facts stay
+        if strict:
+            raise
+        from preflight.engine import whom_to_tell
+
+        project.errors.append(FileError("<derive>", f"internal error ({type(exc).__name__}: {exc}); the plan may be "
+                                        f"incomplete; {whom_to_tell(derive.__module__)}"))
     if frameworks:
         plan.add("framework.names", sorted(frameworks),
                  Source("derived", detail="detected by adapters: " + ", ".join(detected)), adapter="audit")

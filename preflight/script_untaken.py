@@ -41,8 +41,23 @@ def _binds(stmts: list[ast.stmt], name: str) -> bool:
     return _count(stmts, name, False) > 0
 
 
+_ACTIVE: set[tuple[int, str]] = set()  # (index, name) being decided: a test that reads the name itself
+
+
 def untaken_rebinding(index: Any, name: str) -> Optional[ast.expr]:
-    """The unconditional module-level value of ``name`` when its other bindings cannot run, else None."""
+    """The unconditional module-level value of ``name`` when its other bindings cannot run, else None
+    (None too while deciding a test that reads ``name`` itself: ``if x: x = ...``, karpathy/nanochat)."""
+    key = (id(index), name)
+    if key in _ACTIVE:
+        return None
+    _ACTIVE.add(key)
+    try:
+        return _untaken(index, name)
+    finally:
+        _ACTIVE.discard(key)
+
+
+def _untaken(index: Any, name: str) -> Optional[ast.expr]:
     tree = getattr(index.script, "tree", None)
     if not isinstance(tree, ast.Module):
         return None
