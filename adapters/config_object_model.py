@@ -102,16 +102,10 @@ def _a_part(builder: str, modules: Any) -> bool:
 
 
 def _decided_off(node: ast.AST, parents: dict[int, ast.AST], reader: Any) -> bool:
-    """An ``if`` around ``node`` is decided by the configuration not to run it."""
-    child = node
-    parent = parents.get(id(node))
-    while parent is not None:
-        if isinstance(parent, ast.If) and child is not parent.test:
-            decided = reader.test(parent.test)
-            if decided is not None and decided != any(child is s for s in parent.body):
-                return True
-        child, parent = parent, parents.get(id(parent))
-    return False
+    """An ``if`` around ``node`` is decided by the configuration not to run it (the flow reader's test)."""
+    from preflight.adapters.config_object_flow import _skipped
+
+    return _skipped(node, parents, reader)
 
 
 def model_name_key(call: ast.Call, reader: Any) -> Optional[tuple[str, tuple, str]]:
