@@ -1,0 +1,253 @@
+"""The twenty-eighth held-out set of the jobs benchmark (run.py --set held-out-28): expert truth
+written by hand, one J(...) per job, labelled by reading the code and configs at the pinned
+commits before preflight was first run on any of them."""
+from .core import J, T
+
+H28="twenty-eighth held-out set"
+CA=("sahil280114/codealpaca","2f78ddc5c682ed6738ad092bbbfa59ba915afcb0")
+cad="ds_config.json"
+J("codealpaca-llama-7b-zero3-offload-torchrun-8gpu",*CA,["."],".",["--","torchrun","--nproc_per_node=8","--master_port=29500","train.py","--model_name_or_path","huggyllama/llama-7b",
+ "--data_path","./data/code_alpaca_20k.json","--fp16","True","--output_dir","output/codealpaca-7b","--num_train_epochs","3","--per_device_train_batch_size","8",
+ "--per_device_eval_batch_size","8","--gradient_accumulation_steps","4","--evaluation_strategy","no","--save_strategy","steps","--save_steps","500",
+ "--save_total_limit","1","--learning_rate","2e-5","--weight_decay","0.","--warmup_ratio","0.03","--lr_scheduler_type","cosine","--logging_steps","1",
+ "--deepspeed","ds_config.json","--tf32","False"],{
+ "model.ref":T("huggyllama/llama-7b","README.md:103 --model_name_or_path <converted LLaMA-7B> (the Hub copy filled in) -> train.py:186-189 AutoModelForCausalLM.from_pretrained"),
+ "model.num_parameters":T(6740000000,"LLaMA-7B (32 layers, hidden 4096, intermediate 11008, vocab 32000; +1 pad token, train.py:198-203): 6.74B",rel_tol=0.1),
+ "dist.world_size":T(8,"README.md:102 torchrun --nproc_per_node=8"),
+ "dist.nodes":T(1,"no --nnodes (default 1)"),
+ "dist.devices_per_node":T(8,"--nproc_per_node=8"),
+ "dist.sharding":T("zero3",cad+":3 stage 3"),
+ "dist.offload_params":T("cpu",cad+":15-16 offload_param device cpu"),
+ "dist.offload_optimizer":T("cpu",cad+":11-12 offload_optimizer device cpu"),
+ "dist.contiguous_gradients":T(True,cad+":4"),
+ "dist.reduce_bucket_size":T(100,cad+":9 reduce_bucket_size 100 (a literal, not 'auto')"),
+ "dist.stage3_prefetch_bucket_size":T(0,cad+":7 stage3_prefetch_bucket_size 0"),
+ "dist.stage3_max_live_parameters":T(0,cad+":5 stage3_max_live_parameters 0"),
+ "batch.micro":T(8,"README.md:108 --per_device_train_batch_size 8"),
+ "batch.grad_accum":T(4,"README.md:110 --gradient_accumulation_steps 4"),
+ "batch.global":T(256,"8 x 4 x 8"),
+ "data.seq_len":T(512,"train.py:59-62 model_max_length default 512 (not given) -> :191-197 tokenizer model_max_length -> :90-98 truncation to 512"),
+ "data.padding":T("dynamic","train.py:164-167 pad_sequence to the longest sample of the batch"),
+ "precision.mode":T("fp16","README.md:105 --fp16 True and "+cad+":33-34 fp16 enabled 'auto': DeepSpeed fp16, 16-bit weights with fp32 master copies in the offloaded optimizer"),
+ "optimizer.name":T("Adam",cad+":21-22 DeepSpeed optimizer Adam (DeepSpeedCPUAdam because of the optimizer offload, adam_w_mode default True)",any_of=["Adam","adam","AdamW","adamw","DeepSpeedCPUAdam","cpu_adam","cpuadam"]),
+ "memory.gradient_checkpointing":T(False,"no --gradient_checkpointing (TrainingArguments default False) and no gradient_checkpointing_enable in train.py"),
+ "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
+ "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
+ "compile.enabled":T(False,"no torch_compile"),
+ "peft.method":T("none","README.md:96 full fine-tuning of LLaMA-7B (no adapter library)"),
+},held_out=True,note=H28+"; README.md:102-121 torchrun --nproc_per_node=8 --master_port=<port> train.py --model_name_or_path <llama ckpt> ... --deepspeed ds_config.json --tf32 False, typed with the two missing line continuations (README.md:103,120) joined, the port, the Hub copy of LLaMA-7B and the output folder filled in (the Stanford-Alpaca train.py with HfArgumentParser over three dataclasses, a ZeRO-3 JSON offloading parameters and optimizer to the CPU with literal tiny bucket sizes and fp16 'auto'; full instruction tuning of LLaMA-7B on Code Alpaca). Not labelled: attention implementation (README.md:92 a transformers fork at a given commit)")
+DT=("hkust-nlp/deita","b279f2c329b403d2612a61e270c8d2a2eeaed6f4")
+dts="examples/train/sft.sh"
+dtd="src/deita/ds_configs/deepspeed_config_zero2_no_offload.json"
+J("deita-mistral-7b-sft-zero2-deepspeed-include-8gpu",*DT,["."],".",["--","deepspeed","--include","localhost:0,1,2,3,4,5,6,7","--master_port","29501","src/deita/alignment/train.py",
+ "--model_name_or_path","mistralai/Mistral-7B-v0.1","--data_path","hkust-nlp/deita-6k-v0","--output_dir","outputs/Deita-7B-SFT","--num_train_epochs","6",
+ "--per_device_train_batch_size","1","--per_device_eval_batch_size","1","--gradient_accumulation_steps","64","--eval_steps","50","--save_strategy","no",
+ "--save_steps","100","--save_total_limit","10","--learning_rate","2e-5","--warmup_ratio","0.1","--lr_scheduler_type","cosine","--logging_steps","1",
+ "--do_eval","False","--evaluation_strategy","no","--model_max_length","2048","--lazy_preprocess","True","--conv_template","vicuna_v1.1","--mask_user","True",
+ "--report_to","wandb","--run_name","Deita-7B-SFT","--bf16","True","--deepspeed",dtd],{
+ "model.ref":T("mistralai/Mistral-7B-v0.1",dts+":3 MODELPATH -> :16 --model_name_or_path -> src/deita/alignment/train.py:318-322 AutoModelForCausalLM.from_pretrained"),
+ "model.num_parameters":T(7240000000,"Mistral-7B-v0.1 (32 layers, hidden 4096, GQA 32/8, intermediate 14336, vocab 32000 untied): 7.24B",rel_tol=0.1),
+ "dist.world_size":T(8,dts+":7,15 deepspeed --include localhost:${DEVICES} with DEVICES=0,...,7 filled in: 8 processes"),
+ "dist.nodes":T(1,"--include localhost: one node"),
+ "dist.devices_per_node":T(8,"localhost:0,1,2,3,4,5,6,7"),
+ "dist.sharding":T("zero2",dtd+":26 stage 2"),
+ "dist.offload_optimizer":T("none",dtd+":25-33 no offload_optimizer"),
+ "dist.overlap_comm":T(True,dtd+":29"),
+ "dist.contiguous_gradients":T(True,dtd+":32"),
+ "dist.reduce_bucket_size":T(200000000,dtd+":31 reduce_bucket_size 2e8"),
+ "dist.allgather_bucket_size":T(200000000,dtd+":28 allgather_bucket_size 2e8"),
+ "batch.micro":T(1,dts+":10 BSZPERDEV=1 -> :20"),
+ "batch.grad_accum":T(64,dts+":9,12 GRADACC = TOTALBSZ 512 / NUMGPUS 8 / BSZPERDEV 1 = 64 -> :22"),
+ "batch.global":T(512,"1 x 64 x 8 ("+dts+":9 TOTALBSZ=512)"),
+ "data.seq_len":T(2048,dts+":33 --model_max_length 2048 -> src/deita/alignment/train.py:324-330 tokenizer model_max_length -> :113-119 padding to max_length with truncation"),
+ "data.padding":T("max_length","src/deita/alignment/train.py:116 padding='max_length'"),
+ "precision.mode":T("bf16",dts+":39 --bf16 True and "+dtd+":11-13 bf16 enabled 'auto': DeepSpeed bf16, 16-bit weights with fp32 master copies"),
+ "optimizer.name":T("AdamW",dtd+":15-16 DeepSpeed optimizer AdamW",any_of=["AdamW","adamw","adamw_torch"]),
+ "memory.gradient_checkpointing":T(False,"no --gradient_checkpointing (TrainingArguments default False)"),
+ "model.attn_implementation":T("flash_attention_2","src/deita/alignment/train.py:321 use_flash_attention_2=True (requirements.txt:107 transformers==4.35.1)"),
+ "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
+ "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
+ "compile.enabled":T(False,"no torch_compile"),
+ "peft.method":T("none","full fine-tuning (train.py has no adapter)"),
+},held_out=True,note=H28+"; "+dts+" (README.md:246-248) typed out: deepspeed --include localhost:${DEVICES} --master_port 29501 src/deita/alignment/train.py ... with DEVICES=0,...,7 and the script's shell arithmetic done (the script as shipped has DEVICES='' and divides by zero), output folder filled in (FastChat-style train.py with HfArgumentParser over three dataclasses, a ZeRO-2 JSON with 'auto' fp16/bf16 and an AdamW optimizer section, samples padded to 2048 tokens, flash attention forced in code; SFT of Mistral-7B on the 6k Deita data)")
+CG=("hiyouga/ChatGLM-Efficient-Tuning","3c12daaa36779c4b45f890699c9aa36311a9ad14")
+cgs="examples/train_sft.sh"
+J("chatglm-efficient-tuning-chatglm-6b-lora-sft-example-script-1gpu",*CG,["src","examples","data/dataset_info.json","README.md","requirements.txt","setup.py","pyproject.toml"],"examples",["train_sft.sh"],{
+ "model.ref":T("THUDM/chatglm-6b",cgs+":3-19 no --model_name_or_path -> src/glmtuner/hparams/model_args.py:11-12 default THUDM/chatglm-6b -> src/glmtuner/tuner/core/loader.py:111 AutoModel.from_pretrained"),
+ "model.num_parameters":T(6173000000,"ChatGLM-6B (28 layers, hidden 4096, vocab 130528): 6.17B",rel_tol=0.1),
+ "dist.world_size":T(1,cgs+":3 CUDA_VISIBLE_DEVICES=0 python: one process"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","one process, no DeepSpeed/FSDP flags"),
+ "batch.micro":T(4,cgs+":11 --per_device_train_batch_size 4"),
+ "batch.grad_accum":T(4,cgs+":12 --gradient_accumulation_steps 4"),
+ "batch.global":T(16,"4 x 4 x 1"),
+ "data.seq_len":T(1024,"src/glmtuner/hparams/data_args.py:49-55 max_source_length 512 + max_target_length 512 (defaults) -> src/glmtuner/dsets/preprocess.py:43-48 prompt and answer truncated separately: at most 1024 tokens"),
+ "data.padding":T("dynamic","src/glmtuner/dsets/collator.py:13,21 DataCollatorWithPadding(padding=True): to the longest sample of the batch"),
+ "precision.mode":T("amp_fp16",cgs+":19 --fp16 over a model loaded without torch_dtype (loader.py:111, fp32 weights): fp16 autocast + GradScaler"),
+ "optimizer.name":T("AdamW","src/glmtuner/tuner/core/parser.py:80 optim adamw_hf -> adamw_torch",any_of=["AdamW","adamw","adamw_torch","adamw_hf"]),
+ "memory.gradient_checkpointing":T(True,"src/glmtuner/tuner/core/loader.py:133-138 prepare_model_for_training -> src/glmtuner/extras/misc.py:69,77-79 use_gradient_checkpointing default True -> model.gradient_checkpointing_enable()"),
+ "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
+ "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
+ "compile.enabled":T(False,"no torch_compile"),
+ "peft.method":T("lora",cgs+":8 --finetuning_type lora"),
+ "peft.rank":T(8,"src/glmtuner/hparams/finetuning_args.py:31-32 lora_rank default 8"),
+ "peft.target_modules":T(["query_key_value"],"src/glmtuner/hparams/finetuning_args.py:43-44 lora_target default query_key_value"),
+ "task.mode":T("lora","fp32 base + LoRA",any_of=["lora"]),
+},held_out=True,note=H28+"; cd examples && bash train_sft.sh (the repository's example: CUDA_VISIBLE_DEVICES=0 python ../src/train_bash.py --stage sft --do_train --dataset alpaca_gpt4_zh --dataset_dir ../data --finetuning_type lora ... --fp16; a LLaMA-Factory ancestor: a parser over five dataclasses whose model defaults to ChatGLM-6B, LoRA rank and targets from dataclass defaults, gradient checkpointing switched on inside a helper, prompt and answer truncated separately; LoRA SFT of ChatGLM-6B). Not labelled: attention implementation (remote code)")
+PL=("lucidrains/PaLM-pytorch","7164d13d5a831647edb5838544017f387130f987")
+J("palm-pytorch-30m-enwik8-module-constants-raw-loop-1gpu",*PL,["."],".",["train.py"],{
+ "model.num_parameters":T(30020096,"train.py:44 PaLM(num_tokens=256, dim=512, depth=8) with dim_head 64, heads 8, ff_mult 4 -> palm_pytorch/triton/palm.py:67-81,140-151: 8 x (fused projection 512 x (512+64+64+2 x 2048) + attn_out 512^2 + ff_out 2048 x 512 + LayerNorm gamma) = 29.89M + tied embedding 256 x 512 + final gamma: 30.02M",rel_tol=0.1),
+ "dist.world_size":T(1,"README.md:51 python train.py: one process"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","no DDP"),
+ "batch.micro":T(4,"train.py:17 BATCH_SIZE = 4 -> :74 DataLoader"),
+ "batch.grad_accum":T(4,"train.py:18 GRADIENT_ACCUMULATE_EVERY = 4 -> :86-93 four backward passes per optimizer step"),
+ "batch.global":T(16,"4 x 4 x 1"),
+ "data.seq_len":T(1024,"train.py:23 SEQ_LEN = 1024 -> :63-66 samples of 1025 bytes -> palm_pytorch/autoregressive_wrapper.py:81 x[:, :-1]: 1024-token inputs"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("Adam","train.py:79 torch.optim.Adam",any_of=["Adam","adam"]),
+ "data.num_workers":T(0,"train.py:74 DataLoader without num_workers"),
+ "data.pin_memory":T(False,"train.py:74 DataLoader without pin_memory"),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","pre-training from scratch"),
+},held_out=True,note=H28+"; README.md:51 python train.py (a script of module-level constants and no argparse, the model from a function returning nn.Sequential with a tied embedding, Triton kernels for softmax and layer norm, an accumulation loop written by hand; byte-level PaLM pre-training on enwik8). Not labelled: model.ref (built from literals), attention implementation (einsum attention with a Triton softmax)")
+C5=("salesforce/CodeT5","7de7f696c7fb1c7551406f3079e8fed500673199")
+c5d="CodeT5+/deepspeed_config.json"
+c5t="CodeT5+/tune_codet5p_seq2seq.py"
+J("codet5p-770m-seq2seq-zero2-offload-deepspeed-num-gpus-4gpu",*C5,["CodeT5+","README.md"],"CodeT5+",["--","deepspeed","--num_gpus","4","tune_codet5p_seq2seq.py","--load","Salesforce/codet5p-770m","--fp16","--deepspeed","deepspeed_config.json"],{
+ "model.ref":T("Salesforce/codet5p-770m","--load Salesforce/codet5p-770m (CodeT5+/README.md:149) -> "+c5t+":114 AutoModelForSeq2SeqLM.from_pretrained"),
+ "model.num_parameters":T(737600000,"CodeT5+ 770M is a T5-large encoder-decoder (24+24 layers, d_model 1024, d_ff 4096, 16 heads, vocab 32100 tied): 737.6M",rel_tol=0.1),
+ "dist.world_size":T(4,"deepspeed --num_gpus 4"),
+ "dist.nodes":T(1,"no hostfile: one node"),
+ "dist.devices_per_node":T(4,"--num_gpus 4"),
+ "dist.sharding":T("zero2",c5d+":11 stage 2"),
+ "dist.offload_optimizer":T("cpu",c5d+":12-13 offload_optimizer device cpu"),
+ "dist.overlap_comm":T(True,c5d+":18"),
+ "dist.contiguous_gradients":T(True,c5d+":21"),
+ "dist.reduce_bucket_size":T(100000000,c5d+":20 reduce_bucket_size 1e8"),
+ "dist.allgather_bucket_size":T(100000000,c5d+":17 allgather_bucket_size 1e8"),
+ "batch.micro":T(8,c5t+":132 --batch-size-per-replica default 8 -> :27"),
+ "batch.grad_accum":T(4,c5t+":133 --grad-acc-steps default 4 -> :28"),
+ "batch.global":T(128,"8 x 4 x 4"),
+ "data.padding":T("max_length",c5t+":76-77 padding='max_length' (source 320, target 128 tokens)"),
+ "precision.mode":T("fp16","--fp16 -> "+c5t+":44 TrainingArguments fp16 and "+c5d+":2-3 fp16 enabled 'auto': DeepSpeed fp16 (16-bit weights, fp32 master copies in the offloaded optimizer; the model is loaded in fp32, :114)"),
+ "optimizer.name":T("AdamW",c5d+":32-33 DeepSpeed optimizer AdamW (DeepSpeedCPUAdam because of the optimizer offload)",any_of=["AdamW","adamw","DeepSpeedCPUAdam","cpu_adam","cpuadam"]),
+ "memory.gradient_checkpointing":T(False,"no gradient checkpointing in "+c5t+":18-45"),
+ "data.num_workers":T(4,c5t+":40 dataloader_num_workers=4"),
+ "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
+ "compile.enabled":T(False,"no torch_compile"),
+ "peft.method":T("none","full fine-tuning"),
+},held_out=True,note=H28+"; cd CodeT5+ && deepspeed --num_gpus 4 tune_codet5p_seq2seq.py --load Salesforce/codet5p-770m --fp16 --deepspeed deepspeed_config.json (CodeT5+/README.md:145-150: the fine-tuning script with --load a CodeT5+ checkpoint and, for memory, --fp16 and a DeepSpeed config, the repository's own deepspeed_config.json; argparse with dashed flags whose values reach TrainingArguments(...) built in code, a ZeRO-2 JSON offloading the optimizer with 'auto' batch fields; Python code summarisation with the 770M encoder-decoder). Not labelled: sequence length (encoder 320 and decoder 128 tokens, "+c5t+":123-124)")
+SC=("princeton-nlp/SimCSE","49fa580a853752ede55b8c76d9debf748e214d3f")
+scs="run_sup_example.sh"
+J("simcse-sup-bert-base-distributed-launch-script-4gpu",*SC,["."],".",[scs],{
+ "model.ref":T("bert-base-uncased",scs+":19 --model_name_or_path bert-base-uncased -> train.py:361-362 BertForCL.from_pretrained"),
+ "model.num_parameters":T(109480000,"bert-base-uncased encoder without its pooler (simcse/models.py:281 BertModel(add_pooling_layer=False)) 108.9M + the SimCSE MLP pooler 768 x 768 (simcse/models.py:19-26): 109.5M",rel_tol=0.1),
+ "dist.world_size":T(4,scs+":6 NUM_GPU=4 -> :18 python -m torch.distributed.launch --nproc_per_node $NUM_GPU"),
+ "dist.nodes":T(1,"no --nnodes (default 1)"),
+ "dist.devices_per_node":T(4,scs+":18 --nproc_per_node 4"),
+ "dist.sharding":T("ddp","the HF Trainer under torch.distributed.launch (local_rank set): DistributedDataParallel"),
+ "batch.micro":T(128,scs+":23 --per_device_train_batch_size 128 (sentence triples)"),
+ "batch.grad_accum":T(1,"no --gradient_accumulation_steps (default 1)"),
+ "batch.global":T(512,"128 x 1 x 4"),
+ "data.seq_len":T(32,scs+":25 --max_seq_length 32 -> train.py:428-433 truncation to 32 tokens"),
+ "data.padding":T("dynamic","train.py:166-167 pad_to_max_length default False -> :432 padding False, the collator pads to the longest of the batch"),
+ "precision.mode":T("amp_fp16",scs+":35 --fp16 (transformers 4.2.1 with torch's native amp: simcse/trainers.py:69-70 autocast + GradScaler over fp32 weights)"),
+ "optimizer.name":T("AdamW","transformers 4.2.1 Trainer default transformers.AdamW (simcse/trainers.py:76)",any_of=["AdamW","adamw","adamw_hf","adamw_torch"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
+ "compile.enabled":T(False,"no torch.compile (transformers 4.2.1)"),
+ "peft.method":T("none","full contrastive fine-tuning"),
+},held_out=True,note=H28+"; README.md:221 bash run_sup_example.sh (NUM_GPU=4 and a random port in shell variables, export OMP_NUM_THREADS, python -m torch.distributed.launch --nproc_per_node $NUM_GPU --master_port $PORT_ID train.py --model_name_or_path bert-base-uncased ... --fp16 \"$@\"; HfArgumentParser with a TrainingArguments subclass, a Trainer subclass whose train loop is copied from transformers 4.2.1, a custom BERT model class; supervised SimCSE sentence-embedding training on NLI triples). Not labelled: pin memory (transformers 4.2.1 is older than the dataloader_pin_memory default)")
+PC=("kuangliu/pytorch-cifar","49b7aa97b0c12fe0d4054e670403a16b6b834ddd")
+J("pytorch-cifar-simpledla-sgd-dataparallel-1process",*PC,["."],".",["main.py"],{
+ "model.num_parameters":T(15142970,"main.py:71 net = SimpleDLA() -> models/dla_simple.py:78-103: stem convs 3-16-16-32, Trees 32-64 (level 1), 64-128 (2), 128-256 (2), 256-512 (1) of BasicBlocks with 1x1 roots and BatchNorms, linear 512-10: 15,142,970",rel_tol=0.1),
+ "dist.world_size":T(1,"README.md:12 python main.py: one process"),
+ "dist.nodes":T(1,"one process"),
+ "batch.global":T(128,"main.py:44-45 DataLoader batch_size=128 (nn.DataParallel, :74, splits it over the visible GPUs)"),
+ "batch.grad_accum":T(1,"main.py:99-105 one optimizer step per batch"),
+ "data.image_size":T(32,"main.py:31 RandomCrop(32, padding=4) on CIFAR-10"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("SGD","main.py:87-88 optim.SGD(momentum=0.9)",any_of=["SGD","sgd"]),
+ "data.num_workers":T(2,"main.py:45 num_workers=2"),
+ "data.pin_memory":T(False,"main.py:44-45 DataLoader without pin_memory"),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","training from scratch"),
+},held_out=True,note=H28+"; README.md:12 python main.py (argparse with only --lr and --resume, the model chosen by commenting lines in and out of main.py:57-71 with SimpleDLA the one left, torchvision CIFAR-10 loaders, nn.DataParallel whenever CUDA is there; image classification on CIFAR-10). Not labelled: sharding and micro batch (main.py:73-74 nn.DataParallel over however many GPUs are visible, a property of the machine)")
+UN=("milesial/Pytorch-UNet","21d7850f2af30a9695bbeea75f3136aa538cfc4a")
+J("pytorch-unet-carvana-amp-rmsprop-argparse-1gpu",*UN,["."],".",["train.py","--","--amp"],{
+ "model.num_parameters":T(31037698,"train.py:182,197 UNet(n_channels=3, n_classes=2 default, bilinear False) -> unet/unet_model.py:7-22 and unet/unet_parts.py: double convs 64-128-256-512-1024 without bias + BatchNorms, four transposed-conv up blocks, 1x1 head to 2 classes: 31,037,698",rel_tol=0.1),
+ "dist.world_size":T(1,"README.md:40 python train.py --amp: one process"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","no DDP/DataParallel"),
+ "batch.micro":T(1,"train.py:173 --batch-size default 1 -> :53-54 DataLoader"),
+ "batch.grad_accum":T(1,"train.py:113-118 one optimizer step per batch"),
+ "batch.global":T(1,"1 x 1 x 1"),
+ "precision.mode":T("amp_fp16","--amp -> train.py:100 torch.autocast('cuda', enabled=True) (fp16 by default on CUDA) and :80 GradScaler(enabled=True)"),
+ "optimizer.name":T("RMSprop","train.py:77-78 optim.RMSprop",any_of=["RMSprop","rmsprop"]),
+ "data.pin_memory":T(True,"train.py:53 pin_memory=True"),
+ "memory.gradient_checkpointing":T(False,"train.py:223-228 model.use_checkpointing() only after a CUDA out-of-memory error; the first run has none"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","training from scratch"),
+},held_out=True,note=H28+"; README.md:40 python train.py --amp (argparse with dashed flags and dest renames, the model built in __main__ and passed into train_model(...) whose keyword defaults hold the optimizer settings, torch.autocast with enabled=amp and a GradScaler, a fallback that turns on checkpointing after an OOM; U-Net segmentation of Carvana car masks). Not labelled: data loader workers (train.py:53 num_workers=os.cpu_count(), a property of the machine), image size (Carvana 1918 x 1280 images scaled by --scale 0.5, not square)")
+WG=("NVIDIA/waveglow","8afb643df59265016af6bd255c7516309d675168")
+J("waveglow-ljs-json-config-apex-amp-1gpu",*WG,["."],".",["train.py","--","-c","config.json"],{
+ "model.num_parameters":T(87879272,"config.json:29-39 n_mel_channels 80, 12 flows, n_group 8, early output of 2 every 4 flows, WN 8 layers of 256 channels kernel 3 -> glow.py: upsampling ConvTranspose1d 80-80 k1024 (6.55M) + 12 x (invertible 1x1 conv + WN with weight-normed start, cond (640-4096), 8 dilated in-layers and res/skip layers): 87.88M",rel_tol=0.1),
+ "dist.world_size":T(1,"README.md:61 python train.py -c config.json: train.py:176-181 without a group name only one GPU is used (distributed.py is the multi-GPU launcher)"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","train.py:76-77 apply_gradient_allreduce only when num_gpus > 1"),
+ "batch.micro":T(12,"config.json:9 batch_size 12 -> train.py:188 train(**train_config) -> :97-101 DataLoader"),
+ "batch.grad_accum":T(1,"train.py:119-139 one optimizer step per batch"),
+ "batch.global":T(12,"12 x 1 x 1"),
+ "precision.mode":T("amp_fp16","config.json:3 fp16_run true -> train.py:82-84 apex amp.initialize(opt_level='O1'): fp16 autocasting of whitelisted ops over fp32 weights, dynamic loss scaling"),
+ "optimizer.name":T("Adam","train.py:80 torch.optim.Adam",any_of=["Adam","adam"]),
+ "data.num_workers":T(1,"train.py:97 num_workers=1"),
+ "data.pin_memory":T(False,"train.py:100 pin_memory=False"),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile (requirements.txt torch==1.0)"),
+ "peft.method":T("none","training from scratch"),
+},held_out=True,note=H28+"; README.md:61 python train.py -c config.json (a JSON config of four sections whose train_config is splatted into train(**kwargs) and whose other sections become module globals, apex amp O1 switched by fp16_run, a DataLoader of fixed 16000-sample audio segments; WaveGlow vocoder training on LJSpeech, speech). Not labelled: sequence length (16000 audio samples per segment, config.json:16)")
+TD=("sfujim/TD3","34770ccdcb51df6f6c7d85c1ba7e40d71b940d16")
+J("td3-halfcheetah-replay-buffer-argparse-1gpu",*TD,["."],".",["main.py","--","--env","HalfCheetah-v2"],{
+ "model.num_parameters":T(216328,"TD3.py:14-43 on HalfCheetah (17 observations, 6 actions): actor 17-256-256-6 (71,942) + twin critics 2 x (23-256-256-1) (144,386) trained by two Adam optimizers: 216,328 (the two target copies, TD3.py:81,85, are not trained)",rel_tol=0.1),
+ "dist.world_size":T(1,"one process"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","no DDP/DataParallel"),
+ "batch.micro":T(256,"main.py:45 --batch_size default 256 -> :137 policy.train(replay_buffer, batch_size) -> utils.py:31-32 sample"),
+ "batch.grad_accum":T(1,"TD3.py:132-145 one critic step (and every second iteration one actor step) per sampled batch"),
+ "batch.global":T(256,"256 x 1 x 1"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("Adam","TD3.py:83,87 torch.optim.Adam",any_of=["Adam","adam"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","training from scratch"),
+},held_out=True,note=H28+"; README.md:15 python main.py --env HalfCheetah-v2 (argparse whose --policy picks one of three modules, the network sizes from the gym environment's spaces, batches sampled from a numpy replay buffer after 25k random steps; TD3 off-policy RL on MuJoCo HalfCheetah). Not labelled: data loader workers and pin memory (no DataLoader)")
+GA=("Diego999/pyGAT","3664f2dc90cbf971564c0bf186dc794f12446d0c")
+J("pygat-cora-full-graph-argparse-1gpu",*GA,["."],".",["train.py"],{
+ "model.num_parameters":T(92302,"train.py:54-60 GAT(nfeat=1433 Cora features, nhid 8, nclass 7, nheads 8) -> models.py:13,17 and layers.py:19,21: 8 heads x (W 1433 x 8 + a 16 x 1) + output head (W 64 x 7 + a 14 x 1): 92,302",rel_tol=0.1),
+ "dist.world_size":T(1,"one process"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","no DDP/DataParallel"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("Adam","train.py:61-63 optim.Adam",any_of=["Adam","adam"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","training from scratch"),
+},held_out=True,note=H28+"; python train.py (README.md:24: transductive GAT on Cora; argparse with defaults, the whole graph as one dense adjacency matrix and one forward pass per epoch, no DataLoader; graph). Not labelled: batch sizes (full-graph training: every node each step, not a sample count), data loader workers and pin memory (no DataLoader)")
+SR=("CRIPAC-DIG/SR-GNN","e21cfa431f74c25ae6e4ae9261deefe11d1cb488")
+J("sr-gnn-diginetica-session-graph-argparse-1gpu",*SR,["pytorch_code","README.md"],"pytorch_code",["main.py","--","--dataset=diginetica"],{
+ "model.num_parameters":T(4471300,"pytorch_code/main.py:45-46 n_node 43098 for diginetica, :18 hiddenSize 100 -> pytorch_code/model.py:18-68: item embedding 43098 x 100 (4,309,800) + gated GNN cell (121,100) + attention and transform linears (40,400): 4,471,300",rel_tol=0.1),
+ "dist.world_size":T(1,"one process"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","no DDP/DataParallel"),
+ "batch.micro":T(100,"pytorch_code/main.py:17 --batchSize default 100 -> pytorch_code/model.py:61,128 generate_batch"),
+ "batch.grad_accum":T(1,"pytorch_code/model.py:130-135 one optimizer step per batch"),
+ "batch.global":T(100,"100 x 1 x 1"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("Adam","pytorch_code/model.py:70 torch.optim.Adam (built inside the model)",any_of=["Adam","adam"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","training from scratch"),
+},held_out=True,note=H28+"; README.md:33 cd pytorch_code; python main.py --dataset=diginetica (the README's example names the sample dataset; diginetica is the paper's, listed in the usage at README.md:40-60; argparse with camel-case flags, the item count chosen by an if on the dataset name, the optimizer and scheduler created inside the model's __init__, batches sliced by a data class rather than a DataLoader; session-based recommendation). Not labelled: sequence length (sessions vary), data loader workers and pin memory (no DataLoader)")
