@@ -4,96 +4,100 @@ commits before preflight was first run on any of them."""
 from .core import J, T
 
 H28="twenty-eighth held-out set"
-CA=("sahil280114/codealpaca","2f78ddc5c682ed6738ad092bbbfa59ba915afcb0")
-cad="ds_config.json"
-J("codealpaca-llama-7b-zero3-offload-torchrun-8gpu",*CA,["."],".",["--","torchrun","--nproc_per_node=8","--master_port=29500","train.py","--model_name_or_path","huggyllama/llama-7b",
- "--data_path","./data/code_alpaca_20k.json","--fp16","True","--output_dir","output/codealpaca-7b","--num_train_epochs","3","--per_device_train_batch_size","8",
- "--per_device_eval_batch_size","8","--gradient_accumulation_steps","4","--evaluation_strategy","no","--save_strategy","steps","--save_steps","500",
- "--save_total_limit","1","--learning_rate","2e-5","--weight_decay","0.","--warmup_ratio","0.03","--lr_scheduler_type","cosine","--logging_steps","1",
- "--deepspeed","ds_config.json","--tf32","False"],{
- "model.ref":T("huggyllama/llama-7b","README.md:103 --model_name_or_path <converted LLaMA-7B> (the Hub copy filled in) -> train.py:186-189 AutoModelForCausalLM.from_pretrained"),
- "model.num_parameters":T(6740000000,"LLaMA-7B (32 layers, hidden 4096, intermediate 11008, vocab 32000; +1 pad token, train.py:198-203): 6.74B",rel_tol=0.1),
- "dist.world_size":T(8,"README.md:102 torchrun --nproc_per_node=8"),
+VG=("bofenghuang/vigogne","67ea8a2a06f1ddd5652da274c9d537e2223468bc")
+vgs="examples/train/llama2/train_sft_chat.sh"
+vgd="vigogne/configs/ds_config_zero3_no_offload.json"
+J("vigogne-llama-2-7b-chat-sft-zero3-torchrun-script-vars-4gpu",*VG,["."],".",[vgs],{
+ "model.ref":T("meta-llama/Llama-2-7b-hf",vgs+":13 model_name_or_path -> :33 -> vigogne/utils/model.py:72-79 AutoModelForCausalLM.from_pretrained"),
+ "model.num_parameters":T(6740000000,"Llama-2-7B (32 layers, hidden 4096, intermediate 11008, vocab 32000): 6.74B",rel_tol=0.1),
+ "dist.world_size":T(4,vgs+":29-30 torchrun --nproc_per_node 4 (:10 CUDA_VISIBLE_DEVICES=0,1,2,3)"),
+ "dist.nodes":T(1,"no --nnodes (default 1)"),
+ "dist.devices_per_node":T(4,"--nproc_per_node 4"),
+ "dist.sharding":T("zero3",vgs+":32 --deepspeed "+vgd+" -> "+vgd+":37 stage 3"),
+ "dist.offload_params":T("none",vgd+":36-47 no offload_param"),
+ "dist.offload_optimizer":T("none",vgd+":36-47 no offload_optimizer"),
+ "dist.overlap_comm":T(True,vgd+":38"),
+ "dist.contiguous_gradients":T(True,vgd+":39"),
+ "dist.reduce_bucket_size":T(16777216,vgd+":41 'auto' -> the HF Trainer fills hidden_size x hidden_size = 4096 x 4096"),
+ "dist.stage3_prefetch_bucket_size":T(15099494,vgd+":42 'auto' -> the HF Trainer fills 0.9 x 4096 x 4096",rel_tol=0.01),
+ "dist.stage3_max_live_parameters":T(1000000000,vgd+":44 stage3_max_live_parameters 1e9"),
+ "batch.micro":T(4,vgs+":25 per_device_train_batch_size=4 -> :46"),
+ "batch.grad_accum":T(4,vgs+":27 gradient_accumulation_steps=4 -> :48"),
+ "batch.global":T(64,"4 x 4 x 4"),
+ "data.seq_len":T(2048,vgs+":18 model_max_length=2048 -> :41 -> vigogne/utils/dataset.py:158-167 conversations of 2048 tokens or more filtered out"),
+ "data.padding":T("dynamic","vigogne/utils/trainer.py:25 DataCollatorForSeq2Seq(pad_to_multiple_of=64): to the longest sample of the batch, rounded up to 64"),
+ "precision.mode":T("fp16",vgs+":54 --fp16 with "+vgd+":2-3 fp16 enabled 'auto' over a model loaded in float16 (vigogne/utils/training_args.py:38-39 torch_dtype default float16 -> vigogne/utils/model.py:49,75): DeepSpeed fp16, 16-bit weights with fp32 master copies"),
+ "optimizer.name":T("AdamW",vgd+":15-16 DeepSpeed optimizer AdamW: a config with an optimizer section makes the HF Trainer hand the optimizer to DeepSpeed, so "+vgs+":49 --optim adamw_bnb_8bit is not used",any_of=["AdamW","adamw","FusedAdam","fusedadam"]),
+ "memory.gradient_checkpointing":T(True,vgs+":55 --gradient_checkpointing"),
+ "data.num_workers":T(1,vgs+":44 --dataloader_num_workers 1"),
+ "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
+ "compile.enabled":T(False,"no --torch_compile"),
+ "peft.method":T("none",vgs+":4 'full fine-tuning + DeepSpeed Stage 3' (no --adapter: vigogne/utils/training_args.py:83 default None)"),
+},held_out=True,note=H28+"; bash "+vgs+" (the repository's example script for Llama-2 full fine-tuning; exports including CUDA_VISIBLE_DEVICES, shell variables for model, data, length and batch, then torchrun --nproc_per_node 4 vigogne/cli/train_sft.py --deepspeed "+vgd+" ... --optim adamw_bnb_8bit --fp16 --gradient_checkpointing; HfArgumentParser over one TrainingArguments subclass carrying model, data and LoRA fields, a ZeRO-3 JSON with its own AdamW section that overrides --optim; full chat SFT of Llama-2-7B on French OASST). Not labelled: attention implementation (transformers installed from git main, pyproject.toml:53)")
+HT=("SCIR-HI/Huatuo-Llama-Med-Chinese","ba9b3d65b33ba346e3d60979019abe6fa2ac741a")
+hts="scripts/finetune.sh"
+J("huatuo-llama-7b-int8-lora-fire-script-1gpu",*HT,["."],".",[hts],{
+ "model.ref":T("decapoda-research/llama-7b-hf",hts+":5 --base_model -> finetune.py:114-119 AutoModelForCausalLM.from_pretrained"),
+ "model.num_parameters":T(6740000000,"LLaMA-7B (32 layers, hidden 4096, intermediate 11008, vocab 32000): 6.74B",rel_tol=0.1),
+ "dist.world_size":T(1,hts+":4 plain python: one process (finetune.py:96 WORLD_SIZE unset -> 1)"),
+ "dist.nodes":T(1,"one process"),
+ "dist.sharding":T("none","one process, no DDP (finetune.py:95 device_map='auto' places the 8-bit model, no data parallelism)"),
+ "batch.micro":T(128,hts+":9 --micro_batch_size 128 -> finetune.py:249"),
+ "batch.grad_accum":T(1,hts+":10 --batch_size 128 -> finetune.py:91 128 // 128 = 1"),
+ "batch.global":T(128,"128 x 1 x 1"),
+ "data.seq_len":T(256,"finetune.py:42 cutoff_len default 256 (not given) -> :131-136 truncation to 256"),
+ "data.padding":T("dynamic","finetune.py:135 padding=False, :269-271 DataCollatorForSeq2Seq(padding=True, pad_to_multiple_of=8)"),
+ "precision.mode":T("amp_fp16","finetune.py:254 TrainingArguments fp16=True: fp16 autocast + GradScaler over the fp32 LoRA weights of an int8 base"),
+ "precision.weights_bits":T(8,"finetune.py:116 load_in_8bit=True"),
+ "precision.quant_type":T("int8","finetune.py:116 load_in_8bit=True (bitsandbytes LLM.int8)"),
+ "optimizer.name":T("AdamW","finetune.py:256 optim='adamw_torch'",any_of=["AdamW","adamw","adamw_torch"]),
+ "memory.gradient_checkpointing":T(True,"finetune.py:171 prepare_model_for_int8_training (requirements.txt peft==0.3.0: use_gradient_checkpointing default True)"),
+ "model.attn_implementation":T("eager","requirements.txt transformers==4.30.1: LLaMA has only the eager attention there"),
+ "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
+ "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
+ "peft.method":T("lora","finetune.py:173-181 LoraConfig + get_peft_model"),
+ "peft.rank":T(8,"finetune.py:45 lora_r default 8"),
+ "peft.target_modules":T(["q_proj","v_proj"],"finetune.py:48-51 lora_target_modules default"),
+ "task.mode":T("lora","8-bit base + LoRA",any_of=["lora","qlora"]),
+},held_out=True,note=H28+"; README.md:205 bash ./scripts/finetune.sh (python finetune.py --base_model 'decapoda-research/llama-7b-hf' --data_path './data/llama_data.json' ... --micro_batch_size 128 --batch_size 128 --wandb_run_name $exp_tag; an alpaca-lora-style script driven by fire.Fire(train) with keyword defaults, accumulation computed from the two batch sizes, an int8 base with LoRA through the HF Trainer; LoRA tuning of LLaMA-7B on Chinese medical QA). Not labelled: compile.enabled (finetune.py:276-277 torch.compile when the string torch.__version__ >= '2', torch unpinned in requirements.txt)")
+TL=("huggingface/transfer-learning-conv-ai","d4c760731e8f062abd3d61ccdc8fa29ccb5e3485")
+J("transfer-learning-conv-ai-openai-gpt-double-heads-ignite-distributed-launch-8gpu",*TL,["."],".",["--","python","-m","torch.distributed.launch","--nproc_per_node=8","./train.py","--gradient_accumulation_steps=4",
+ "--lm_coef=2.0","--max_history=2","--n_epochs=1","--num_candidates=4","--personality_permutations=2","--train_batch_size=2","--valid_batch_size=2"],{
+ "model.ref":T("openai-gpt","train.py:121 --model_checkpoint default openai-gpt -> :156-157 OpenAIGPTDoubleHeadsModel.from_pretrained",any_of=["openai-gpt","openai-community/openai-gpt"]),
+ "model.num_parameters":T(116540000,"GPT-1 (12 layers, hidden 768, vocab 40478 + 5 added special tokens, 512 positions) 116.5M + the multiple-choice head 768 + 1",rel_tol=0.1),
+ "dist.world_size":T(8,"README.md:85 python -m torch.distributed.launch --nproc_per_node=8"),
  "dist.nodes":T(1,"no --nnodes (default 1)"),
  "dist.devices_per_node":T(8,"--nproc_per_node=8"),
- "dist.sharding":T("zero3",cad+":3 stage 3"),
- "dist.offload_params":T("cpu",cad+":15-16 offload_param device cpu"),
- "dist.offload_optimizer":T("cpu",cad+":11-12 offload_optimizer device cpu"),
- "dist.contiguous_gradients":T(True,cad+":4"),
- "dist.reduce_bucket_size":T(100,cad+":9 reduce_bucket_size 100 (a literal, not 'auto')"),
- "dist.stage3_prefetch_bucket_size":T(0,cad+":7 stage3_prefetch_bucket_size 0"),
- "dist.stage3_max_live_parameters":T(0,cad+":5 stage3_max_live_parameters 0"),
- "batch.micro":T(8,"README.md:108 --per_device_train_batch_size 8"),
- "batch.grad_accum":T(4,"README.md:110 --gradient_accumulation_steps 4"),
- "batch.global":T(256,"8 x 4 x 8"),
- "data.seq_len":T(512,"train.py:59-62 model_max_length default 512 (not given) -> :191-197 tokenizer model_max_length -> :90-98 truncation to 512"),
- "data.padding":T("dynamic","train.py:164-167 pad_sequence to the longest sample of the batch"),
- "precision.mode":T("fp16","README.md:105 --fp16 True and "+cad+":33-34 fp16 enabled 'auto': DeepSpeed fp16, 16-bit weights with fp32 master copies in the offloaded optimizer"),
- "optimizer.name":T("Adam",cad+":21-22 DeepSpeed optimizer Adam (DeepSpeedCPUAdam because of the optimizer offload, adam_w_mode default True)",any_of=["Adam","adam","AdamW","adamw","DeepSpeedCPUAdam","cpu_adam","cpuadam"]),
- "memory.gradient_checkpointing":T(False,"no --gradient_checkpointing (TrainingArguments default False) and no gradient_checkpointing_enable in train.py"),
- "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
- "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
- "compile.enabled":T(False,"no torch_compile"),
- "peft.method":T("none","README.md:96 full fine-tuning of LLaMA-7B (no adapter library)"),
-},held_out=True,note=H28+"; README.md:102-121 torchrun --nproc_per_node=8 --master_port=<port> train.py --model_name_or_path <llama ckpt> ... --deepspeed ds_config.json --tf32 False, typed with the two missing line continuations (README.md:103,120) joined, the port, the Hub copy of LLaMA-7B and the output folder filled in (the Stanford-Alpaca train.py with HfArgumentParser over three dataclasses, a ZeRO-3 JSON offloading parameters and optimizer to the CPU with literal tiny bucket sizes and fp16 'auto'; full instruction tuning of LLaMA-7B on Code Alpaca). Not labelled: attention implementation (README.md:92 a transformers fork at a given commit)")
-DT=("hkust-nlp/deita","b279f2c329b403d2612a61e270c8d2a2eeaed6f4")
-dts="examples/train/sft.sh"
-dtd="src/deita/ds_configs/deepspeed_config_zero2_no_offload.json"
-J("deita-mistral-7b-sft-zero2-deepspeed-include-8gpu",*DT,["."],".",["--","deepspeed","--include","localhost:0,1,2,3,4,5,6,7","--master_port","29501","src/deita/alignment/train.py",
- "--model_name_or_path","mistralai/Mistral-7B-v0.1","--data_path","hkust-nlp/deita-6k-v0","--output_dir","outputs/Deita-7B-SFT","--num_train_epochs","6",
- "--per_device_train_batch_size","1","--per_device_eval_batch_size","1","--gradient_accumulation_steps","64","--eval_steps","50","--save_strategy","no",
- "--save_steps","100","--save_total_limit","10","--learning_rate","2e-5","--warmup_ratio","0.1","--lr_scheduler_type","cosine","--logging_steps","1",
- "--do_eval","False","--evaluation_strategy","no","--model_max_length","2048","--lazy_preprocess","True","--conv_template","vicuna_v1.1","--mask_user","True",
- "--report_to","wandb","--run_name","Deita-7B-SFT","--bf16","True","--deepspeed",dtd],{
- "model.ref":T("mistralai/Mistral-7B-v0.1",dts+":3 MODELPATH -> :16 --model_name_or_path -> src/deita/alignment/train.py:318-322 AutoModelForCausalLM.from_pretrained"),
- "model.num_parameters":T(7240000000,"Mistral-7B-v0.1 (32 layers, hidden 4096, GQA 32/8, intermediate 14336, vocab 32000 untied): 7.24B",rel_tol=0.1),
- "dist.world_size":T(8,dts+":7,15 deepspeed --include localhost:${DEVICES} with DEVICES=0,...,7 filled in: 8 processes"),
- "dist.nodes":T(1,"--include localhost: one node"),
- "dist.devices_per_node":T(8,"localhost:0,1,2,3,4,5,6,7"),
- "dist.sharding":T("zero2",dtd+":26 stage 2"),
- "dist.offload_optimizer":T("none",dtd+":25-33 no offload_optimizer"),
- "dist.overlap_comm":T(True,dtd+":29"),
- "dist.contiguous_gradients":T(True,dtd+":32"),
- "dist.reduce_bucket_size":T(200000000,dtd+":31 reduce_bucket_size 2e8"),
- "dist.allgather_bucket_size":T(200000000,dtd+":28 allgather_bucket_size 2e8"),
- "batch.micro":T(1,dts+":10 BSZPERDEV=1 -> :20"),
- "batch.grad_accum":T(64,dts+":9,12 GRADACC = TOTALBSZ 512 / NUMGPUS 8 / BSZPERDEV 1 = 64 -> :22"),
- "batch.global":T(512,"1 x 64 x 8 ("+dts+":9 TOTALBSZ=512)"),
- "data.seq_len":T(2048,dts+":33 --model_max_length 2048 -> src/deita/alignment/train.py:324-330 tokenizer model_max_length -> :113-119 padding to max_length with truncation"),
- "data.padding":T("max_length","src/deita/alignment/train.py:116 padding='max_length'"),
- "precision.mode":T("bf16",dts+":39 --bf16 True and "+dtd+":11-13 bf16 enabled 'auto': DeepSpeed bf16, 16-bit weights with fp32 master copies"),
- "optimizer.name":T("AdamW",dtd+":15-16 DeepSpeed optimizer AdamW",any_of=["AdamW","adamw","adamw_torch"]),
- "memory.gradient_checkpointing":T(False,"no --gradient_checkpointing (TrainingArguments default False)"),
- "model.attn_implementation":T("flash_attention_2","src/deita/alignment/train.py:321 use_flash_attention_2=True (requirements.txt:107 transformers==4.35.1)"),
- "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
- "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
- "compile.enabled":T(False,"no torch_compile"),
- "peft.method":T("none","full fine-tuning (train.py has no adapter)"),
-},held_out=True,note=H28+"; "+dts+" (README.md:246-248) typed out: deepspeed --include localhost:${DEVICES} --master_port 29501 src/deita/alignment/train.py ... with DEVICES=0,...,7 and the script's shell arithmetic done (the script as shipped has DEVICES='' and divides by zero), output folder filled in (FastChat-style train.py with HfArgumentParser over three dataclasses, a ZeRO-2 JSON with 'auto' fp16/bf16 and an AdamW optimizer section, samples padded to 2048 tokens, flash attention forced in code; SFT of Mistral-7B on the 6k Deita data)")
-CG=("hiyouga/ChatGLM-Efficient-Tuning","3c12daaa36779c4b45f890699c9aa36311a9ad14")
-cgs="examples/train_sft.sh"
-J("chatglm-efficient-tuning-chatglm-6b-lora-sft-example-script-1gpu",*CG,["src","examples","data/dataset_info.json","README.md","requirements.txt","setup.py","pyproject.toml"],"examples",["train_sft.sh"],{
- "model.ref":T("THUDM/chatglm-6b",cgs+":3-19 no --model_name_or_path -> src/glmtuner/hparams/model_args.py:11-12 default THUDM/chatglm-6b -> src/glmtuner/tuner/core/loader.py:111 AutoModel.from_pretrained"),
- "model.num_parameters":T(6173000000,"ChatGLM-6B (28 layers, hidden 4096, vocab 130528): 6.17B",rel_tol=0.1),
- "dist.world_size":T(1,cgs+":3 CUDA_VISIBLE_DEVICES=0 python: one process"),
+ "dist.sharding":T("ddp","train.py:145 distributed = local_rank != -1 (set by the launcher) -> :167-168 DistributedDataParallel"),
+ "batch.micro":T(2,"--train_batch_size=2 -> train.py:109 DataLoader (each sample holds num_candidates 4 sequences)"),
+ "batch.grad_accum":T(4,"--gradient_accumulation_steps=4 -> train.py:182,190-192 optimizer.step every 4 iterations"),
+ "batch.global":T(64,"2 x 4 x 8"),
+ "precision.mode":T("fp32","train.py:135 --fp16 default '' (no apex opt level) -> :164-166 amp.initialize skipped"),
+ "optimizer.name":T("AdamW","train.py:161 transformers AdamW",any_of=["AdamW","adamw","adamw_hf"]),
+ "model.attn_implementation":T("eager","requirements.txt:3 transformers==2.5.1: only the eager attention exists"),
+ "data.num_workers":T(0,"train.py:109 DataLoader without num_workers"),
+ "data.pin_memory":T(False,"train.py:109 DataLoader without pin_memory"),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","full fine-tuning"),
+},held_out=True,note=H28+"; README.md:85 python -m torch.distributed.launch --nproc_per_node=8 ./train.py --gradient_accumulation_steps=4 --lm_coef=2.0 --max_history=2 --n_epochs=1 --num_candidates=4 --personality_permutations=2 --train_batch_size=2 --valid_batch_size=2 (argparse with =-joined values, the model class chosen by a substring of the checkpoint name, a pytorch-ignite Engine whose update function accumulates by hand, apex amp behind a string flag, DDP built by hand; GPT-1 double-heads fine-tuning on PersonaChat, dialogue). Not labelled: sequence length and padding (train.py:41-45 the whole dataset padded to its longest sequence, a property of the data)")
+NG=("karpathy/ng-video-lecture","52201428ed7b46804849dea0b3ccf0de9df1a5c3")
+J("ng-video-lecture-gpt-10m-shakespeare-char-module-constants-1gpu",*NG,["."],".",["gpt.py"],{
+ "model.num_parameters":T(10788929,"gpt.py:13-15 n_embd 384, n_head 6, n_layer 6, :7 block_size 256, :27 vocab = the 65 characters of input.txt -> :64-147: 6 x (q/k/v 3 x 384^2 without bias + proj 384^2 + 384 + MLP 2 x 4 x 384^2 + 1536 + 384 + two LayerNorms) = 10.64M + token 65 x 384 + positions 256 x 384 + ln_f + lm_head 384 x 65 + 65: 10,788,929 (:201 prints it)",rel_tol=0.1),
+ "dist.world_size":T(1,"python gpt.py: one process"),
  "dist.nodes":T(1,"one process"),
- "dist.sharding":T("none","one process, no DeepSpeed/FSDP flags"),
- "batch.micro":T(4,cgs+":11 --per_device_train_batch_size 4"),
- "batch.grad_accum":T(4,cgs+":12 --gradient_accumulation_steps 4"),
- "batch.global":T(16,"4 x 4 x 1"),
- "data.seq_len":T(1024,"src/glmtuner/hparams/data_args.py:49-55 max_source_length 512 + max_target_length 512 (defaults) -> src/glmtuner/dsets/preprocess.py:43-48 prompt and answer truncated separately: at most 1024 tokens"),
- "data.padding":T("dynamic","src/glmtuner/dsets/collator.py:13,21 DataCollatorWithPadding(padding=True): to the longest sample of the batch"),
- "precision.mode":T("amp_fp16",cgs+":19 --fp16 over a model loaded without torch_dtype (loader.py:111, fp32 weights): fp16 autocast + GradScaler"),
- "optimizer.name":T("AdamW","src/glmtuner/tuner/core/parser.py:80 optim adamw_hf -> adamw_torch",any_of=["AdamW","adamw","adamw_torch","adamw_hf"]),
- "memory.gradient_checkpointing":T(True,"src/glmtuner/tuner/core/loader.py:133-138 prepare_model_for_training -> src/glmtuner/extras/misc.py:69,77-79 use_gradient_checkpointing default True -> model.gradient_checkpointing_enable()"),
- "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
- "data.pin_memory":T(True,"TrainingArguments dataloader_pin_memory default True"),
- "compile.enabled":T(False,"no torch_compile"),
- "peft.method":T("lora",cgs+":8 --finetuning_type lora"),
- "peft.rank":T(8,"src/glmtuner/hparams/finetuning_args.py:31-32 lora_rank default 8"),
- "peft.target_modules":T(["query_key_value"],"src/glmtuner/hparams/finetuning_args.py:43-44 lora_target default query_key_value"),
- "task.mode":T("lora","fp32 base + LoRA",any_of=["lora"]),
-},held_out=True,note=H28+"; cd examples && bash train_sft.sh (the repository's example: CUDA_VISIBLE_DEVICES=0 python ../src/train_bash.py --stage sft --do_train --dataset alpaca_gpt4_zh --dataset_dir ../data --finetuning_type lora ... --fp16; a LLaMA-Factory ancestor: a parser over five dataclasses whose model defaults to ChatGLM-6B, LoRA rank and targets from dataclass defaults, gradient checkpointing switched on inside a helper, prompt and answer truncated separately; LoRA SFT of ChatGLM-6B). Not labelled: attention implementation (remote code)")
+ "dist.sharding":T("none","no DDP/DataParallel"),
+ "batch.micro":T(64,"gpt.py:6 batch_size = 64 -> :41-48 get_batch"),
+ "batch.grad_accum":T(1,"gpt.py:214-220 one optimizer step per batch"),
+ "batch.global":T(64,"64 x 1 x 1"),
+ "data.seq_len":T(256,"gpt.py:7 block_size = 256 -> :44-46 windows of 256 characters"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("AdamW","gpt.py:204 torch.optim.AdamW",any_of=["AdamW","adamw"]),
+ "model.attn_implementation":T("eager","gpt.py:83-89 attention written out: q @ k^T, masked_fill, softmax, @ v"),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","pre-training from scratch"),
+},held_out=True,note=H28+"; python gpt.py (the lecture's script, no README command: module-level hyperparameters, no argparse and no __main__ guard, the vocabulary built from the characters of input.txt, batches drawn by a get_batch function rather than a DataLoader, multi-head attention as a ModuleList of single heads; character-level GPT pre-training on Tiny Shakespeare). Not labelled: model.ref (built from literals), data loader workers and pin memory (no DataLoader)")
 PL=("lucidrains/PaLM-pytorch","7164d13d5a831647edb5838544017f387130f987")
 J("palm-pytorch-30m-enwik8-module-constants-raw-loop-1gpu",*PL,["."],".",["train.py"],{
  "model.num_parameters":T(30020096,"train.py:44 PaLM(num_tokens=256, dim=512, depth=8) with dim_head 64, heads 8, ff_mult 4 -> palm_pytorch/triton/palm.py:67-81,140-151: 8 x (fused projection 512 x (512+64+64+2 x 2048) + attn_out 512^2 + ff_out 2048 x 512 + LayerNorm gamma) = 29.89M + tied embedding 256 x 512 + final gamma: 30.02M",rel_tol=0.1),
@@ -139,27 +143,6 @@ J("codet5p-770m-seq2seq-zero2-offload-deepspeed-num-gpus-4gpu",*C5,["CodeT5+","R
  "compile.enabled":T(False,"no torch_compile"),
  "peft.method":T("none","full fine-tuning"),
 },held_out=True,note=H28+"; cd CodeT5+ && deepspeed --num_gpus 4 tune_codet5p_seq2seq.py --load Salesforce/codet5p-770m --fp16 --deepspeed deepspeed_config.json (CodeT5+/README.md:145-150: the fine-tuning script with --load a CodeT5+ checkpoint and, for memory, --fp16 and a DeepSpeed config, the repository's own deepspeed_config.json; argparse with dashed flags whose values reach TrainingArguments(...) built in code, a ZeRO-2 JSON offloading the optimizer with 'auto' batch fields; Python code summarisation with the 770M encoder-decoder). Not labelled: sequence length (encoder 320 and decoder 128 tokens, "+c5t+":123-124)")
-SC=("princeton-nlp/SimCSE","49fa580a853752ede55b8c76d9debf748e214d3f")
-scs="run_sup_example.sh"
-J("simcse-sup-bert-base-distributed-launch-script-4gpu",*SC,["."],".",[scs],{
- "model.ref":T("bert-base-uncased",scs+":19 --model_name_or_path bert-base-uncased -> train.py:361-362 BertForCL.from_pretrained"),
- "model.num_parameters":T(109480000,"bert-base-uncased encoder without its pooler (simcse/models.py:281 BertModel(add_pooling_layer=False)) 108.9M + the SimCSE MLP pooler 768 x 768 (simcse/models.py:19-26): 109.5M",rel_tol=0.1),
- "dist.world_size":T(4,scs+":6 NUM_GPU=4 -> :18 python -m torch.distributed.launch --nproc_per_node $NUM_GPU"),
- "dist.nodes":T(1,"no --nnodes (default 1)"),
- "dist.devices_per_node":T(4,scs+":18 --nproc_per_node 4"),
- "dist.sharding":T("ddp","the HF Trainer under torch.distributed.launch (local_rank set): DistributedDataParallel"),
- "batch.micro":T(128,scs+":23 --per_device_train_batch_size 128 (sentence triples)"),
- "batch.grad_accum":T(1,"no --gradient_accumulation_steps (default 1)"),
- "batch.global":T(512,"128 x 1 x 4"),
- "data.seq_len":T(32,scs+":25 --max_seq_length 32 -> train.py:428-433 truncation to 32 tokens"),
- "data.padding":T("dynamic","train.py:166-167 pad_to_max_length default False -> :432 padding False, the collator pads to the longest of the batch"),
- "precision.mode":T("amp_fp16",scs+":35 --fp16 (transformers 4.2.1 with torch's native amp: simcse/trainers.py:69-70 autocast + GradScaler over fp32 weights)"),
- "optimizer.name":T("AdamW","transformers 4.2.1 Trainer default transformers.AdamW (simcse/trainers.py:76)",any_of=["AdamW","adamw","adamw_hf","adamw_torch"]),
- "memory.gradient_checkpointing":T(False,"no checkpointing"),
- "data.num_workers":T(0,"TrainingArguments dataloader_num_workers default 0"),
- "compile.enabled":T(False,"no torch.compile (transformers 4.2.1)"),
- "peft.method":T("none","full contrastive fine-tuning"),
-},held_out=True,note=H28+"; README.md:221 bash run_sup_example.sh (NUM_GPU=4 and a random port in shell variables, export OMP_NUM_THREADS, python -m torch.distributed.launch --nproc_per_node $NUM_GPU --master_port $PORT_ID train.py --model_name_or_path bert-base-uncased ... --fp16 \"$@\"; HfArgumentParser with a TrainingArguments subclass, a Trainer subclass whose train loop is copied from transformers 4.2.1, a custom BERT model class; supervised SimCSE sentence-embedding training on NLI triples). Not labelled: pin memory (transformers 4.2.1 is older than the dataloader_pin_memory default)")
 PC=("kuangliu/pytorch-cifar","49b7aa97b0c12fe0d4054e670403a16b6b834ddd")
 J("pytorch-cifar-simpledla-sgd-dataparallel-1process",*PC,["."],".",["main.py"],{
  "model.num_parameters":T(15142970,"main.py:71 net = SimpleDLA() -> models/dla_simple.py:78-103: stem convs 3-16-16-32, Trees 32-64 (level 1), 64-128 (2), 128-256 (2), 256-512 (1) of BasicBlocks with 1x1 roots and BatchNorms, linear 512-10: 15,142,970",rel_tol=0.1),
@@ -176,39 +159,36 @@ J("pytorch-cifar-simpledla-sgd-dataparallel-1process",*PC,["."],".",["main.py"],
  "compile.enabled":T(False,"no torch.compile"),
  "peft.method":T("none","training from scratch"),
 },held_out=True,note=H28+"; README.md:12 python main.py (argparse with only --lr and --resume, the model chosen by commenting lines in and out of main.py:57-71 with SimpleDLA the one left, torchvision CIFAR-10 loaders, nn.DataParallel whenever CUDA is there; image classification on CIFAR-10). Not labelled: sharding and micro batch (main.py:73-74 nn.DataParallel over however many GPUs are visible, a property of the machine)")
-UN=("milesial/Pytorch-UNet","21d7850f2af30a9695bbeea75f3136aa538cfc4a")
-J("pytorch-unet-carvana-amp-rmsprop-argparse-1gpu",*UN,["."],".",["train.py","--","--amp"],{
- "model.num_parameters":T(31037698,"train.py:182,197 UNet(n_channels=3, n_classes=2 default, bilinear False) -> unet/unet_model.py:7-22 and unet/unet_parts.py: double convs 64-128-256-512-1024 without bias + BatchNorms, four transposed-conv up blocks, 1x1 head to 2 classes: 31,037,698",rel_tol=0.1),
- "dist.world_size":T(1,"README.md:40 python train.py --amp: one process"),
+NF=("yenchenlin/nerf-pytorch","63a5a630c9abd62b0f21c08703d0ac2ea7d4b9dd")
+J("nerf-pytorch-lego-configargparse-config-file-1gpu",*NF,["."],".",["run_nerf.py","--","--config","configs/lego.txt"],{
+ "model.num_parameters":T(1191688,"configs/lego.txt:8 use_viewdirs, :13 N_importance 128 (a fine network too) with run_nerf.py:435-441,471-473 defaults (8 layers of 256, positional encodings of 10 and 4 frequencies: 63 and 27 inputs) -> run_nerf_helpers.py NeRF: 63-256, 6 x 256-256, one 319-256 skip, feature 256-256, alpha 256-1, views 283-128, rgb 128-3 = 595,844 per network, coarse + fine (run_nerf.py:189-199): 1,191,688",rel_tol=0.1),
+ "dist.world_size":T(1,"README.md:47 python run_nerf.py --config configs/lego.txt: one process"),
  "dist.nodes":T(1,"one process"),
  "dist.sharding":T("none","no DDP/DataParallel"),
- "batch.micro":T(1,"train.py:173 --batch-size default 1 -> :53-54 DataLoader"),
- "batch.grad_accum":T(1,"train.py:113-118 one optimizer step per batch"),
- "batch.global":T(1,"1 x 1 x 1"),
- "precision.mode":T("amp_fp16","--amp -> train.py:100 torch.autocast('cuda', enabled=True) (fp16 by default on CUDA) and :80 GradScaler(enabled=True)"),
- "optimizer.name":T("RMSprop","train.py:77-78 optim.RMSprop",any_of=["RMSprop","rmsprop"]),
- "data.pin_memory":T(True,"train.py:53 pin_memory=True"),
- "memory.gradient_checkpointing":T(False,"train.py:223-228 model.use_checkpointing() only after a CUDA out-of-memory error; the first run has none"),
+ "batch.micro":T(1024,"configs/lego.txt:14 N_rand = 1024 rays per step (run_nerf.py:675,752 sampled from one image, no_batching)"),
+ "batch.grad_accum":T(1,"run_nerf.py:764-776 one optimizer step per batch of rays"),
+ "batch.global":T(1024,"1024 x 1 x 1"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("Adam","run_nerf.py:207 torch.optim.Adam",any_of=["Adam","adam"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "compile.enabled":T(False,"no torch.compile (requirements.txt torch==1.11.0)"),
+ "peft.method":T("none","training from scratch"),
+},held_out=True,note=H28+"; README.md:47 python run_nerf.py --config configs/lego.txt (configargparse: a key = value config file named by --config, is_config_file=True, over argparse defaults; two MLPs built in a create_nerf helper, rays sampled per step from tensors, no DataLoader; NeRF on the Blender lego scene, 3D vision). Not labelled: image size (rays, not images, are the model's input; 800 x 800 renders halved by half_res), data loader workers and pin memory (no DataLoader)")
+TR=("clovaai/deep-text-recognition-benchmark","e2117f2fb882b3c6085030500a260c113be27a63")
+J("deep-text-recognition-trba-adadelta-two-dataset-batch-1gpu",*TR,["."],".",["train.py","--","--train_data","data_lmdb_release/training","--valid_data","data_lmdb_release/validation",
+ "--select_data","MJ-ST","--batch_ratio","0.5-0.5","--Transformation","TPS","--FeatureExtraction","ResNet","--SequenceModeling","BiLSTM","--Prediction","Attn"],{
+ "model.num_parameters":T(49600000,"--Transformation TPS --FeatureExtraction ResNet --SequenceModeling BiLSTM --Prediction Attn (TRBA) -> model.py: the paper's Table 8 gives 49.6M parameters for TPS-ResNet-BiLSTM-Attn",rel_tol=0.1),
+ "dist.world_size":T(1,"README.md:84 python3 train.py: one process"),
+ "dist.nodes":T(1,"one process"),
+ "batch.grad_accum":T(1,"train.py:145-170 one optimizer step per batch"),
+ "precision.mode":T("fp32","no autocast or half()"),
+ "optimizer.name":T("Adadelta","train.py:241 --adam not given -> :116 optim.Adadelta",any_of=["Adadelta","adadelta"]),
+ "data.num_workers":T(4,"train.py:235 --workers default 4 -> dataset.py:66"),
+ "data.pin_memory":T(True,"dataset.py:67 pin_memory=True"),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
  "compile.enabled":T(False,"no torch.compile"),
  "peft.method":T("none","training from scratch"),
-},held_out=True,note=H28+"; README.md:40 python train.py --amp (argparse with dashed flags and dest renames, the model built in __main__ and passed into train_model(...) whose keyword defaults hold the optimizer settings, torch.autocast with enabled=amp and a GradScaler, a fallback that turns on checkpointing after an OOM; U-Net segmentation of Carvana car masks). Not labelled: data loader workers (train.py:53 num_workers=os.cpu_count(), a property of the machine), image size (Carvana 1918 x 1280 images scaled by --scale 0.5, not square)")
-WG=("NVIDIA/waveglow","8afb643df59265016af6bd255c7516309d675168")
-J("waveglow-ljs-json-config-apex-amp-1gpu",*WG,["."],".",["train.py","--","-c","config.json"],{
- "model.num_parameters":T(87879272,"config.json:29-39 n_mel_channels 80, 12 flows, n_group 8, early output of 2 every 4 flows, WN 8 layers of 256 channels kernel 3 -> glow.py: upsampling ConvTranspose1d 80-80 k1024 (6.55M) + 12 x (invertible 1x1 conv + WN with weight-normed start, cond (640-4096), 8 dilated in-layers and res/skip layers): 87.88M",rel_tol=0.1),
- "dist.world_size":T(1,"README.md:61 python train.py -c config.json: train.py:176-181 without a group name only one GPU is used (distributed.py is the multi-GPU launcher)"),
- "dist.nodes":T(1,"one process"),
- "dist.sharding":T("none","train.py:76-77 apply_gradient_allreduce only when num_gpus > 1"),
- "batch.micro":T(12,"config.json:9 batch_size 12 -> train.py:188 train(**train_config) -> :97-101 DataLoader"),
- "batch.grad_accum":T(1,"train.py:119-139 one optimizer step per batch"),
- "batch.global":T(12,"12 x 1 x 1"),
- "precision.mode":T("amp_fp16","config.json:3 fp16_run true -> train.py:82-84 apex amp.initialize(opt_level='O1'): fp16 autocasting of whitelisted ops over fp32 weights, dynamic loss scaling"),
- "optimizer.name":T("Adam","train.py:80 torch.optim.Adam",any_of=["Adam","adam"]),
- "data.num_workers":T(1,"train.py:97 num_workers=1"),
- "data.pin_memory":T(False,"train.py:100 pin_memory=False"),
- "memory.gradient_checkpointing":T(False,"no checkpointing"),
- "compile.enabled":T(False,"no torch.compile (requirements.txt torch==1.0)"),
- "peft.method":T("none","training from scratch"),
-},held_out=True,note=H28+"; README.md:61 python train.py -c config.json (a JSON config of four sections whose train_config is splatted into train(**kwargs) and whose other sections become module globals, apex amp O1 switched by fp16_run, a DataLoader of fixed 16000-sample audio segments; WaveGlow vocoder training on LJSpeech, speech). Not labelled: sequence length (16000 audio samples per segment, config.json:16)")
+},held_out=True,note=H28+"; README.md:84-88 CUDA_VISIBLE_DEVICES=0 python3 train.py --train_data data_lmdb_release/training --valid_data data_lmdb_release/validation --select_data MJ-ST --batch_ratio 0.5-0.5 --Transformation TPS --FeatureExtraction ResNet --SequenceModeling BiLSTM --Prediction Attn (the README's best model, typed without the CUDA_VISIBLE_DEVICES=0 prefix, which an argv list cannot carry; argparse whose four stage flags pick the model's modules, a batch assembled from one DataLoader per dataset by a ratio, nn.DataParallel over the visible GPUs with the batch multiplied by their count; scene-text recognition, OCR). Not labelled: sharding, micro and global batch (train.py:79 nn.DataParallel over the visible GPUs and :300-307 --batch_size 192, split 96 + 96 over MJ and ST by dataset.py:36-75, multiplied by their count: a property of the machine), image size (32 x 100, not square)")
 TD=("sfujim/TD3","34770ccdcb51df6f6c7d85c1ba7e40d71b940d16")
 J("td3-halfcheetah-replay-buffer-argparse-1gpu",*TD,["."],".",["main.py","--","--env","HalfCheetah-v2"],{
  "model.num_parameters":T(216328,"TD3.py:14-43 on HalfCheetah (17 observations, 6 actions): actor 17-256-256-6 (71,942) + twin critics 2 x (23-256-256-1) (144,386) trained by two Adam optimizers: 216,328 (the two target copies, TD3.py:81,85, are not trained)",rel_tol=0.1),
