@@ -29,6 +29,7 @@ launches it, and compare the TrainingPlan with the expert truth.
     python bench/realworld/jobs/run.py --set held-out-25  # the twenty-fifth: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-26  # the twenty-sixth: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-27  # the twenty-seventh: twelve more new repositories
+    python bench/realworld/jobs/run.py --set held-out-28  # the twenty-eighth: twelve more new repositories
     python bench/realworld/jobs/run.py --set all --json results.json
     python bench/realworld/jobs/run.py --job nanogpt-gpt2-ddp -v
 
@@ -180,7 +181,7 @@ def render(results: list[dict], verbose: bool) -> str:
 ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
             "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
             "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
-            "twenty-sixth", "twenty-seventh")
+            "twenty-sixth", "twenty-seventh", "twenty-eighth")
 SETS = ("dev", "held-out", *(f"held-out-{n}" for n in range(2, len(ORDINALS) + 2)))
 
 
