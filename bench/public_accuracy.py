@@ -8,7 +8,9 @@ how (``max_memory_allocated``, torch's ``peak_memory_active``, ``memory_reserved
 - ``memory_reserved``: tensors plus the allocator's rounding and cached blocks (no context);
 - ``nvidia-smi``: the whole per-process figure (context included).
 
-Rows whose job ran out of memory have no peak; they count for the verdicts only. For each
+Rows whose job ran out of memory have no peak; they count for the verdicts only. A row with a
+``not_scored`` reason (est51: the setup its source states cannot have produced its figure) counts
+for no figure; it is estimated and printed with the reason. For each
 half of the split (``fit`` / ``held-out``, by source, see the file's ``split_rule``) it prints
 mean absolute error, mean signed error, the worst row, the share of measured peaks inside
 the estimate's interval, false fits (said fits, the job ran out of memory) and false OOMs
