@@ -8,7 +8,9 @@ how (``max_memory_allocated``, torch's ``peak_memory_active``, ``memory_reserved
 - ``memory_reserved``: tensors plus the allocator's rounding and cached blocks (no context);
 - ``nvidia-smi``: the whole per-process figure (context included).
 
-Rows whose job ran out of memory have no peak; they count for the verdicts only. For each
+Rows whose job ran out of memory have no peak; they count for the verdicts only. A row with a
+``not_scored`` reason (est51: the setup its source states cannot have produced its figure) counts
+for no figure; it is estimated and printed with the reason. For each
 half of the split (``fit`` / ``held-out``, by source, see the file's ``split_rule``) it prints
 mean absolute error, mean signed error, the worst row, the share of measured peaks inside
 the estimate's interval, false fits (said fits, the job ran out of memory) and false OOMs
@@ -330,6 +332,9 @@ class Result:
     problem: str = ""
     #: the reading is the card's capacity (card_full): verdict only, no error
     full_card: bool = False
+    #: est51: the row's ``not_scored`` reason: its stated setup cannot have produced its figure,
+    #: so neither its error nor its verdict is scored (estimated and printed only)
+    not_scored: str = ""
 
     @property
     def inside(self) -> bool:
@@ -357,7 +362,8 @@ def evaluate(row: Dict[str, Any]) -> Result:
     res.verdict = verdict(est, gpu) if gpu is not None else None
     context = sum(est.phases[est.phase].get(t, 0) for t in OUTSIDE_ALLOCATOR)
     res.full_card = card_full(row, gpu, context)
-    if row.get("peak_bytes") and not res.full_card:
+    res.not_scored = str(row.get("not_scored") or "")
+    if row.get("peak_bytes") and not res.full_card and not res.not_scored:
         res.error = (res.estimate - row["peak_bytes"]) / row["peak_bytes"]
     if unknown:
         res.problem = "not read: " + ", ".join(unknown)
@@ -377,12 +383,13 @@ def summary(results: List[Result], label: str) -> Dict[str, Any]:
                         if r.estimate and r.low is not None and r.high is not None)
         if widths:
             out["median_width"] = widths[len(widths) // 2]
-    out["false_fits"] = [r.row["id"] for r in results
-                         if r.row.get("outcome") == "oom" and r.verdict == "fits"]
-    out["false_ooms"] = [r.row["id"] for r in results
-                         if r.row.get("outcome") == "ran" and r.verdict in ("oom", "likely-oom")]
+    out["false_fits"] = [r.row["id"] for r in results if not r.not_scored
+                         and r.row.get("outcome") == "oom" and r.verdict == "fits"]
+    out["false_ooms"] = [r.row["id"] for r in results if not r.not_scored
+                         and r.row.get("outcome") == "ran" and r.verdict in ("oom", "likely-oom")]
     out["unestimated"] = [r.row["id"] for r in results if r.estimate is None]
     out["full_card"] = [r.row["id"] for r in results if r.full_card]
+    out["not_scored"] = [r.row["id"] for r in results if r.not_scored]
     return out
 
 
@@ -397,7 +404,8 @@ def format_summary(s: Dict[str, Any]) -> str:
             f"({s['worst'][0]}) | inside interval {inside} | false fits "
             f"{len(s['false_fits'])} | false OOMs {len(s['false_ooms'])}"
             + (f" | not estimated {len(s['unestimated'])}" if s["unestimated"] else "")
-            + (f" | card-full readings {len(s['full_card'])} (verdict only)" if s.get("full_card") else ""))
+            + (f" | card-full readings {len(s['full_card'])} (verdict only)" if s.get("full_card") else "")
+            + (f" | not scored {len(s['not_scored'])}" if s.get("not_scored") else ""))
 
 
 # --------------------------------------------------------------------------- torch-preflight
@@ -535,7 +543,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     tp_by_id: Dict[str, Tuple[int, Optional[bool]]] = {}
     if args.torch_preflight:
         for r in rows:
-            got = torch_preflight(args.torch_preflight, r)
+            got = None if r.get("not_scored") else torch_preflight(args.torch_preflight, r)
             if got is not None:
                 tp_by_id[r["id"]] = got
                 tp_pairs.append((r, got[0], got[1]))
@@ -549,8 +557,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     f"{(m / GIB if m else 0):7.2f} "
                     + (f"{res.estimate / GIB:7.2f} " if res.estimate else f"{'-':>7s} ")
                     + (f"{res.error:+7.1%} " if res.error is not None else
-                       f"{'full' if res.full_card else r['outcome']:>7s} ")
-                    + ("- " if res.full_card else "y " if res.inside else "n " if m and res.estimate else "- ")
+                       f"{'full' if res.full_card else 'n/s' if res.not_scored else r['outcome']:>7s} ")
+                    + ("- " if res.full_card or res.not_scored else "y " if res.inside else "n " if m and res.estimate else "- ")
                     + f"{res.verdict!s:10s}")
             if args.torch_preflight:
                 tp = tp_by_id.get(r["id"])
@@ -562,6 +570,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                                        ("fits" if tp[1] else "-" if tp[1] is None else "oom"))
             if res.full_card:
                 line += "  [card-full reading: verdict only]"
+            if res.not_scored:
+                line += f"  [not scored: {res.not_scored}]"
             if res.problem:
                 line += f"  [{res.problem}]"
             print(line)

@@ -331,7 +331,15 @@ QL_BASE = dict(mode="train", precision="amp-bf16", optimizer="paged-adamw", grad
                padding="dynamic", group_by_length=True, grad_ckpt=True, attention="eager", world_size=2,
                quant="4bit", quant_type="nf4", double_quant=True, kbit_prepared=False, lora_r=64,
                lora_targets=["all-linear"], lora_dropout=0.1, loss="standard", use_cache=False,
-               torch_version="2.0.1", transformers_version="4.31.0")
+               torch_version="2.0.1", transformers_version="4.31.0",
+               # est51 (after scoring, so in-sample): qlora.py at 0fc40da trains the resized vocabulary
+               # tables: train() calls get_accelerate_model (get_peft_model, line 331) at line 642, then
+               # smart_tokenizer_and_embedding_resize (model.resize_token_embeddings, line 372) at line 659
+               # for LLaMA's missing pad token; transformers before 4.35 builds the new tables with
+               # requires_grad True. The maintainers froze them in 5111741 ("Temporary bug fix #214:
+               # freeze embeddings") and answered this issue "This might be related to the issue we
+               # found #214" (est33 traced the term and left the rows as scored)
+               trained_embeddings="resized")
 QL_UNKNOWN = ("'Kept the same training arguments' read as the repository's guanaco scripts (oasst1, source_max_len "
               "16 + target_max_len 512 = 528 tokens at most, grouped by length, bf16, rank 64 on every linear "
               "layer) with the per-device batch changed",

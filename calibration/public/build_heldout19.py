@@ -215,8 +215,14 @@ add(GLM4, "glm-4-9b-chat-full-ft-zero3-bf16-s769-8xa100-80gb", 80935, "MiB", "nv
           "| 20G |'")
 
 # ------------------------------------------------------------------ 2. ChatGLM3-6B demo table (MiB per GPU)
+# est51 (after scoring, so in-sample): no gradient checkpointing. finetune_demo/finetune_hf.py at 9484f82 (the
+# table's commit, 2024-01-27) and at b564f40 (2024-01-28, the demo issue #806 ran on 2024-01-31) never calls
+# gradient_checkpointing_enable, and configs/lora.yaml / sft.yaml set no gradient_checkpointing; the call came
+# with b74bab7 (2024-02-06, "transformers>=4.37.2 for finetuning": "+    model.gradient_checkpointing_enable()").
+# (Its LoRA branch also left use_cache at the config's True; ChatGLM3's 2-group KV cache is kept for
+# backward anyway, so use_cache stays as written.)
 C3_BASE = dict(mode="train", hf_config=CHATGLM3_6B, model_name="ChatGLM3-6B", optimizer="adamw", micro_batch=1,
-               grad_accum=1, seq_len=385, padding="dynamic", grad_ckpt=True, attention="sdpa", loss="standard",
+               grad_accum=1, seq_len=385, padding="dynamic", grad_ckpt=False, attention="sdpa", loss="standard",
                use_cache=False, torch_version="2.1.2", transformers_version="4.37.1")
 C3_UNKNOWN = (GLM_SHAPE,
               "'occupying 14082MiB' / 'occupies 48346MiB' name no counter: the driver's figure (nvidia-smi) written; "
@@ -265,7 +271,7 @@ add_oom(GLM_OOM, "chatglm3-6b-lora-r4-fp16-s2561-rtx4090", "nvidia-smi", "RTX-40
         dict(C3_BASE, precision="fp16", seq_len=2561, world_size=1, lora_r=4, lora_targets=QKV, lora_dropout=0.1),
         unknown=(GLM_SHAPE,
                  "'My own modified scripts' is ticked: the demo's finetune_hf.py assumed otherwise unchanged (16-bit "
-                 "base, LoRA weights cast to fp32, gradient checkpointing)",
+                 "base, LoRA weights cast to fp32; est51: no gradient checkpointing before b74bab7)",
                  "max_input_length 2048 + max_output_length 512 + 1 written as the longest sample"),
         notes="ChatGLM3 issue #806 (luzhongqiu, 2024-01-31): transformers==4.37.1, torch-2.1.2, '4090 24G显存', "
               "'max_input_length: 2048 max_output_length: 512 per_device_train_batch_size: 1' LoRA r 4: '显存一直暴涨"

@@ -34,10 +34,14 @@ class RowBook:
         self.rows.append(row)
 
     def add(self, src: str, rid: str, value: float, unit: str, measured: str, gpu: str,
-            setup: dict[str, Any], *, unknown: Any = (), notes: str = "") -> None:
-        """A measured peak of `value` `unit` (one of UNITS)."""
+            setup: dict[str, Any], *, unknown: Any = (), notes: str = "", not_scored: str = "") -> None:
+        """A measured peak of `value` `unit` (one of UNITS). ``not_scored`` (est51): why the setup the
+        source states cannot have produced the figure; the bench then scores neither the row's error
+        nor its verdict."""
         row = self._row(src, rid, measured, gpu, "ran", setup)
         row.update(value=value, unit=unit, peak_bytes=round(value * UNITS[unit]))
+        if not_scored:
+            row["not_scored"] = not_scored
         self._finish(row, unknown, notes)
 
     def add_oom(self, src: str, rid: str, measured: str, gpu: str, setup: dict[str, Any], *,
