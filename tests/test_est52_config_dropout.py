@@ -79,6 +79,26 @@ def test_config_without_the_keys_gets_the_config_class_default():
     assert config_dropouts("gpt2", gpt2) == {"dropout": 0.0, "resid_dropout": 0.2}
     assert config_dropouts("distilbert", {"attention_dropout": 0.0}) == {"dropout": 0.0, "resid_dropout": 0.1}
     assert config_dropouts("llama", {"attention_dropout": 0.1}) is None           # not read here
+    # T5: one dropout_rate for both; BART-family: BartConfig's attention_dropout default is 0.0 (the old
+    # table's 0.1 was the facebook checkpoints' stated value), its residual dropout 0.1
+    assert config_dropouts("t5", {"dropout_rate": 0.0}) == {"dropout": 0.0, "resid_dropout": 0.0}
+    assert config_dropouts("bart", {}) == {"dropout": 0.0, "resid_dropout": 0.1}
+    assert config_dropouts("bart", {"attention_dropout": 0.1}) == {"dropout": 0.1, "resid_dropout": 0.1}
+    assert config_dropouts("whisper", {}) == {"dropout": 0.0, "resid_dropout": 0.0}
+    assert config_dropouts("vit", {"hidden_dropout_prob": 0.1}) == {"dropout": 0.0, "resid_dropout": 0.1}
+
+
+def test_t5_layer_without_dropout_keeps_no_masks():
+    """T5 (4.51.0 ``modeling_t5.py`` 559-560): ``softmax(scores.float(), dim=-1).type_as(scores)`` keeps its fp32
+    output (4 B a score); with dropout_rate > 0 the dropout's mask (1 B) and the dropped fp16 copy the matmul reads
+    (2 B), without it the fp16 copy alone (2 B); plus, per token, two residual masks (d_model each) and
+    T5DenseActDense's own dropout mask (d_ff)."""
+    t5 = {"model_type": "t5", "d_model": 64, "d_kv": 16, "d_ff": 256, "num_layers": 2, "num_heads": 4,
+          "vocab_size": 100, "feed_forward_proj": "relu"}
+    on = _layer(t5, "eager", tokens=256, seq=64)                        # T5Config's default 0.1
+    off = _layer(dict(t5, dropout_rate=0.0), "eager", tokens=256, seq=64)
+    heads, seq, d_model, d_ff = 4, 64, 64, 256
+    assert (on.saved - off.saved) / 256 == heads * seq * ((4 + 1 + 2) - (4 + 2)) + 2 * d_model + d_ff
 
 
 def test_published_eager_minus_sdpa_gap_is_five_bytes_a_score():

@@ -16,6 +16,15 @@ layer therefore depends on p being positive, read from the config the model is b
   (defaults 0.1 / 0.1, ``configuration_distilbert.py`` lines 101-102).
 - GPT-2: ``attn_pdrop`` on the probabilities, ``resid_pdrop`` on the residual stream (defaults
   0.1 / 0.1, ``configuration_gpt2.py`` lines 146-148).
+- T5, mT5, umT5: ``dropout_rate`` on both (``T5Attention``: ``self.dropout = config.dropout_rate``,
+  ``nn.functional.dropout(attn_weights, p=self.dropout, ...)``, ``modeling_t5.py`` lines 366, 560;
+  default 0.1).
+- BART, mBART, Marian, Pegasus, Whisper: ``attention_dropout`` on the probabilities, ``dropout`` on
+  the residual stream (``BartEncoderLayer``: ``dropout=config.attention_dropout``, ``self.dropout =
+  config.dropout``, ``modeling_bart.py`` lines 536, 540); defaults 0.0 / 0.1 (Whisper 0.0 / 0.0):
+  the table's 0.1 for BART's probabilities was the checkpoints' value, not the class default.
+- ViT, DeiT, DINOv2: ``attention_probs_dropout_prob`` / ``hidden_dropout_prob``, defaults 0 / 0
+  (``modeling_vit.py`` lines 230, 288).
 
 Before this module, ``activations._dropout`` fell back to a table by model type, which had no
 ELECTRA entry (so ELECTRA's eager attention was charged as if its probabilities were not
@@ -42,6 +51,17 @@ CONFIG_KEYS: Dict[str, Tuple[Tuple[str, float], Tuple[str, float]]] = {
     "albert": (("attention_probs_dropout_prob", 0.0), ("hidden_dropout_prob", 0.0)),
     "distilbert": (("attention_dropout", 0.1), ("dropout", 0.1)),
     "gpt2": (("attn_pdrop", 0.1), ("resid_pdrop", 0.1)),
+    "t5": (("dropout_rate", 0.1), ("dropout_rate", 0.1)),
+    "mt5": (("dropout_rate", 0.1), ("dropout_rate", 0.1)),
+    "umt5": (("dropout_rate", 0.1), ("dropout_rate", 0.1)),
+    "bart": (("attention_dropout", 0.0), ("dropout", 0.1)),
+    "mbart": (("attention_dropout", 0.0), ("dropout", 0.1)),
+    "marian": (("attention_dropout", 0.0), ("dropout", 0.1)),
+    "pegasus": (("attention_dropout", 0.0), ("dropout", 0.1)),
+    "whisper": (("attention_dropout", 0.0), ("dropout", 0.0)),
+    "vit": (("attention_probs_dropout_prob", 0.0), ("hidden_dropout_prob", 0.0)),
+    "deit": (("attention_probs_dropout_prob", 0.0), ("hidden_dropout_prob", 0.0)),
+    "dinov2": (("attention_probs_dropout_prob", 0.0), ("hidden_dropout_prob", 0.0)),
 }
 
 
