@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
 
 from preflight.estimate import arch_more
 from preflight.estimate.arch_knobs import decoder_knobs
+from preflight.estimate.dropout_probs import DropoutConfigError, with_config_dropouts
 
 if TYPE_CHECKING:
     from preflight.estimate.params import count_params
@@ -558,9 +559,13 @@ def from_hf_config(config: Mapping[str, Any], *, name: str, source: str = "") ->
             arch = _read_multimodal(mt, config, name, source)
         else:
             arch = _read_one(mt, config, name, source)
+            # the dropout probabilities the config states (dropout_probs.py)
+            arch = with_config_dropouts(arch, config, name)
         counted = count_params(arch)
     except ArchitectureError:
         raise
+    except DropoutConfigError as exc:
+        raise ArchitectureError(str(exc)) from exc
     except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, OverflowError) as exc:
         raise ArchitectureError(f"{name}: unreadable {mt} config ({type(exc).__name__}: {exc})") from exc
     return replace(arch, params_total=counted.total, params_active=counted.active,
