@@ -19,7 +19,16 @@ from preflight.sources import read_text_limited
 if TYPE_CHECKING:
     from preflight.validate import Problem
 
-_PYYAML = ("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load")
+_PYYAML = ("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load",
+           # yacs reads YAML with ``yaml.safe_load`` (yacs/config.py ``_load_cfg_from_yaml_str``), and so do
+           # fvcore's and detectron2's ``CfgNode`` (``load_yaml_with_base``); yacs issue 46: ``BASE_LR: 1e-3``
+           # reaches the code as the string "1e-3"
+           "yacs.config.CfgNode.load_cfg", "yacs.config.load_cfg", "yacs.config.CfgNode.merge_from_file",
+           "fvcore.common.config.CfgNode.load_yaml_with_base")
+# ``cfg.merge_from_file(path)`` on a yacs/fvcore/detectron2 ``CfgNode`` (a method of an instance: matched by text
+# in a script that imports one of those packages)
+_MERGE_FROM_FILE = re.compile(r"\.merge_from_file\(")
+_CFGNODE_PACKAGES = ("yacs", "fvcore", "detectron2")
 _OMEGACONF = ("omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create")
 
 
@@ -66,7 +75,11 @@ def _reader(project: Any, name: str) -> str:
         sites = idx.find(*_PYYAML)
         if sites:
             readers.append((script, sites[0].line))
-        if name in text:
+        elif idx.imports_any(*_CFGNODE_PACKAGES) and _MERGE_FROM_FILE.search(text):
+            match = _MERGE_FROM_FILE.search(text)
+            assert match is not None
+            readers.append((script, text.count("\n", 0, match.start()) + 1))
+        if name in text or _launched_with(project, script, name):
             naming.append(script)
     for script, line in readers:
         if script in naming:
@@ -80,6 +93,16 @@ def _reader(project: Any, name: str) -> str:
         if found:
             return found
     return ""
+
+
+def _launched_with(project: Any, script: Any, name: str) -> bool:
+    """The audited launch line runs ``script`` with the file ``name`` as an argument
+    (``python train.py --config-file configs/x.yaml``)."""
+    argv = [str(a) for a in (getattr(project, "argv", None) or ())]
+    base = os.path.basename(str(getattr(script.source, "path", "") or ""))
+    if not base or not any(os.path.basename(a) == base for a in argv):
+        return False
+    return any(os.path.basename(a.partition("=")[2] or a) == name for a in argv)
 
 
 _PYYAML_CALL = re.compile(r"\byaml\.(?:safe_|full_|unsafe_)?load\(")
