@@ -334,6 +334,7 @@ JOB = {
     "PF593": "plan.pf593_best_model_never_saved_before_max_steps",
     "PF595": "plan.pf595_hydra_now_run_dir_per_process",
     "PF596": "plan.pf596_listconfig_iterated_unresolved",
+    "PF597": "plan.pf597_omegaconf_merge_keeps_default_entries",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
