@@ -136,7 +136,7 @@ default's entries in the run config with a switch (`weight: 0.0`, `enabled: fals
             if script.tree is None:
                 continue
             for call, default_name in _merges(script.tree):
-                default = self._default(project, script, default_name)
+                default = config_file(project, script, default_name)
                 if default is None:
                     continue
                 for source, config in project.configs:
@@ -167,24 +167,27 @@ default's entries in the run config with a switch (`weight: 0.0`, `enabled: fals
                             f"Replace the node after merging (`OmegaConf.update(cfg, \"{key}\", ..., merge=False)`) "
                             "or name the default's entries in the run config"), evidence=evidence)
 
-    @staticmethod
-    def _default(project: Any, script: Any, name: str) -> Optional[Any]:
-        """The default config file ``name``: an audited config, else the file beside the script."""
-        for source, config in project.configs:
-            if os.path.basename(str(source.path)) == name and isinstance(config.data, dict):
-                return config
-        from preflight.adapters.hydra_compose import relative
-        from preflight.diagnostics import FileError
-        from preflight.loaders import load_config
-        from preflight.sources import read_source
 
-        folder = Path(str(script.source.path)).resolve().parent
-        for candidate in (folder / name, folder / "config" / name, folder / "configs" / name):
-            if not candidate.is_file() or not project.may_read(candidate):
-                continue
-            source = read_source(candidate, relative(candidate, Path(str(project.root))), "yaml")
-            if isinstance(source, FileError):
-                return None
-            loaded = load_config(source)
-            return None if isinstance(loaded, FileError) or not isinstance(loaded.data, dict) else loaded
-        return None
+def config_file(project: Any, script: Any, name: str) -> Optional[Any]:
+    """The config file ``name`` (a file name, or a relative path as the script writes it): an audited
+    config, else the file beside the script (or in its ``config``/``configs`` folder, or under the root)."""
+    for source, config in project.configs:
+        shown = str(source.path).replace(os.sep, "/")
+        if (shown == name or shown.endswith("/" + name.lstrip("./"))) and isinstance(config.data, dict):
+            return config
+    from preflight.adapters.hydra_compose import relative
+    from preflight.diagnostics import FileError
+    from preflight.loaders import load_config
+    from preflight.sources import read_source
+
+    folder = Path(str(script.source.path)).resolve().parent
+    for candidate in (folder / name, folder / "config" / name, folder / "configs" / name,
+                      Path(str(project.root)) / name):
+        if not candidate.is_file() or not project.may_read(candidate):
+            continue
+        source = read_source(candidate, relative(candidate, Path(str(project.root))), "yaml")
+        if isinstance(source, FileError):
+            return None
+        loaded = load_config(source)
+        return None if isinstance(loaded, FileError) or not isinstance(loaded.data, dict) else loaded
+    return None
