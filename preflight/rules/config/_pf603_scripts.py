@@ -20,15 +20,11 @@ if TYPE_CHECKING:
     from preflight.validate import Problem
 
 _PYYAML = ("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load",
-           # yacs reads YAML with ``yaml.safe_load`` (yacs/config.py ``_load_cfg_from_yaml_str``), and so do
-           # fvcore's and detectron2's ``CfgNode`` (``load_yaml_with_base``); yacs issue 46: ``BASE_LR: 1e-3``
-           # reaches the code as the string "1e-3"
-           "yacs.config.CfgNode.load_cfg", "yacs.config.load_cfg", "yacs.config.CfgNode.merge_from_file",
-           "fvcore.common.config.CfgNode.load_yaml_with_base")
-# ``cfg.merge_from_file(path)`` on a yacs/fvcore/detectron2 ``CfgNode`` (a method of an instance: matched by text
-# in a script that imports one of those packages)
-_MERGE_FROM_FILE = re.compile(r"\.merge_from_file\(")
-_CFGNODE_PACKAGES = ("yacs", "fvcore", "detectron2")
+           # yacs reads YAML with ``yaml.safe_load`` (yacs/config.py ``_load_cfg_from_yaml_str``) and
+           # ``CfgNode.load_cfg`` keeps the strings (yacs issue 46: ``BASE_LR: 1e-3`` reaches the code as
+           # "1e-3"); ``merge_from_file`` is not one: ``_merge_a_into_b`` passes every value through
+           # ``_decode_cfg_value`` (``literal_eval``), which turns "1e-3" into 0.001 (yacs, fvcore, detectron2)
+           "yacs.config.CfgNode.load_cfg", "yacs.config.load_cfg")
 _OMEGACONF = ("omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create")
 
 
@@ -75,10 +71,6 @@ def _reader(project: Any, name: str) -> str:
         sites = idx.find(*_PYYAML)
         if sites:
             readers.append((script, sites[0].line))
-        elif idx.imports_any(*_CFGNODE_PACKAGES) and _MERGE_FROM_FILE.search(text):
-            match = _MERGE_FROM_FILE.search(text)
-            assert match is not None
-            readers.append((script, text.count("\n", 0, match.start()) + 1))
         if name in text or _launched_with(project, script, name):
             naming.append(script)
     for script, line in readers:

@@ -228,19 +228,6 @@ PF603_BAD = [
       BASE_LR: 1e-3  # warning: PF603
       MOMENTUM: 0.9
     """),
-    # the same through a detectron2 CfgNode's merge_from_file (fvcore's load_yaml_with_base: yaml.safe_load)
-    dedent("""
-    # --- train_net.py
-    from detectron2.config import get_cfg
-
-    cfg = get_cfg()
-    cfg.merge_from_file("configs/mask_rcnn.yaml")
-    print(cfg.SOLVER.WEIGHT_DECAY)
-    # --- configs/mask_rcnn.yaml
-    SOLVER:
-      BASE_LR: 0.02
-      WEIGHT_DECAY: 1e-4  # warning: PF603
-    """),
 ]
 
 PF603_GOOD = [
@@ -325,6 +312,20 @@ PF603_GOOD = [
     SOLVER:
       BASE_LR: 1.0e-3
       MOMENTUM: 0.9
+    """),
+    # tricky-correct: merge_from_file (yacs, fvcore, detectron2) passes each value through literal_eval
+    # (yacs `_decode_cfg_value`), so "1e-4" becomes 0.0001 (lufficc/SSD issue 170's shape)
+    dedent("""
+    # --- train_net.py
+    from detectron2.config import get_cfg
+
+    cfg = get_cfg()
+    cfg.merge_from_file("configs/mask_rcnn.yaml")
+    print(cfg.SOLVER.WEIGHT_DECAY)
+    # --- configs/mask_rcnn.yaml
+    SOLVER:
+      BASE_LR: 0.02
+      WEIGHT_DECAY: 1e-4
     """),
     # tricky: the project's own Config class has a merge_from_file that reads with OmegaConf (no yacs)
     dedent("""

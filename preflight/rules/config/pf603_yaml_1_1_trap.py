@@ -26,8 +26,8 @@ Plain YAML scalars that YAML 1.1 readers turn into something else, in config fil
 preflight validates, judged by the reader that really loads the file:
 
 - `1e-4`, `5e8`: PyYAML (used by `HfArgumentParser.parse_yaml_file`, accelerate's
-  config loader, and yacs/fvcore/detectron2 `CfgNode.load_cfg`/`merge_from_file`: yacs
-  issue 46) reads them as **strings** (YAML 1.1 floats need a dot); OmegaConf
+  config loader, and yacs `CfgNode.load_cfg`: yacs issue 46; yacs's `merge_from_file`
+  turns the strings back into numbers with `literal_eval`) reads them as **strings** (YAML 1.1 floats need a dot); OmegaConf
   (Hydra) reads them as floats, so Hydra configs (and files the audited scripts load
   with `OmegaConf.load` instead of `HfArgumentParser`) are not flagged for this; when no
   audited script says (`check DIR`, `validate FILE`), the Python files of the config's
