@@ -337,6 +337,7 @@ JOB = {
     "PF596": "plan.pf596_listconfig_iterated_unresolved",
     "PF597": "plan.pf597_omegaconf_merge_keeps_default_entries",
     "PF599": "plan.pf599_omegaconf_merge_expands_interpolated_node",
+    "PF600": "plan.pf600_omegaconf_resolved_before_cli_merge",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
