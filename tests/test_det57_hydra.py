@@ -55,3 +55,37 @@ def test_a_launch_line_that_names_another_file_does_not_make_the_script_a_reader
     write(tmp_path, "configs/other.yaml", "SOLVER:\n  BASE_LR: 1e-3\n")
     write(tmp_path, "launch.sh", "#!/bin/bash\npython train.py --config-file configs/r50.yaml\n")
     assert audit(cli, tmp_path, "PF603", "launch.sh", "--config", "configs/other.yaml") == []
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("0-7", (8, "0-7")), ("1,3,5", (3, "1,3,5")), ("0-15:4", (4, "0-15:4")), ("0-7%2", (2, "0-7%2")),
+    ("0-7%1", None), ("3", None), ("abc", None), ("7-0", None),
+])
+def test_the_tasks_a_slurm_array_runs_at_once(spec, expected):
+    from preflight.rules.plan._pf616_arrays import array_tasks
+
+    assert array_tasks(f"#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH --array={spec}\nsrun python train.py\n") == expected
+
+
+def test_a_hydra_0_x_app_whose_config_path_names_the_file_is_composed(cli, tmp_path):
+    # Hydra < 1.0: `config_path` is the primary config file; its folder holds the groups (PF596 reads the list)
+    write(tmp_path, "train.py", """\
+        import os
+
+        import hydra
+
+
+        @hydra.main(config_path="conf/config.yaml")
+        def main(cfg):
+            for d in cfg.dirs:
+                os.makedirs(d, exist_ok=True)
+
+
+        if __name__ == "__main__":
+            main()
+        """)
+    write(tmp_path, "conf/config.yaml", "base: /ckpt\ndirs:\n  - ${base}/a\n  - .\n")
+    write(tmp_path, "requirements.txt", "hydra-core==0.11.3\nomegaconf==1.4.1\n")
+    assert audit(cli, tmp_path, "PF596", "train.py") == [("train.py", 8)]
+    write(tmp_path, "requirements.txt", "hydra-core==1.3.2\nomegaconf==2.3.0\n")
+    assert audit(cli, tmp_path, "PF596", "train.py") == []

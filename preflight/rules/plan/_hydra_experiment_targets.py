@@ -71,15 +71,28 @@ def _group_overrides(data: Any) -> Optional[list[str]]:
     return out
 
 
+_MAX_DEPTH = 3  # config groups nest a few folders deep (`experiment/`, `model/loss/`)
+_MAX_FILES = 400  # a config_path of "." would otherwise walk the whole project
+
+
 def _global_files(config_dir: Path, project: Any) -> Iterator[Path]:
-    """YAML files in the group folders of ``config_dir`` (not the primary configs beside it)."""
+    """YAML files in the group folders of ``config_dir`` (not the primary configs beside it), at most
+    ``_MAX_DEPTH`` folders deep and ``_MAX_FILES`` in all; hidden and ``__`` folders skipped."""
+    seen = 0
     for folder, dirs, names in os.walk(config_dir):
-        dirs.sort()
-        if Path(folder) == config_dir:
+        here = Path(folder)
+        depth = len(here.relative_to(config_dir).parts)
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__"))) if depth < _MAX_DEPTH else []
+        if here == config_dir:
             continue
         for name in sorted(names):
-            if name.endswith((".yaml", ".yml")) and project.may_read(Path(folder) / name):
-                yield Path(folder) / name
+            if not name.endswith((".yaml", ".yml")):
+                continue
+            seen += 1
+            if seen > _MAX_FILES:
+                return
+            if project.may_read(here / name):
+                yield here / name
 
 
 def experiment_merges(project: Any) -> list[ExperimentMerge]:
