@@ -157,6 +157,10 @@ def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] 
     # not given: Hydra >= 1.2 behaves as version_base="1.1" (with a warning)
     version_base = _text(idx, version) if version is not None else "1.1"
     name = _text(idx, site.arg(1, "config_name")) if how == "@hydra.main" else None
+    if how == "@hydra.main" and name is None and config_dir is not None and config_dir.suffix in (".yaml", ".yml"):
+        # Hydra before 1.0: config_path names the primary config file itself (`config_path="conf/config.yaml"`),
+        # its folder holds the config groups
+        config_dir, name = config_dir.parent, config_dir.stem
     return HydraApp(idx.script, site.line, config_dir, name, version_base, how)
 
 

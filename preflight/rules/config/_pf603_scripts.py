@@ -19,7 +19,12 @@ from preflight.sources import read_text_limited
 if TYPE_CHECKING:
     from preflight.validate import Problem
 
-_PYYAML = ("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load")
+_PYYAML = ("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load",
+           # yacs reads YAML with ``yaml.safe_load`` (yacs/config.py ``_load_cfg_from_yaml_str``) and
+           # ``CfgNode.load_cfg`` keeps the strings (yacs issue 46: ``BASE_LR: 1e-3`` reaches the code as
+           # "1e-3"); ``merge_from_file`` is not one: ``_merge_a_into_b`` passes every value through
+           # ``_decode_cfg_value`` (``literal_eval``), which turns "1e-3" into 0.001 (yacs, fvcore, detectron2)
+           "yacs.config.CfgNode.load_cfg", "yacs.config.load_cfg")
 _OMEGACONF = ("omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create")
 
 
@@ -66,7 +71,7 @@ def _reader(project: Any, name: str) -> str:
         sites = idx.find(*_PYYAML)
         if sites:
             readers.append((script, sites[0].line))
-        if name in text:
+        if name in text or _launched_with(project, script, name):
             naming.append(script)
     for script, line in readers:
         if script in naming:
@@ -80,6 +85,16 @@ def _reader(project: Any, name: str) -> str:
         if found:
             return found
     return ""
+
+
+def _launched_with(project: Any, script: Any, name: str) -> bool:
+    """The audited launch line runs ``script`` with the file ``name`` as an argument
+    (``python train.py --config-file configs/x.yaml``)."""
+    argv = [str(a) for a in (getattr(project, "argv", None) or ())]
+    base = os.path.basename(str(getattr(script.source, "path", "") or ""))
+    if not base or not any(os.path.basename(a) == base for a in argv):
+        return False
+    return any(os.path.basename(a.partition("=")[2] or a) == name for a in argv)
 
 
 _PYYAML_CALL = re.compile(r"\byaml\.(?:safe_|full_|unsafe_)?load\(")

@@ -215,6 +215,19 @@ PF603_BAD = [
       FPN:
         "OFF": false
     """),
+    # yacs issue 46: yacs reads the file with yaml.safe_load, so `BASE_LR: 1e-3` is the string "1e-3"
+    dedent("""
+    # --- train.py
+    from yacs.config import CfgNode
+
+    with open("configs/retinanet.yaml") as f:
+        cfg = CfgNode.load_cfg(f)
+    print(cfg.SOLVER.BASE_LR * 2)
+    # --- configs/retinanet.yaml
+    SOLVER:
+      BASE_LR: 1e-3  # warning: PF603
+      MOMENTUM: 0.9
+    """),
 ]
 
 PF603_GOOD = [
@@ -286,5 +299,53 @@ PF603_GOOD = [
       true: positive
       false: negative
       online: 3
+    """),
+    # the fix of yacs issue 46: a dot in the mantissa
+    dedent("""
+    # --- train.py
+    from yacs.config import CfgNode
+
+    with open("configs/retinanet.yaml") as f:
+        cfg = CfgNode.load_cfg(f)
+    print(cfg.SOLVER.BASE_LR * 2)
+    # --- configs/retinanet.yaml
+    SOLVER:
+      BASE_LR: 1.0e-3
+      MOMENTUM: 0.9
+    """),
+    # tricky-correct: merge_from_file (yacs, fvcore, detectron2) passes each value through literal_eval
+    # (yacs `_decode_cfg_value`), so "1e-4" becomes 0.0001 (lufficc/SSD issue 170's shape)
+    dedent("""
+    # --- train_net.py
+    from detectron2.config import get_cfg
+
+    cfg = get_cfg()
+    cfg.merge_from_file("configs/mask_rcnn.yaml")
+    print(cfg.SOLVER.WEIGHT_DECAY)
+    # --- configs/mask_rcnn.yaml
+    SOLVER:
+      BASE_LR: 0.02
+      WEIGHT_DECAY: 1e-4
+    """),
+    # tricky: the project's own Config class has a merge_from_file that reads with OmegaConf (no yacs)
+    dedent("""
+    # --- train.py
+    from myproj.config import Config
+
+    cfg = Config()
+    cfg.merge_from_file("configs/base.yaml")
+    # --- configs/base.yaml
+    optim: {lr: 1e-3}
+    """),
+    # tricky: the yacs value is cast where it is read
+    dedent("""
+    # --- train.py
+    from yacs.config import CfgNode
+
+    cfg = CfgNode.load_cfg(open("configs/retinanet.yaml"))
+    lr = float(cfg.SOLVER.BASE_LR)
+    # --- configs/retinanet.yaml
+    SOLVER:
+      BASE_LR: 1e-3
     """),
 ]

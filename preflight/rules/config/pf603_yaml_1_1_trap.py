@@ -25,8 +25,9 @@ class Yaml11Trap(ConfigRule):
 Plain YAML scalars that YAML 1.1 readers turn into something else, in config files
 preflight validates, judged by the reader that really loads the file:
 
-- `1e-4`, `5e8`: PyYAML (used by `HfArgumentParser.parse_yaml_file` and accelerate's
-  config loader) reads them as **strings** (YAML 1.1 floats need a dot); OmegaConf
+- `1e-4`, `5e8`: PyYAML (used by `HfArgumentParser.parse_yaml_file`, accelerate's
+  config loader, and yacs `CfgNode.load_cfg`: yacs issue 46; yacs's `merge_from_file`
+  turns the strings back into numbers with `literal_eval`) reads them as **strings** (YAML 1.1 floats need a dot); OmegaConf
   (Hydra) reads them as floats, so Hydra configs (and files the audited scripts load
   with `OmegaConf.load` instead of `HfArgumentParser`) are not flagged for this; when no
   audited script says (`check DIR`, `validate FILE`), the Python files of the config's

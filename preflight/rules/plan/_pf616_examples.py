@@ -58,6 +58,20 @@ python train.py lr=3e-4 &
 python train.py lr=1e-3 &
 wait
 """,
+    # hydra issue 2925: the tasks of a SLURM array start together, each in a folder named to the second
+    _TRAIN + """\
+# --- conf/config.yaml
+seed: 0
+lr: 3e-4
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}  # warning: PF616
+# --- launch.sh
+#!/bin/bash
+#SBATCH --array=0-7
+#SBATCH --gres=gpu:1
+srun python train.py seed=${SLURM_ARRAY_TASK_ID}
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -136,5 +150,44 @@ for seed in 0 1 2 3; do
   python train.py seed=$seed &
 done
 wait
+""",
+    # the fix of hydra issue 2925: the array task id is part of the folder
+    _TRAIN + """\
+# --- conf/config.yaml
+seed: 0
+lr: 3e-4
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}_${oc.env:SLURM_ARRAY_JOB_ID,local}_${oc.env:SLURM_ARRAY_TASK_ID,0}
+# --- launch.sh
+#!/bin/bash
+#SBATCH --array=0-7
+srun python train.py seed=${SLURM_ARRAY_TASK_ID}
+""",
+    # tricky: the folder holds the seed each task overrides
+    _TRAIN + """\
+# --- conf/config.yaml
+seed: 0
+lr: 3e-4
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d_%H-%M-%S}_seed${seed}
+# --- launch.sh
+#!/bin/bash
+#SBATCH --array=0-7
+python train.py seed=$SLURM_ARRAY_TASK_ID
+""",
+    # tricky: `%1` lets one task run at a time
+    _TRAIN + """\
+# --- conf/config.yaml
+seed: 0
+lr: 3e-4
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}
+# --- launch.sh
+#!/bin/bash
+#SBATCH --array=0-7%1
+srun python train.py seed=${SLURM_ARRAY_TASK_ID}
 """,
 ]

@@ -10,6 +10,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_dict_override import listed, node_merge
+from preflight.rules.plan._hydra_experiment_targets import experiment_merges
 
 
 @register
@@ -29,6 +30,12 @@ app whose composed config already has a mapping at `key` with another `_target_`
 keys the override does not give (`grafting_config={_target_:...SGDGraftingConfig,...}`
 over an Adam grafting node with `beta2` and `epsilon`).
 
+An experiment config (a `# @package _global_` file of a config group, `conf/experiment/x.yaml`)
+that writes a mapping with another `_target_` at a node the app's defaults list already
+composes with other keys (`model.loss: {_target_: NewLoss, beta: 0.3}` over a
+`MyCustomLoss` node with `from_logits` and `alpha`) is reported the same way, at the
+experiment's `_target_` line (hydra issue 1896).
+
 ## Why it matters
 
 Hydra does not replace a node with a mapping from the command line: it merges the
@@ -43,7 +50,10 @@ grafting_config").
 ## How to fix it
 
 Delete the node, then add the new one: `'~key' '+key={_target_: ..., ...}'`; or select
-a config group option that holds the whole node.
+a config group option that holds the whole node (for an experiment config: put the node
+in a group and write `- override /group: option` in the experiment's defaults list;
+Jasha10 in hydra issue 1896: "dictionaries are merged (as opposed to overwriting), and
+there is currently no way to change the strategy").
 
 ## When preflight stays silent
 
@@ -52,11 +62,26 @@ a config group option that holds the whole node.
 * The node is deleted first (`~key`) and added (`+key=...`), or set to a plain value first
   (`key=null` then `++key={...}`, egomimic's launch scripts).
 * A key of the mapping is missing from the node: Hydra refuses the line, PF526.
+* An experiment whose own defaults list overrides the group that holds the node
+  (`- override /model/loss: new`: the option replaces it), or that is a group option
+  itself rather than a `_global_` file merged over the node.
 """
     bad_examples = examples("preflight.rules.plan._pf262_examples", "PF262_BAD")
     good_examples = examples("preflight.rules.plan._pf262_examples", "PF262_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        for exp in experiment_merges(pctx.project):
+            message = (f"this experiment config gives `{exp.key}` a new `_target_` ({exp.new}), but Hydra merges a "
+                       f"config file into the composed node instead of replacing it: {listed(exp.stale)} of the "
+                       f"{exp.old} node stay and are passed to {exp.new} by `instantiate` (\"unexpected keyword "
+                       f"argument\", or settings meant for {exp.old}). Put the node in a config group and select it "
+                       f"(`- override /{exp.key.replace('.', '/')}: <option>` in the experiment's defaults list)")
+            evidence = []
+            if exp.where is not None and exp.where[1] is not None:
+                evidence.append(Evidence(line=exp.where[1], path=exp.where[0],
+                                         message=f"the node with {exp.old}'s keys"))
+            if exp.line is not None:
+                yield pctx.location_finding(self, exp.path, exp.line, message, evidence=evidence)
         if not pctx.project.argv:
             return
         try:

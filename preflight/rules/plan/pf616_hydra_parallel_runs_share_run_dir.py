@@ -14,6 +14,7 @@ from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import lookup
 from preflight.rules.plan._hydra_apps import hydra_main_apps
+from preflight.rules.plan._pf616_arrays import array_starts, array_tasks
 from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import composed_run_dirs
 from preflight.sources import read_text_limited
 
@@ -27,8 +28,9 @@ _PER_RUN = ("oc.env:", "env:", "hydra:", "hydra.job.", "hydra.runtime.", "uuid")
 class _Launch:
     """Background starts of one script found in one shell file."""
 
-    def __init__(self, path: str, line: int, text: str, overrides: dict[str, str]) -> None:
+    def __init__(self, path: str, line: int, text: str, overrides: dict[str, str], array: str = "") -> None:
         self.path, self.line, self.text, self.overrides = path, line, text, overrides
+        self.array = array  # the `#SBATCH --array` spec when the starts are the tasks of a job array
 
 
 def _background_starts(text: str, script: str) -> Optional[list[tuple[int, str, list[str], bool]]]:
@@ -87,6 +89,16 @@ def _background_starts(text: str, script: str) -> Optional[list[tuple[int, str, 
     return out
 
 
+def _overrides(tokens: list[str]) -> dict[str, str]:
+    """The ``key=value`` overrides among the tokens after the script (``+``/``~`` prefixes dropped)."""
+    out = {}
+    for tok in tokens:
+        if "=" in tok and not tok.startswith("-"):
+            key, _, value = tok.partition("=")
+            out[key.lstrip("+~")] = value
+    return out
+
+
 def _resolves_per_run(config: dict[str, Any], value: str, overridden: set[str], depth: int = 0) -> bool:
     """``value`` interpolates something that differs between the runs: an environment value, a Hydra
     job field, or a key the runs override (followed through the config's own interpolations)."""
@@ -131,6 +143,11 @@ it selects, or overridden on those lines) is built from `${now:...}` formats wit
 sub-second field and contains nothing that differs between the runs: no key the lines
 override, no `${oc.env:...}`, no `${hydra:job.override_dirname}` or other job field.
 
+The tasks of a SLURM job array count the same way: a batch script with
+`#SBATCH --array=0-7` (more than one task at a time: `%1` runs them one by one) that
+runs the app (`srun python train.py seed=${SLURM_ARRAY_TASK_ID}`) starts one run per
+task, and the scheduler starts them together (hydra issue 2925).
+
 ## Why it matters
 
 Hydra resolves the run folder when each run starts; the `now` resolver is
@@ -157,7 +174,8 @@ Put something per run into the folder: the overridden value (`..._seed${seed}`),
   has `%f`; or it has no `${now:...}` at all (a fixed folder is a choice).
 * The lines override `hydra.run.dir` with something per run, or start a multirun (`-m`).
 * The loop sleeps between starts, iterates over one value, or the script is started
-  once (in the foreground, or a single background line).
+  once (in the foreground, or a single background line) by a script that is not an
+  array job (or an array whose `%N` lets one task run at a time).
 """
     bad_examples = examples("preflight.rules.plan._pf616_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf616_examples", "GOOD_EXAMPLES")
@@ -173,6 +191,9 @@ Put something per run into the folder: the overridden value (`..._seed${seed}`),
             given = [lc.overrides["hydra.run.dir"] for lc in launches if "hydra.run.dir" in lc.overrides]
             times = f"{len(launches)} times" if len(launches) > 1 else "in a loop"
             how = f"{first.path}:{first.line} starts `{script}` {times} in the background (`{first.text[:70]}`)"
+            if first.array:
+                how = (f"{first.path}:{first.line} runs `{script}` in every task of a SLURM job array "
+                       f"(`#SBATCH --array={first.array}`), whose tasks the scheduler starts together")
             if given:
                 value = given[0]
                 if len(set(given)) == 1 and "$" not in value.replace("${now:", "") and _second_resolution(value) \
@@ -209,23 +230,23 @@ Put something per run into the folder: the overridden value (`..._seed${seed}`),
                     text = read_text_limited(path, errors="replace")
                 except OSError:  # InputRefused is an OSError
                     continue
-                if script not in text or "&" not in text:
+                if script not in text:
+                    continue
+                display = os.path.relpath(path, root)
+                array = array_tasks(text)
+                if array is not None:
+                    lines = array_starts(text, script)
+                    if lines and not any(t in ("-m", "--multirun") for s in lines for t in s[2]):
+                        return [_Launch(display, number, command, _overrides(tokens), array[1])
+                                for number, command, tokens in lines]
+                if "&" not in text:
                     continue
                 starts = _background_starts(text, script)
                 if not starts or any(t in ("-m", "--multirun") for s in starts for t in s[2]):
                     continue
                 if len(starts) < 2 and not starts[0][3]:
                     continue
-                display = os.path.relpath(path, root)
-                out = []
-                for number, command, tokens, _ in starts:
-                    overrides = {}
-                    for tok in tokens:
-                        if "=" in tok and not tok.startswith("-"):
-                            key, _, value = tok.partition("=")
-                            overrides[key.lstrip("+~")] = value
-                    out.append(_Launch(display, number, command, overrides))
-                return out
+                return [_Launch(display, number, command, _overrides(tokens)) for number, command, tokens, _ in starts]
         return []
 
     @staticmethod
