@@ -117,13 +117,14 @@ function of the file (or a method of the same class) that is called after the bl
 ## Why it matters
 
 `accumulate` is meant to hold the whole micro-step: it decides whether this batch
-synchronises gradients (`sync_gradients`), wraps the step in DDP's `no_sync` on the
-accumulating batches, and the prepared optimizer and scheduler skip their `step()` until
-the last micro-batch. Leaving the backward and the step outside the block takes them out of
-that handling: the update cadence and the gradient synchronisation are not the ones the
-`gradient_accumulation_steps` asked for (trl issue 321: only the forward of the PPO step ran
-inside `accumulate`, `train_minibatch` back-propagated and stepped after it; the
-maintainer: "That seems to be indeed a bug").
+synchronises gradients (`sync_gradients`) and enters the model's `no_sync` context on the
+accumulating batches. A backward run after the block is outside that context: wrappers that
+decide at backward time whether to reduce (FSDP's post-backward hooks) synchronise on
+every micro-batch, and a step written after the block relies on the `sync_gradients`
+state the block left behind. The Accelerate examples and docs put the
+backward, `optimizer.step()` and `zero_grad()` inside the block (trl issue 321: only the
+forward of the PPO step ran inside `accumulate`, `train_minibatch` back-propagated and
+stepped after it; the maintainer: "That seems to be indeed a bug").
 
 ## How to fix it
 
@@ -166,8 +167,9 @@ inside the `with accelerator.accumulate(model):` block (call the helper from ins
                 yield ctx.finding(
                     self, backward,
                     f"`{ast.unparse(backward)}` runs after `with accelerator.accumulate(...)`, which only holds the "
-                    "forward pass: the gradient-accumulation and no-sync handling do not cover the backward and the "
-                    "optimizer step, so the update cadence and gradient synchronisation are not the ones asked "
-                    "for. Move the backward, `optimizer.step()` and `zero_grad()` into the accumulate block",
+                    "forward pass: the backward is outside the block's no-sync handling (FSDP then synchronises "
+                    "gradients on every micro-batch) and the step relies on the state the block left "
+                    "behind. Move the backward, `optimizer.step()` and `zero_grad()` into the "
+                    "accumulate block",
                     evidence=evidence)
                 break
