@@ -89,6 +89,9 @@ GOOD_EXAMPLES = [
     # --- launch
     torchrun --nproc_per_node 8 train.py
 """),
+    # tricky: the guard through a name bound from the rank test (nanochat's form)
+    _WANDB.format(init='use_dummy_wandb = not accelerator.is_main_process\n'
+                       'run = DummyWandb() if use_dummy_wandb else wandb.init(project="gato-control")', n=4),
     # accelerate 0.13 and later start the trackers on the main process only
     _TRACKERS.format(init='accelerator.init_trackers("mnli")', pin="==0.25.0"),
     _TRACKERS.format(init='if accelerator.is_main_process:\n    accelerator.init_trackers("mnli")', pin="==0.12.0"),

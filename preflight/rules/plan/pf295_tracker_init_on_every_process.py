@@ -23,11 +23,27 @@ def _rank_test(expr: ast.AST) -> bool:
     return any(w in text for w in _RANK_WORDS)
 
 
+def _rank_names(ctx: FileContext, scope: ast.AST) -> set[str]:
+    """Names the module or ``scope`` binds from a rank test (``use_dummy = not master_process``)."""
+    out: set[str] = set()
+    for root in {id(ctx.tree): ctx.tree, id(scope): scope}.values():
+        for node in ast.walk(root):
+            if isinstance(node, ast.Assign) and _rank_test(node.value):
+                out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return out
+
+
+def _tests_rank(expr: ast.AST, names: set[str]) -> bool:
+    return _rank_test(expr) or any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+
+
 def _guarded(ctx: FileContext, node: ast.AST) -> bool:
-    """``node`` runs on some ranks only: under an ``if``/``IfExp`` that tests the rank, in a function decorated
-    as main-process-only, or after an ``if`` on the rank earlier in the same function (an early return)."""
+    """``node`` runs on some ranks only: under an ``if``/``IfExp`` that tests the rank (or a name bound from such a
+    test), in a function decorated as main-process-only, or after an ``if`` on the rank earlier in the same
+    function (an early return)."""
+    names = _rank_names(ctx, ctx.enclosing_function(node) or ctx.tree)
     for anc in ctx.ancestors(node):
-        if isinstance(anc, (ast.If, ast.IfExp, ast.While)) and _rank_test(anc.test):
+        if isinstance(anc, (ast.If, ast.IfExp, ast.While)) and _tests_rank(anc.test, names):
             return True
         if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
                 _rank_test(d) or "main_process" in ast.unparse(d) for d in anc.decorator_list):
@@ -35,7 +51,7 @@ def _guarded(ctx: FileContext, node: ast.AST) -> bool:
     scope = ctx.enclosing_function(node) or ctx.tree
     line = getattr(node, "lineno", 0)
     for stmt in ast.walk(scope):
-        if isinstance(stmt, ast.If) and stmt.lineno < line and _rank_test(stmt.test) and any(
+        if isinstance(stmt, ast.If) and stmt.lineno < line and _tests_rank(stmt.test, names) and any(
                 isinstance(s, (ast.Return, ast.Raise)) or (isinstance(s, ast.Expr) and "exit" in ast.unparse(s))
                 for s in stmt.body):
             return True
@@ -110,6 +126,8 @@ there only).
 * `wandb.init` passes `group=` (one run per rank, grouped on purpose: W&B's documented
   distributed mode), a computed `mode=` (`"disabled"` off the main rank), or `**kwargs`.
 * `init_trackers` on accelerate 0.13 or later, or with no pinned version.
+* The guard goes through a name bound from a rank test (`use_dummy_wandb = not master_process`,
+  then `DummyWandb() if use_dummy_wandb else wandb.init(...)`, as nanochat does).
 """
     bad_examples = examples("preflight.rules.plan._pf295_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf295_examples", "GOOD_EXAMPLES")
