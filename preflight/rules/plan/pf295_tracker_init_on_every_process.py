@@ -126,6 +126,8 @@ there only).
 * `wandb.init` passes `group=` (one run per rank, grouped on purpose: W&B's documented
   distributed mode), a computed `mode=` (`"disabled"` off the main rank), or `**kwargs`.
 * `init_trackers` on accelerate 0.13 or later, or with no pinned version.
+* The call sits in a method, a nested function, or a module function the file never calls by
+  name (`fire.Fire(main)`, an entry point): who calls it is not seen.
 * The guard goes through a name bound from a rank test (`use_dummy_wandb = not master_process`,
   then `DummyWandb() if use_dummy_wandb else wandb.init(...)`, as nanochat does).
 """
