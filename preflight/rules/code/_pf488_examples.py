@@ -33,6 +33,27 @@ _HAND_PADDED = textwrap.dedent("""
 """)
 
 
+_T5_TARGETS = textwrap.dedent("""
+    from torch.utils.data import Dataset
+
+
+    class SummaryDataset(Dataset):
+        def __init__(self, rows, tokenizer, source_len=512, target_len=150):
+            self.rows, self.tokenizer, self.source_len, self.target_len = rows, tokenizer, source_len, target_len
+
+        def __getitem__(self, idx):
+            source = self.tokenizer(self.rows[idx]["text"], max_length=self.source_len, padding="max_length",
+                                    truncation=True, return_tensors="pt")
+            target = self.tokenizer(self.rows[idx]["summary"], max_length=self.target_len, padding="max_length",
+                                    truncation=True, return_tensors="pt")
+            y = target["input_ids"].squeeze(0).clone()
+            item = {{"input_ids": source["input_ids"].squeeze(0), "attention_mask": source["attention_mask"].squeeze(0)}}
+            {mask}
+            item["labels"] = y  # {pin}
+            return item
+""")
+
+
 PF488_BAD = [
     # OneRec-Think issue 8 shape: a collator pads by hand, copies the row into the labels, masks only the prompt
     _HAND_PADDED.format(label_line="label = padded_ids.copy()  # warning: PF488", extra=""),
@@ -87,9 +108,14 @@ class Seq2SeqCollator:
         batch["labels"] = target_enc["input_ids"]  # warning: PF488
         return batch
 """,
+    # abhimishra91/transformers-tutorials#15 shape: a T5 summary Dataset fed to the Trainer returns the padded
+    # target ids, through a local name, as the labels
+    _T5_TARGETS.format(mask="", pin="warning: PF488"),
 ]
 
 PF488_GOOD = [
+    # the fix of the T5 Dataset: the pad positions of the labels set to -100
+    _T5_TARGETS.format(mask="y[y == tokenizer.pad_token_id] = -100", pin="the pads are -100"),
     # the fix: the labels padded with -100
     _HAND_PADDED.format(label_line="label = list(ids) + [-100] * padding_length", extra=""),
     # tricky: the copy's pad positions are masked afterwards from a lower bound on

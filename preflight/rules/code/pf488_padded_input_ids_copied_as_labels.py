@@ -16,6 +16,8 @@ from preflight.rules.base import Rule, examples
 # collators that rebuild the labels themselves (pads -> -100): PF421/PF465 judge those
 _REBUILDERS = ("DataCollatorForLanguageModeling", "DataCollatorForCompletionOnlyLM", "DataCollatorForWholeWordMask")
 _COPIES = frozenset({"clone", "copy", "deepcopy", "list", "detach", "tolist"})
+# tensor methods that keep the values (and so the pad ids) of the row: views, moves, casts
+_KEEPS = frozenset({"squeeze", "unsqueeze", "view", "reshape", "flatten", "to", "long", "contiguous", "cpu"})
 
 
 def _pads_to_max_length(call: ast.Call) -> bool:
@@ -81,6 +83,8 @@ def _is_input_ids(expr: ast.AST) -> bool:
     if isinstance(expr, ast.Call):
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in _COPIES and not expr.args:
             return _is_input_ids(expr.func.value)
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _KEEPS:
+            return _is_input_ids(expr.func.value)
         if call_last(expr) in _COPIES and len(expr.args) == 1:
             return _is_input_ids(expr.args[0])
         return False
@@ -95,12 +99,30 @@ def _is_input_ids(expr: ast.AST) -> bool:
     return False
 
 
+def _bound_once(scope: ast.AST) -> dict[str, ast.AST]:
+    """Names the scope binds exactly once (plain ``name = value``), with their value."""
+    seen: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    seen.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            seen.setdefault(node.target.id, []).extend([node, node])
+    return {name: values[0] for name, values in seen.items() if len(values) == 1}
+
+
 def _labels_sites(scope: ast.AST) -> list[ast.AST]:
     """Where ``labels`` get input_ids: ``labels = <ids copy>``, ``x["labels"] = <ids>``, a ``labels=<ids>``
     keyword, a ``{"labels": <ids>}`` entry."""
     out: list[ast.AST] = []
+    bound = _bound_once(scope)
     for node in ast.walk(scope):
-        if isinstance(node, ast.Assign) and _is_input_ids(node.value):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in bound and \
+                isinstance(bound[node.value.id], ast.Call) and _is_input_ids(bound[node.value.id]) and any(
+                    isinstance(t, ast.Subscript) and const_str(t.slice) == "labels" for t in node.targets):
+            out.append(node)  # `y = target["input_ids"].squeeze(0)`, then `item["labels"] = y`
+        elif isinstance(node, ast.Assign) and _is_input_ids(node.value):
             for target in node.targets:
                 if (isinstance(target, ast.Name) and target.id == "labels") or (
                         isinstance(target, ast.Subscript) and const_str(target.slice) == "labels"):
@@ -147,7 +169,9 @@ that pads a list of several texts it built itself to the longest one (`padding=T
 `"longest"` on `[e["summary"] for e in examples]`, as a hand-written collator does), and
 uses the padded `input_ids` as the labels (`labels = input_ids.clone()`,
 `enc["labels"] = enc["input_ids"].copy()`, `model(..., labels=input_ids)`,
-`{"labels": ...input_ids...}`), in a file that never writes `-100` (nor an
+`{"labels": ...input_ids...}`, or through a name the function binds once to such ids:
+`y = target["input_ids"].squeeze(0)` then `item["labels"] = y`, as a T5 summary Dataset
+handed to the Trainer does), in a file that never writes `-100` (nor an
 `ignore_index`) and uses no collator that rebuilds the labels.
 
 ## Why it matters
