@@ -9,29 +9,39 @@ openai/improved-diffusion @ 1bc7bbb ``improved_diffusion/train_util.py:82`` buil
 ``lightning`` calls for the ``Diffusion(L.LightningModule)`` given to ``trainer.fit``.
 
 :func:`implicit_callers` maps each call inside such a function to the name a caller uses: the class's
-name for an ``__init__`` (reached when that name is called), None for a hook of a class deriving from
-``LightningModule`` (or ``LightningDataModule``), which the framework reaches itself.
+name for an ``__init__`` (reached when that name is called), :data:`HOOK` for a hook of a class deriving from
+``LightningModule`` (or ``LightningDataModule``), which the framework reaches itself. A hook counts only where
+one class of the modules read defines it (:func:`hook_classes`): Stability-AI/stable-audio-tools @ 50049e3 has a
+training wrapper per model type, each with its ``configure_optimizers``; the job's (``autoencoders.py``) builds
+its optimizer from the config, another's (``training/diffusion.py:83``) a literal ``Adam``, not the job's.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Optional, Sequence
+from typing import Sequence
 
 from preflight.analysis.syntax import dotted_name
 
 _LIGHTNING_BASES = ("LightningModule", "LightningDataModule")
+HOOK = "<lightning hook>"  # the name a Lightning hook is reached by (never a Python name)
 
 
 def _lightning(klass: ast.ClassDef) -> bool:
     return any((dotted_name(b) or "").rsplit(".", 1)[-1] in _LIGHTNING_BASES for b in klass.bases)
 
 
-def implicit_callers(tree: ast.AST, hooks: Sequence[str]) -> dict[int, Optional[str]]:
-    """id(call) -> the name that reaches it (a class name for its ``__init__``; None for a Lightning
+def hook_classes(tree: ast.AST, hooks: Sequence[str]) -> int:
+    """How many Lightning classes of the module define one of ``hooks``."""
+    return sum(1 for k in ast.walk(tree) if isinstance(k, ast.ClassDef) and _lightning(k) and any(
+        isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name in hooks for f in k.body))
+
+
+def implicit_callers(tree: ast.AST, hooks: Sequence[str]) -> dict[int, str]:
+    """id(call) -> the name that reaches it (a class name for its ``__init__``; :data:`HOOK` for a Lightning
     hook in ``hooks``), for the calls in those functions of the module's classes (nested functions
     inside them included)."""
-    out: dict[int, Optional[str]] = {}
+    out: dict[int, str] = {}
     for klass in ast.walk(tree):
         if not isinstance(klass, ast.ClassDef):
             continue
@@ -39,9 +49,9 @@ def implicit_callers(tree: ast.AST, hooks: Sequence[str]) -> dict[int, Optional[
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             if fn.name == "__init__":
-                reached: Optional[str] = klass.name
+                reached = klass.name
             elif fn.name in hooks and _lightning(klass):
-                reached = None
+                reached = HOOK
             else:
                 continue
             for node in ast.walk(fn):

@@ -108,15 +108,14 @@ class _Place:
             self.walk(child, fn)
 
 
-def _reached(call: ast.Call, place: _Place, called: set[str], implicit: dict[int, Optional[str]]) -> bool:
+def _reached(call: ast.Call, place: _Place, called: set[str], implicit: dict[int, str]) -> bool:
     fn = place.function.get(id(call))
     if fn is None:
         return True  # module-level code runs when the module is imported
     if _EVAL_NAME.search(getattr(fn, "name", "")):
         return False
     if id(call) in implicit:  # an ``__init__`` (its class built) or a Lightning hook (implicit_calls.py)
-        by = implicit[id(call)]
-        return by is None or by in called
+        return implicit[id(call)] in called
     return getattr(fn, "name", "") in called
 
 
@@ -169,6 +168,10 @@ def module_loader_settings(project: Project) -> list[tuple[str, Any, Source]]:
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
     called = _called(script.tree).union(*(_called(t) for _p, t in trees))
+    from preflight.adapters.implicit_calls import HOOK, hook_classes
+
+    if sum(hook_classes(t, _HOOKS) for _p, t in trees) == 1:
+        called.add(HOOK)  # one Lightning class with these hooks: Lightning calls that one
     loaders: list[tuple[Path, ast.Call]] = []
     for path, tree in trees:
         if _hf_trainer(tree):

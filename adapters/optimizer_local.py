@@ -52,8 +52,8 @@ def _enclosing(tree: ast.AST) -> dict[int, Optional[str]]:
     """id(call) -> name of the innermost function around it. A call in a class's ``__init__`` is
     reached by building the class (openai/improved-diffusion @ 1bc7bbb ``train_util.py:82`` ``self.opt =
     AdamW(...)`` in ``TrainLoop.__init__``, built by ``scripts/image_train.py``): its name is the class's.
-    One in a LightningModule's ``configure_optimizers`` is reached by Lightning itself: None (as if at
-    module level). See :mod:`preflight.adapters.implicit_calls`."""
+    One in a LightningModule's ``configure_optimizers`` is reached by Lightning itself: ``HOOK``. See
+    :mod:`preflight.adapters.implicit_calls`."""
     from preflight.adapters.implicit_calls import implicit_callers
 
     out: dict[int, Optional[str]] = {}
@@ -113,6 +113,10 @@ def local_optimizer(script_tree: ast.AST, script_path: Path, root: Optional[Path
         except (OSError, SyntaxError, ValueError):
             continue
     called = _called(script_tree).union(*(_called(t) for _p, t in trees))
+    from preflight.adapters.implicit_calls import HOOK, hook_classes
+
+    if sum(hook_classes(t, ("configure_optimizers",)) for _p, t in trees) == 1:
+        called.add(HOOK)  # one LightningModule with its own optimizer hook: Lightning calls that one
     found: list[tuple[str, Path, int]] = []
     for path, tree in trees:
         # an optimizer built in a function nobody calls (another helper of the module) is not the job's

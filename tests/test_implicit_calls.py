@@ -86,9 +86,11 @@ def test_an_optimizer_of_a_lightning_hook_and_not_of_a_plain_module(cli, tmp_pat
     write(tmp_path, {"diffusion.py": LIGHTNING, "main.py": LIGHTNING_MAIN})
     plan = plan_of(cli, "main.py", cwd=tmp_path)
     assert winner(plan, "optimizer.name") == "AdamW"  # Other is no LightningModule: its hook never runs
-    # the same hook on a plain nn.Module as well: Lightning does not call it, but the two classes could
-    # both be meant; with the plain one a LightningModule too, the two optimizers disagree: nothing
-    both = LIGHTNING.replace("class Other(torch.nn.Module):", "class Other(L.LightningModule):")
+    # a second LightningModule whose hook builds its optimizer from its config, not a literal class (the shape of
+    # Stability-AI/stable-audio-tools @ 50049e3: a training wrapper per model type): which one trains is not
+    # known from the modules, so the literal SGD of the other is not the job's
+    both = LIGHTNING.replace("class Other(torch.nn.Module):", "class Other(L.LightningModule):").replace(
+        "return torch.optim.SGD(self.parameters(), lr=0.1)", "return self.make_optimizer()")
     write(tmp_path, {"diffusion.py": both})
     plan = plan_of(cli, "main.py", cwd=tmp_path)
     assert winner(plan, "optimizer.name") is None
