@@ -48,14 +48,21 @@ def _local_optimizer_classes(tree: ast.AST) -> set[str]:
     return out
 
 
-def _enclosing(tree: ast.AST) -> dict[int, str]:
-    """id(call) -> name of the innermost function around it."""
-    out: dict[int, str] = {}
+def _enclosing(tree: ast.AST) -> dict[int, Optional[str]]:
+    """id(call) -> name of the innermost function around it. A call in a class's ``__init__`` is
+    reached by building the class (openai/improved-diffusion @ 1bc7bbb ``train_util.py:82`` ``self.opt =
+    AdamW(...)`` in ``TrainLoop.__init__``, built by ``scripts/image_train.py``): its name is the class's.
+    One in a LightningModule's ``configure_optimizers`` is reached by Lightning itself: ``HOOK``. See
+    :mod:`preflight.adapters.implicit_calls`."""
+    from preflight.adapters.implicit_calls import implicit_callers
+
+    out: dict[int, Optional[str]] = {}
     for fn in nodes_of(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, ast.Call):
                     out[id(node)] = fn.name  # inner functions are walked later and overwrite
+    out.update(implicit_callers(tree, ("configure_optimizers",)))
     return out
 
 
@@ -106,6 +113,10 @@ def local_optimizer(script_tree: ast.AST, script_path: Path, root: Optional[Path
         except (OSError, SyntaxError, ValueError):
             continue
     called = _called(script_tree).union(*(_called(t) for _p, t in trees))
+    from preflight.adapters.implicit_calls import HOOK, hook_classes
+
+    if sum(hook_classes(t, ("configure_optimizers",)) for _p, t in trees) == 1:
+        called.add(HOOK)  # one LightningModule with its own optimizer hook: Lightning calls that one
     found: list[tuple[str, Path, int]] = []
     for path, tree in trees:
         # an optimizer built in a function nobody calls (another helper of the module) is not the job's
@@ -124,7 +135,10 @@ def _loop_in_local_modules(script_tree: ast.AST, script_path: Path, root: Option
 
     for path in _imported_up(script_tree, script_path.resolve().parent, root):
         try:
-            if ".backward(" in read_text_limited(path, _MAX_BYTES, errors="replace"):
+            text = read_text_limited(path, _MAX_BYTES, errors="replace")
+            # a LightningModule's training_step: Lightning runs the backward (kuleshov-group/mdlm @ c112c52
+            # diffusion.py), its configure_optimizers hook builds the optimizer (implicit_calls.py)
+            if ".backward(" in text or "def training_step(" in text:
                 return True
         except (OSError, ValueError):
             continue

@@ -141,6 +141,10 @@ def helper_written(idx: Any) -> set[str]:
     """Attributes of the script's argparse namespace that a helper it calls assigns, or that the script
     divides in place by a run-time value (:func:`divided_in_place`)."""
     out: set[str] = divided_in_place(idx)
+    for name, bound in idx.assigns.items():  # ``args = backend.adjust(args)`` (preflight/script_passthrough.py)
+        if name in idx.parsed_args or idx._namespace(name):
+            for value in bound:
+                out |= idx._handed_back(value, name) or set() if value is not None else set()
     for site in idx.calls:
         names = [a.id for a in site.call.args if isinstance(a, ast.Name)]
         names += [k.value.id for k in site.call.keywords if isinstance(k.value, ast.Name)]

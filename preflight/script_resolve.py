@@ -176,7 +176,9 @@ class _Resolver(_IndexCore):
             # objects (qlora ``args = argparse.Namespace(**vars(model_args), ...)``): never one
             # the script built
             if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) or self._library_parser(b)
-                              for b in owners):
+                              or self._handed_back(b, expr.value.id) is not None for b in owners):
+                if any(b is not None and expr.attr in (self._handed_back(b, expr.value.id) or ()) for b in owners):
+                    return None  # a function the namespace passes through may assign it (script_passthrough.py)
                 return self.options(expr.attr)
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and expr.attr in ("name", "platform") and expr.value.id not in self.assigns:
@@ -400,9 +402,16 @@ class _Resolver(_IndexCore):
         parsers = self.parsed_args_functions()
         if not parsers:
             return False
-        calls = [b for b in bound if b is not None]
+        calls = [b for b in bound if b is not None and self._handed_back(b, name) is None]
         return bool(calls) and all(isinstance(b, ast.Call) and isinstance(b.func, ast.Name)
                                    and b.func.id in parsers for b in calls)
+
+    def _handed_back(self, value: ast.AST, name: str) -> Optional[set[str]]:
+        """``name = f(name)`` through a function that returns its argument: the attributes it may assign
+        (:mod:`preflight.script_passthrough`), else None."""
+        from preflight.script_passthrough import passthrough_writes
+
+        return passthrough_writes(self, value, name)
 
     def parsed_args_functions(self) -> set[str]:
         """Local functions that return ``<parser>.parse_args()``."""
