@@ -89,6 +89,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -308,14 +309,29 @@ def still_buggy_codes(case: Case) -> set:
     return set(re.findall(r"PF\d{3}|validate:[\w-]+", head))
 
 
-def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
+def _runs(cases: List[Case], exe: List[str], tmp: str, jobs: int) -> Dict[int, tuple]:
+    """Every case's variants run up front on ``jobs`` threads (each run is a subprocess): index ->
+    (fix findings, bug findings or None). The scoring below reads them in the cases' order, so the
+    output is the same as a sequential run's."""
+    def one(i: int) -> tuple:
+        case, base = cases[i], Path(tmp) / cases[i].id
+        fix_f = run_variant(exe, base / "fix", case.files.get("fix", {}), case.launch)
+        bug_f = None if case.kind == "correct" else run_variant(exe, base / "bug", case.files.get("bug", {}),
+                                                                case.launch)
+        return fix_f, bug_f
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return dict(zip(range(len(cases)), pool.map(one, range(len(cases)))))
+
+
+def score(cases: List[Case], exe: List[str], verbose: bool, show: bool, jobs: int = 1) -> dict:
     per: Dict[str, dict] = defaultdict(lambda: {"bugs": 0, "found": 0, "twins": 0, "flagged": 0,
                                                 "correct": 0, "correct_flagged": 0, "still_buggy": 0})
     rows = []
     with tempfile.TemporaryDirectory(prefix="pf-bugs-") as tmp:
-        for case in cases:
+        ran = _runs(cases, exe, tmp, jobs) if jobs > 1 else {}
+        for i, case in enumerate(cases):
             base = Path(tmp) / case.id
-            fix_f = run_variant(exe, base / "fix", case.files.get("fix", {}), case.launch)
+            fix_f = ran[i][0] if ran else run_variant(exe, base / "fix", case.files.get("fix", {}), case.launch)
             fix_c = counted(fix_f)
             row = {"id": case.id, "family": case.family, "kind": case.kind, "source": case.source,
                    "fix_flagged": sorted({k[0] for k in fix_c})}
@@ -331,7 +347,7 @@ def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
                 stats["correct"] += 1
                 stats["correct_flagged"] += flagged
             else:
-                bug_f = run_variant(exe, base / "bug", case.files.get("bug", {}), case.launch)
+                bug_f = ran[i][1] if ran else run_variant(exe, base / "bug", case.files.get("bug", {}), case.launch)
                 bug_c = counted(bug_f)
                 new = sorted({k[0] for k in bug_c if bug_c[k] > fix_c.get(k, 0)})
                 row["found_by"] = new
@@ -408,6 +424,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--json", type=Path, help="write the per-case result here")
+    ap.add_argument("--jobs", "-j", type=int, default=1,
+                    help="run the variants on this many threads (same output as one; default 1)")
     ap.add_argument("--preflight", default=None, help="the preflight command (default: this Python's module)")
     args = ap.parse_args(argv)
     exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
@@ -415,7 +433,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not cases:
         print("no case selected", file=sys.stderr)
         return 2
-    result = score(cases, exe, args.verbose, args.show)
+    result = score(cases, exe, args.verbose, args.show, max(1, args.jobs))
     print(table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
