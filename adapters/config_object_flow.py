@@ -433,7 +433,10 @@ class _Flow:
             from preflight.adapters.callee_alias import aliased_call
 
             # ``f = a if c else b`` then ``f(...)``
-            alias = aliased_call(fn_of, call, self._judge(fn_of).test) if fn_of is not None else None
+            judge = self._judge(fn_of) if fn_of is not None else None
+            if judge is not None:  # the launched script runs as __main__ (callee_alias's arms under it)
+                judge.entry = self.shown_of.get(id(fn_of)) == self.m.trees[0][0]
+            alias = aliased_call(fn_of, call, judge.test) if judge is not None else None
             callee = None if alias is None else self._callee(alias, self.shown_of.get(id(fn_of)))
         if callee is None:
             return []

@@ -527,3 +527,66 @@ def test_model_returned_unwrapped_only(cli, tmp_path: Path) -> None:
                                                               "            return make_other(model)\n")})
     plan = plan_of(cli, "main_informer.py", "--", cwd=tmp_path)
     assert winner(plan, "model.num_parameters") is None
+
+
+# thuml/Time-Series-Library @ 4e938a1767106324dd753b2a44832bf870a0252e run.py:180-205: the experiment class chosen
+# in the arms of `if args.task_name == ...` (each arm importing its own module) under `if __name__ == '__main__':`
+TSL_MAIN = """\
+    import argparse
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--task_name', type=str, default='long_term_forecast')
+        parser.add_argument('--model', type=str, default='informer')
+        parser.add_argument('--seq_len', type=int, default=96)
+        parser.add_argument('--num_workers', type=int, default=10)
+        parser.add_argument('--batch_size', type=int, default=32)
+        parser.add_argument('--use_amp', action='store_true', default=False)
+        args = parser.parse_args()
+
+        if args.task_name == 'long_term_forecast':
+            from exp.exp_informer import Exp_Informer
+            Exp = Exp_Informer
+        elif args.task_name == 'other':
+            from exp.exp_other import Exp_Other
+            Exp = Exp_Other
+        else:
+            from exp.exp_informer import Exp_Informer
+            Exp = Exp_Informer
+
+        exp = Exp(args)
+        exp.train('setting')
+"""
+
+TSL_OTHER = """\
+    from torch.utils.data import DataLoader
+
+
+    class Exp_Other(object):
+        def __init__(self, args):
+            self.args = args
+
+        def train(self, setting):
+            loader = DataLoader(list(range(8)), batch_size=self.args.batch_size * 2, num_workers=1)
+"""
+
+
+def test_experiment_class_chosen_in_decided_arms(cli, tmp_path: Path) -> None:
+    _informer(tmp_path)
+    write(tmp_path, {"run.py": TSL_MAIN, "exp/exp_other.py": TSL_OTHER})
+    plan = plan_of(cli, "run.py", "--", "--task_name", "long_term_forecast", "--batch_size", "16", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 16
+    assert winner(plan, "data.num_workers") == 10
+    assert winner(plan, "precision.mode") == "fp32"
+
+
+def test_experiment_class_in_undecided_arms_is_not_followed(cli, tmp_path: Path) -> None:
+    # twin: the task comes from the environment, not an option: which class runs is not decided
+    _informer(tmp_path)
+    write(tmp_path, {"run.py": TSL_MAIN.replace("if args.task_name == 'long_term_forecast':",
+                                                "if os.environ['TASK'] == 'long_term_forecast':")
+                     .replace("import argparse", "import argparse\n    import os"),
+                     "exp/exp_other.py": TSL_OTHER})
+    plan = plan_of(cli, "run.py", "--", "--batch_size", "16", cwd=tmp_path)
+    assert winner(plan, "batch.micro") is None
+    assert winner(plan, "data.num_workers") is None
