@@ -27,11 +27,11 @@ def aliased_call(fn: Any, call: ast.Call, decide: Callable[[ast.AST], Optional[b
     binds = [node for node in ast.walk(fn) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
              and any(isinstance(t, ast.Name) and t.id == name
                      for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
-    if len(binds) > 1:
-        binds = _taken_arm(fn, binds, decide)  # type: ignore[assignment]  # ``if args.task_name == ...: Exp = A elif ...: Exp = B``
-    if len(binds) != 1 or not isinstance(binds[0], ast.Assign) or len(binds[0].targets) != 1:
+    # ``if args.task_name == ...: Exp = A elif ...: Exp = B``: the arm taken
+    picked: Sequence[ast.stmt] = binds if len(binds) <= 1 else _taken_arm(fn, binds, decide)
+    if len(picked) != 1 or not isinstance(picked[0], ast.Assign) or len(picked[0].targets) != 1:
         return None
-    value = binds[0].value
+    value = picked[0].value
     if isinstance(value, ast.IfExp) and isinstance(value.body, ast.Name) and isinstance(value.orelse, ast.Name):
         taken = decide(value.test)
         if taken is None:
