@@ -78,6 +78,7 @@ def guarded_autocast(call: ast.Call, parents: dict[int, ast.AST], reader: Any, s
         return None
     runs = True
     key: Optional[tuple] = None
+    other_arm: list[ast.stmt] = []  # the arm the key's ``if`` takes instead of the autocast's
     child: ast.AST = call
     parent = parents.get(id(call))
     while parent is not None:
@@ -85,14 +86,19 @@ def guarded_autocast(call: ast.Call, parents: dict[int, ast.AST], reader: Any, s
             decided = reader.test(parent.test)
             if decided is None:
                 return None
-            runs = runs and decided == any(child is s for s in parent.body)
+            in_body = any(child is s for s in parent.body)
+            runs = runs and decided == in_body
             if key is None and isinstance(parent.test, (ast.Attribute, ast.Name, ast.Subscript)):
                 got = reader.ev(parent.test)
                 if got is not None and got.path is not None and isinstance(got.value, bool):
                     key = got.path
+                    other_arm = parent.orelse if in_body else parent.body
         child, parent = parent, parents.get(id(parent))
     if key is None:
         return None
+    if not runs and any(isinstance(n, ast.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "autocast"
+                        for stmt in other_arm for n in ast.walk(stmt)):
+        return None  # ``if fp16: autocast(float16) else: autocast(bfloat16)``: off is not fp32
     shown_key = ".".join(key)
     if runs:
         return "precision.mode", mode, key, f"{shown_key} = True runs {name}(...) ({shown}:{call.lineno})"

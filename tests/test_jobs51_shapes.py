@@ -590,3 +590,14 @@ def test_experiment_class_in_undecided_arms_is_not_followed(cli, tmp_path: Path)
     plan = plan_of(cli, "run.py", "--", "--batch_size", "16", cwd=tmp_path)
     assert winner(plan, "batch.micro") is None
     assert winner(plan, "data.num_workers") is None
+
+
+def test_autocast_off_with_another_autocast_in_the_other_arm_is_not_fp32(cli, tmp_path: Path) -> None:
+    # twin: the other arm autocasts too (bf16): the option being off does not make the step fp32
+    exp = INFORMER_EXP.replace(
+        "            return self.model(x).sum()\n\n        def train",
+        "            else:\n                with torch.autocast('cuda', dtype=torch.bfloat16):\n"
+        "                    return self.model(x).sum()\n\n        def train")
+    _informer(tmp_path, exp=exp)
+    plan = plan_of(cli, "main_informer.py", "--", cwd=tmp_path)
+    assert winner(plan, "precision.mode") != "fp32"
