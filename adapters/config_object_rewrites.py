@@ -124,8 +124,9 @@ class _Val:
 
 class _LocalReader:
     """The roots' objects (``local``: name -> tree or parsed options) read as the flow's reader reads them.
-    An option the script rewrites is unknown to the parsed options (the index leaves it undecided); before
-    its first write (no store of it above ``line``) it is the launch line's value or the declared default."""
+    An option the script rewrites is unknown to the parsed options (the index leaves it undecided); read by the
+    one statement that rewrites it (no store of it on another line), it is the launch line's value or the
+    declared default."""
 
     def __init__(self, local: dict[str, Any], nodes: list[ast.AST], line: int) -> None:
         self.local, self.nodes, self.line = local, nodes, line
@@ -145,15 +146,18 @@ class _LocalReader:
             return _Val(got.value, (var, *path))
         owner = self.local[var]
         if isinstance(owner, Namespace) and owner.raw is not None and len(path) == 1 \
-                and owner.memo.get(path[0]) is None and not self._written_before(var, path[0]):
+                and owner.memo.get(path[0]) is None and not self._written_elsewhere(var, path[0]):
             raw = owner.raw(path[0])
             if raw is not None:
                 return _Val(raw.value, (var, *path))
         return None
 
-    def _written_before(self, var: str, attr: str) -> bool:
+    def _written_elsewhere(self, var: str, attr: str) -> bool:
+        """A store of ``var.attr`` on another line than the rewrite read now: the raw value may not be the one
+        read here (before a later write it is, but what that write sets is then unknown too; tests/
+        test_jobs27_shapes.py ``args.global_batch_size = args.batch_size`` before ``args.batch_size = ...``)."""
         return any(isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == attr
-                   and isinstance(n.value, ast.Name) and n.value.id == var and getattr(n, "lineno", 0) < self.line
+                   and isinstance(n.value, ast.Name) and n.value.id == var and getattr(n, "lineno", 0) != self.line
                    for n in self.nodes)
 
 
