@@ -77,6 +77,7 @@ class Namespace(dict):
         self.display = display
         self.memo: dict[str, Optional[Leaf]] = {}
         self.unset: Any = None  # name -> a Leaf argparse gives and the index does not (config_object_argv)
+        self.raw: Any = None  # name -> the option's value before the script rewrites it (config_object_rewrites)
 
     def _leaf(self, key: object) -> Optional[Leaf]:
         if not isinstance(key, str):

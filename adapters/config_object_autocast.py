@@ -23,13 +23,14 @@ _DTYPES = {"torch.float16": "amp_fp16", "torch.half": "amp_fp16", "torch.bfloat1
 def _imported_as(name: str, module: Optional[ast.Module]) -> str:
     """A bare ``autocast`` imported by name (jaywalnut310/vits @ 2e561ba ``train.py:14`` ``from torch.cuda.amp
     import autocast, GradScaler``): its qualified name, else ``name``."""
-    if module is None or "." in name:
+    if module is None:
         return name
+    head, dot, rest = name.partition(".")  # ``from torch.cuda import amp``; ``amp.autocast`` (NVIDIA/flowtron train.py)
     for node in module.body:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for a in node.names:
-                if (a.asname or a.name) == name:
-                    return f"{node.module}.{a.name}"
+                if (a.asname or a.name) == head:
+                    return f"{node.module}.{a.name}{dot}{rest}"
     return name
 
 
@@ -55,3 +56,51 @@ def autocast_switch(call: ast.Call, reader: Any, shown: str,
         return "precision.mode", mode, got.path, f"{key} = True turns on {name}(...) ({shown}:{call.lineno})"
     return ("precision.mode", "fp32", got.path,
             f"{key} = False turns off {name}(...) ({shown}:{call.lineno}): the step runs in fp32")
+
+
+def guarded_autocast(call: ast.Call, parents: dict[int, ast.AST], reader: Any, shown: str,
+                     module: Optional[ast.Module] = None) -> Optional[tuple[str, Any, tuple, str]]:
+    """``if E: with autocast(): ...`` with ``E`` a boolean key of the object (zhouhaoyi/Informer2020 @ 29f2a73
+    ``exp/exp_informer.py:273-274`` ``if self.args.use_amp: with torch.cuda.amp.autocast():``, ``--use_amp``
+    off by default): the key turns the autocast on or off, as ``enabled=E`` does above. Only an autocast without
+    ``enabled=``, whose every enclosing ``if`` in the function is decided, one of them by a plain read of a
+    boolean key; (field, value, the key's path, detail), else None."""
+    name = _imported_as(dotted_name(call.func) or "", module)
+    if name not in _AUTOCAST or any(k.arg in (None, "enabled") for k in call.keywords):
+        return None
+    kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    device = kwargs.get("device_type", call.args[0] if call.args else None)
+    if name != "torch.cuda.amp.autocast" and not (isinstance(device, ast.Constant) and device.value == "cuda"):
+        return None
+    dtype = kwargs.get("dtype")
+    mode = "amp_fp16" if dtype is None else _DTYPES.get(dotted_name(dtype) or "")
+    if mode is None:
+        return None
+    runs = True
+    key: Optional[tuple] = None
+    other_arm: list[ast.stmt] = []  # the arm the key's ``if`` takes instead of the autocast's
+    child: ast.AST = call
+    parent = parents.get(id(call))
+    while parent is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            decided = reader.test(parent.test)
+            if decided is None:
+                return None
+            in_body = any(child is s for s in parent.body)
+            runs = runs and decided == in_body
+            if key is None and isinstance(parent.test, (ast.Attribute, ast.Name, ast.Subscript)):
+                got = reader.ev(parent.test)
+                if got is not None and got.path is not None and isinstance(got.value, bool):
+                    key = got.path
+                    other_arm = parent.orelse if in_body else parent.body
+        child, parent = parent, parents.get(id(parent))
+    if key is None:
+        return None
+    if not runs and any(isinstance(n, ast.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "autocast"
+                        for stmt in other_arm for n in ast.walk(stmt)):
+        return None  # ``if fp16: autocast(float16) else: autocast(bfloat16)``: off is not fp32
+    shown_key = ".".join(key)
+    if runs:
+        return "precision.mode", mode, key, f"{shown_key} = True runs {name}(...) ({shown}:{call.lineno})"
+    return ("precision.mode", "fp32", key,
+            f"{shown_key} = False skips {name}(...) ({shown}:{call.lineno}): the step runs in fp32")

@@ -11,13 +11,17 @@ from preflight.adapters.config_object import (
     Enum,
     Leaf,
     Modules,
+    Namespace,
     Tree,
     assign,
     lookup,
 )
+from preflight.adapters.config_object_casts import self_casts
 from preflight.adapters.config_object_dead_rebind import rebound_only_when_dead
 from preflight.adapters.config_object_rebind import binding_at, segments
+from preflight.adapters.config_object_rewrites import rewritten, runs_decided
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _written_whole
+from preflight.adapters.config_object_super import inherited, subclasses, super_callee
 from preflight.adapters.hydra_reads import (
     _dotted,
     _Reader,
@@ -64,6 +68,14 @@ class _ObjReader(_Reader):
                 and isinstance(node.ops[0], ast.Eq) and isinstance(node.left, ast.Name) and node.left.id == "__name__" \
                 and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value == "__main__":
             return self.entry  # the launched script runs as __main__; a module it imports does not
+        if isinstance(node, ast.BoolOp) and depth < 8:
+            # ``if self.args.model == 'informer' or self.args.model == 'informerstack':`` (Informer2020
+            # exp/exp_informer.py:30): one true operand decides an ``or``, one false an ``and``
+            got = [self.test(v, depth + 1) for v in node.values]
+            stop = isinstance(node.op, ast.Or)
+            if stop in got:
+                return stop
+            return None if None in got else not stop
         return super().test(node, depth)
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
@@ -193,6 +205,7 @@ class _Flow:
         self.segs: dict[int, dict[str, Any]] = {}  # names bound more than once in order (config_object_rebind.py)
         # id(function) -> parameter -> the project functions handed to it by name
         self.fn_args: dict[int, dict[str, list[ast.FunctionDef]]] = {}
+        self.bases: dict[int, list[ast.ClassDef]] = {}  # id(ClassDef) -> its project bases (config_object_super)
 
     def own_of(self, fn: Fn) -> list[ast.AST]:
         if id(fn) not in self._own:
@@ -207,12 +220,13 @@ class _Flow:
 
     def rebound_of(self, fn: Fn) -> set[str]:
         if id(fn) not in self._rebound:
-            self._rebound[id(fn)] = set(self.stores_of(fn))
+            # ``x = bool(x)`` keeps the caller's x (config_object_casts.py)
+            self._rebound[id(fn)] = set(self.stores_of(fn)) - self_casts(self.own_of(fn))
         return self._rebound[id(fn)]
 
     def reader(self, fn: Fn, known: Any, add: Any, shown: str, null: Any) -> _ObjReader:
         klass = self.owner.get(id(fn))
-        selfs = self.selfs.get(id(klass), {}) if klass is not None else {}
+        selfs = inherited(klass, self.selfs, self.m, self.bases) if klass is not None else {}  # config_object_super
         reader = _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
         reader.segs = self.segs.get(id(fn), {})
         reader.rebound = self.rebound_of(fn) if (reader.names or selfs) else set()  # walk only what is read
@@ -289,7 +303,17 @@ class _Flow:
                                 self.dropped[path][1].append((fn, node))
                             elif isinstance(before, Leaf):  # what the construction said (trlx_config.py)
                                 self.dropped[path] = (before, [(fn, node)])
-                            assign(self.combined, path, self._returned(shown, node, target, t))
+                            leaf = self._returned(shown, node, target, t)
+                            judge = self._judge(fn) if leaf is None and isinstance(node, ast.Assign) else None
+                            if judge is not None and runs_decided(node, fn, judge, self.own_of(fn)):
+                                assert isinstance(node, ast.Assign)  # config_object_rewrites.py
+                                got = rewritten(node.value, target, t, judge, self.own_of(fn))
+                                leaf = None if got is None else Leaf(got, shown, node.lineno, "assigned")
+                            owner = lookup(self.combined, path[:-1])
+                            if isinstance(owner, Namespace) and leaf is not None:
+                                owner.memo[path[-1]] = leaf  # an option the code rewrites from known values
+                            else:
+                                assign(self.combined, path, leaf)
 
     def _returned(self, shown: str, node: ast.AST, target: ast.AST, element: ast.AST) -> Optional[Leaf]:
         """A key written from the tuple a project function returns, the literal it returns there on the
@@ -365,6 +389,9 @@ class _Flow:
                 if klass is not None and self.selfs.setdefault(id(klass), {}).get(t.attr) != path:
                     self.selfs[id(klass)][t.attr] = path
                     changed.extend(self.methods.get(id(klass), []))
+                    classes = list({id(c): c for c in self.owner.values()}.values())
+                    for sub in subclasses(klass, classes, self.m, self.bases):  # they inherit ``self.attr``
+                        changed.extend(self.methods.get(id(sub), []))
         return changed
 
     def _into(self, call: ast.Call, reader: _ObjReader, fn_of: Optional[Fn] = None) -> list[Fn]:
@@ -400,12 +427,16 @@ class _Flow:
         handed = self.fn_args.get(id(fn_of), {}).get(call.func.id) if isinstance(call.func, ast.Name) else None
         if handed:
             return [fn for fn in handed if self._give(call, fn, False, given, spread)]
-        callee = self._callee(call, self.shown_of.get(id(fn_of)) if fn_of is not None else None)
+        callee = super_callee(call, self.owner.get(id(fn_of)) if fn_of is not None else None, self.m, self.bases) \
+            or self._callee(call, self.shown_of.get(id(fn_of)) if fn_of is not None else None)
         if callee is None:
             from preflight.adapters.callee_alias import aliased_call
 
             # ``f = a if c else b`` then ``f(...)``
-            alias = aliased_call(fn_of, call, self._judge(fn_of).test) if fn_of is not None else None
+            judge = self._judge(fn_of) if fn_of is not None else None
+            if judge is not None:  # the launched script runs as __main__ (callee_alias's arms under it)
+                judge.entry = self.shown_of.get(id(fn_of)) == self.m.trees[0][0]
+            alias = aliased_call(fn_of, call, judge.test) if judge is not None else None
             callee = None if alias is None else self._callee(alias, self.shown_of.get(id(fn_of)))
         if callee is None:
             return []

@@ -34,7 +34,7 @@ from preflight.adapters.config_object import (
 )
 from preflight.adapters.config_object_argv import parser_trees, unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
-from preflight.adapters.config_object_autocast import autocast_switch
+from preflight.adapters.config_object_autocast import autocast_switch, guarded_autocast
 from preflight.adapters.config_object_flow import (
     _FSDP,
     _NOT_TRAIN,
@@ -51,8 +51,11 @@ from preflight.adapters.config_object_flow import (
 from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_loader_arms import agreeing_loaders
 from preflight.adapters.config_object_model import model_count, model_name_key
+from preflight.adapters.config_object_model_table import table_count
+from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
 from preflight.adapters.config_object_spawn import spawn_counts
+from preflight.adapters.config_object_split_arm import training_arm
 from preflight.adapters.config_object_whole import whole_count
 from preflight.adapters.hydra_reads import (
     _call,
@@ -86,6 +89,7 @@ class ConfigObjectAdapter(ScratchAdapter):
             builder = Builder(modules, project.script_args(script))
             applied: set[int] = set()
             namespace = Namespace(_options(project, script), script.source.display)
+            namespace.raw = _raw_options(project, script)  # before the script's rewrites (config_object_rewrites)
             namespace.unset = unset_or_list(project, script, parser_trees(modules))
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
                                       project.script_args(script), namespace, applied, project)
@@ -166,6 +170,10 @@ class ConfigObjectAdapter(ScratchAdapter):
             for node in nodes:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     reader.assigns.setdefault(node.targets[0].id, []).append(node.value)
+            for name in [n for n, values in reader.assigns.items() if len(values) > 1]:
+                arm = training_arm(fn, name, [t for _, _, t in modules.trees], id(fn) in flow.owner)
+                if arm is not None:  # ``if flag == 'test': bs = ... else: bs = ...`` (config_object_split_arm.py)
+                    reader.assigns[name] = [arm]
             parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
             generated = {id(sub) for node in nodes if isinstance(node, ast.Call) and _generation(node)
                          for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg)}
@@ -176,12 +184,17 @@ class ConfigObjectAdapter(ScratchAdapter):
                 if isinstance(node, ast.Call):
                     if not _skipped(node, parents, reader):
                         _call(node, reader, found)
+                    guarded = guarded_autocast(node, parents, reader, shown, trees.get(shown))
+                    if guarded is not None:  # ``if cfg.use_amp: with autocast():`` (config_object_autocast.py)
+                        self._leaf_fact(plan, combined, *guarded)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
                         counted = model_count(node, fn, nodes, parents, reader, modules,
                                               lambda n, p=parents, r=reader: _runs(n, p, r)) \
                             or whole_count(node, fn, modules, reader, nodes, parents,
-                                           lambda n, p=parents, r=reader: _runs(n, p, r), flow.names)
+                                           lambda n, p=parents, r=reader: _runs(n, p, r), flow.names) \
+                            or table_count(node, fn, parents, reader, modules,  # config_object_model_table.py
+                                           lambda n, p=parents, r=reader: _runs(n, p, r))
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                             named = model_name_key(node, reader)

@@ -24,6 +24,8 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_files import file_tree, opened
 from preflight.adapters.config_object_first_pass import first_pass
 from preflight.adapters.config_object_options import decided_by_options, option_leaf
+from preflight.adapters.config_object_overrides import apply_overrides
+from preflight.adapters.config_object_rewrites import root_rewrite
 from preflight.adapters.config_object_yacs import Yacs
 
 _PARSE = ("parse_args", "parse_args_into_dataclasses")
@@ -209,8 +211,13 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                             path = attr_path(target, var)
                             if path:  # ``cfg.x = args.x``: the option's value (config_object_options)
                                 from_option = option_leaf(value, local)
-                                assign(tree, path, from_option if from_option is not None
-                                       else builder.value(value, shown))
+                                got = from_option if from_option is not None else builder.value(value, shown)
+                                if got is None:  # ``args.freq = args.freq[-1:]`` (config_object_rewrites.py)
+                                    got = root_rewrite(value, target, local, _own(fn), shown, node.lineno)
+                                    if got is not None and isinstance(tree, Namespace) and len(path) == 1:
+                                        tree.memo[path[0]] = got
+                                        continue
+                                assign(tree, path, got)
             elif isinstance(node, ast.Call):
                 if _yacs_effect(yacs, node, local, unknown, shown, here) and fn is not script_tree:
                     assert isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
@@ -219,6 +226,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                         combined[var] = local.pop(var)
                         scopes.setdefault(id(script_tree), {})[var] = (var,)
                 _update(node, local, modules, options, fired, fn)
+                apply_overrides(node, local, modules, applied, argv)  # ``update_params(config, args.params)``
                 _handed(node, handles, local, project, modules, combined, scopes, argv, paths, builder)
         for stmt in dead:  # a branch that never runs sets nothing
             applied.update(id(n) for n in ast.walk(stmt))

@@ -367,6 +367,9 @@ class _Exprs(_LayerExprs):
                  if isinstance(t, ast.Name)}
         called = {id(n) for c in ast.walk(node) if isinstance(c, ast.Call) and dotted_name(c.func)
                   for n in ast.walk(c.func)}  # the names of the functions called (``torch`` of ``torch.linspace``)
+        # a library's version string (zhouhaoyi/Informer2020 models/embed.py:29 ``padding = 1 if
+        # torch.__version__>='1.5.0' else 2``) is a plain value
+        called |= {id(a.value) for a in ast.walk(node) if isinstance(a, ast.Attribute) and a.attr == "__version__"}
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in called:
                 if sub.id in self.env and self.env[sub.id] is not _UNK:

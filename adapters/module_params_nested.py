@@ -469,6 +469,14 @@ class _Frame(_Exprs):
                 self.total += value.n
                 self.layers.extend(value.layers)
             return
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id != "self" \
+                and target.attr not in ("weight", "bias") and isinstance(value, (int, float, str, bool, type(None))) \
+                and not _holds_module(self.env.get(target.value.id)):
+            return  # a flag on a local tensor (Informer models/embed.py:12 ``pe.require_grad = False``): no parameter
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id != "self" \
+                and not _holds_module(value) and not _holds_module(self.env.get(target.value.id)) \
+                and target.value.id in self.env:
+            return  # a write into a local tensor (Informer models/embed.py:17 ``pe[:, 0::2] = torch.sin(...)``)
         if isinstance(target, ast.Attribute) and target.attr == "requires_grad" and isinstance(value, bool):
             inner_self: ast.AST = target.value
             while isinstance(inner_self, (ast.Attribute, ast.Subscript)):

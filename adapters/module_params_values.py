@@ -324,15 +324,21 @@ def _bias_of(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
     return 0
 
 
-def _bound(args: list[Any], kwargs: dict[str, Any], names: list[str], defaults: dict[str, Any]) -> dict[str, Any]:
+def _bound(args: list[Any], kwargs: dict[str, Any], names: list[str], defaults: dict[str, Any],
+           free: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The layer's arguments by name; ``free``: ones no parameter shape depends on, which may be unknown
+    (zhouhaoyi/Informer2020 models/embed.py:29-31 a ``Conv1d`` whose ``padding`` depends on torch's version)."""
     if len(args) > len(names):
         raise _Unknown("too many arguments")
     out = dict(defaults)
     out.update(zip(names, args))
     out.update(kwargs)
-    if any(n not in out for n in names) or any(v is _UNK for v in out.values()):
+    if any(n not in out for n in names) or any(v is _UNK for k, v in out.items() if k not in free):
         raise _Unknown("arguments")
     return out
+
+
+_NO_SHAPE = ("stride", "padding", "dilation", "output_padding", "padding_mode", "eps", "momentum")
 
 
 def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
@@ -350,12 +356,12 @@ def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
                   "bias", "dilation"] if "Transpose" in name else
                  ["in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias"])
         a = _bound(args, kwargs, order, {"bias": True, "groups": 1, "stride": 1, "padding": 0, "dilation": 1,
-                                         "output_padding": 0, "padding_mode": "zeros"})
+                                         "output_padding": 0, "padding_mode": "zeros"}, _NO_SHAPE)
         cin, cout, groups = _prod(a["in_channels"]), _prod(a["out_channels"]), _prod(a["groups"])
         return cout * (cin // groups) * _kernel(a["kernel_size"], dims) + (cout if a["bias"] else 0)
     if name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d"):
         a = _bound(args, kwargs, ["num_features", "eps", "momentum", "affine"],
-                   {"affine": True, "eps": 1e-5, "momentum": 0.1, "track_running_stats": True})
+                   {"affine": True, "eps": 1e-5, "momentum": 0.1, "track_running_stats": True}, _NO_SHAPE)
         return 2 * _prod(a["num_features"]) if a["affine"] else 0
     if name == "LayerNorm":
         a = _bound(args, kwargs, ["normalized_shape", "eps", "elementwise_affine", "bias"],

@@ -194,6 +194,9 @@ class _PrecisionPass(_OptimDataPass):
                 continue
             if (q.endswith("DistributedDataParallel") and q.startswith("torch")) or q == _APEX_DDP:
                 self.add("dist.sharding", "ddp", self.src(site.call, f"{site.label}(...)"), self.conf(site))
+            elif site.target and len(site.call.args) == 1 and isinstance(site.call.args[0], ast.Name) \
+                    and site.call.args[0].id == site.target and "." in q and not q.startswith("torch."):
+                self._hand_ddp(site, q)  # ``model = apply_gradient_allreduce(model)`` (grad_allreduce.py)
             elif q.endswith("FullyShardedDataParallel") and q.startswith("torch"):
                 strategy = site.kwarg("sharding_strategy")
                 conf = self.conf(site)
@@ -224,6 +227,20 @@ class _PrecisionPass(_OptimDataPass):
                 policy = self.call_of(site.kwarg("offload_policy"))
                 if policy is not None and (dotted_name(policy.func) or "").endswith("CPUOffloadPolicy"):
                     self.offload(site, "CPUOffloadPolicy()")
+
+    def _hand_ddp(self, site: CallSite, qualified: str) -> None:
+        from preflight.adapters.grad_allreduce import hand_ddp
+
+        runs = self.idx.runs(site)
+        world = self.plan.value("dist.world_size")
+        if runs is False or (runs is None and not (isinstance(world, int) and world > 1)):
+            return  # a guard not known to pass (``if n_gpus > 1:``) in a job not known to start several processes
+        found = hand_ddp(self.script.source.path, qualified)
+        if found is not None:
+            self.add("dist.sharding", "ddp", self.src(
+                site.call, f"{site.label}(...): a project function ({found[0].name}:{found[1]}) that all-reduces "
+                "every parameter's gradient through hooks; each process keeps the whole model (data parallel)"),
+                "medium")
 
     def _chain_value(self, expr: ast.expr, site: CallSite) -> ast.expr:
         """A local set in each arm of a decided ``if/elif`` chain (AnswerDotAI/fsdp_qlora train.py:740-751

@@ -472,6 +472,9 @@ class _Resolver(_IndexCore):
             call = site.call
             spread = [k.value for k in call.keywords if k.arg is None]
             given = next((k.value for k in call.keywords if k.arg == name), None)
+            if given is None and spread and index is not None and index < len(call.args) \
+                    and not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+                given = call.args[index]  # ``train(n_gpus, rank, **cfg)``: a positional is bound before the spread
             if given is None and spread:
                 value = self._entry_kwargs(site, spread, name)
             elif any(isinstance(a, ast.Starred) for a in call.args):

@@ -574,7 +574,10 @@ def test_parsed_options_default_off_and_undeclared_are_silent(cli, tmp_path):
     (tmp_path / ".git").mkdir()
     plan = plan_of(cli, "--", "accelerate", "launch", "examples/finetune.py", "--model_name_or_path", "m/x",
                    cwd=tmp_path)
-    assert ours(plan, "peft.method") is None  # guards decided false do not say LoRA is absent
+    # every LoRA construct is under a guard the defaults decide false (`use_lora or use_dora` around
+    # get_peft_model, jobs51 reads an `or` of decided operands): no LoRA, at medium; no rank
+    method = ours(plan, "peft.method")
+    assert method is not None and method.value == "none" and method.confidence == "medium"
     assert ours(plan, "peft.rank") is None
     files = dict(LMFLOW_PEFT)
     files["src/lmflow/args.py"] = files["src/lmflow/args.py"].replace(
