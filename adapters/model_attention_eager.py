@@ -107,8 +107,8 @@ def _script_model(tree: ast.Module) -> Optional[tuple[ast.Assign, str]]:
 
 @register_adapter
 class ScriptModelAttentionAdapter(ScratchAdapter):
-    """The attention kernel of a model class defined in the script itself and trained there: fused
-    (``sdpa``/``flash_attention_2``, :func:`.model_attention.attention_of`) or by hand (``eager``)."""
+    """The attention of a model class defined in the script itself and trained there, when written by
+    hand (``eager``); a fused kernel's call in such a class is read by ``module_params_nested``."""
 
     name = "model_attention_script"
     frameworks = ()
@@ -119,8 +119,6 @@ class ScriptModelAttentionAdapter(ScratchAdapter):
                    for s in self.scripts(project))
 
     def work(self, project: Project, plan: TrainingPlan) -> None:
-        from preflight.adapters.model_attention import attention_of
-
         found = []
         for script in self.scripts(project):
             got = _script_model(script.tree)
@@ -129,7 +127,7 @@ class ScriptModelAttentionAdapter(ScratchAdapter):
         if len(found) != 1:
             return
         script, node, cls = found[0]
-        attn = attention_of(script.tree, cls) or eager_of(script.tree, cls)
+        attn = eager_of(script.tree, cls)  # (a fused kernel there is read by module_params_nested)
         if attn is not None:
             self.add_checked(plan, "model.attn_implementation", attn[0],
                              project.source(script, node, "code", detail=f"{cls} (defined in the script): {attn[1]}"),

@@ -320,10 +320,10 @@ def test_twin_a_fused_kernel_or_no_attention_is_not_eager(cli, tmp_path: Path) -
                          "            return F.scaled_dot_product_attention(q, k, self.value(x))\n")
     # one product and a softmax (a contrastive loss), and no attention at all: nothing stated
     one_product = HEAD.replace("            return wei @ self.value(x)\n", "            return wei\n")
-    for text, want in ((fused, "sdpa"), (one_product, None)):
+    for text in (fused, one_product):
         write(tmp_path, {"gpt.py": text})
         got = fact(plan_of(cli, "gpt.py", cwd=tmp_path), "model.attn_implementation")
-        assert (got.value if got is not None else None) == want
+        assert got is None or got.value != "eager"
 
 
 # --- a transformers release without attn_implementation, behind a class picked by a condition -----------------
