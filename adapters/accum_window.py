@@ -34,14 +34,30 @@ def _steps_inside(acc: Any, window: ast.For) -> bool:
     return any(tc.kind == "step" and window.lineno <= tc.call.lineno <= end for tc in acc.scopes.training_calls)
 
 
+def _zeroed_before_backward(site: Any, resets: dict) -> bool:
+    """A ``zero_grad`` in the guarded loop before the backward (facebookresearch/dlrm
+    ``dlrm_s_pytorch.py:1604-1621``: ``zero_grad()`` under the same ``% N`` test as the step, ahead of
+    ``backward()``): whether gradients of earlier passes survive depends on which pass it runs in;
+    not read here."""
+    loop = getattr(site.loop, "node", None)
+    if loop is None:
+        return False
+    end = getattr(loop, "end_lineno", None) or loop.lineno
+    return any(loop.lineno <= node.lineno <= end and node.lineno < site.backward.lineno
+               for nodes in resets.values() for node in nodes)
+
+
 def window_count(project: Project, script: Any) -> Optional[tuple[int, Source]]:
     """N of the script's accumulation window with its source, or None (no window, several that
     disagree, one whose size is not known, or gradients cleared inside it)."""
     from preflight.analysis.accumulation import accumulation
+    from preflight.analysis.accumulation_guards import _resets
     from preflight.analysis.context import FileContext
 
     try:
-        acc = accumulation(FileContext(script))
+        ctx = FileContext(script)
+        acc = accumulation(ctx)
+        resets = _resets(ctx, acc.scopes)
     except (SyntaxError, ValueError, RecursionError):
         return None
     idx = project.index(script)
@@ -50,6 +66,8 @@ def window_count(project: Project, script: Any) -> Optional[tuple[int, Source]]:
         if site.modulus is None or site.step is None:
             continue
         if site.zeroed_every_micro_batch or (site.window is not None and _steps_inside(acc, site.window)):
+            return None
+        if site.window is None and _zeroed_before_backward(site, resets):
             return None
         resolved = idx.resolve(site.modulus)
         count = _int(resolved.value) if resolved is not None else None
