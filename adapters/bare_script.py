@@ -29,6 +29,9 @@ _DISTRIBUTED = re.compile(
     r"|Process\(|start_processes|\bray\b|submitit|hydra|horovod|mpi4py|torchrun|torch_xla|colossalai"
     # ``RANK`` the variable, in capitals: "low-rank" in a docstring is prose (x-transformers x_transformers.py:924-926)
     r"|LOCAL_RANK|WORLD_SIZE|(?-i:\bRANK\b)|SLURM_|nproc|world_size|local_rank", re.I)
+# a file path written as a string (lucidrains/PaLM-pytorch train.py:51
+# ``"./examples/enwik8_deepspeed/data/enwik8.gz"``): a word in a path names a folder, not a launcher
+_PATH_STRING = re.compile(r"""(["'])(?:\.{0,2}/)?[\w.\-]+(?:/[\w.\-]+)+/?\1""")
 
 
 @register_adapter
@@ -57,7 +60,7 @@ class BareScriptAdapter(ScratchAdapter):
         if not any(re.search(r"\.backward\(|\.step\(", t) for t in texts):
             return  # not a training script as far as its text says
         for text in texts:
-            code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+            code = _PATH_STRING.sub('""', "\n".join(line.split("#", 1)[0] for line in text.splitlines()))
             if _DISTRIBUTED.search(code):
                 return
         shown = str(project.scripts[0].source.display)

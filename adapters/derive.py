@@ -29,6 +29,10 @@ adapter can see because they combine a framework with a config another adapter r
   installs the newest one it allows): a note, not a fact. The estimator reads it for ZeRO-1/2's
   offloaded step (``estimate.terms.zero12_offload_step_copy``: 0.14.1 to 0.16.x copy the fp32
   partition to the GPU).
+- The HF Trainer's optimizer under a DeepSpeed config with an ``optimizer`` section: the config's
+  (:mod:`preflight.adapters.trainer_ds_optimizer`), over a TrainingArguments ``optim``.
+- A batch drawn by random indices in a function the training loop calls, when no adapter found a
+  per-process batch (:mod:`preflight.adapters.random_batch`).
 - No precision anywhere: when no adapter found a precision and neither the scripts, the
   local modules they import nor any config the job reads mention autocast, a 16-bit dtype,
   a grad scaler or a precision setting, PyTorch computes in fp32 (``medium``: a precision
@@ -76,10 +80,17 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
 
         ddp_unreached(plan, project)
     _one_process_no_wrapper(plan)
+    if project is not None:
+        from preflight.adapters.random_batch import random_batch_micro
+
+        random_batch_micro(plan, project)
     _micro_from_global(plan)
     _global_from_parts(plan)
     _param_offload_below_stage3(plan)
     if project is not None:
+        from preflight.adapters.trainer_ds_optimizer import trainer_ds_optimizer
+
+        trainer_ds_optimizer(plan, project)
         _fp32_by_absence(plan, project)
         _deepspeed_version(plan, project)
         from preflight.adapters.deepspeed_auto_buckets import fill_auto_buckets

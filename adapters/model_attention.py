@@ -146,7 +146,10 @@ class ModelAttentionAdapter(Adapter):
         tree = _parse(path)
         if tree is None or not any(isinstance(n, ast.ClassDef) and n.name == cls and n.bases for n in tree.body):
             return
-        attn = attention_of(with_imports(path, tree), cls)
+        from preflight.adapters.model_attention_eager import eager_of
+
+        merged = with_imports(path, tree)
+        attn = attention_of(merged, cls) or eager_of(merged, cls)
         if attn is not None:
             self.add_checked(plan, "model.attn_implementation", attn[0],
                              project.source(script, node, "code", detail=f"{local} ({path.name}): {attn[1]}"),

@@ -172,6 +172,13 @@ class _ScriptPass:
             if not name.endswith(".from_pretrained"):
                 continue
             cls = name.rsplit(".", 2)[-2]
+            if "." not in name[:-len(".from_pretrained")]:
+                from preflight.adapters.model_class_choice import chosen_class
+
+                chosen = chosen_class(self.idx, cls, _MODEL_CLASS, _NOT_MODEL)
+                if chosen is not None:
+                    self.model_defaults(site, f"{cls} (transformers' {' or '.join(chosen)})")
+                    continue
             if not _MODEL_CLASS.match(cls) or _NOT_MODEL.search(cls):
                 continue
             self.model_defaults(site, cls)
