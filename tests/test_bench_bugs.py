@@ -319,3 +319,20 @@ def test_a_still_buggy_twin_is_counted_apart_only_for_its_labelled_codes(tmp_pat
     assert result["cases"][0]["fix_flagged"] == ["PF457"]
     assert (stats["flagged"], stats["still_buggy"]) == (flagged, 1 - flagged)
     assert score.table(result).splitlines()[2].endswith(f"| {1 - flagged} |")  # the still-buggy column
+
+
+def test_scoring_on_threads_gives_the_sequential_result(tmp_path):
+    """`score.py --jobs 2` runs the variants on two threads; the per-case rows, their order and the
+    family table are those of the sequential run (two cases: a bug with its twin, a labelled twin)."""
+    score = load()
+    path = tmp_path / "accelerate.cases"
+    path.write_text(_LABELLED_CASE.format(codes="PF999") + "\n" + _LABELLED_CASE.format(codes="PF457")
+                    .replace("### case: ", "### case: second-"), encoding="utf-8")
+    cases = score.parse_cases(path)
+    assert len(cases) == 2 and cases[0].id != cases[1].id
+    exe = [sys.executable, "-m", "preflight"]
+    one = score.score(cases, exe, verbose=False, show=False)
+    two = score.score(cases, exe, verbose=False, show=False, jobs=2)
+    assert two == one
+    assert [row["id"] for row in two["cases"]] == [c.id for c in cases]
+    assert score.table(two) == score.table(one)

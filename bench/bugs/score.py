@@ -27,6 +27,7 @@ Usage::
     python bench/bugs/score.py --verbose       # plus one line per case
     python bench/bugs/score.py --case acc-gather-metrics --show
     python bench/bugs/score.py --json out.json
+    python bench/bugs/score.py --set all --jobs 2  # every set, variants run on two threads (same output)
     python bench/bugs/score.py --set held-out  # the held-out cases (bench/bugs/heldout/) alone
     python bench/bugs/score.py --set held-out-2  # the second held-out set (bench/bugs/heldout2/)
     python bench/bugs/score.py --set held-out-3  # the third held-out set (bench/bugs/heldout3/)
