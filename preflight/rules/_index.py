@@ -198,6 +198,7 @@ FILE = {
     "PF624": "code.pf624_skip_first_batches_replaces_epoch_loader",
     "PF632": "code.pf632_lr_scheduler_step_passes_epoch",
     "PF633": "code.pf633_transform_set_on_shared_split_dataset",
+    "PF634": "code.pf634_prepared_schedule_lengths_times_accumulation",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -527,4 +528,5 @@ NEEDS = {
     "PF624": ('skip_first_batches',),
     "PF632": ('lr_scheduler_step',),
     "PF633": ('.dataset.',),
+    "PF634": ('gradient_accumulation_steps', 'prepare'),
 }
