@@ -32,10 +32,8 @@ def _backbone(ctx: FileContext, imports) -> dict[str, ast.Call]:
             continue
         qual = imports.qualify(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
-        if qual.startswith("torchvision.models.") and _BN_FAMILIES.match(last):
-            out[assign.targets[0].id] = call
-        elif qual == "timm.create_model" and call.args and isinstance(call.args[0], ast.Constant) \
-                and isinstance(call.args[0].value, str) and _BN_FAMILIES.match(call.args[0].value):
+        if (qual.startswith("torchvision.models.") and _BN_FAMILIES.match(last)) or (qual == "timm.create_model" and call.args and isinstance(call.args[0], ast.Constant) \
+                and isinstance(call.args[0].value, str) and _BN_FAMILIES.match(call.args[0].value)):
             out[assign.targets[0].id] = call
     return out
 
