@@ -100,7 +100,9 @@ Size the schedule in optimizer steps (`max_train_steps`, `lr_warmup_steps`; mult
                 continue
             for key in _LENGTHS:
                 value = kwarg(call, key)
-                factor = _times_accumulation(value, given) if value is not None else None
+                if value is None:
+                    continue
+                factor = _times_accumulation(value, given)
                 if factor is None:
                     continue
                 yield ctx.finding(
