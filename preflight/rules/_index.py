@@ -199,7 +199,6 @@ FILE = {
     "PF632": "code.pf632_lr_scheduler_step_passes_epoch",
     "PF633": "code.pf633_transform_set_on_shared_split_dataset",
     "PF634": "code.pf634_prepared_schedule_lengths_times_accumulation",
-    "PF635": "code.pf635_load_state_then_counters_from_zero",
     "PF636": "code.pf636_frozen_pretrained_batchnorm_in_train_mode",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
@@ -531,6 +530,5 @@ NEEDS = {
     "PF632": ('lr_scheduler_step',),
     "PF633": ('.dataset.',),
     "PF634": ('gradient_accumulation_steps', 'prepare'),
-    "PF635": ('load_state',),
     "PF636": ('requires_grad', '.train('),
 }
