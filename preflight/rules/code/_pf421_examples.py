@@ -343,3 +343,12 @@ PF422_GOOD.append(
     # the fix: cast only when the flag leaves the encoder frozen (the same condition as the freeze)
     _FLAGGED_ENCODER.format(cast="if not args.train_text_encoder:\n"
                                  "    text_encoder.to(accelerator.device, dtype=weight_dtype)"))
+PF422_GOOD.append(
+    # tricky-correct (diffusers' dreambooth script): the cast's condition holds the freeze's as a conjunct
+    _FLAGGED_ENCODER.format(cast="if not args.train_text_encoder and text_encoder is not None:\n"
+                                 "    text_encoder.to(accelerator.device, dtype=weight_dtype)"))
+PF422_GOOD.append(
+    # tricky-correct (diffusers' amused/LoRA scripts): no freeze at all, the encoder trained on the flag and
+    # cast to fp16 only when the flag is off
+    _FLAGGED_ENCODER.replace("if not args.train_text_encoder:\n    text_encoder.requires_grad_(False)\n", "").format(
+        cast="if not args.train_text_encoder:\n    text_encoder.to(accelerator.device, dtype=weight_dtype)"))

@@ -138,6 +138,22 @@ def _feeds_optimizer(ctx: FileContext, params: ast.Call) -> bool:
     return False
 
 
+def _conditions_holding(ctx: FileContext, node: ast.AST) -> set[str]:
+    """The tests (as text) known true where ``node`` runs: each enclosing ``if`` whose body holds it,
+    and each conjunct of an ``and`` test (``if not args.train_text_encoder and text_encoder is not None:``)."""
+    out: set[str] = set()
+    child: ast.AST = node
+    for above in ctx.ancestors(node):
+        if isinstance(above, _SCOPES):
+            break
+        if isinstance(above, ast.If) and child in above.body:
+            out.add(ast.dump(above.test))
+            if isinstance(above.test, ast.BoolOp) and isinstance(above.test.op, ast.And):
+                out.update(ast.dump(v) for v in above.test.values)
+        child = above
+    return out
+
+
 def _condition(ctx: FileContext, node: ast.AST) -> Optional[str]:
     """The test of the innermost ``if`` whose body holds ``node``, as text (None: unconditional)."""
     for above in ctx.ancestors(node):
@@ -237,14 +253,18 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
         if n.func.attr == "parameters" and owner in aliases:
             parent = ctx.parent(n)
             if (isinstance(parent, ast.Call) and ("optim" in ast.unparse(parent.func).lower()
-                                                 or call_last(parent) in _OPTIMIZERS)) or _feeds_optimizer(ctx, n):
+                                                 or call_last(parent) in _OPTIMIZERS)):
+                trained = True
+            elif not _conditions_holding(ctx, call) and _feeds_optimizer(ctx, n):
+                # through chain()/a conditional expression: the module may be trained on a flag only,
+                # so only a cast made whatever the flag is known to meet the training
                 trained = True
         if n.func.attr == "requires_grad_" and owner in aliases and n.args \
                 and isinstance(n.args[0], ast.Constant) and n.args[0].value is False:
             # a freeze under a condition (``if not args.train_text_encoder:``) freezes only in that
             # case: it covers the cast when the cast sits under the same condition
             when = _condition(ctx, n)
-            if when is None or when == _condition(ctx, call):
+            if when is None or when in _conditions_holding(ctx, call):
                 frozen = True
         if n.func.attr == "requires_grad_" and owner in aliases and n.args \
                 and isinstance(n.args[0], ast.Constant) and n.args[0].value is True \
