@@ -184,7 +184,8 @@ class _ModelPass(_PassCore):
         modules = {name for name, node in self.idx.classes.items()
                    if any((self.idx.qualify(dotted_name(b)) or "").endswith(("nn.Module", "LightningModule"))
                           for b in node.bases)}
-        built = {s.name: s for s in self.calls if s.name in modules and s.klass not in modules}
+        built = {s.name: s for s in self.calls if s.name in modules and s.klass not in modules
+                 and not _attached_submodule(s.target)}
         if len(built) == 1:
             cls, site = next(iter(built.items()))
             self.model_names.add(site.target or "model")
@@ -354,3 +355,13 @@ class _ModelPass(_PassCore):
                 self.add("precision.double_quant", dq.value, self.src(dq_expr, f"{site.label}(compress_statistics"
                                                                                "=...)"), conf)
             return
+
+
+def _attached_submodule(target: Optional[str]) -> bool:
+    """``attn.attn_gate = AttnGate(hidden)``, ``model.fc = Head(...)``: a local module assigned to an
+    attribute of another object is a part attached to a model built elsewhere (a gate added to each
+    attention layer of a pretrained model, a new head), not the model itself. ``self.x = Net()`` and
+    ``trainer.model = Net()`` (an attribute named like the model) still build the model."""
+    if target is None or "." not in target or target.startswith("self."):
+        return False
+    return target.rsplit(".", 1)[-1].lower() not in ("model", "net", "network", "module", "student", "teacher")

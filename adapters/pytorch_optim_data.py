@@ -43,7 +43,7 @@ class _OptimDataPass(_ModelPass):
                 continue
             if (parts[:2] == ["torch", "optim"] and len(parts) == 3) \
                     or (parts[0] in ("bitsandbytes", "torchao", "apex") and "optim" in q) \
-                    or (parts[0] == "deepspeed" and "ops" in parts) \
+                    or (parts[0] == "deepspeed" and "ops" in parts and _deepspeed_optimizer(parts)) \
                     or (parts[0] == "transformers" and last == "Adafactor"):
                 known.append((site, last))
             elif len(parts) > 1 and q != site.name and parts[0] != "torch" and _OPTIMIZER_CLASS.search(last):
@@ -292,3 +292,13 @@ class _OptimDataPass(_ModelPass):
             chosen = "RandomSampler" if resolved.value else "SequentialSampler"
             self.put("data.sampler", Resolved(chosen, resolved.kind, resolved.line, resolved.key, resolved.detail),
                      site, f"{site.label}(shuffle={resolved.value!r})", conf)
+
+
+# the subpackages of ``deepspeed.ops`` that hold optimizers (deepspeed/ops/adam/fused_adam.py FusedAdam,
+# ops/adam/cpu_adam.py DeepSpeedCPUAdam, ops/lamb FusedLamb, ops/adagrad, ops/lion); ``deepspeed.ops`` also
+# holds kernels that are modules or configs (ops/transformer DeepSpeedTransformerLayer/-Config)
+_DS_OPTIM_PACKAGES = frozenset(("adam", "lamb", "adagrad", "lion", "muon"))
+
+
+def _deepspeed_optimizer(parts: list[str]) -> bool:
+    return any(p in _DS_OPTIM_PACKAGES for p in parts[:-1]) or _OPTIMIZER_CLASS.search(parts[-1]) is not None

@@ -199,6 +199,10 @@ FILE = {
     "PF620": "code.pf620_compiled_model_state_dict_saved",
     "PF621": "code.pf621_unpicklable_loader_callable_under_spawn",
     "PF624": "code.pf624_skip_first_batches_replaces_epoch_loader",
+    "PF632": "code.pf632_lr_scheduler_step_passes_epoch",
+    "PF633": "code.pf633_transform_set_on_shared_split_dataset",
+    "PF634": "code.pf634_prepared_schedule_lengths_times_accumulation",
+    "PF636": "code.pf636_frozen_pretrained_batchnorm_in_train_mode",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -536,4 +540,8 @@ NEEDS = {
     "PF620": ('compile',),
     "PF621": ('DataLoader',),
     "PF624": ('skip_first_batches',),
+    "PF632": ('lr_scheduler_step',),
+    "PF633": ('.dataset.',),
+    "PF634": ('gradient_accumulation_steps', 'prepare'),
+    "PF636": ('requires_grad', '.train('),
 }

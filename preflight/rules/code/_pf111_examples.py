@@ -305,4 +305,28 @@ PF111_GOOD = (
             optimizer.step()
             optimizer.zero_grad()
 """),
+    # Tricky-correct: a linear probe puts the whole network in eval mode at the top of every epoch
+    # and only its new head back in train mode; the evaluation's later eval() changes nothing,
+    # because the next iteration sets the modes again before its first training step.
+    textwrap.dedent("""\
+    import torch
+    import torchvision
+
+
+    net = torchvision.models.resnet18(weights="DEFAULT")
+    net.requires_grad_(False)
+    net.fc = torch.nn.Linear(512, 10)
+    opt = torch.optim.SGD(net.fc.parameters(), lr=0.1)
+    for epoch in range(20):
+        net.eval()
+        net.fc.train()
+        for images, labels in train_loader:
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(net(images), labels).backward()
+            opt.step()
+        net.eval()
+        with torch.no_grad():
+            hits = sum((net(x).argmax(1) == y).sum().item() for x, y in val_loader)
+        print(epoch, hits)
+"""),
 )

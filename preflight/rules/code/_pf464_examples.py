@@ -118,3 +118,50 @@ GOOD_EXAMPLES = [
                 optimizer.zero_grad()
 """),
 ]
+
+BAD_EXAMPLES.append(
+    # a script that resumes at its top level: the start variable and the batch skip are only ever 0/None
+    textwrap.dedent("""
+    import os
+
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)
+    first_epoch = 0
+    skip = None
+    if args.resume:
+        accelerator.load_state(args.resume)
+    for epoch in range(first_epoch, args.epochs):  # warning: PF464
+        batches = loader
+        if skip is not None and epoch == first_epoch:
+            batches = accelerator.skip_first_batches(loader, skip)
+        for batch in batches:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad()
+        accelerator.save_state(os.path.join("ckpt", f"epoch_{epoch}"))
+"""))
+
+GOOD_EXAMPLES.append(
+    # tricky-correct: the same top-level script with the start epoch read back from the checkpoint's name
+    textwrap.dedent("""
+    import os
+
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)
+    first_epoch = 0
+    if args.resume:
+        accelerator.load_state(args.resume)
+        first_epoch = int(os.path.basename(args.resume).split("_")[1]) + 1
+    for epoch in range(first_epoch, args.epochs):
+        for batch in loader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad()
+        accelerator.save_state(os.path.join("ckpt", f"epoch_{epoch}"))
+"""))

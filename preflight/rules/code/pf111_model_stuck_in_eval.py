@@ -78,6 +78,10 @@ at the end of the evaluation helper.
 * The loop sets each model's mode itself before its first training step,
   `unet.eval()` beside `text_encoder.train()`: the frozen module is kept in
   eval mode on purpose.
+* The loop puts the model in eval mode itself before its first training step
+  (a linear probe: `model.eval()` then `model.fc.train()` at the top of each epoch):
+  the mode training runs in is set anew every iteration, so a later evaluation's
+  `eval()` changes nothing.
 * The object put in eval mode is not the model the loop trains (an EMA or
   teacher copy), the evaluation runs after the training loop, only on its last
   iteration, or is followed by `break` / `return`.
@@ -144,6 +148,11 @@ at the end of the evaluation helper.
         for other in events:
             if other is ev or other.key != ev.key or not _inside(ctx, other.node, loop.node):
                 continue
+            if other.helper is None and other.last == EVAL and _pos(other.node) <= first < _pos(ev.node):
+                # each iteration puts the model in eval mode itself before its training step (a linear
+                # probe: `model.eval()` then `model.fc.train()`): the mode training runs in is set
+                # anew every iteration, so the evaluation's later eval() changes nothing
+                return False
             if other.helper is not None and other.helper.trains and EVAL in (other.first, other.last):
                 # the loop's own training step puts the model in eval mode (a linear probe with
                 # frozen BatchNorm): training in eval mode is the author's choice

@@ -93,15 +93,75 @@ def _scope_members(ctx: FileContext) -> dict[ast.AST, tuple[list[tuple[int, ast.
     ancestors read once, instead of one walk of a function per scope asked about."""
     out: dict[ast.AST, tuple[list[tuple[int, ast.Assign]], list[ast.Call]]] = {}
     for node in ctx.unordered(ast.Assign):
+        inside = False
         for depth, above in enumerate(ctx.ancestors(node), start=1):
             if isinstance(above, _SCOPES):
                 out.setdefault(above, ([], []))[0].append((depth, node))
+                inside = True
+        if not inside:  # module-level code: a script that trains at the top level
+            out.setdefault(ctx.tree, ([], []))[0].append((_depth(ctx, node), node))
     for attr in ("parameters", "requires_grad_", "add_adapter"):
         for call in calls_by_attr(ctx).get(attr, ()):
+            inside = False
             for above in ctx.ancestors(call):
                 if isinstance(above, _SCOPES):
                     out.setdefault(above, ([], []))[1].append(call)
+                    inside = True
+            if not inside:
+                out.setdefault(ctx.tree, ([], []))[1].append(call)
     return out
+
+
+def _depth(ctx: FileContext, node: ast.AST) -> int:
+    return sum(1 for _ in ctx.ancestors(node))
+
+
+def _feeds_optimizer(ctx: FileContext, params: ast.Call) -> bool:
+    """``.parameters()`` handed to an optimizer: directly (``AdamW(m.parameters())``), or through
+    ``itertools.chain(...)``/a conditional expression, inline or bound to a name the optimizer gets
+    (``params_to_optimize = chain(unet.parameters(), text_encoder.parameters()) if ... else ...``)."""
+    for above in ctx.ancestors(params):
+        if isinstance(above, ast.Call) and above is not params and (
+                "optim" in ast.unparse(above.func).lower() or call_last(above) in _OPTIMIZERS):
+            return True
+        if isinstance(above, ast.Call) and call_last(above) != "chain":
+            return False
+        if isinstance(above, ast.Assign):
+            names = {t.id for t in above.targets if isinstance(t, ast.Name)}
+            return bool(names) and any(
+                isinstance(c.func, (ast.Name, ast.Attribute)) and (
+                    "optim" in ast.unparse(c.func).lower() or call_last(c) in _OPTIMIZERS)
+                and any(isinstance(a, ast.Name) and a.id in names for a in [*c.args, *(k.value for k in c.keywords)])
+                for c in ctx.nodes(ast.Call))
+        if isinstance(above, ast.stmt):
+            return False
+    return False
+
+
+def _conditions_holding(ctx: FileContext, node: ast.AST) -> set[str]:
+    """The tests (as text) known true where ``node`` runs: each enclosing ``if`` whose body holds it,
+    and each conjunct of an ``and`` test (``if not args.train_text_encoder and text_encoder is not None:``)."""
+    out: set[str] = set()
+    child: ast.AST = node
+    for above in ctx.ancestors(node):
+        if isinstance(above, _SCOPES):
+            break
+        if isinstance(above, ast.If) and child in above.body:
+            out.add(ast.dump(above.test))
+            if isinstance(above.test, ast.BoolOp) and isinstance(above.test.op, ast.And):
+                out.update(ast.dump(v) for v in above.test.values)
+        child = above
+    return out
+
+
+def _condition(ctx: FileContext, node: ast.AST) -> Optional[str]:
+    """The test of the innermost ``if`` whose body holds ``node``, as text (None: unconditional)."""
+    for above in ctx.ancestors(node):
+        if isinstance(above, ast.If):
+            return ast.dump(above.test)
+        if isinstance(above, _SCOPES):
+            return None
+    return None
 
 
 class _Scope:
@@ -168,9 +228,7 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
     """``module.to(device, dtype=<fp16>)`` on a module whose parameters the optimizer trains:
     ``unet = pipeline.unet``, ``layers = unet``, ``AdamW(layers.parameters())``, and no
     ``requires_grad_(False)`` on it (the frozen VAE / text encoder cast to fp16 is correct)."""
-    node = ctx.enclosing_function(call)
-    if node is None:
-        return None
+    node = ctx.enclosing_function(call) or ctx.tree
     dtype = kwarg(call, "dtype")
     if dtype is None:
         dtype = next((a for a in call.args if not isinstance(a, ast.Constant)), None) if call.args else None
@@ -194,12 +252,20 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
         assert isinstance(n.func, ast.Attribute)
         if n.func.attr == "parameters" and owner in aliases:
             parent = ctx.parent(n)
-            if isinstance(parent, ast.Call) and ("optim" in ast.unparse(parent.func).lower()
-                                                 or call_last(parent) in _OPTIMIZERS):
+            if (isinstance(parent, ast.Call) and ("optim" in ast.unparse(parent.func).lower()
+                                                 or call_last(parent) in _OPTIMIZERS)):
+                trained = True
+            elif not _conditions_holding(ctx, call) and _feeds_optimizer(ctx, n):
+                # through chain()/a conditional expression: the module may be trained on a flag only,
+                # so only a cast made whatever the flag is known to meet the training
                 trained = True
         if n.func.attr == "requires_grad_" and owner in aliases and n.args \
                 and isinstance(n.args[0], ast.Constant) and n.args[0].value is False:
-            frozen = True
+            # a freeze under a condition (``if not args.train_text_encoder:``) freezes only in that
+            # case: it covers the cast when the cast sits under the same condition
+            when = _condition(ctx, n)
+            if when is None or when in _conditions_holding(ctx, call):
+                frozen = True
         if n.func.attr == "requires_grad_" and owner in aliases and n.args \
                 and isinstance(n.args[0], ast.Constant) and n.args[0].value is True \
                 and n.lineno > call.lineno:
@@ -310,6 +376,13 @@ rounding.
 
 Load the trainable weights in float32 (`torch_dtype=torch.float32`, or leave it
 out) and let autocast run the forward in fp16; or train in bf16.
+
+The trained module may be cast in a function or at the top level of a script; its parameters
+reach the optimizer directly or through `itertools.chain(...)` (inline or bound to a name the
+optimizer gets). A freeze under a condition (`if not args.train_text_encoder:
+text_encoder.requires_grad_(False)`) covers only a cast under the same condition: a cast
+made always trains the module in float16 whenever the flag is on (brian6091/Dreambooth
+issue 7: "Attempting to unscale FP16 gradients").
 
 ## When preflight stays silent
 

@@ -30,12 +30,40 @@ def _epoch_loop(ctx: FileContext, fn: ast.AST, after: int) -> Optional[ast.For]:
     loops = [node for node in ctx.nodes(ast.For)
              if node.lineno > after and isinstance(node.iter, ast.Call)
              and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
-             and len(node.iter.args) == 1 and not node.iter.keywords and ctx.under(node, fn)]
+             and not node.iter.keywords and ctx.under(node, fn)
+             and (len(node.iter.args) == 1
+                  or (len(node.iter.args) == 2 and _only_zero(ctx, fn, node.iter.args[0])))]
     for node in ctx.walk_order(loops, fn):
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
                for n in walk(node)):
             return node
     return None
+
+
+def _only_zero(ctx: FileContext, fn: ast.AST, expr: ast.AST) -> bool:
+    """``expr`` is a name that ``fn`` only ever binds to 0 or None (``starting_epoch = 0`` never read
+    back from the checkpoint), or the constant 0 itself."""
+    if isinstance(expr, ast.Constant):
+        return expr.value in (0, None) and not isinstance(expr.value, bool)
+    if not isinstance(expr, ast.Name):
+        return False
+    values: list[Optional[ast.AST]] = []
+    for node in ctx.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign):
+        if not ctx.under(node, fn):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            for sub in ast.walk(t):
+                if isinstance(sub, ast.Name) and sub.id == expr.id:
+                    values.append(node.value if t is sub and not isinstance(node, ast.AugAssign) else None)
+    return bool(values) and all(isinstance(v, ast.Constant) and v.value in (0, None)
+                                and not isinstance(v.value, bool) for v in values)
+
+
+def _skips_batches(ctx: FileContext, fn: ast.AST, calls: list[ast.Call]) -> bool:
+    """Some ``skip_first_batches(loader, n)`` skips a count that can be non-zero (not a name only
+    ever bound to 0 or None, as a ``resume_step = None`` never set from the checkpoint is)."""
+    return any(not (len(c.args) >= 2 and _only_zero(ctx, fn, c.args[1])) for c in calls)
 
 
 def _recounted(ctx: FileContext, fn: ast.AST, loop: ast.For, after: int) -> bool:
@@ -92,6 +120,11 @@ them: `for epoch in range(starting_epoch, num_epochs)` and
 `accelerator.skip_first_batches(train_dataloader, resume_step)` for the first epoch,
 as accelerate's `complete_nlp_example.py` does.
 
+The function may be a script's top level, and the loop may be `range(start, num_epochs)`
+where `start` is only ever bound to 0 (`starting_epoch = 0` never read back from the
+checkpoint); a `skip_first_batches(loader, n)` whose `n` is only ever 0 or None skips nothing
+(accelerate issue 2702: "Is it possible to get save_state to save step as well?").
+
 ## When preflight stays silent
 
 * The epoch loop starts elsewhere (`range(start, n)`), or skips finished epochs with
@@ -111,11 +144,13 @@ as accelerate's `complete_nlp_example.py` does.
         around: set[int] = set()
         for call in calls_by_attr(ctx).get("load_state", ()):
             if isinstance(call.func, ast.Attribute) and is_accelerator_receiver(call.func.value, names):
-                around.update(id(a) for a in ctx.ancestors(call) if isinstance(a, ast.FunctionDef))
+                fns = [id(a) for a in ctx.ancestors(call) if isinstance(a, ast.FunctionDef)]
+                around.update(fns or [id(ctx.tree)])  # a script that resumes at its top level
         if not around:
             return
         done: set[int] = set()
-        for fn in ctx.nodes(ast.FunctionDef):
+        scopes: list[ast.AST] = [*ctx.nodes(ast.FunctionDef), ctx.tree]
+        for fn in scopes:
             if id(fn) in done or id(fn) not in around:
                 continue
             done.add(id(fn))
@@ -125,7 +160,7 @@ as accelerate's `complete_nlp_example.py` does.
                 continue
             load = loads[0]
             resuming = bool(_calls_in(ctx, fn, "save_state", names)) or "resume" in ast.unparse(load).lower()
-            if not resuming or _calls_in(ctx, fn, "skip_first_batches", names):
+            if not resuming or _skips_batches(ctx, fn, _calls_in(ctx, fn, "skip_first_batches", names)):
                 continue
             loop = _epoch_loop(ctx, fn, load.lineno)
             if loop is None or _skips_done_epochs(loop) or _recounted(ctx, fn, loop, load.lineno):

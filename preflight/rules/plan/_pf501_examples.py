@@ -519,3 +519,77 @@ PF501_GOOD.append(
         net.conv1 = nn.Conv2d(3, 64, 3, 1, 1, bias=False)
         return net
 """))
+
+PF501_GOOD.append(
+    # tricky-correct: a project module class attached to each layer of a pretrained model
+    # (`layer.mlp.adapter = Bottleneck(...)`) is a part of that model, not a second model
+    textwrap.dedent("""
+    # --- adapters_lite.py
+    from torch import nn
+
+
+    class Bottleneck(nn.Module):
+        def __init__(self, hidden, width=64):
+            super().__init__()
+            self.down = nn.Linear(hidden, width)
+            self.up = nn.Linear(width, hidden)
+
+        def forward(self, x):
+            return x + self.up(self.down(x).relu())
+
+
+    def add_bottlenecks(model):
+        for layer in model.model.layers:
+            layer.mlp.adapter = Bottleneck(model.config.hidden_size)
+        return model
+    # --- train.py
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from adapters_lite import add_bottlenecks
+
+    model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B")
+    model.requires_grad_(False)
+    add_bottlenecks(model)
+    params = [p for n, p in model.named_parameters() if "adapter" in n]
+    optimizer = torch.optim.AdamW(params, lr=1e-4)
+    for batch in loader:
+        loss = model(**batch).loss
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""))
+
+PF501_GOOD.append(
+    # tricky-correct: DeepSpeed's fused transformer kernel (`deepspeed.ops.transformer`) builds layers
+    # and their config, not an optimizer: the config's Lamb is the job's only optimizer
+    textwrap.dedent("""
+    # --- pretrain.py
+    import argparse
+
+    import deepspeed
+    from deepspeed.ops.transformer import DeepSpeedTransformerConfig, DeepSpeedTransformerLayer
+    from torch import nn
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--local_rank", type=int, default=-1)
+    parser = deepspeed.add_config_arguments(parser)
+    args = parser.parse_args()
+    cfg = DeepSpeedTransformerConfig(batch_size=32, hidden_size=768, intermediate_size=3072, heads=12,
+                                     attn_dropout_ratio=0.1, hidden_dropout_ratio=0.1, num_hidden_layers=12,
+                                     initializer_range=0.02, local_rank=args.local_rank, fp16=True)
+    net = nn.Sequential(*[DeepSpeedTransformerLayer(cfg) for _ in range(12)])
+    engine, _, _, _ = deepspeed.initialize(args=args, model=net, model_parameters=net.parameters())
+    for x, y in loader:
+        loss = nn.functional.mse_loss(engine(x), y)
+        engine.backward(loss)
+        engine.step()
+    # --- ds_config.json
+    {
+      "train_micro_batch_size_per_gpu": 32,
+      "fp16": {"enabled": true},
+      "optimizer": {"type": "Lamb", "params": {"lr": 2e-3}}
+    }
+    # --- launch
+    deepspeed --num_gpus 4 pretrain.py --deepspeed --deepspeed_config ds_config.json
+"""))

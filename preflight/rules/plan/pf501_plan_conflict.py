@@ -157,6 +157,10 @@ Set the value in one place, or make the other place say the same thing (use
 * The model: a project class (`LitClassifier`, a LightningModule) built in one file and a
   network built in another (`torchvision.models.resnet18()` in `nets.py`, which the class calls
   to build its layers) are one model, the class wrapping the network.
+* A project module class assigned to an attribute of another object (`layer.self_attn.gate =
+  AttnGate(...)`, `model.fc = Head(...)`) is a part attached to a model built elsewhere, not a
+  second model; the kernels and configs of `deepspeed.ops.transformer`
+  (`DeepSpeedTransformerLayer`, `DeepSpeedTransformerConfig`) are not optimizers.
 * One side is only a guess (confidence low), such as full fine-tuning assumed under a
   `Trainer` whose model is built in an imported module that attaches a LoRA adapter.
 """
