@@ -46,6 +46,14 @@ from preflight.adapters.hydra_apps import (  # noqa: F401  (moved; re-exported)
     find_apps,
     targeted_nodes,
 )
+from preflight.adapters.hydra_calls import (
+    _args_like,
+    _device_count,
+    _first_parameter,
+    _is_args,
+    _is_trainer,
+    _trainer_like,
+)
 from preflight.adapters.hydra_compose import (
     MISSING,
     Unknown,
@@ -69,8 +77,6 @@ _TA_KEYS = {"per_device_train_batch_size": "batch.micro", "gradient_accumulation
             "optim": "optimizer.name", "gradient_checkpointing": "memory.gradient_checkpointing",
             "activation_checkpointing": "memory.gradient_checkpointing", "torch_compile": "compile.enabled",
             "max_length": "data.seq_len", "max_seq_length": "data.seq_len"}
-_TRAINER_HINTS = ("devices", "precision", "accelerator", "max_epochs", "num_nodes", "strategy",
-                  "accumulate_grad_batches", "max_steps")
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
          "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
 _STAGE = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
@@ -541,70 +547,15 @@ class _Facts:
         return (origin[0], origin[1]) if origin and path not in self.composed.cli else (None, None)
 
 
-def _first_parameter(root: Path, target: str) -> Optional[str]:
-    """The first parameter (after ``self``/``cls``) of ``pkg.mod.Class.method`` defined in the
-    project, read from its source; None when it is not local."""
-    from preflight.adapters.module_params import local_file
-
-    from preflight.local_trees import parse_file
-
-    owner, _, method = target.rpartition(".")
-    module, _, cls = owner.rpartition(".")
-    file = local_file(root, f"{module}.{cls}") if module else None
-    if file is None:
-        return None
-    try:
-        tree = parse_file(file)
-    except (OSError, SyntaxError, ValueError, RecursionError):
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == cls:
-            for item in node.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == method:
-                    params = [a.arg for a in (*item.args.posonlyargs, *item.args.args)]
-                    static = any(dotted_name(d) == "staticmethod" for d in item.decorator_list)
-                    if params and not static and params[0] in ("self", "cls"):
-                        params = params[1:]
-                    return params[0] if params else None
-    return None
 
 
 
 
-def _is_trainer(target: Any) -> bool:
-    from preflight.validate_kinds import target_kind
-
-    return target_kind(target) == "lightning-trainer"
 
 
-def _is_args(target: Any) -> bool:
-    from preflight.validate_kinds import target_kind
-
-    return target_kind(target) in ("training-args", "sft-config")
 
 
-def _trainer_like(node: dict[str, Any]) -> bool:
-    return sum(1 for k in _TRAINER_HINTS if k in node) >= 2
 
 
-def _args_like(node: dict[str, Any]) -> bool:
-    return sum(1 for k in ("per_device_train_batch_size", "gradient_accumulation_steps", "learning_rate",
-                           "num_train_epochs", "output_dir") if k in node) >= 2
 
 
-def _device_count(value: Any) -> Optional[int]:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value if value > 0 else None
-    if isinstance(value, str):
-        text = value.strip()
-        if text.isdigit():
-            return int(text) if int(text) > 0 else None
-        if "," in text:
-            ids = [p for p in text.split(",") if p.strip()]
-            return len(ids) if all(p.strip().isdigit() for p in ids) else None
-        return None
-    if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
-        return len(value)
-    return None

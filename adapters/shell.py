@@ -29,7 +29,6 @@ What is understood, line by line in order (nothing is executed, no command subst
 
 from __future__ import annotations
 
-import operator
 import os
 import posixpath
 import re
@@ -40,6 +39,14 @@ from preflight.adapters.launchers import LaunchInfo, parse_launch
 from preflight.adapters.shell_arrays import _ARRAY_ASSIGN, _ARRAY_REF, _assign_array, _join_arrays
 from preflight.adapters.shell_expand import _SELF_DIR, _arith_end, expand
 from preflight.adapters.shell_lex import _strip_comment, command_tokens, logical_lines  # noqa: F401  (moved; re-exported)
+from preflight.adapters.shell_values import (
+    _ARGS_FROM,
+    _SHIFT,
+    _optind_shift,
+    _positional,
+    condition,
+    counted,
+)
 
 from preflight._record import dataclass, field
 
@@ -269,64 +276,6 @@ def _drop_unset_prefix(tokens: list[str]) -> tuple[list[str], list[str]]:
     return [*kept, *tokens[k:]], dropped
 
 
-_TEST = re.compile(r"^(?:if|elif|while|until)\s+(?:\[\[?|test\b)\s*(.*?)\s*(?:\]\]?)?\s*$")
-_INT_OPS = {"-eq": operator.eq, "-ne": operator.ne, "-gt": operator.gt, "-lt": operator.lt, "-ge": operator.ge,
-            "-le": operator.le}
-
-
-def condition(part: str, vars_: Mapping[str, str], empty: set[str]) -> Optional[bool]:
-    """The value of an ``if``/``elif`` test over values the reader knows (``[ $fsdp -ne 0 ]``,
-    ``[[ "$x" == "" ]]``, ``[ -z "$A" ]``): True/False, or None when it names anything not
-    known statically (an unset variable, a command's output) or is no simple test."""
-    m = _TEST.match(part.strip())
-    if not m or not part.strip().startswith(("if", "elif")):
-        return None
-    try:
-        words = shlex.split(m.group(1))
-    except ValueError:
-        return None
-    values = [expand(w, dict(vars_), empty) for w in words]
-    if any("$" in v or "`" in v for v in values):
-        return None
-    if len(values) == 2 and values[0] in ("-z", "-n"):
-        return (values[1] == "") == (values[0] == "-z")
-    if len(values) != 3:
-        return None
-    left, op, right = values
-    if op in ("=", "=="):
-        return left == right
-    if op == "!=":
-        return left != right
-    if op in _INT_OPS:
-        try:
-            return bool(_INT_OPS[op](int(left), int(right)))
-        except ValueError:
-            return None
-    return None
-
-
-# what a command substitution counts: the node's GPUs (`nvidia-smi -L | wc -l`, jq over
-# CUDA_VISIBLE_DEVICES, `torch.cuda.device_count()`) or the allocation's nodes (`scontrol
-# show hostnames "$SLURM_JOB_NODELIST" | wc -l`): ProLong ``train_sft.sh`` @ princeton-nlp/ProLong
-_GPU_COUNT = re.compile(r"^[\"']?(?:\$\(|`)\s*(?:nvidia-smi\s+(?:-L|--list-gpus)\s*\|\s*wc\s+-l"
-                        r"|jq\s+-n\s+[\"']\[\$\{?CUDA_VISIBLE_DEVICES\}?\]\s*\|\s*length[\"']"
-                        r"|echo\s+[\"']?\$\{?CUDA_VISIBLE_DEVICES\}?[\"']?\s*\|\s*tr\s+[\"'],[\"']\s+[\"']\\n[\"']\s*\|\s*wc\s+-l"
-                        r"|python3?\s+-c\s+[\"']import torch;\s*print\(torch\.cuda\.device_count\(\)\)[\"'])"
-                        r"\s*(?:\)|`)[\"']?$")
-_NODE_COUNT = re.compile(r"^[\"']?(?:\$\(|`)\s*scontrol\s+show\s+hostnames?\s+[\"']?\$\{?SLURM_(?:JOB_)?NODELIST\}?[\"']?"
-                         r"\s*\|\s*wc\s+-l\s*(?:\)|`)[\"']?$")
-
-
-def counted(raw: str, slurm: Mapping[str, str]) -> Optional[tuple[str, str]]:
-    """(value, why) of an assignment whose value counts the GPUs of the node or the nodes of
-    the job with a command, inside an sbatch script whose ``#SBATCH`` directives fix that
-    count (Slurm makes only the allocated GPUs visible); None otherwise."""
-    raw = raw.strip()
-    if _GPU_COUNT.match(raw) and slurm.get("SLURM_GPUS_ON_NODE", "").isdigit():
-        return slurm["SLURM_GPUS_ON_NODE"], "the GPUs #SBATCH gives each node"
-    if _NODE_COUNT.match(raw) and slurm.get("SLURM_NNODES", "").isdigit():
-        return slurm["SLURM_NNODES"], "the nodes #SBATCH gives the job"
-    return None
 
 
 
@@ -335,35 +284,16 @@ def counted(raw: str, slurm: Mapping[str, str]) -> Optional[tuple[str, str]]:
 
 
 
-_ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)(?::(\d+))?\}$")
-_ARGS_ALL = re.compile(r"^\$(?:[@*]|\{[@*]\})$")
 
 
-def _positional(raw: str, args: Sequence[str]) -> Optional[list[str]]:
-    """The script's arguments a word ``$@`` / ``${@:5}`` / ``${@:2:3}`` / ``"${@:5}"`` stands for
-    (open-mmlab/mmpretrain tools/slurm_train.sh:13 ``PY_ARGS=${@:5}``, then ``... ${PY_ARGS}`` on the
-    ``srun`` line); None for any other word."""
-    word = raw.strip()
-    if len(word) >= 2 and word[0] == word[-1] == '"':
-        word = word[1:-1]
-    if _ARGS_ALL.fullmatch(word):
-        return [str(a) for a in args]
-    m = _ARGS_FROM.fullmatch(word)
-    if m is None:
-        return None
-    start = max(int(m.group(1)) - 1, 0)
-    end = start + int(m.group(2)) if m.group(2) is not None else None
-    return [str(a) for a in list(args)[start:end]]
-_SHIFT = re.compile(r"^shift(?:\s+(\d+))?$")
-_OPTIND_SHIFT = re.compile(r"""^shift\s+["']?\$\(\(\s*\$?OPTIND\s*-\s*1\s*\)\)["']?$""")
 
 
-def _optind_shift(part: str, vars_: Mapping[str, str]) -> str:
-    """``shift $((OPTIND-1))`` after a ``getopts`` loop the reader evaluated: ``shift N``."""
-    optind = vars_.get("OPTIND", "")
-    if optind.isdigit() and _OPTIND_SHIFT.match(part.strip()):
-        return f"shift {int(optind) - 1}"
-    return part
+
+
+
+
+
+
 # `source less/scripts/train/base_training_args.sh`, `. ./env.sh` (not `. utils/parse_options.sh`,
 # whose loop sets variables from the script's own options: not read here)
 _SOURCE = re.compile(r"^(?:source|\.)\s+([^\s;|&<>]+)\s*$")

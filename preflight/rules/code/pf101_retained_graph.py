@@ -188,7 +188,7 @@ for a total that starts as a number literal and is only printed or logged, and
 * Where the analysis cannot tell where a value came from, it says nothing.
 """
     bad_examples = examples("preflight.rules.code._pf101_examples", "BAD_EXAMPLES")
-    good_examples = examples("preflight.rules.code._pf101_examples", "GOOD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf101_good_examples", "GOOD_EXAMPLES")
     fixed_examples = examples("preflight.rules.code._pf101_fixes", "FIXED_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
