@@ -47,6 +47,14 @@ _DEFAULT_ALIASES = {
     "np": "numpy",
 }
 
+def _project_no_grad_decorator(target: ast.expr) -> bool:
+    """A project's own wrapper named for no-grad (YOLOv5's ``@smart_inference_mode()``, which applies
+    ``torch.inference_mode`` or ``torch.no_grad``; ``@torch_no_grad``): its name says what it does."""
+    name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+    name = name.lower()
+    return name.endswith(("inference_mode", "no_grad")) and not name.startswith(("enable", "set"))
+
+
 NO_GRAD_CONTEXTS = frozenset({
     "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
     "torch.autograd.inference_mode", "torch.autograd.grad_mode.no_grad",
@@ -350,7 +358,7 @@ class ScopeIndex:
         for dec in node.decorator_list:
             target = dec.func if isinstance(dec, ast.Call) else dec
             qual = self.imports.qualify(target)
-            if qual in NO_GRAD_CONTEXTS:
+            if qual in NO_GRAD_CONTEXTS or _project_no_grad_decorator(target):
                 info.decorator_grad = False
             elif qual in ENABLE_GRAD_CONTEXTS:
                 info.decorator_grad = True

@@ -216,4 +216,25 @@ GOOD_EXAMPLES = [
         scaler.step(opt)
         scaler.update()
 """),
+    # tricky-correct, after the ConvNeXt/DeiT engines: autocast and a scaling helper object
+    # (timm's NativeScaler) on the AMP branch, the plain backward only on the full-precision branch
+    textwrap.dedent("""
+    import torch
+
+
+    def train_one_epoch(model, criterion, loader, optimizer, loss_scaler, use_amp):
+        for samples, targets in loader:
+            samples, targets = samples.cuda(), targets.cuda()
+            if use_amp:
+                with torch.cuda.amp.autocast():
+                    loss = criterion(model(samples), targets)
+            else:
+                loss = criterion(model(samples), targets)
+            if use_amp:
+                loss_scaler(loss, optimizer, parameters=model.parameters())
+            else:
+                loss.backward()
+                optimizer.step()
+            optimizer.zero_grad()
+"""),
 ]

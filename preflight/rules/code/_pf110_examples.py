@@ -312,4 +312,21 @@ PF110_GOOD = (
         model.eval()
         assert predict(model, torch.randn(2, 4)).shape == (2,)
 """),
+    # tricky-correct: the project's own decorator named for inference mode (YOLOv5's
+    # `@smart_inference_mode()` in utils, applying torch.inference_mode or torch.no_grad)
+    textwrap.dedent("""\
+    import torch
+
+    from utils.torch_utils import smart_inference_mode
+
+
+    @smart_inference_mode()
+    def run(model, dataloader, device):
+        model.eval()
+        correct = 0
+        for images, labels in dataloader:
+            preds = model(images.to(device)).argmax(-1)
+            correct += (preds.cpu() == labels).sum().item()
+        return correct
+"""),
 )

@@ -87,4 +87,20 @@ PF274_GOOD = [
             print(summary)
         return show
 """),
+    # tricky-correct, after the YOLO training scripts: the logger built on the main process(es) of
+    # `RANK in {-1, 0}` and read only under `RANK == -1` (no distribution: the one process built it)
+    textwrap.dedent("""
+    import os
+
+    RANK = int(os.getenv("RANK", -1))
+
+
+    def train(opt, model, batch_size):
+        if RANK in {-1, 0}:
+            tracker = Tracker(opt.save_dir)
+        if RANK == -1 and batch_size == -1:
+            batch_size = autobatch(model)
+            tracker.log_params({"batch_size": batch_size})
+        return batch_size
+"""),
 ]

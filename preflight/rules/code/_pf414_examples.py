@@ -133,4 +133,21 @@ PF414_GOOD = [
     for chunk in [texts]:
         everything = gather_object(chunk)
 """),
+    # tricky-correct, after StyleTTS2's validation loop: the lengths of every process gathered to crop
+    # all of them to the shortest (a repeated sample changes no minimum); the metric itself uses
+    # gather_for_metrics
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model, val_loader = accelerator.prepare(model, val_loader)
+    total = 0.0
+    with torch.no_grad():
+        for mels, lengths in val_loader:
+            all_lengths = accelerator.gather(lengths)
+            crop = min(int(all_lengths.min().item()), 400)
+            loss = model(mels[..., :crop])
+            total += accelerator.gather_for_metrics(loss).mean().item()
+"""),
 ]

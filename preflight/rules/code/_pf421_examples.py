@@ -305,6 +305,24 @@ _LORA_AFTER_CAST = textwrap.dedent("""\
 PF422_BAD.append(_LORA_AFTER_CAST.format(pin="  # error: PF422", upcast=""))
 
 PF422_GOOD.extend([
+    # the YOLO training scripts' shape: the float16 cast undone in the same chain ("pre-reduce
+    # anchor precision"), then AMP with a GradScaler on the float32 weights
+    textwrap.dedent("""
+    import torch
+
+    model = Detector(cfg).to(device)
+    if opt.round_anchors:
+        model.half().float()  # round the anchors to half precision, keep float32 weights
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    scaler = torch.cuda.amp.GradScaler(enabled=True)
+    for images, targets in loader:
+        with torch.cuda.amp.autocast():
+            loss = compute_loss(model(images), targets)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        optimizer.zero_grad()
+"""),
     # the fix in diffusers' scripts: the trainable (LoRA) parameters upcast after add_adapter
     _LORA_AFTER_CAST.format(pin="", upcast="    cast_training_params(transformer, dtype=torch.float32)\n"),
     # the adapters added before the fp16 cast of a frozen model, then upcast by a loop

@@ -77,4 +77,22 @@ for trial in range(20):
     args.lr = 10 ** random.uniform(-5, -2)
     run(args)
 """,
+    # tricky-correct, after sd-scripts' minimal inference scripts: the seed drawn through a local only
+    # when the option was not given, then stored back on the options for saving
+    """
+import argparse
+import random
+
+
+def generate(args, model):
+    seed = args.seed if args.seed is not None else random.randint(0, 2**32 - 1)
+    args.seed = seed
+    return model.sample(seed=seed)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=None)
+    generate(parser.parse_args(), load_model())
+""",
 ]

@@ -71,6 +71,26 @@ def _raw_backward(event: GradEvent) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == "backward" and not call.args
 
 
+def _other_branch(ctx: FileContext, autocast: ast.AST, backward: ast.AST) -> bool:
+    """The two sit in the two branches of one ``if`` (``if use_amp: with autocast(): ... else: ...``
+    and, lower, ``if use_amp: loss_scaler(loss, optimizer) else: loss.backward()``): the plain
+    backward runs only without autocast when each pair of branches tests the same thing."""
+    def branches(node: ast.AST) -> dict[str, str]:
+        out: dict[str, str] = {}
+        child = node
+        for anc in ctx.ancestors(node):
+            if isinstance(anc, ast.If):
+                side = "body" if child in anc.body else "orelse" if child in anc.orelse else ""
+                if side:
+                    out.setdefault(ast.unparse(anc.test), side)
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                break
+            child = anc
+        return out
+    mine, theirs = branches(autocast), branches(backward)
+    return any(test in theirs and theirs[test] != side for test, side in mine.items())
+
+
 def _scaled(steps: GradSteps) -> bool:
     if steps.scaler_mentions or steps.scalers:
         return True
@@ -116,6 +136,9 @@ float32's range and needs no scaler (Ampere GPUs and newer).
 
 ## When preflight stays silent
 
+* The plain `loss.backward()` runs only where the autocast does not: the two sit in
+  opposite branches of `if` statements on the same test (`if use_amp: ... else:
+  loss.backward()`, the AMP branch scaling through a helper such as timm's `NativeScaler`).
 * The autocast dtype is bfloat16, a variable or an expression; `enabled=False`.
 * The device type is not known to be CUDA: a literal `"cuda"` counts, and so do
   `str(device)`, `device.type` and a name when every assignment the value can come
@@ -150,12 +173,12 @@ float32's range and needs no scaler (Ampere GPUs and newer).
             if how is None or not scopes.grad_enabled(call):
                 continue
             fn = scopes.function_of(call)
-            backward = self._backward(steps, fn, call)
+            backward = self._backward(steps, fn, call, ctx)
             if backward is None:
                 continue
             yield self._report(ctx, call, how, backward)
 
-    def _backward(self, steps: GradSteps, fn, call: ast.Call) -> Optional[GradEvent]:
+    def _backward(self, steps: GradSteps, fn, call: ast.Call, ctx: FileContext) -> Optional[GradEvent]:
         events = steps.of(fn)
         if any(e.kind == "backward" and not _raw_backward(e) for e in events):
             return None  # a framework backward in the same function
@@ -164,7 +187,7 @@ float32's range and needs no scaler (Ampere GPUs and newer).
         here = [e for e in events if loop is None or e.in_loop(loop)]
         if not any(e.kind == "step" for e in here):
             return None
-        return next((e for e in here if _raw_backward(e)), None)
+        return next((e for e in here if _raw_backward(e) and not _other_branch(ctx, call, e.node)), None)
 
     def _report(self, ctx: FileContext, call: ast.Call, how: str,
                 backward: GradEvent) -> Finding:

@@ -9,7 +9,12 @@ from typing import Iterable, Iterator, Optional, Union
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf427_support import rank_zero_flags_in, rank_zero_guard, rank_zero_test
+from preflight.rules._pf427_support import (
+    _rank_expr,
+    rank_zero_flags_in,
+    rank_zero_guard,
+    rank_zero_test,
+)
 from preflight.rules.base import Rule, examples
 
 _Scope = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]
@@ -115,7 +120,8 @@ after it when the others must wait), or bind the name on every process first
 * The block has an `else` branch, or the name is bound elsewhere in the function
   (before the block, in a loop target, as a parameter, `global`).
 * The read is under a main-process test of its own (`if accelerator.is_main_process:`
-  again, a `@rank_zero_only` function).
+  again, a `@rank_zero_only` function), or under `rank == -1` (a run without
+  distribution: its one process is the main one).
 * The function leaves early on the other processes (`if not accelerator.is_main_process:
   return`).
 * Reads inside a function or lambda defined in the scope (it may run on the main
@@ -154,6 +160,31 @@ after it when the others must wait), or bind the name on every process first
         reads = [n for n in _own_nodes(scope) if isinstance(n, ast.Name) and n.id == name
                  and isinstance(n.ctx, ast.Load) and n.lineno > end]
         for read in sorted(reads, key=lambda n: (n.lineno, n.col_offset)):
-            if rank_zero_guard(ctx.ancestors, read, flags) is None:
+            if rank_zero_guard(ctx.ancestors, read, flags) is None and not _single_process_guard(ctx, read):
                 return read
         return None
+
+
+def _single_process_test(test: ast.AST) -> bool:
+    """``RANK == -1`` (a run without distribution, so the one process is the main one), alone or in an
+    ``and``: YOLOv5's ``if RANK == -1 and batch_size == -1:`` after ``if RANK in {-1, 0}:``."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_single_process_test(v) for v in test.values)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    left, right = test.left, test.comparators[0]
+    minus_one = [s for s in (left, right) if isinstance(s, ast.UnaryOp) and isinstance(s.op, ast.USub)
+                 and isinstance(s.operand, ast.Constant) and s.operand.value == 1]
+    other = right if minus_one and minus_one[0] is left else left
+    return bool(minus_one) and _rank_expr(other)
+
+
+def _single_process_guard(ctx: FileContext, node: ast.AST) -> bool:
+    child = node
+    for anc in ctx.ancestors(node):
+        if isinstance(anc, ast.If) and child in anc.body and _single_process_test(anc.test):
+            return True
+        if isinstance(anc, _NESTED):
+            return False
+        child = anc
+    return False

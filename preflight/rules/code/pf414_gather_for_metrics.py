@@ -74,6 +74,33 @@ def _loop_source(node: ast.expr) -> str:
     return ast.unparse(node)
 
 
+_EXTREMA = ("min", "max", "amin", "amax")
+
+
+def _extremum_use(ctx: FileContext, node: ast.AST) -> bool:
+    """``node.max()`` / ``max(node)``: a repeated sample changes no minimum or maximum."""
+    parent = ctx.parent(node)
+    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _EXTREMA:
+        return True
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("min", "max") \
+        and node in parent.args
+
+
+def _duplicate_free_use(ctx: FileContext, call: ast.Call) -> bool:
+    """The gathered tensor only feeds a minimum or maximum (StyleTTS2 gathers the lengths of every
+    process "for balanced load"), or is never read: the padded duplicates change nothing."""
+    if _extremum_use(ctx, call):
+        return True
+    assign = ctx.parent(call)
+    if not (isinstance(assign, ast.Assign) and assign.value is call and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)):
+        return False
+    name = assign.targets[0].id
+    scope = ctx.enclosing(call, ast.FunctionDef, ast.AsyncFunctionDef) or ctx.tree
+    reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    return all(_extremum_use(ctx, n) for n in reads)
+
+
 @register
 class GatherForMetrics(Rule):
     code = "PF414"
@@ -113,6 +140,8 @@ texts) in a loop over a loader the file prepared with `accelerator.prepare`
   `len(loader.dataset)` or `len(eval_dataset)`: the `samples_seen` recipe and the
   `losses[: len(eval_dataset)]` recipe from before `gather_for_metrics`).
 * The gather runs in a training loop (a loop with a backward pass).
+* The gathered tensor only feeds a minimum or maximum (`lengths.max()`, `min(...)`: a repeated
+  sample changes neither), or is never read.
 * `gather_object` of a loop over anything but a loader the file passes through
   `accelerator.prepare` (prompts split with `split_between_processes`, a plain list).
 """
@@ -134,6 +163,8 @@ texts) in a loop over a loader the file prepared with `accelerator.prepare`
                     isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and ("step" in n.func.id or "train" in n.func.id)
                     for n in ast.walk(loop)):
                 continue  # a training loop (a backward, a step, or a helper that trains)
+            if _duplicate_free_use(ctx, call):
+                continue
             yield ctx.finding(
                 self, call,
                 "`accelerator.gather` in an evaluation loop: the prepared loader pads the last batch with "

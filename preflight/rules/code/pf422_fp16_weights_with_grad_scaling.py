@@ -33,13 +33,28 @@ def _fp16_weights(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
                         return None
                     return expr, "loaded in float16"  # type: ignore[return-value]
         elif last == "half" and isinstance(call.func, ast.Attribute) and not call.args:
-            if _module_receiver(ctx, call.func.value):
+            if _module_receiver(ctx, call.func.value) and not _cast_back(ctx, call):
                 return call, "cast with `.half()`"
         elif last == "to" and isinstance(call.func, ast.Attribute):
             found = _trained_cast(ctx, call, scopes)
             if found is not None:
                 return found
     return None
+
+
+def _cast_back(ctx: FileContext, call: ast.Call) -> bool:
+    """``model.half().float()``: the float16 cast is undone in the same chain (YOLOv5/v7 round the
+    anchors' precision this way), so the weights end in float32."""
+    attr = ctx.parent(call)
+    if not (isinstance(attr, ast.Attribute) and attr.value is call):
+        return False
+    outer = ctx.parent(attr)
+    if not (isinstance(outer, ast.Call) and outer.func is attr):
+        return False
+    if attr.attr == "float" and not outer.args:
+        return True
+    return attr.attr == "to" and any(ast.unparse(a).endswith("float32") or ast.unparse(a) == "torch.float"
+                                     for a in [*outer.args, *(k.value for k in outer.keywords)])
 
 
 def _chain_root(expr: ast.AST) -> ast.AST:

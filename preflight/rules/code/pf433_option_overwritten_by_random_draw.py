@@ -100,7 +100,9 @@ Put the search behind its own switch (`if config.random_search:`), or remove it.
 * The assignment is under an `if` (a search switch, `if args.seed is None:`), a
   loop or a `try`.
 * The value is not a random draw, or reads the option itself
-  (`args.lr = args.lr * random.uniform(0.9, 1.1)` keeps the user's value as a base).
+  (`args.lr = args.lr * random.uniform(0.9, 1.1)` keeps the user's value as a base;
+  `seed = args.seed if args.seed is not None else random.randint(...)` then
+  `args.seed = seed` draws only when the option was not given).
 * The attribute is not an option the file declares.
 """
     bad_examples = examples("preflight.rules.code._pf433_examples", "PF433_BAD")
@@ -158,4 +160,7 @@ Put the search behind its own switch (`if config.random_search:`), or remove it.
             if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == value.id
                                                     for t in stmt.targets):
                 found = _draw(ctx, stmt.value)
+                option = ast.unparse(node.targets[0])
+                if any(isinstance(n, ast.Attribute) and ast.unparse(n) == option for n in ast.walk(stmt.value)):
+                    found = None  # `seed = args.seed if args.seed is not None else random...`: a fallback
         return found, value

@@ -77,6 +77,18 @@ def _guarded(node: ast.AST, stop: ast.AST, parents: dict[ast.AST, ast.AST]) -> b
     return False
 
 
+def _accumulation_tail(node: ast.AST, stop: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """The per-epoch call sits under a modulo test (``if step % accum != 0:`` after the batch loop):
+    it steps the schedule with the optimizer step of the accumulation tail, one per optimizer step."""
+    cur = parents.get(node)
+    while cur is not None and cur is not stop:
+        if isinstance(cur, ast.If) and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)
+                                           for n in walk(cur.test)):
+            return True
+        cur = parents.get(cur)
+    return False
+
+
 def _inner_step(scopes: ScopeIndex, fn: FunctionInfo, text: str, within: Optional[ast.AST],
                 parents: dict[ast.AST, ast.AST]) -> Optional[ast.Call]:
     """An unguarded ``text.step()`` inside a loop of ``fn`` (nested in ``within`` when given)."""
@@ -139,6 +151,8 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
 * Either call is chosen by a test (`if args.step_per_batch: ...`) other than an accumulation
   boundary (`if (i + 1) % accum == 0:` still steps every optimizer step), or the inner one
   sits in a `while` loop.
+* The per-epoch call is the accumulation tail's (`if step % accum != 0:` after the batch
+  loop, with the leftover optimizer step): one schedule step per optimizer step.
 * The helper is not defined in this file, or is given another object.
 * The inner loop trains nothing (no backward or optimizer step in it): a `scheduler` of
   requests or jobs stepped in nested loops is no learning-rate schedule.
@@ -164,7 +178,8 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
             loop: Optional[LoopInfo] = scopes.loop_of(call)
             if loop is None or not isinstance(loop.node, (ast.For, ast.AsyncFor)):
                 continue
-            if _guarded(call, loop.node, parents) or (not _looks_like_scheduler(ctx, text, fn, known) and not (
+            if _guarded(call, loop.node, parents) or _accumulation_tail(call, loop.node, parents) or (
+                    not _looks_like_scheduler(ctx, text, fn, known) and not (
                     text.startswith("self.") and fn.cls is not None and any(
                         _looks_like_scheduler(ctx, text, m, known) for m in fn.cls.methods.values()))):
                 continue

@@ -1,0 +1,118 @@
+"""Run ALL code rules (``preflight check``) over real repositories and tabulate the findings
+per rule, the way docs/corpus.md's "Rules on real code (hunt43)" table was made.
+
+1. ``corpus``: re-create every .py/.yaml/.yml/.json/.sh/.toml/.cfg file under 1 MiB of each
+   repository of ``allrules_repos.txt`` (``owner/name commit``) from the bare mirrors
+   (``$PREFLIGHT_MIRRORS/<owner>+<name>/repo``, default ``/work/.mirror``; a blob missing from a
+   partial mirror is skipped) under ``WORK/corpus/<name>/``. Nothing fetched is committed.
+2. ``check``: ``preflight check corpus --no-cache --format json -j 2 -o WORK/check.json``.
+3. ``table``: findings per rule and severity (count, files) from ``WORK/check.json``;
+   ``--list PFnnn`` prints that rule's findings (file:line, severity, message).
+
+    python bench/realworld/allrules.py corpus|check|table [--work /tmp/hunt43] [--list PF123]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPOS = HERE / "allrules_repos.txt"
+MIRRORS = Path(os.environ.get("PREFLIGHT_MIRRORS", "/work/.mirror"))
+EXT = (".py", ".yaml", ".yml", ".json", ".sh", ".toml", ".cfg")
+
+
+def _repos() -> list[tuple[str, str]]:
+    rows = []
+    for line in REPOS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            repo, commit = line.split()[:2]
+            rows.append((repo, commit))
+    return rows
+
+
+def corpus(work: Path) -> None:
+    for repo, commit in _repos():
+        git_dir = MIRRORS / repo.replace("/", "+") / "repo"
+        tree = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-l", commit],
+                              capture_output=True, text=True, check=True).stdout
+        want = []
+        for row in tree.splitlines():
+            meta, path = row.split("\t", 1)
+            _mode, kind, sha, size = meta.split()
+            if kind == "blob" and path.endswith(EXT) and size.isdigit() and int(size) < 1 << 20:
+                want.append((sha, path))
+        proc = subprocess.Popen(["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert proc.stdin is not None and proc.stdout is not None
+        written = 0
+        for sha, path in want:
+            proc.stdin.write((sha + "\n").encode())
+            proc.stdin.flush()
+            head = proc.stdout.readline().decode().split()
+            if len(head) < 3 or head[1] == "missing":
+                continue
+            data = proc.stdout.read(int(head[2]))
+            proc.stdout.read(1)
+            dest = work / "corpus" / repo.split("/")[1] / path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+            written += 1
+        proc.stdin.close()
+        proc.wait()
+        print(f"{repo}@{commit[:12]}: {written} of {len(want)} files", file=sys.stderr)
+
+
+def check(work: Path, out: Path) -> int:
+    cmd = [sys.executable, "-m", "preflight", "check", "corpus", "--no-cache", "--format", "json",
+           "-j", "2", "-o", str(out)]
+    return subprocess.run(cmd, cwd=work).returncode
+
+
+def table(out: Path, listing: str | None) -> None:
+    findings = json.loads(out.read_text()).get("findings", [])
+    count: collections.Counter[tuple[str, str]] = collections.Counter()
+    files: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for f in findings:
+        code, sev = f.get("code", "?"), f.get("severity", "?")
+        path = f.get("path") or f.get("file") or "?"
+        if listing:
+            if code == listing:
+                print(f"{path}:{f.get('line')}: {sev}: {f.get('message', '')[:200]}")
+            continue
+        count[(code, sev)] += 1
+        files[(code, sev)].add(path)
+    if listing:
+        return
+    print("| rule | severity | findings | files |")
+    print("|---|---|---|---|")
+    for code, sev in sorted(count):
+        print(f"| {code} | {sev} | {count[(code, sev)]} | {len(files[(code, sev)])} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=("corpus", "check", "table"))
+    ap.add_argument("--work", type=Path, default=Path("/tmp/hunt43"))
+    ap.add_argument("--out", type=Path, help="JSON output (default WORK/check.json)")
+    ap.add_argument("--list", dest="listing", help="print the findings of this rule code")
+    args = ap.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    out = args.out or args.work / "check.json"
+    if args.what == "corpus":
+        corpus(args.work)
+    elif args.what == "check":
+        return check(args.work, out)
+    else:
+        table(out, args.listing)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
