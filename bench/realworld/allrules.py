@@ -17,56 +17,20 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import newrules  # the mirror re-creation both hunts share
+
 HERE = Path(__file__).resolve().parent
 REPOS = HERE / "allrules_repos.txt"
-MIRRORS = Path(os.environ.get("PREFLIGHT_MIRRORS", "/work/.mirror"))
 EXT = (".py", ".yaml", ".yml", ".json", ".sh", ".toml", ".cfg")
 
 
-def _repos() -> list[tuple[str, str]]:
-    rows = []
-    for line in REPOS.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            repo, commit = line.split()[:2]
-            rows.append((repo, commit))
-    return rows
-
-
 def corpus(work: Path) -> None:
-    for repo, commit in _repos():
-        git_dir = MIRRORS / repo.replace("/", "+") / "repo"
-        tree = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-l", commit],
-                              capture_output=True, text=True, check=True).stdout
-        want = []
-        for row in tree.splitlines():
-            meta, path = row.split("\t", 1)
-            _mode, kind, sha, size = meta.split()
-            if kind == "blob" and path.endswith(EXT) and size.isdigit() and int(size) < 1 << 20:
-                want.append((sha, path))
-        proc = subprocess.Popen(["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        assert proc.stdin is not None and proc.stdout is not None
-        written = 0
-        for sha, path in want:
-            proc.stdin.write((sha + "\n").encode())
-            proc.stdin.flush()
-            head = proc.stdout.readline().decode().split()
-            if len(head) < 3 or head[1] == "missing":
-                continue
-            data = proc.stdout.read(int(head[2]))
-            proc.stdout.read(1)
-            dest = work / "corpus" / repo.split("/")[1] / path
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-            written += 1
-        proc.stdin.close()
-        proc.wait()
-        print(f"{repo}@{commit[:12]}: {written} of {len(want)} files", file=sys.stderr)
+    newrules.corpus(work, REPOS, EXT, 1 << 20)  # the same re-creation, other repositories, files under 1 MiB
 
 
 def check(work: Path, out: Path) -> int:

@@ -35,8 +35,10 @@ EXT = (".py", ".ipynb", ".yaml", ".yml", ".json", ".sh", ".toml", ".cfg")
 RULES = ",".join([f"PF{n}" for n in range(414, 427)] + [f"PF{n}" for n in range(508, 517)])
 
 
-def corpus(work: Path) -> None:
-    for line in REPOS.read_text().splitlines():
+def corpus(work: Path, repos: Path = REPOS, ext: tuple = EXT, max_bytes: int = 4 << 20) -> None:
+    """Re-create the files of ``repos`` (``owner/name commit`` lines) whose name ends in ``ext`` and whose
+    size is under ``max_bytes`` from the bare mirrors, under ``WORK/corpus/<name>/``."""
+    for line in repos.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         repo, commit = line.split()[:2]
@@ -47,7 +49,7 @@ def corpus(work: Path) -> None:
         for row in tree.splitlines():
             meta, path = row.split("\t", 1)
             _mode, kind, sha, size = meta.split()
-            if kind == "blob" and path.endswith(EXT) and size.isdigit() and int(size) < 4 << 20:
+            if kind == "blob" and path.endswith(ext) and size.isdigit() and int(size) < max_bytes:
                 want.append((sha, path))
         proc = subprocess.Popen(["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
