@@ -21,9 +21,6 @@ import ast
 from pathlib import Path
 from typing import Optional
 
-from preflight.local_trees import parse_file
-
-_MAX_BYTES = 500_000
 _HOOKS = ("register_hook", "register_post_accumulate_grad_hook")
 
 
@@ -43,21 +40,10 @@ def _reduces_gradients(fn: ast.FunctionDef) -> bool:
 def hand_ddp(script_path: Optional[Path], qualified: str) -> Optional[tuple[Path, int]]:
     """(module file, line of the ``def``) when ``qualified`` (``module.function`` as the script imports
     it) is a hand-written gradient all-reduce wrapper of a project module; else None."""
-    from preflight.script_parsers import _module_file
+    # the one module-level def of that name in a project module, read bounded
+    from preflight.adapters.loader_helper import _builder
 
-    module, _, name = qualified.rpartition(".")
-    if not module or not name or script_path is None:
+    found = _builder(Path(script_path), qualified) if script_path is not None else None
+    if found is None or not _reduces_gradients(found[1]):
         return None
-    path = _module_file(Path(script_path).parent, module)
-    if path is None:
-        return None
-    try:
-        if path.stat().st_size > _MAX_BYTES:
-            return None
-        tree = parse_file(path)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-    if len(defs) != 1 or not _reduces_gradients(defs[0]):
-        return None
-    return path, defs[0].lineno
+    return found[0], found[1].lineno
