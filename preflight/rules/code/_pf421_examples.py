@@ -333,29 +333,29 @@ PF422_GOOD.extend([
 
 # a DreamBooth-style script at module level: the text encoder is trained on a flag (its parameters go
 # to the optimizer through itertools.chain), frozen only when the flag is off, and cast to fp16 always
-_FLAGGED_ENCODER = """\
-import itertools
+_FLAGGED_ENCODER = textwrap.dedent("""\
+    import itertools
 
-import torch
-from accelerate import Accelerator
-from transformers import CLIPTextModel
+    import torch
+    from accelerate import Accelerator
+    from transformers import CLIPTextModel
 
-accelerator = Accelerator(mixed_precision="fp16")
-text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-large-patch14")
-if not args.train_text_encoder:
-    text_encoder.requires_grad_(False)
-params = (itertools.chain(unet.parameters(), text_encoder.parameters())
-          if args.train_text_encoder else unet.parameters())
-optimizer = torch.optim.AdamW(params, lr=5e-6)
-weight_dtype = torch.float16
-{cast}
-unet, text_encoder, optimizer = accelerator.prepare(unet, text_encoder, optimizer)
-for batch in loader:
-    loss = unet(batch, text_encoder(batch["ids"])[0]).loss
-    accelerator.backward(loss)
-    optimizer.step()
-    optimizer.zero_grad()
-"""
+    accelerator = Accelerator(mixed_precision="fp16")
+    text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-large-patch14")
+    if not args.train_text_encoder:
+        text_encoder.requires_grad_(False)
+    params = (itertools.chain(unet.parameters(), text_encoder.parameters())
+              if args.train_text_encoder else unet.parameters())
+    optimizer = torch.optim.AdamW(params, lr=5e-6)
+    weight_dtype = torch.float16
+    {cast}
+    unet, text_encoder, optimizer = accelerator.prepare(unet, text_encoder, optimizer)
+    for batch in loader:
+        loss = unet(batch, text_encoder(batch["ids"])[0]).loss
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+    """)
 PF422_BAD.append(_FLAGGED_ENCODER.format(cast="text_encoder.to(accelerator.device, dtype=weight_dtype)  # error: PF422"))
 PF422_GOOD.append(
     # the fix: cast only when the flag leaves the encoder frozen (the same condition as the freeze)

@@ -159,40 +159,40 @@ GOOD_EXAMPLES = [
             env.step()
 """),
     # tricky-correct: a serving engine's request scheduler, stepped in nested loops that train nothing
-    """
-from engine import Scheduler
+    textwrap.dedent("""
+    from engine import Scheduler
 
 
-def serve(requests, rounds):
-    scheduler = Scheduler(max_num_seqs=8)
-    for r in range(rounds):
-        for req in requests:
-            scheduler.enqueue(req)
+    def serve(requests, rounds):
+        scheduler = Scheduler(max_num_seqs=8)
+        for r in range(rounds):
+            for req in requests:
+                scheduler.enqueue(req)
+                scheduler.step()
             scheduler.step()
-        scheduler.step()
-""",
+    """),
     # tricky-correct, after minimind's PPO trainer: the step after the batch loop is the accumulation
     # tail's, with the leftover optimizer step (one schedule step per optimizer step)
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def train(model, loader, epochs, accumulation_steps):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
-    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=1000)
-    step = 0
-    for epoch in range(epochs):
-        for batch in loader:
-            loss = model(batch).loss / accumulation_steps
-            loss.backward()
-            step += 1
-            if step % accumulation_steps == 0:
+    def train(model, loader, epochs, accumulation_steps):
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+        scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=1000)
+        step = 0
+        for epoch in range(epochs):
+            for batch in loader:
+                loss = model(batch).loss / accumulation_steps
+                loss.backward()
+                step += 1
+                if step % accumulation_steps == 0:
+                    optimizer.step()
+                    scheduler.step()
+                    optimizer.zero_grad()
+            if step % accumulation_steps != 0:
                 optimizer.step()
                 scheduler.step()
                 optimizer.zero_grad()
-        if step % accumulation_steps != 0:
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad()
-""",
+    """),
 ]

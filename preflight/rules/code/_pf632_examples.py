@@ -4,28 +4,30 @@ asserts exactly those findings. Good examples must stay silent."""
 
 from __future__ import annotations
 
-_MODULE = """\
-import lightning as L
-import torch
+import textwrap
+
+_MODULE = textwrap.dedent("""\
+    import lightning as L
+    import torch
 
 
-class Regressor(L.LightningModule):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
+    class Regressor(L.LightningModule):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
 
-    def training_step(self, batch, batch_idx):
-        x, y = batch
-        return torch.nn.functional.mse_loss(self.net(x), y)
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return torch.nn.functional.mse_loss(self.net(x), y)
 
-    def configure_optimizers(self):
-        opt = torch.optim.AdamW(self.parameters(), lr=1e-3)
-{sched}
-        return {{"optimizer": opt, "lr_scheduler": {{"scheduler": sched, "interval": "{interval}"}}}}
+        def configure_optimizers(self):
+            opt = torch.optim.AdamW(self.parameters(), lr=1e-3)
+    {sched}
+            return {{"optimizer": opt, "lr_scheduler": {{"scheduler": sched, "interval": "{interval}"}}}}
 
-    def lr_scheduler_step(self, scheduler, metric):
-{step}
-"""
+        def lr_scheduler_step(self, scheduler, metric):
+    {step}
+    """)
 
 _ONECYCLE = ("        sched = torch.optim.lr_scheduler.OneCycleLR(\n"
              "            opt, max_lr=1e-3, total_steps=self.trainer.estimated_stepping_batches)")
