@@ -27,7 +27,7 @@ SETS = ("dev_and_held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_
         "held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11", "held_out_12",
         "held_out_13", "held_out_14", "held_out_15", "held_out_16", "held_out_17", "held_out_18",
         "held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23", "held_out_24",
-        "held_out_25", "held_out_26", "held_out_27", "held_out_28")
+        "held_out_25", "held_out_26", "held_out_27", "held_out_28", "held_out_29")
 for _name in SETS:
     importlib.import_module(f"truth.{_name}")
 
