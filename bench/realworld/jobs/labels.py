@@ -7,9 +7,9 @@ and the repository pins several sets share; truth/dev_and_held_out.py the dev an
 held-out jobs (labelled together, interleaved); truth/held_out_N.py the N-th held-out set.
 This file imports them in the order of SETS, so the jobs of manifest.json keep that order.
 
-Adding set 29: write truth/held_out_29.py like truth/held_out_28.py (`from .core import J, T`,
-then `H29="twenty-ninth held-out set"` and one J(...) per job with held_out=True and a note
-starting with H29), append "held_out_29" to SETS below and "twenty-ninth" to ORDINALS in run.py
+Adding set 30: write truth/held_out_30.py like truth/held_out_29.py (`from .core import J, T`,
+then `H30="thirtieth held-out set"` and one J(...) per job with held_out=True and a note
+starting with H30), append "held_out_30" to SETS below and "thirtieth" to ORDINALS in run.py
 (and in tests/test_jobs_sets.py), then run this file and commit manifest.json with the labels."""
 import importlib
 import json
