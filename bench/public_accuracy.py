@@ -126,9 +126,16 @@ base discriminator trained with a masked-LM head in pure fp16 on a Tesla T4 unde
 16 x 128 and 16 x 256 tokens, the SDPA training benchmark of transformers PR #37106; committed before it was first
 scored).
 
+``--split held-out-25`` the twenty-fifth, ``calibration/public/heldout25.json`` (three sources: Lightning Thunder's
+litgpt benchmark (pure bf16, fused AdamW, torch.compile) of Llama-2-13B cut to 2-20 layers at 2 x 4,096 tokens on one
+H100 and under FSDP on eight, from lightning-thunder issue #474; Mistral-7B-v0.2, LongChat-13B-16K, Vicuna-7B-v1.5-16K
+and CodeLlama-34B at 16-32K tokens under FSDP with activation checkpointing on eight H100s with Gemma-2-27B and
+Llama-3-70B out of memory, from lightning-thunder PR #1261; and TRL's DPO quick start with an fp32 reference copy of
+Qwen2.5-0.5B out of memory on an A100 80GB, trl issue #3168; committed before it was first scored).
+
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-24] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-25] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -168,6 +175,7 @@ HELDOUT21 = REPO / "calibration" / "public" / "heldout21.json"
 HELDOUT22 = REPO / "calibration" / "public" / "heldout22.json"
 HELDOUT23 = REPO / "calibration" / "public" / "heldout23.json"
 HELDOUT24 = REPO / "calibration" / "public" / "heldout24.json"
+HELDOUT25 = REPO / "calibration" / "public" / "heldout25.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -180,7 +188,8 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18,
                "held-out-19": HELDOUT19, "held-out-20": HELDOUT20,
                "held-out-21": HELDOUT21, "held-out-22": HELDOUT22,
-               "held-out-23": HELDOUT23, "held-out-24": HELDOUT24}
+               "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
+               "held-out-25": HELDOUT25}
 WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
@@ -514,7 +523,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-13", "held-out-14", "held-out-15", "held-out-16",
                                  "held-out-17", "held-out-18", "held-out-19", "held-out-20",
                                  "held-out-21", "held-out-22", "held-out-23",
-                                 "held-out-24"))
+                                 "held-out-24", "held-out-25"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -600,7 +609,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-21": "held-out-21 (twenty-first held-out set)",
              "held-out-22": "held-out-22 (twenty-second held-out set)",
              "held-out-23": "held-out-23 (twenty-third held-out set)",
-             "held-out-24": "held-out-24 (twenty-fourth held-out set)"}[args.split]
+             "held-out-24": "held-out-24 (twenty-fourth held-out set)",
+             "held-out-25": "held-out-25 (twenty-fifth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
