@@ -34,3 +34,25 @@ def test_the_replay_reports_what_the_simulated_allocator_holds_after_the_load():
     # segment was in use when it was requested)
     assert got["after_load_reserved_gib"] == round((32 + 2 + 20) * MIB / 2 ** 30, 3)
     assert got["peak_allocated_gib"] == round((32 * MIB + MIB + 8 * MIB + 256 * 1024 + 4096) / 2 ** 30, 3)
+
+
+def test_long_context_replays_hold_the_charged_step_cache_ratio_not_the_short_mlp_runs():
+    """calibration/data/step_cache_long_context.json (est53): with Llama-3.1-8B's shapes at 8k-16k
+    tokens, LoRA on every projection keeps about the charged ratio, far under the 0.787-1.209 of the
+    short Llama-2 runs with MLP adapters (fixed_length.json); so that class ratio is not general."""
+    import json
+    from pathlib import Path
+
+    from preflight.estimate import constants as C
+
+    root = Path(__file__).resolve().parents[1] / "calibration" / "data"
+    long_runs = json.loads((root / "step_cache_long_context.json").read_text())["runs"]
+    short = json.loads((root / "fixed_length.json").read_text())["runs"]
+    short_mlp = [r["ratio"] for r in short if "r64-all" in r["name"]
+                 and r["estimator_peak_phase"] == "backward"]
+    assert len(long_runs) == 3 and len(short_mlp) == 4
+    for r in long_runs:
+        # the ratio is the excess over the estimator's transient, as fixed_length.record_case writes it
+        assert r["ratio"] == round(r["excess_gib"] / r["estimator_transient_gib"], 3)
+        assert abs(r["ratio"] - C.STEP_CACHE_RATIO) < 0.075
+        assert r["ratio"] < min(short_mlp)
