@@ -132,7 +132,7 @@ def llama(hidden: int, heads: int, kv: int, ffn: int, layers: int, vocab: int, p
 # ------------------------------------------------------------------ shared: benchmark_litgpt.py's loop
 LITGPT_BASE = dict(mode="train", precision="bf16", optimizer="adamw", foreach=False, model_impl="litgpt",
                    attention="sdpa", padding="max_length", loss="standard", loss_in_logits_dtype=True, compiled=True,
-                   compiled_loss=False, grad_accum=1)
+                   compiled_loss=False, grad_accum=1, keeps_outputs=True)
 LITGPT_UNKNOWN = (
     "the table gives no unit: GB written, as the script prints 'Memory used: {memory_used_GB:.02f} GB' with "
     "memory_used_GB = torch.cuda.max_memory_allocated() / 1e9, read after the last of the iterations",
@@ -146,6 +146,9 @@ LITGPT_UNKNOWN = (
     "litgpt's attention: torch.nn.functional.scaled_dot_product_attention with is_causal (sdpa written); which "
     "kernel inductor picks is not stated",
     "the torch release in NVIDIA's internal container is not stated",
+    "est54 (after scoring, in-sample): keeps_outputs True written: the loop binds 'logits = self.model(input_ids)' "
+    "at loop level with no del (benchmark_litgpt.py at 6a627c0 lines 422-428, a5e1e27 lines 687-709), so each "
+    "step's logits live through its backward and the next step's forward; the first scoring had it False",
 )
 
 # ------------------------------------------------------------------ 1. Llama-2-13B cut to N layers (issue #474)
