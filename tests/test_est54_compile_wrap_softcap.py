@@ -180,3 +180,13 @@ def test_the_gemma_2_27b_row_that_ran_out_of_memory_is_no_longer_said_to_fit():
     gpu = hardware.find(row["gpu"])
     inp, _ = pa.estimate_input(row["setup"], gpu)
     assert verdict(estimate(inp), gpu) != "fits"
+
+
+def test_the_wrap_policy_is_a_command_line_input(cli):
+    common = ("estimate", "--model", "llama-2-7b", "--seq-len", "2048", "--batch-size", "1", "--fsdp", "full",
+              "--world-size", "8", "--gpu", "H100-SXM-80GB", "--format", "json")
+    block, module = cli(*common, "--fsdp-wrap", "block"), cli(*common, "--fsdp-wrap", "module")
+    assert block.code == module.code == 0
+    gathered = [json.loads(r.out)["phases"]["forward"]["gathered_params"] for r in (block, module)]
+    assert gathered[1] < gathered[0]
+    assert cli(*common, "--fsdp-wrap", "layer").code == 2
