@@ -74,7 +74,8 @@ def test_frozen_weights_drop_only_the_fp32_upcast():
 
 
 def test_twins_that_compile_does_not_change():
-    # LayerNorm (aten.native_layer_norm is compute-intensive: saved as is) and a plain MLP
+    # LayerNorm (its input and per-row statistics either way) and a plain MLP (the activation's
+    # output is the second linear's input)
     gpt2 = from_hf_config({"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": 768,
                            "n_head": 12, "n_layer": 2, "vocab_size": 50257, "n_positions": 1024,
                            "activation_function": "gelu_pytorch_tanh"}, name="gpt2")

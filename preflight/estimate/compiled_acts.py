@@ -24,7 +24,8 @@ per token of one transformer layer:
   and the up projection's output stay saved. One MLP width less.
 
 Not changed: q, k, v and the attention output (SDPA's backward reads them: materialised),
-LayerNorm (``aten.native_layer_norm`` is on the compute-intensive list), a plain MLP's
+LayerNorm (eagerly it keeps its input and per-row statistics only, what the compiled step
+keeps too), a plain MLP's
 activation (its output is the second linear's input), dropout (random), LoRA's casts (each
 adapter's matmul reads its own input), MoE experts and Liger's kernels (which save
 less already: ``activations.liger_norm``, ``activations.liger_mlp_saved_less``).
