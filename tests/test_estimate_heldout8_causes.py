@@ -153,13 +153,15 @@ def test_unknown_is_the_eager_loss_and_the_interval_covers_the_compiled_one():
 
 
 def test_unchanged_twins_for_the_compiled_loss():
-    # torchtune compiles the loss with the model (recipes: training.compile_loss): inside
-    assert loss_compiled(scratch_gpt2(compiled=True, model_impl="torchtune")) is True
+    # torchtune's recipes call training.compile_loss with the model but drop its return value:
+    # only the chunked loss, compiled in place, runs compiled (est54; terms.loss_compiled)
+    assert loss_compiled(scratch_gpt2(compiled=True, model_impl="torchtune")) is False
+    assert loss_compiled(scratch_gpt2(compiled=True, model_impl="torchtune", loss="chunked")) is True
     assert loss_compiled(scratch_gpt2(compiled=False, compiled_loss=True)) is False
     assert not [c for c, _ in unknown_alternatives(scratch_gpt2(compiled=True, model_impl="torchtune"))
                 if "compiled_loss" in c]
-    # a job said to compile its loss is estimated as before this change
-    said = estimate(scratch_gpt2(compiled=True, compiled_loss=True))
+    # a torchtune job with the standard loss is estimated as a job said to run its loss eagerly
+    said = estimate(scratch_gpt2(compiled=True, compiled_loss=False))
     tt = estimate(scratch_gpt2(compiled=True, model_impl="torchtune"))
     assert said.phases["forward"]["logits_loss"] == tt.phases["forward"]["logits_loss"]
 

@@ -59,21 +59,28 @@ def test_a_stated_loop_wins_over_the_version():
     assert not estimate(inp).phases["forward"].get("held_outputs")
 
 
-@pytest.mark.parametrize("version,compiled", [("0.2.0", False), ("v0.2.1", False), ("0.3.0", True),
-                                               (None, True)])
-def test_compile_covers_the_loss_from_torchtune_0_3(version, compiled):
-    setup = {k: v for k, v in {**QLORA, "torchtune_version": version}.items() if v is not None}
+@pytest.mark.parametrize("version,loss,compiled", [("0.2.0", "chunked", False), ("v0.2.1", "chunked", False),
+                                                    ("0.3.0", "chunked", True), (None, "chunked", True),
+                                                    ("0.3.0", "standard", False), (None, "standard", False)])
+def test_compile_covers_the_chunked_loss_from_torchtune_0_3(version, loss, compiled):
+    # from 0.3 the recipes call training.compile_loss(self._loss_fn) and drop what it returns:
+    # CEWithChunkedOutputLoss is compiled in place, any other loss stays eager (est54)
+    setup = {k: v for k, v in {**QLORA, "torchtune_version": version, "loss": loss}.items() if v is not None}
     inp, _ = pa.estimate_input(setup)
     assert loss_compiled(inp) is compiled
 
 
-def test_eager_loss_of_a_compiled_old_recipe_charges_the_fp32_logits():
+def test_eager_loss_of_a_compiled_recipe_charges_the_fp32_logits():
     setup = {k: v for k, v in {**QLORA, "torchtune_version": "0.2.0"}.items() if v is not None}
-    eager = estimate(pa.estimate_input(setup)[0])
+    old = estimate(pa.estimate_input(setup)[0])
     setup["torchtune_version"] = "0.3.0"
+    new = estimate(pa.estimate_input(setup)[0])
+    setup["compiled_loss"] = True
     fused = estimate(pa.estimate_input(setup)[0])
-    # the eager CrossEntropyLoss holds fp32 log-probabilities the fused kernel never writes
-    assert eager.phases["forward"]["logits_loss"] - fused.phases["forward"]["logits_loss"] >= 4 * 2048 * 32000 * 4
+    # the standard loss runs eagerly in both recipes; the eager CrossEntropyLoss holds fp32
+    # log-probabilities a compiled (fused) loss never writes
+    assert old.phases["forward"]["logits_loss"] == new.phases["forward"]["logits_loss"]
+    assert new.phases["forward"]["logits_loss"] - fused.phases["forward"]["logits_loss"] >= 4 * 2048 * 32000 * 4
 
 
 @pytest.mark.parametrize("world", ["4", "8"])

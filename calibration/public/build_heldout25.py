@@ -132,7 +132,7 @@ def llama(hidden: int, heads: int, kv: int, ffn: int, layers: int, vocab: int, p
 # ------------------------------------------------------------------ shared: benchmark_litgpt.py's loop
 LITGPT_BASE = dict(mode="train", precision="bf16", optimizer="adamw", foreach=False, model_impl="litgpt",
                    attention="sdpa", padding="max_length", loss="standard", loss_in_logits_dtype=True, compiled=True,
-                   compiled_loss=False, grad_accum=1)
+                   compiled_loss=False, grad_accum=1, keeps_outputs=True)
 LITGPT_UNKNOWN = (
     "the table gives no unit: GB written, as the script prints 'Memory used: {memory_used_GB:.02f} GB' with "
     "memory_used_GB = torch.cuda.max_memory_allocated() / 1e9, read after the last of the iterations",
@@ -146,6 +146,9 @@ LITGPT_UNKNOWN = (
     "litgpt's attention: torch.nn.functional.scaled_dot_product_attention with is_causal (sdpa written); which "
     "kernel inductor picks is not stated",
     "the torch release in NVIDIA's internal container is not stated",
+    "est54 (after scoring, in-sample): keeps_outputs True written: the loop binds 'logits = self.model(input_ids)' "
+    "at loop level with no del (benchmark_litgpt.py at 6a627c0 lines 422-428, a5e1e27 lines 687-709), so each "
+    "step's logits live through its backward and the next step's forward; the first scoring had it False",
 )
 
 # ------------------------------------------------------------------ 1. Llama-2-13B cut to N layers (issue #474)
@@ -168,6 +171,9 @@ L13_CELLS = {  # the comment's whole rows, quoted in the notes
     10: "| 10 layers | 41.02 | 39.43 | 1.59 | 22.6 | 21 | 1.60 |",
     20: "| 20 layers | 77.82 | 74.56 | 3.26 | 42.69 | 39.41 | 3.28 |",
 }
+L13_WRAP = ("est54 (after scoring, in-sample): fsdp_wrap 'module' written, the script's default --bucketing_mode "
+            "'none' at 6a627c0 (zero_bucket_wrap_policy: nonwrapped_numel >= 0, true for every module), as the "
+            "comment states no flag; the first scoring had no such input (a unit was one Block)")
 L13_BASE = dict(LITGPT_BASE, micro_batch=2, seq_len=4096, grad_ckpt=False, torch_version="2.4.0")
 for _layers, (_single, _zero3) in L13_TABLE.items():
     _config = llama(5120, 40, 40, 13824, _layers, 32000, 4096)
@@ -181,8 +187,8 @@ for _layers, (_single, _zero3) in L13_TABLE.items():
     add(LAYERS, f"llama2-13b-{_layers}l-litgpt-bf16-inductor-fsdp-zero3-b2-s4096-8xh100", _zero3, "GB",
         "max_memory_allocated", "H100-SXM-80GB",
         dict(L13_BASE, hf_config=_config, model_name=_name, world_size=8, devices_per_node=8, fsdp="full",
-             fsdp_version=1, load_placement="sharded"),
-        unknown=(*LITGPT_UNKNOWN, *L13_UNKNOWN),
+             fsdp_version=1, load_placement="sharded", fsdp_wrap="module"),
+        unknown=(*LITGPT_UNKNOWN, *L13_UNKNOWN, L13_WRAP),
         notes=f"lightning-thunder issue #474, kiya00 2024-06-11, llama-2-13b-hf, 'zero3 micr_Bs=2,glb_bs=16' columns "
               f"thunder-cudnn | inductor | difference: '{L13_CELLS[_layers]}'; this row: 1 node (8*H100) zero3, "
               f"inductor {_zero3}")
@@ -198,7 +204,7 @@ LONG_UNKNOWN = (
     "Gemma-2-27b as a Gemma 2 config (sliding window, soft-capping, 256,000-token vocabulary)",
 )
 LONG_BASE = dict(LITGPT_BASE, grad_ckpt=True, world_size=8, devices_per_node=8, fsdp="full", fsdp_version=1,
-                 load_placement="sharded", torch_version="2.6.0")
+                 load_placement="sharded", torch_version="2.6.0", fsdp_wrap="block")
 LONG_MODELS = {  # litgpt name -> (config, the table's micro batch, inductor GB or None for 'OOM', the table's row)
     "Mistral-7B-v0.2": (llama(4096, 32, 8, 14336, 32, 32000, 32768), 3, 64.63,
                         "Mistral-7B-v0.2 | 3 | 63.43 | 64.63"),

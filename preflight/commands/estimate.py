@@ -64,6 +64,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "OpenRLHF --ref_offload)")
     j.add_argument("--zero", type=int, choices=(0, 1, 2, 3), metavar="{0,1,2,3}", help="DeepSpeed ZeRO stage")
     j.add_argument("--fsdp", choices=("full", "hybrid", "grad-op"))
+    j.add_argument("--fsdp-wrap", choices=("block", "module"),
+                   help="FSDP's auto-wrap unit: block (one unit per decoder block, the default) or "
+                        "module (a policy true for every module: each Linear its own unit)")
     j.add_argument("--offload-optimizer", choices=("cpu", "nvme"))
     j.add_argument("--offload-params", choices=("cpu", "nvme"))
     j.add_argument("--world-size", type=int, metavar="N", help="GPUs in total")
@@ -127,7 +130,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "image_size",
               "precision": "precision", "optimizer": "optimizer", "grad_ckpt": "grad_ckpt",
-              "attention": "attention", "zero": "zero_stage", "fsdp": "fsdp",
+              "attention": "attention", "zero": "zero_stage", "fsdp": "fsdp", "fsdp_wrap": "fsdp_wrap",
               "offload_optimizer": "offload_optimizer", "offload_params": "offload_params",
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
               "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",

@@ -19,6 +19,7 @@ from preflight.estimate.activations_names import (  # noqa: F401  (moved; re-exp
     all_linear_names,
     qkv_names,
 )
+from preflight.estimate.compiled_acts import compiled_mlp_saved_less, compiled_norm_saved_less
 
 _LAYERNORM_TYPES = {"gpt2", "gpt_neox", "falcon", "starcoder2", "bert", "roberta", "xlm-roberta",
                     "distilbert", "electra", "albert", "vit", "clip", "bart", "mbart", "whisper",
@@ -101,7 +102,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       resid_dropout: Optional[float] = None,
                       sdpa_out_copy: bool = False, value_view_of_qkv: bool = False,
                       softmax_input: bool = False, linear_saves_input: bool = False,
-                      liger: bool = False, packed_in_proj: bool = False) -> LayerActs:
+                      liger: bool = False, packed_in_proj: bool = False,
+                      compiled: bool = False, scores_capped: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -115,6 +117,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
 
     ``liger``: Liger's kernels replace RMSNorm and the SwiGLU product (:func:`liger_norm`,
     :func:`liger_mlp_saved_less`).
+
+    ``compiled``: the step runs under ``torch.compile``; its partitioner recomputes the norms'
+    upcasts and the gated MLP's activation in backward instead of saving them
+    (:mod:`preflight.estimate.compiled_acts`). ``scores_capped``: the materialised scores pass
+    a ``tanh`` soft cap, whose output is saved too (:mod:`preflight.estimate.softcap`).
     """
     h = arch.hidden_size
     q_dim = arch.num_heads * arch.head_dim
@@ -182,6 +189,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             out = C.NORM_SAVED_FP32 * 4 * h
             if trains:
                 out += C.NORM_SAVED_NORMED * h * er
+            if compiled:
+                out -= compiled_norm_saved_less(h, er, out)
             return out
         return h * max(er, 4 if d.autocast else er)  # LayerNorm keeps its input (fp32 under autocast)
 
@@ -200,6 +209,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         # torch before 1.11 also keeps the softmax's input, in the dtype of its output
         # (terms.softmax_saves_input)
         kept_input = soft if softmax_input else 0
+        # a tanh soft cap before the softmax keeps its output, in the compute dtype (softcap.py)
+        kept_input += ec if scores_capped else 0
         if dropout > 0:
             return heads * keys * (soft + mask + ec + clamp + kept_input)
         return heads * keys * (soft + copy + clamp + kept_input)
@@ -298,6 +309,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                           fused_gelu)
         if liger:
             per_token -= liger_mlp_saved_less(arch, arch.intermediate_size, ec)
+        elif compiled:
+            per_token -= compiled_mlp_saved_less(arch, arch.intermediate_size, ec)
         per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True,
                               other=_other(arch, "down"))
         if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):

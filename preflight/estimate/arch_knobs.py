@@ -29,6 +29,12 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
         k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
     if mt in ("gemma2", "gemma3_text"):
         k["norms_per_layer"] = 4
+    if mt == "gemma2":
+        # tanh soft-capping of the scores and logits (Gemma2Config's defaults 50.0 / 30.0, an
+        # explicit null turns a cap off; softcap.py says who computes the attention by hand)
+        data = getattr(cfg, "data", {}) or {}
+        k["attn_softcap"] = data.get("attn_logit_softcapping", 50.0)
+        k["final_softcap"] = data.get("final_logit_softcapping", 30.0)
     if mt == "olmo2":
         k["qk_norm"] = "full"  # q_norm over all heads, k_norm over all kv heads
     if mt == "olmo":

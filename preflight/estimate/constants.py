@@ -341,5 +341,6 @@ UNMODELLED_HI = 0.05
 #: full fine-tune, SDPA) from this model's own per-token accounting: SiLU output and the
 #: gate x up product (2 of the gated MLP's 4 widths), the RMSNorms' fp32 copies (bf16
 #: instead) and normalised values: about 90 of 184 KB per token, ~50%. An assumed bound,
-#: not measured here: the interval's low end only, the point estimate stays eager.
+#: not measured here: the interval's low end only (est54: the point estimate drops the norms'
+#: fp32 copies and the gated MLP's activation output, compiled_acts.py).
 COMPILE_ACTIVATIONS_LOW = 0.5

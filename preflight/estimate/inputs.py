@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional
 
+from preflight.estimate.fsdp_wrap import FSDP_WRAPS
+
 MODES = ("train", "infer", "generate")
 PRECISIONS = ("fp32", "amp-fp16", "amp-bf16", "fp16", "bf16")
 OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "paged-adamw",
@@ -108,6 +110,10 @@ class EstimateInput:
     # moves each gradient shard to the host at once); None: unknown, FSDP1 except torchtune's
     # recipes (``training.shard_model`` calls ``fully_shard``; terms.fsdp_offload_grad_shards)
     fsdp_version: Optional[int] = None
+    # FSDP's auto-wrap unit: "block" (one unit per decoder block, the root keeping embeddings,
+    # LM head and final norm), "module" (a policy true for every module: each module with
+    # parameters its own unit, fsdp_wrap.py); None: block
+    fsdp_wrap: Optional[str] = None
     # FSDP prepared by Accelerate (its config's distributed_type FSDP, Accelerator(fsdp_plugin=...)
     # or the HF Trainer's fsdp arguments): under mixed precision Accelerate upcasts 16-bit
     # parameters to fp32 (terms_sharded.accelerate_fsdp_upcast); None: not known
@@ -410,6 +416,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         raise InputError(f"ZeRO stage must be 0, 1, 2 or 3, got {inp.zero_stage!r}")
     if inp.fsdp_version is not None and inp.fsdp_version not in (1, 2):
         raise InputError(f"unknown FSDP version {inp.fsdp_version!r} (expected 1 or 2)")
+    if inp.fsdp_wrap is not None and inp.fsdp_wrap not in FSDP_WRAPS:
+        raise InputError(f"unknown FSDP wrap policy {inp.fsdp_wrap!r} (expected {', '.join(FSDP_WRAPS)})")
     if inp.fsdp is not None and inp.fsdp not in FSDP_MODES:
         raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
     if inp.loss not in LOSSES:

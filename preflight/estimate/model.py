@@ -310,9 +310,10 @@ def _estimate(inp: EstimateInput) -> Estimate:
     ab = (1 - rel_a, ab_hi)
     if inp.compiled:
         ab = (ab[0] * (1 - C.COMPILE_ACTIVATIONS_LOW), ab_hi)
-        notes.append("torch.compile: estimated as eager; compiled graphs may recompute pointwise "
-                     f"tensors instead of saving them (the interval's low end allows "
-                     f"{C.COMPILE_ACTIVATIONS_LOW:.0%} fewer activations)")
+        notes.append("torch.compile: the RMSNorms' fp32 copies and the gated MLP's activation are "
+                     "recomputed in backward, not saved (compiled_acts.py); other pointwise tensors may "
+                     f"be too (the interval's low end allows {C.COMPILE_ACTIVATIONS_LOW:.0%} fewer "
+                     "activations)")
     ph = _Phases()
     if inp.mode == "train":
         trainable = _train(inp, arch, prm, ph, pb, ab, notes)

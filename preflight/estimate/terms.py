@@ -12,6 +12,7 @@ from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.shapes import lora_dims
+from preflight.estimate.softcap import scores_by_hand
 from preflight.estimate.terms_fsdp import *  # noqa: F403  (the FSDP terms, read by the cost model as terms.X)
 from preflight.estimate.terms_sharded import *  # noqa: F403  (the ZeRO terms, read by the cost model as terms.X)
 from preflight.estimate.terms_sharded import deepspeed_parts
@@ -25,6 +26,9 @@ def attention_kernel(inp: EstimateInput) -> str:
     attention (flash-attn 2 does not run there at all)."""
     bf16 = inp.precision in ("bf16", "amp-bf16")
     if inp.attention in ("sdpa", "flash") and bf16 and inp.gpu_bf16 is False:
+        return "eager"
+    if inp.attention in ("sdpa", "flash") and scores_by_hand(inp.model_impl, inp.arch):
+        # litgpt writes soft-capped attention out by hand (softcap.py)
         return "eager"
     if inp.attention == "sdpa" and sdpa_not_default(inp):
         return "eager"
@@ -407,9 +411,12 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
 def loss_compiled(inp: EstimateInput) -> Optional[bool]:
     """Whether the LM loss runs inside a compiled region: False when nothing is compiled;
     the job's own fact (``compiled_loss``, plan ``compile.loss_inside``) when known;
-    torchtune's recipes compile the loss whenever they compile the model (``if
-    self._compile: training.compile_loss(self._loss_fn)``, every recipe from 0.3; before
-    0.3 the model alone, torchtune_loop.py); a transformers
+    torchtune's recipes call ``training.compile_loss(self._loss_fn)`` whenever they compile the
+    model (every recipe from 0.3; before 0.3 the model alone, torchtune_loop.py), but drop
+    what it returns: ``compile_loss`` compiles ``CEWithChunkedOutputLoss.compute_cross_entropy``
+    in place and returns ``torch.compile(loss)`` for any other loss (torchtune
+    ``training/_compile.py`` at v0.3.1, v0.4.0, v0.6.0; ``full_finetune_single_device.py``
+    line 288 at v0.4.0, 294 at v0.6.0), so only the chunked loss runs compiled (est54); a transformers
     model computing its own standard loss (:func:`model_computes_loss`) has it inside the
     compiled forward; otherwise None (unknown: ``torch.compile(model)`` alone leaves a loss
     computed on its output eager)."""
@@ -418,7 +425,7 @@ def loss_compiled(inp: EstimateInput) -> Optional[bool]:
     if inp.compiled_loss is not None:
         return bool(inp.compiled_loss)
     if inp.model_impl == "torchtune":
-        return not old_recipes(inp)
+        return not old_recipes(inp) and inp.loss == "chunked"
     if model_computes_loss(inp):
         return True
     return None

@@ -20,6 +20,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_params,
     lora_targets,
 )
+from preflight.estimate.softcap import scores_by_hand, softcap_logits_bytes
 from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
@@ -71,6 +72,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         notes.append("eager attention: the transformers/torch versions give no SDPA by default "
                      "(transformers >= 4.36 with torch >= 2.1.1); the attention probabilities "
                      "are stored per layer")
+    elif kernel != inp.attention and scores_by_hand(inp.model_impl, arch):
+        notes.append("litgpt computes soft-capped attention by hand (no SDPA): the scores, their "
+                     "tanh cap and the softmax probabilities are stored per layer")
     elif kernel != inp.attention:
         notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
                      "path and stores the attention scores, as eager attention does")
@@ -84,7 +88,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   softmax_input=softmax_saves_input(inp),
                   linear_saves_input=zero3_linear_saves_input(inp),
                   liger=bool(inp.liger_kernels) and inp.model_impl == "transformers",
-                  packed_in_proj=bool(inp.torch_mha))
+                  packed_in_proj=bool(inp.torch_mha),
+                  # torch.compile's partitioner recomputes pointwise tensors (compiled_acts.py)
+                  compiled=bool(inp.compiled) and inp.mode == "train",
+                  scores_capped=scores_by_hand(inp.model_impl, arch))
     if common["liger"]:
         notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
                      "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
@@ -188,15 +195,20 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         if inp.loss == "fused" or (inp.loss == "chunked" and not compiled):
             out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
             return out
+        # litgpt's final logit soft cap keeps its tanh output (softcap.py)
+        capped = softcap_logits_bytes(inp.model_impl, arch, tv, hf_logits_bytes(inp, d))
         if compiled:
             out.update(compiled_loss_logits(inp, d, tv, logit_tokens))
+            out["logits_fwd"] += capped
+            out["logits_bwd"] += capped
             notes.append("torch.compile: the loss's fp32 upcast and log-softmax fuse into one "
                          "kernel; its backward keeps the 16-bit logits and a logsumexp per token")
             return out
         elem = hf_logits_bytes(inp, d)
         out["logits_held"] = tv * elem
         out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem, arch)
-        out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch)
+        out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch) + capped
+        out["logits_fwd"] += capped
         out["logits_at_head"] = tv * elem   # the logits' gradient reaching the head
         # torchtune before 0.3: the loop's own name keeps the shifted fp32 logits (torchtune_loop.py)
         out["logits_loop"] = loop_logits_bytes(inp, tv)

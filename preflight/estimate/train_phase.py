@@ -14,6 +14,7 @@ from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.dtype_groups import lora_largest, mixed_dtype_temporaries
 from preflight.estimate.frozen_tables import applies as frozen_applies
 from preflight.estimate.frozen_tables import frozen_table_params, largest_block_matrix
+from preflight.estimate.fsdp_wrap import largest_module
 from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.pending_frees import unlimited_gather_excess
@@ -242,6 +243,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             layer_q = prm.quantizable / max(arch.num_layers + arch.num_encoder_layers, 1)
             layer_bytes = ((layer_q * base_bytes + (prm.layer - layer_q) * comp) if inp.quant
                            else prm.layer * comp)
+            per_module = inp.fsdp_wrap == "module" and not inp.quant
+            if per_module:
+                # every module its own unit: the largest module is gathered, the root keeps
+                # nothing (fsdp_wrap.py)
+                layer_bytes = largest_module(arch, prm, inp.model_impl) * comp
             unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
             # without FSDP1's rate limiter (limit_all_gathers=False, the default before torch
             # 2.1) a CPU ahead of the GPU gathers every block before the first is freed, and
@@ -261,6 +267,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             frozen_grads = bool(inp.fsdp_frozen_grads) and not full
             layer_trainable = (prm.layer if full or frozen_grads
                                else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
+            if per_module and (full or frozen_grads):
+                layer_trainable = layer_bytes / comp
             accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
             fsdp_no_sync = bool(accum)
             if accum:
@@ -287,7 +295,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
             # gathered at the start of forward and kept until backward ends; whole under
             # parameter offload, whose shard is on the host (terms.fsdp_root_unsharded)
-            root = (prm.embeddings + prm.lm_head) * comp
+            root = 0.0 if per_module else (prm.embeddings + prm.lm_head) * comp
             ph.every(("forward", "backward"), "gathered_params", fsdp_root_unsharded(inp, root, n), pb)
     if inp.zero_stage in (1, 2) and trainable:
         # the contiguous gradient buckets (full size, one or two) live through backward, and
