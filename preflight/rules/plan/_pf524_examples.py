@@ -317,3 +317,11 @@ PF524_BAD.append(_SCRIPT.format(before="", after="num_training_steps = 10 * len(
                                 pin="  # warning: PF524"))
 # the fix: counted from the full loader before prepare (every process's batches)
 PF524_GOOD.append(_SCRIPT.format(before="num_training_steps = 10 * len(train_loader)\n", after="", pin=""))
+# tricky-correct (held-out-21, musubi-tuner issue 44 shape): two processes under accelerate's DeepSpeed plugin, the
+# launch line's step count: prepare returns a DeepSpeedSchedulerWrapper, stepped once per optimizer step by the engine
+PF524_GOOD.append(_TRAIN.format(total="args.max_train_steps", pin="") + """\
+# --- ds_zero2.json
+{"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 1, "zero_optimization": {"stage": 2}}
+# --- launch
+accelerate launch --num_processes 2 --use_deepspeed --deepspeed_config_file ds_zero2.json train.py --max_train_steps 3000
+""")

@@ -172,6 +172,10 @@ per optimizer step unless `split_batches` (accelerate `scheduler.py`).
   (`num_processes` times the per-process length), or mentions `num_processes`/`world_size`.
 * One process, `Accelerator(split_batches=True)` or `step_scheduler_with_optimizer=False`,
   or the scheduler is not passed to `accelerator.prepare`.
+* The job runs under accelerate's DeepSpeed plugin (`--use_deepspeed`, a DeepSpeed config in
+  the accelerate config, `DeepSpeedPlugin`): `prepare` hands the scheduler to
+  `deepspeed.initialize` and returns a `DeepSpeedSchedulerWrapper` whose `step()` does nothing
+  (accelerate `utils/deepspeed.py`); the engine steps the schedule once per optimizer step.
 """
     bad_examples = examples("preflight.rules.plan._pf524_examples", "PF524_BAD")
     good_examples = examples("preflight.rules.plan._pf524_examples", "PF524_GOOD")
@@ -180,6 +184,10 @@ per optimizer step unless `split_batches` (accelerate `scheduler.py`).
         world = processes(pctx)
         if world is None:
             return
+        from preflight.adapters.derive import uses_deepspeed
+
+        if uses_deepspeed(pctx.plan):
+            return  # DeepSpeedSchedulerWrapper.step() is a no-op: the engine steps the schedule per optimizer step
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
             if "prepare" not in text or not any(b in text for b in (*BUILDERS, "LinearLR")):
