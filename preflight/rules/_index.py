@@ -254,6 +254,7 @@ JOB = {
     "PF298": "plan.pf298_zero3_engine_parameters_counted",
     "PF299": "plan.pf299_deepspeed_plugin_steps_scheduler_twice",
     "PF307": "plan.pf307_lightning_pinned_release_defect",
+    "PF310": "plan.pf310_deepspeed_kernel_dropout_in_eval",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
