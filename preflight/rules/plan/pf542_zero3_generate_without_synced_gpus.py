@@ -246,8 +246,8 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
             return
         scripts = pctx.scripts
         for script in scripts:
-            found = {site.last for site in pctx.index(script).calls} & set(_INTEGRATIONS)
-            if found and not (found == {"HfDeepSpeedConfig"} and _before_auto_sync(pctx, script)):
+            built = {site.last for site in pctx.index(script).calls} & set(_INTEGRATIONS)
+            if built and not (built == {"HfDeepSpeedConfig"} and _before_auto_sync(pctx, script)):
                 return
         files = job_files(pctx)
         engines: dict[str, set[tuple[str, Optional[ast.AST]]]] = {}
