@@ -98,4 +98,15 @@ PF306_GOOD = [
     policy = AutoModelForCausalLM.from_pretrained("gpt2")
     optimizer = torch.optim.AdamW(policy.parameters(), lr=1e-5)
 """),
+    # tricky-correct: a Seq2SeqTrainer built only to predict with the loaded adapter (BELLE's zero_inference.py
+    # shape): nothing is trained
+    textwrap.dedent("""
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM, Seq2SeqTrainer
+
+    model = AutoModelForCausalLM.from_pretrained("bigscience/bloomz-560m")
+    model = PeftModel.from_pretrained(model, "out/lora")
+    trainer = Seq2SeqTrainer(model=model, args=training_args, train_dataset=None, eval_dataset=None)
+    predictions = trainer.predict(infer_data).predictions
+"""),
 ]

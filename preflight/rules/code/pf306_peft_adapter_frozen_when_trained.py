@@ -47,15 +47,33 @@ def _names_model(node: Optional[ast.AST], name: str) -> bool:
     return node is not None and target_text(node) == name
 
 
-def _trained_by(call: ast.Call, name: str) -> bool:
-    """``Trainer(model=name, ...)`` (no ``peft_config`` that would attach a new adapter) or an optimizer
-    built on ``name.parameters()``."""
+def _trains(ctx: FileContext, call: ast.Call) -> bool:
+    """A trainer that trains: given a ``train_dataset`` (not a literal None), or ``.train()`` called on it
+    (``Trainer(...).train()``, ``trainer = Trainer(...); trainer.train()``); a trainer built only for
+    ``predict``/``evaluate`` does not."""
+    dataset = kwarg(call, "train_dataset")
+    if dataset is not None:
+        return not (isinstance(dataset, ast.Constant) and dataset.value is None)
+    holder = ctx.parent(call)
+    if isinstance(holder, ast.Attribute) and holder.attr == "train":
+        return True
+    if isinstance(holder, ast.Assign) and len(holder.targets) == 1:
+        name = target_text(holder.targets[0])
+        return name is not None and any(
+            isinstance(c.func, ast.Attribute) and c.func.attr == "train" and _names_model(c.func.value, name)
+            for c in ctx.nodes(ast.Call))
+    return False
+
+
+def _trained_by(ctx: FileContext, call: ast.Call, name: str) -> bool:
+    """``Trainer(model=name, ...)`` that trains (no ``peft_config`` that would attach a new adapter) or an
+    optimizer built on ``name.parameters()``."""
     last = call_last(call)
     if last.endswith("Trainer") and kwarg(call, "peft_config") is None:
         model = kwarg(call, "model")
         if model is None and call.args:
             model = call.args[0]
-        return _names_model(model, name)
+        return _names_model(model, name) and _trains(ctx, call)
     if last in _OPTIMIZERS:
         return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parameters"
                    and _names_model(n.func.value, name) for a in call.args for n in ast.walk(a))
@@ -197,7 +215,7 @@ model.print_trainable_parameters()
         for call in ctx.nodes(ast.Call):
             if ctx.enclosing_function(call) is not scope or _pos(call) <= here:
                 continue
-            if _trained_by(call, name) and (trainer is None or _pos(call) < _pos(trainer)):
+            if _trained_by(ctx, call, name) and (trainer is None or _pos(call) < _pos(trainer)):
                 trainer = call
         if trainer is None:
             return None
