@@ -201,3 +201,25 @@ GOOD_EXAMPLES += [
     _MODULE_LEVEL.format(extra=")").replace(
         "    with torch.no_grad():", "    inputs = {**inputs, **gen_kwargs}\n    with torch.no_grad():"),
 ]
+
+# transformers PR 22242: before 4.28 `generate()` did not read the ZeRO-3 state HfDeepSpeedConfig
+# registers, so the registration alone leaves synced_gpus off
+_HF_CONFIG = textwrap.dedent("""
+    # --- requirements.txt
+    transformers=={version}
+    deepspeed==0.8.2
+    # --- main.py
+    import deepspeed
+    from transformers.integrations import HfDeepSpeedConfig
+
+    dschf = HfDeepSpeedConfig("ds_config.json")
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config="ds_config.json")
+    gen = engine.module.generate(input_ids, max_new_tokens=128, num_beams=4){mark}
+    # --- ds_config.json
+    {{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {{"stage": 3}}}}
+    # --- launch
+    deepspeed --num_gpus 2 main.py
+""")
+BAD_EXAMPLES.append(_HF_CONFIG.format(version="4.27.4", mark="  # error: PF542"))
+GOOD_EXAMPLES.append(_HF_CONFIG.format(version="4.28.0", mark=""))

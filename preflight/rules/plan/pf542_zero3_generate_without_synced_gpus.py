@@ -19,6 +19,14 @@ _INTEGRATIONS = ("Trainer", "TrainingArguments", "Seq2SeqTrainingArguments", "Hf
                  "SFTConfig", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "PPOTrainer", "Seq2SeqTrainer")
 
 
+def _before_auto_sync(pctx: PlanContext, script: ParsedPython) -> bool:
+    """transformers pinned before 4.28: `generate()` does not read the ZeRO-3 state that
+    `HfDeepSpeedConfig` registers (PR 22242 made `synced_gpus` default to it), so the registration
+    alone does not keep the ranks in step."""
+    version = pctx.version("transformers", script)
+    return version is not None and version.how == "pinned" and not version.at_least(4, 28)
+
+
 def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
     out: dict[ast.AST, ast.AST] = {}
     for node in ast.walk(tree):
@@ -223,7 +231,9 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
 * The call runs under a rank test (`if dist.get_rank() == 0:`): one rank generating
   alone is PF553's finding, and `synced_gpus` does not fix it.
 * The job builds the HF Trainer, `TrainingArguments`, `HfDeepSpeedConfig` or an
-  Accelerate `Accelerator`.
+  Accelerate `Accelerator` (transformers 4.28 and later default `synced_gpus` to the
+  registered ZeRO-3 state). `HfDeepSpeedConfig` alone does not count when the project pins
+  transformers before 4.28, where `generate()` did not read it.
 """
     bad_examples = examples("preflight.rules.plan._pf542_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf542_examples", "GOOD_EXAMPLES")
@@ -236,7 +246,8 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
             return
         scripts = pctx.scripts
         for script in scripts:
-            if any(site.last in _INTEGRATIONS for site in pctx.index(script).calls):
+            built = {site.last for site in pctx.index(script).calls} & set(_INTEGRATIONS)
+            if built and not (built == {"HfDeepSpeedConfig"} and _before_auto_sync(pctx, script)):
                 return
         files = job_files(pctx)
         engines: dict[str, set[tuple[str, Optional[ast.AST]]]] = {}
