@@ -15,7 +15,8 @@ by a test in ``tests/test_config_object_files.py``:
   ``Munch(d)``: :func:`preflight.adapters.config_object_roots.dict_wrapper`).
 
 The path must be a literal or an option of the job (the launch line's value, else the declared
-default); a path computed otherwise, a file that is not there, too large or not readable, leaves
+default), or joined from them (ermongroup/ddim ``main.py:94`` (e8df66c) ``open(os.path.join("configs",
+args.config))``; an f-string ``f"configs/{args.config}"``); a path computed otherwise, a file that is not there, too large or not readable, leaves
 the object unknown (never guessed). A value that is an OmegaConf interpolation (``${...}``) is
 unknown. Nothing is imported or executed.
 """
@@ -31,6 +32,7 @@ from preflight.adapters.config_object import Leaf, Namespace, Tree
 _LOADS = {("yaml", "load"), ("yaml", "safe_load"), ("yaml", "full_load"), ("yaml", "unsafe_load"),
           ("json", "load"), ("json", "loads"), ("OmegaConf", "load"), ("Config", "fromfile")}
 _KINDS = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+_JOINS = ("os.path.join", "osp.join", "path.join")  # a path joined from literals and options
 _PY_CONFIG = ".py"  # an MMEngine/mmcv Python config (``Config.fromfile``), read as literals with its _base_
 
 
@@ -87,6 +89,22 @@ def _path_value(expr: ast.AST, local: dict[str, Any], argv: list[str], paths: di
             and isinstance(expr.slice.value, int) and 1 <= expr.slice.value <= len(argv):
         raw = argv[expr.slice.value - 1]  # OLMo ``yaml_path, args_list = sys.argv[1], sys.argv[2:]``
         return None if raw.startswith("-") else raw
+    if isinstance(expr, ast.Call) and _dotted(expr.func) in _JOINS and expr.args and not expr.keywords \
+            and depth < 4:
+        # ``open(os.path.join("configs", args.config))``: ermongroup/ddim main.py:94 (e8df66c)
+        parts = [_path_value(a, local, argv, paths, depth + 1) for a in expr.args]
+        return None if any(p is None for p in parts) else str(Path(*[p for p in parts if p is not None]))
+    if isinstance(expr, ast.JoinedStr) and depth < 4:  # ``open(f"configs/{args.config}")``
+        out = ""
+        for part in expr.values:
+            if isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None:
+                got = _path_value(part.value, local, argv, paths, depth + 1)
+            else:
+                got = part.value if isinstance(part, ast.Constant) and isinstance(part.value, str) else None
+            if got is None:
+                return None
+            out += got
+        return out
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         owner = local.get(expr.value.id)
         if isinstance(owner, Namespace):

@@ -21,10 +21,12 @@ from preflight.adapters.config_object import (
     leaves,
     lookup,
 )
+from preflight.adapters.config_object_dict2ns import converted_name, unwrapped_load
 from preflight.adapters.config_object_files import file_tree, opened
 from preflight.adapters.config_object_first_pass import first_pass
 from preflight.adapters.config_object_options import decided_by_options, option_leaf
 from preflight.adapters.config_object_overrides import apply_overrides
+from preflight.adapters.config_object_returns import bind_returned, returned
 from preflight.adapters.config_object_rewrites import root_rewrite
 from preflight.adapters.config_object_yacs import Yacs
 
@@ -108,6 +110,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
     yacs = Yacs(modules, namespace, project, argv)
     fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
     top: dict[str, Tree] = {}  # the entry's module-level objects, seen by its functions
+    returns: dict[str, tuple] = {}  # an entry function's name -> the objects it returns
     given: dict[int, set[str]] = {}  # id(function) -> its parameters the entry passes the parsed options to
     # id(function) -> parameter -> (the parsed options, the option the entry passes it: ``main(args.config)``)
     given_paths: dict[int, dict[str, tuple[Namespace, str]]] = {}
@@ -171,6 +174,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 if isinstance(t0, ast.Tuple) and isinstance(node.value, ast.Tuple) \
                         and len(t0.elts) == len(node.value.elts):
                     pairs = list(zip(t0.elts, node.value.elts))
+                if bind_returned(t0, node.value, returns, local):
+                    continue  # ``args, config = parse_args_and_config()`` (config_object_returns.py)
                 if isinstance(t0, (ast.Tuple, ast.List)) and isinstance(node.value, ast.Call) and len(pairs) == 1:
                     _yacs_bind(yacs, t0, node.value, local, unknown, shown, here)  # ``args, config = parse_option()``
                     continue
@@ -189,8 +194,9 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                             and target.id not in local:
                         local[target.id] = local[wrapped]  # ``h = AttrDict(json_config)``: the same keys
                         continue
-                    loaded = file_tree(value, handles, local, project, modules.trees[0][1], argv, paths, builder) \
-                        if isinstance(target, ast.Name) else None
+                    inner = unwrapped_load(value, lambda probe: dict_wrapper(probe, modules, script_tree))
+                    loaded = file_tree(inner or value, handles, local, project, modules.trees[0][1], argv, paths,
+                                       builder) if isinstance(target, ast.Name) else None  # ``EasyDict(yaml.load(f))``
                     if loaded is None and isinstance(target, ast.Name) and isinstance(value, ast.Call):
                         loaded = _yacs_bind(yacs, target, value, local, unknown, shown, here)
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Subscript, ast.Constant)):
@@ -234,6 +240,10 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
         local.pop(_GIVEN, None)
         if fn is script_tree:
             top = local
+        elif fn in script_tree.body:
+            got = returned(fn, local, lambda t: isinstance(t, dict) and not isinstance(t, Namespace) and bool(leaves(t)))
+            if got is not None:
+                returns[fn.name] = got
         for var, tree in local.items():
             if leaves(tree) or isinstance(tree, Namespace):
                 combined[var] = tree
@@ -292,6 +302,8 @@ def dict_wrapper(value: ast.AST, modules: Modules, script_tree: ast.Module) -> O
         return arg
     if len(classes) == 1 and _dict_as_attributes(classes[0][1]):
         return arg
+    if not classes:
+        return converted_name(value, modules)  # ``dict2namespace(config)`` (ermongroup/ddim main.py:96)
     return None
 
 
