@@ -68,3 +68,71 @@ def test_twin_a_model_id_the_code_chooses_with_stays_the_model(cli, tmp_path: Pa
     # a Hub id is a model whatever the code does with it
     plan = _tslib(cli, tmp_path, model_id="EleutherAI/pythia-70m")
     assert fact(plan, "model.ref").value == "EleutherAI/pythia-70m"
+
+
+# thuml/Time-Series-Library @ 4e938a1 run.py:180-200 (one experiment module imported per --task_name arm) and
+# exp/exp_long_term_forecasting.py:33-34 ``optim.Adam`` beside exp/exp_classification.py:40 ``optim.RAdam``
+ARMS_RUN = """\
+    import argparse
+
+    import torch
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--task_name", type=str, {task})
+    args = p.parse_args()
+
+    if __name__ == "__main__":
+        if args.task_name == "forecast":
+            from exp.exp_forecast import Exp_Forecast
+            Exp = Exp_Forecast
+        elif args.task_name == "classification":
+            from exp.exp_classification import Exp_Classification
+            Exp = Exp_Classification
+        exp = Exp(args)
+        exp.train()
+"""
+
+ARMS_EXP = """\
+    import torch
+    from torch import optim
+
+
+    class {cls}:
+        def __init__(self, args):
+            self.args = args
+            self.model = torch.nn.Linear(4, 4)
+
+        def _select_optimizer(self):
+            return optim.{opt}(self.model.parameters(), lr=1e-3)
+
+        def train(self):
+            opt = self._select_optimizer()
+            for x in range(3):
+                loss = self.model(torch.ones(4)).sum()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""
+
+
+def _arms(cli, tmp_path: Path, task: str, *line: str) -> dict:
+    write(tmp_path, {"run.py": ARMS_RUN.replace("{task}", task), "exp/__init__.py": "",
+                     "exp/exp_forecast.py": ARMS_EXP.replace("{cls}", "Exp_Forecast").replace("{opt}", "Adam"),
+                     "exp/exp_classification.py": ARMS_EXP.replace("{cls}", "Exp_Classification")
+                     .replace("{opt}", "RAdam")})
+    return plan_of(cli, "run.py", "--", *line, cwd=tmp_path)
+
+
+def test_the_optimizer_of_the_module_the_launch_lines_arm_imports(cli, tmp_path: Path) -> None:
+    plan = _arms(cli, tmp_path, "required=True", "--task_name", "forecast")
+    got = fact(plan, "optimizer.name")
+    assert got is not None and got.value == "Adam" and got.source.path == "exp/exp_forecast.py"
+    # the other arm, from the option's default
+    plan = _arms(cli, tmp_path, 'default="classification"')
+    assert fact(plan, "optimizer.name").value == "RAdam"
+
+
+def test_twin_an_arm_the_line_does_not_decide_leaves_the_optimizer_unknown(cli, tmp_path: Path) -> None:
+    # no value and no default: both modules may be imported, two optimizer classes, none is named
+    plan = _arms(cli, tmp_path, "required=False")
+    assert fact(plan, "optimizer.name") is None
