@@ -136,3 +136,90 @@ def test_twin_an_arm_the_line_does_not_decide_leaves_the_optimizer_unknown(cli, 
     # no value and no default: both modules may be imported, two optimizer classes, none is named
     plan = _arms(cli, tmp_path, "required=False")
     assert fact(plan, "optimizer.name") is None
+
+
+# sfujim/TD3 main.py:45,137 (``--batch_size`` default 256; ``policy.train(replay_buffer, args.batch_size)`` in the
+# loop), TD3.py:104-131 (``replay_buffer.sample(batch_size)``; the critic's zero_grad/backward/step on every call),
+# utils.py:31-32 (``np.random.randint(0, self.size, size=batch_size)``)
+TD3_MAIN = """\
+    import argparse
+
+    import numpy as np
+    import torch
+    import agent
+    import utils
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--batch_size", default=256, type=int)
+    args = p.parse_args()
+    policy = agent.Agent()
+    replay_buffer = utils.ReplayBuffer()
+    for t in range(1000):
+        replay_buffer.add(np.zeros(3))
+        if t > 10:
+            policy.train(replay_buffer, args.batch_size)
+"""
+
+TD3_AGENT = """\
+    import torch
+
+
+    class Agent:
+        def __init__(self):
+            self.critic = torch.nn.Linear(3, 1)
+            self.critic_optimizer = torch.optim.Adam(self.critic.parameters(), lr=3e-4)
+
+        def train(self, replay_buffer, batch_size=64):
+            state = replay_buffer.sample(batch_size)
+            loss = self.critic(state).pow(2).mean()
+            self.critic_optimizer.zero_grad()
+            loss.backward()
+            self.critic_optimizer.step()
+"""
+
+TD3_UTILS = """\
+    import numpy as np
+    import torch
+
+
+    class ReplayBuffer:
+        def __init__(self, max_size=1000):
+            self.storage = np.zeros((max_size, 3))
+            self.size = 0
+
+        def add(self, x):
+            self.storage[self.size] = x
+            self.size += 1
+
+        def sample(self, batch_size):
+            {draw}
+            return torch.FloatTensor(self.storage[ind])
+"""
+
+
+def _td3(cli, tmp_path: Path, draw: str = "ind = np.random.randint(0, self.size, size=batch_size)",
+         extra: str = "") -> dict:
+    write(tmp_path, {"main.py": TD3_MAIN + extra, "agent.py": TD3_AGENT,
+                     "utils.py": TD3_UTILS.replace("{draw}", draw)})
+    return plan_of(cli, "main.py", "--", "--batch_size", "100", cwd=tmp_path)
+
+
+def test_a_batch_size_handed_to_the_projects_replay_buffer_draw(cli, tmp_path: Path) -> None:
+    plan = _td3(cli, tmp_path)
+    got = fact(plan, "batch.micro")
+    assert got is not None and got.value == 100 and got.adapter == "handed_batch"
+    assert got.source.path == "main.py" and got.source.line == 16
+    assert fact(plan, "batch.grad_accum").value == 1
+    assert fact(plan, "batch.global").value == 100
+    # a slice of that size is a draw too
+    plan = _td3(cli, tmp_path, draw="i = np.random.randint(0, self.size); ind = np.arange(self.size)[i:i + batch_size]")
+    assert fact(plan, "batch.micro").value == 100
+
+
+def test_twin_a_size_that_draws_nothing_or_a_dataloader_leaves_the_batch_unknown(cli, tmp_path: Path) -> None:
+    # the argument only bounds a range: not the number of samples a step takes
+    plan = _td3(cli, tmp_path, draw="ind = [i for i in range(min(batch_size, self.size))][:1]")
+    assert fact(plan, "batch.micro") is None
+    # the job also builds a DataLoader: the batch may be that loader's
+    plan = _td3(cli, tmp_path, extra="    loader = torch.utils.data.DataLoader([1, 2], batch_size=8)\n")
+    assert fact(plan, "batch.micro") is None or fact(plan, "batch.micro").adapter != "handed_batch"
