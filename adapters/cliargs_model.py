@@ -36,6 +36,8 @@ class _ModelPass(_FlagsPass):
             found = self.value(named) if named is not None else None
             if found is not None and not (isinstance(found[1], str) and re.fullmatch(r"[^\s,:;]+", found[1])):
                 found = None  # a list of models and files (``id:pattern,id:pattern``) is not one model
+        if found is not None and self._bare(found[1]):
+            found = self._over_tag(found)
         if found is not None:
             name, value, source, conf = found
             if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):
@@ -80,6 +82,25 @@ class _ModelPass(_FlagsPass):
                 self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
                                              "without its config.json")
         self._arch()
+
+    def _bare(self, value: object) -> bool:
+        """A bare name: no Hub id (``owner/name``), no folder or file beside the job."""
+        return isinstance(value, str) and bool(_ARCH_NAME.match(value.strip())) \
+            and not _HUB_ID.match(value.strip()) and not self._exists(value.strip())
+
+    def _over_tag(self, found: tuple) -> tuple:
+        """Another model-named option in place of one the code only formats into strings (a run's tag,
+        :mod:`preflight.adapters.cliargs_model_tag`)."""
+        from preflight.adapters.cliargs_model_tag import model_option_over_tag
+
+        others = [self.value(n) for n in _MODEL if n != found[0]]
+        alts = [o for o in others if o is not None and o[0] != found[0] and self._bare(o[1])]
+        alt = model_option_over_tag(self.project, self.script, found, alts)
+        if alt is None:
+            return found
+        self.adapter.note(self.plan, f"--{found[0]} {found[1]} is only formatted into strings (a run's tag), "
+                                     f"--{alt[0]} {alt[1]} chooses the model in code: the model is --{alt[0]}")
+        return alt
 
     def _mapped(self, name: str) -> bool:
         """The option is handed to a project function that maps names to strings

@@ -160,7 +160,11 @@ def module_loader_settings(project: Project) -> list[tuple[str, Any, Source]]:
 
     root = Path(str(project.root)) if project.root else None
     trees: list[tuple[Path, ast.AST]] = []
-    for path in _imported_up(script.tree, Path(str(script.source.path)).resolve().parent, root, limit=_MAX_MODULES):
+    from preflight.adapters.taken_arms import taken_tree
+
+    # the modules this launch imports: an ``if`` arm the launch line decides against imports none
+    taken = taken_tree(project.index(script), script.tree)
+    for path in _imported_up(taken, Path(str(script.source.path)).resolve().parent, root, limit=_MAX_MODULES):
         try:
             if path.stat().st_size > _MAX_BYTES:
                 continue

@@ -159,7 +159,10 @@ def optimizer_from_local_modules(pass_: Any) -> None:
     if "backward" not in script.source.text and ".step(" not in script.source.text \
             and not _loop_in_local_modules(script.tree, Path(str(script.source.path)), root):
         return  # no training loop of the project's own
-    got = local_optimizer(script.tree, Path(str(script.source.path)), root)
+    from preflight.adapters.taken_arms import taken_tree
+
+    # the modules this launch imports: an ``if`` arm the launch line decides against imports none
+    got = local_optimizer(taken_tree(pass_.project.index(script), script.tree), Path(str(script.source.path)), root)
     if got is None:
         return
     name, path, line = got
