@@ -256,6 +256,8 @@ class _ArgsRead(_ArgsApply):
             else:
                 detail = f"{what}; {resolved.detail}" if resolved.detail else what
                 source = self.o.src(resolved.line or site.line, detail, key=resolved.key)
+            if resolved.cap is not None:
+                self.caps[id(source)] = resolved.cap
             values[kw.arg] = (resolved.value, source)
         unpacked = [kw for kw in site.call.keywords if kw.arg is None]
         from_config = self.from_unpacked(site, unpacked) if unpacked else None

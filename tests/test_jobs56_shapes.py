@@ -1,0 +1,267 @@
+"""Shapes of set 29's real jobs that jobs56 reads (issue 15), reproduced in minimal fixtures of our own, each
+citing the repository, path and commit it copies the shape of; each with twins that must stay empty or change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plan_helpers import fact, plan_of, winner, write
+
+# kbressem/medAlpaca @ 63448c579673 medalpaca/train.py:26-60,133-143,171-175,225-251,279-283 and
+# example-train-medalpaca.sh:23-34: a fire.Fire entry whose accumulation is divided by the world size and
+# whose FSDP default survives only when distributed and not LoRA
+MEDALPACA = """\
+    import os
+
+    import fire
+    import torch
+    from transformers import LlamaForCausalLM, Trainer, TrainingArguments
+
+
+    def main(
+        model: str,
+        use_lora: bool = True,
+        per_device_batch_size: int = 2,
+        global_batch_size: int = 128,
+        fsdp: str = "full_shard auto_wrap",
+        fsdp_transformer_layer_cls_to_wrap: str = "LlamaDecoderLayer",
+    ):
+        world_size = int(os.environ.get("WORLD_SIZE", 1))
+        ddp = world_size != 1
+        gradient_accumulation_steps = global_batch_size // per_device_batch_size
+        if ddp:
+            gradient_accumulation_steps = gradient_accumulation_steps // world_size
+            if use_lora:
+                fsdp, fsdp_transformer_layer_cls_to_wrap = "", None
+        else:
+            fsdp, fsdp_transformer_layer_cls_to_wrap = "", None
+        net = LlamaForCausalLM.from_pretrained(model)
+        training_args = TrainingArguments(
+            per_device_train_batch_size=per_device_batch_size,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            output_dir="out",
+            fsdp=fsdp,
+            fsdp_transformer_layer_cls_to_wrap=fsdp_transformer_layer_cls_to_wrap,
+        )
+        trainer = Trainer(model=net, args=training_args)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        fire.Fire(main)
+"""
+
+MEDALPACA_LAUNCH = """\
+    #!/bin/bash
+    #SBATCH --gres=gpu:8
+    torchrun --nproc_per_node=8 train.py --model huggyllama/llama-7b --use_lora {lora} \\
+        --global_batch_size 256 --per_device_batch_size 4
+"""
+
+
+def test_accumulation_divided_by_the_world_size_under_a_decided_guard(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": MEDALPACA, "run.sh": MEDALPACA_LAUNCH.format(lora="False")})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    accum = fact(plan, "batch.grad_accum")
+    assert accum is not None and accum.value == 8 and accum.confidence == "medium"
+    assert winner(plan, "batch.global") == 256
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is not None and sharding.value == "fsdp_full" and sharding.confidence == "medium"
+
+
+def test_the_lora_arm_clears_the_fsdp_default(cli, tmp_path: Path) -> None:
+    # twin: with LoRA the `if use_lora:` arm rebinds fsdp to "": no FSDP (the Trainer's DDP instead)
+    write(tmp_path, {"train.py": MEDALPACA, "run.sh": MEDALPACA_LAUNCH.format(lora="True")})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "dist.sharding") != "fsdp_full"
+    assert winner(plan, "batch.grad_accum") == 8
+
+
+def test_one_process_keeps_the_undivided_accumulation(cli, tmp_path: Path) -> None:
+    # twin: plain python sets no WORLD_SIZE, so `ddp` is false: 256 // 4 = 64 and the else arm drops FSDP
+    write(tmp_path, {"train.py": MEDALPACA})
+    plan = plan_of(cli, "train.py", "--", "--model", "huggyllama/llama-7b", "--use_lora", "False",
+                   "--global_batch_size", "256", "--per_device_batch_size", "4", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") == 64
+    assert winner(plan, "dist.sharding") != "fsdp_full"
+
+
+def test_an_undecided_rebinding_leaves_the_accumulation_unknown(cli, tmp_path: Path) -> None:
+    # twin: the guard reads something only known at run time; neither 64 nor 8 may be claimed
+    src = MEDALPACA.replace("        if ddp:\n            gradient_accumulation_steps",
+                            "        if torch.cuda.device_count() > 4:\n            gradient_accumulation_steps")
+    write(tmp_path, {"train.py": src, "run.sh": MEDALPACA_LAUNCH.format(lora="False")})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") is None
+    assert winner(plan, "batch.global") is None
+
+
+def test_a_rebinding_in_a_loop_is_not_followed(cli, tmp_path: Path) -> None:
+    # twin: the name is rebound in a loop before the use: unknown
+    src = MEDALPACA.replace("        if ddp:\n            gradient_accumulation_steps = gradient_accumulation_steps",
+                            "        for _ in range(world_size):\n            gradient_accumulation_steps = "
+                            "gradient_accumulation_steps\n        if ddp:\n            gradient_accumulation_steps"
+                            " = gradient_accumulation_steps")
+    write(tmp_path, {"train.py": src, "run.sh": MEDALPACA_LAUNCH.format(lora="False")})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") is None
+
+
+# Meituan-AutoML/MobileVLM @ 688fdec914810485c8766da96c63d9d2ce15f750 run.sh:27-38: the language model named by
+# its size (MobileLLaMA-1.4B) while the launch line also builds a CLIP vision tower and a projector
+VLM_TRAIN = """\
+    from dataclasses import dataclass, field
+    from typing import Optional
+
+    import transformers
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: Optional[str] = field(default="facebook/opt-125m")
+        vision_tower: Optional[str] = field(default=None)
+        mm_projector_type: Optional[str] = field(default="linear")
+
+
+    def train():
+        parser = transformers.HfArgumentParser((ModelArguments,))
+        (model_args,) = parser.parse_args_into_dataclasses()
+        return model_args
+
+
+    if __name__ == "__main__":
+        train()
+"""
+
+
+def _named(plan: dict) -> list:
+    return [f["value"] for f in plan["fields"].get("model.num_parameters", []) if f["adapter"] == "model_size_named"]
+
+
+def test_a_vision_tower_on_the_line_makes_the_named_size_a_part(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": VLM_TRAIN})
+    plan = plan_of(cli, "train.py", "--", "--model_name_or_path", "mtgv/MobileLLaMA-1.4B-Chat", "--vision_tower",
+                   "openai/clip-vit-large-patch14-336", "--mm_projector_type", "ldpnetv2", cwd=tmp_path)
+    assert _named(plan) == []
+
+
+def test_twin_without_a_vision_tower_the_named_size_is_taken(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": VLM_TRAIN})
+    plan = plan_of(cli, "train.py", "--", "--model_name_or_path", "mtgv/MobileLLaMA-1.4B-Chat", cwd=tmp_path)
+    assert _named(plan) == [1_400_000_000]
+    # a vision option switched off or given a number names no part
+    plan = plan_of(cli, "train.py", "--", "--model_name_or_path", "mtgv/MobileLLaMA-1.4B-Chat", "--vision_tower",
+                   "None", cwd=tmp_path)
+    assert _named(plan) == [1_400_000_000]
+
+
+# VectorInstitute/vectorlm @ 9045f08ac1af38c13100cfabdd17412f57dbffd2 examples/llama_example.py:34-48,51-103,186,
+# vectorlm/utils/data_utils.py:8-44, vectorlm/utils/model_utils.py:33-54, configs/config.yaml: a project class that
+# loads the YAML the launch line names and makes its keys attributes; a LoRA helper of a library module called
+# only when the YAML has a key it leaves commented out
+VL_MAIN = """\
+    import argparse
+
+    from torch.utils.data import DataLoader
+    from transformers import AutoModelForCausalLM
+
+    from pkg.data_utils import Config
+    from pkg.model_utils import get_lora_model_from_base_model
+
+
+    def parse_args():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--yaml_path", default="configs/config.yaml", required=False)
+        return parser.parse_args()
+
+
+    def main(config):
+        training_args = config.train_parameters
+        model = AutoModelForCausalLM.from_pretrained(config.model)
+        lora_peft_config = config.train_parameters.get("lora_peft_config")
+        if lora_peft_config is not None:
+            model = get_lora_model_from_base_model(model, lora_peft_config)
+        loader = DataLoader(list(range(10)), batch_size=config.dataset.train_bs)
+        for batch in loader:
+            loss = model(batch).loss
+            loss.backward()
+
+
+    if __name__ == "__main__":
+        args = parse_args()
+        config = Config(yaml_path=args.yaml_path)
+        main(config)
+"""
+
+VL_DATA = """\
+    import yaml
+
+
+    class Config:
+        def __init__(self, yaml_path: str, to_box: bool = True) -> None:
+            self.yaml_path = yaml_path
+            self.to_box = to_box
+            self.load_yaml()
+
+        def load_yaml(self) -> None:
+            with open(self.yaml_path) as in_path:
+                _config = yaml.safe_load(in_path)
+            for k, v in _config.items():
+                self.__setattr__(k, v)
+"""
+
+VL_MODEL = """\
+    from peft import LoraConfig, get_peft_model
+
+
+    def get_lora_model_from_base_model(base_model, peft_config_dict):
+        lora_config = LoraConfig(**peft_config_dict)
+        return get_peft_model(base_model, lora_config)
+"""
+
+VL_YAML = """\
+    model: meta-llama/Llama-2-7b-chat-hf
+    train_parameters:
+      max_seq_len: 4096
+    {lora}
+    dataset:
+      train_bs: 8
+"""
+
+
+def _vectorlm(root: Path, lora: str = "", data: str = VL_DATA) -> None:
+    write(root, {"main.py": VL_MAIN, "pkg/__init__.py": "", "pkg/data_utils.py": data, "pkg/model_utils.py": VL_MODEL,
+                 "configs/run.yaml": VL_YAML.format(lora=lora)})
+
+
+def test_a_project_class_loading_the_yaml_gives_its_keys(cli, tmp_path: Path) -> None:
+    _vectorlm(tmp_path)
+    plan = plan_of(cli, "main.py", "--", "--yaml_path", "configs/run.yaml", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "meta-llama/Llama-2-7b-chat-hf"
+    assert winner(plan, "batch.micro") == 8
+
+
+def test_twin_a_class_that_does_not_set_the_keys_is_not_the_file(cli, tmp_path: Path) -> None:
+    # the constructor loads the file but keeps it in one attribute: config.model is not a key of the file
+    data = VL_DATA.replace("for k, v in _config.items():\n                self.__setattr__(k, v)", "self.raw = _config")
+    assert data != VL_DATA
+    _vectorlm(tmp_path, data=data)
+    plan = plan_of(cli, "main.py", "--", "--yaml_path", "configs/run.yaml", cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
+    assert winner(plan, "batch.micro") is None
+
+
+def test_a_lora_helper_called_under_an_undecided_guard_is_not_lora(cli, tmp_path: Path) -> None:
+    # the library helper builds LoraConfig, but the entry calls it only when the YAML has lora_peft_config
+    _vectorlm(tmp_path)
+    plan = plan_of(cli, "main.py", "--", "--yaml_path", "configs/run.yaml", cwd=tmp_path)
+    assert winner(plan, "peft.method") != "lora"
+    assert winner(plan, "task.mode") != "lora"
+
+
+def test_twin_a_lora_helper_called_unconditionally_is_lora(cli, tmp_path: Path) -> None:
+    _vectorlm(tmp_path)
+    write(tmp_path, {"main.py": VL_MAIN.replace("        if lora_peft_config is not None:\n            model = get_lora",
+                                                "        model = get_lora")})
+    plan = plan_of(cli, "main.py", "--", "--yaml_path", "configs/run.yaml", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora"
