@@ -265,3 +265,102 @@ def test_twin_a_lora_helper_called_unconditionally_is_lora(cli, tmp_path: Path) 
                                                 "        model = get_lora")})
     plan = plan_of(cli, "main.py", "--", "--yaml_path", "configs/run.yaml", cwd=tmp_path)
     assert winner(plan, "peft.method") == "lora"
+
+
+# xinntao/Real-ESRGAN @ a4abfb2979a7bbff3f69f58f58ae324608821e27 realesrgan/train.py:1-11, options/
+# train_realesrnet_x4plus.yml:1-5,62-70,80-88,96-102, docs/Training.md:127: the whole job handed to the installed
+# basicsr.train.train_pipeline, its settings in the BasicSR options YAML named by -opt
+ESR_TRAIN = """\
+    import os.path as osp
+    from basicsr.train import train_pipeline
+
+    import esr.models
+
+    if __name__ == '__main__':
+        root_path = osp.abspath(osp.join(__file__, osp.pardir, osp.pardir))
+        train_pipeline(root_path)
+"""
+
+ESR_MODEL = """\
+    from basicsr.models.sr_model import SRModel
+
+
+    class ESRModel(SRModel):
+        def feed_data(self, data):
+            self.lq = data['lq'].to(self.device)
+"""
+
+ESR_OPTIONS = """\
+    name: train_x4_B12G4
+    model_type: ESRModel
+    scale: 4
+    num_gpu: auto
+    datasets:
+      train:
+        name: DF2K
+        num_worker_per_gpu: 5
+        batch_size_per_gpu: 12
+    network_g:
+      type: RRDBNet
+      num_in_ch: 3
+      num_out_ch: 3
+      num_feat: 64
+      num_block: 23
+      num_grow_ch: 32
+    train:
+      optim_g:
+        type: Adam
+        lr: !!float 2e-4
+"""
+
+
+def _esr(root: Path, model: str = ESR_MODEL, train: str = ESR_TRAIN) -> None:
+    write(root, {"esr/train.py": train, "esr/__init__.py": "", "esr/models/__init__.py": "",
+                 "esr/models/esr_model.py": model, "options/x4.yml": ESR_OPTIONS})
+
+
+_ESR_LINE = ("python", "-m", "torch.distributed.launch", "--nproc_per_node=4", "esr/train.py", "-opt",
+             "options/x4.yml")
+
+
+def test_basicsr_options_named_by_opt_give_the_plan(cli, tmp_path: Path) -> None:
+    _esr(tmp_path)
+    plan = plan_of(cli, "--", *_ESR_LINE, "--launcher", "pytorch", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 12
+    assert winner(plan, "batch.grad_accum") == 1
+    assert winner(plan, "batch.global") == 48
+    assert winner(plan, "data.num_workers") == 5
+    assert winner(plan, "optimizer.name") == "Adam"
+    assert winner(plan, "dist.sharding") == "ddp"
+    assert winner(plan, "model.num_parameters") == 16_697_987  # ESRGAN's RRDBNet x4, the published figure
+    assert winner(plan, "precision.mode") == "fp32"
+    assert winner(plan, "peft.method") == "none"
+    micro = fact(plan, "batch.micro")
+    assert micro.confidence == "medium" and micro.source.path == "options/x4.yml"
+
+
+def test_twin_basicsr_without_launcher_or_with_half_precision(cli, tmp_path: Path) -> None:
+    # no --launcher: BasicSR runs undistributed (no DDP claimed); a model that casts to half: no fp32
+    _esr(tmp_path, model=ESR_MODEL.replace("self.lq = data['lq'].to(self.device)",
+                                           "self.lq = data['lq'].to(self.device).half()"))
+    plan = plan_of(cli, "--", *_ESR_LINE, cwd=tmp_path)
+    assert winner(plan, "dist.sharding") != "ddp"
+    assert winner(plan, "precision.mode") is None
+    assert winner(plan, "batch.micro") == 12
+
+
+def test_twin_a_script_that_does_not_hand_over_to_basicsr_is_not_read(cli, tmp_path: Path) -> None:
+    # the same options file, but the script runs its own loop: the YAML's keys mean nothing known
+    _esr(tmp_path, train="import sys\n\nif __name__ == '__main__':\n    print(sys.argv)\n")
+    plan = plan_of(cli, "--", *_ESR_LINE, "--launcher", "pytorch", cwd=tmp_path)
+    assert winner(plan, "batch.micro") is None
+    assert winner(plan, "model.num_parameters") is None
+
+
+def test_rrdbnet_count_follows_the_scale() -> None:
+    from preflight.adapters.recipes_basicsr import rrdbnet_count
+
+    x4 = rrdbnet_count(3, 3, 64, 23, 32, 4)
+    # scale 2 pixel-unshuffles the input: the first convolution sees 12 channels instead of 3
+    assert rrdbnet_count(3, 3, 64, 23, 32, 2) - x4 == 9 * 64 * 9
+    assert rrdbnet_count(3, 3, 64, 6, 32, 4) < x4
