@@ -364,3 +364,55 @@ def test_rrdbnet_count_follows_the_scale() -> None:
     # scale 2 pixel-unshuffles the input: the first convolution sees 12 channels instead of 3
     assert rrdbnet_count(3, 3, 64, 23, 32, 2) - x4 == 9 * 64 * 9
     assert rrdbnet_count(3, 3, 64, 6, 32, 4) < x4
+
+
+def _resolved_uses(text: str) -> list:
+    """The value the index resolves for each load of ``n`` passed to ``use(...)``, in source order."""
+    import ast
+    import textwrap
+
+    from preflight.script_index import ScriptIndex
+    from preflight.sources import SourceText, parse_python
+
+    text = textwrap.dedent(text)
+    parsed = parse_python(SourceText(path=Path("x.py"), display="x.py", kind="python", raw=text.encode(), text=text))
+    idx = ScriptIndex(parsed)
+    out = []
+    for node in ast.walk(parsed.tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "use":
+            got = idx.resolve(node.args[0])
+            out.append((node.lineno, None if got is None else got.value))
+    return [v for _, v in sorted(out, key=lambda p: p[0])]
+
+
+def test_a_local_followed_in_order_through_its_function() -> None:
+    assert _resolved_uses("""\
+        def main(k=3):
+            n = 8
+            use(n)
+            n += 2
+            if k > 2:
+                n = n * k
+            else:
+                n = 0
+            use(n)
+            f = lambda n: use(n)
+            return f
+
+        main()
+    """) == [8, 30, None]  # the lambda's own n is not the local
+
+
+def test_twin_a_rebinding_the_flow_cannot_decide_is_unknown() -> None:
+    assert _resolved_uses("""\
+        import random
+
+        def main():
+            n = 8
+            if random.random() > 0.5:
+                n = 4
+            use(n)
+            while n > 1:
+                use(n)
+                n = n // 2
+    """) == [None, None]
