@@ -286,6 +286,20 @@ class _ArgsRead(_ArgsApply):
         unpacked mapping cannot be found."""
         out: dict[str, tuple[Any, Source]] = {}
         for kw in unpacked:
+            if isinstance(kw.value, ast.Name):
+                from preflight.adapters.fire_kwargs import fire_kwargs
+
+                fired = fire_kwargs(self.o.idx, site.function, kw.value.id)  # fire's **kwargs: the line's rest
+                if fired is not None:
+                    for key, (value, said) in fired.items():
+                        if key not in TRAINING_KEYS:
+                            continue
+                        converted = convert(key, value)
+                        if converted is None:
+                            return None  # a key given a value not read: the mapping is not known
+                        out[key] = (converted, Source("cli", None, None, f"--{key}",
+                                                      f"{site.last}(**{kw.value.id}): {said} (fire)"))
+                    continue
             path = unpacked_key_path(kw.value)
             if path == () and isinstance(kw.value, ast.Name):
                 path = _key_bound_to(site, kw.value.id) or ()

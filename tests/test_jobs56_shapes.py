@@ -416,3 +416,22 @@ def test_twin_a_rebinding_the_flow_cannot_decide_is_unknown() -> None:
                 use(n)
                 n = n // 2
     """) == [None, None]
+
+
+def test_fire_kwargs_are_the_launch_line_rest_so_defaults_are_recorded(cli, tmp_path: Path) -> None:
+    # medAlpaca: TrainingArguments(..., **kwargs) with fire's **kwargs holding only --tf32 True from the line
+    src = MEDALPACA.replace('        fsdp_transformer_layer_cls_to_wrap: str = "LlamaDecoderLayer",\n    ):',
+                            '        fsdp_transformer_layer_cls_to_wrap: str = "LlamaDecoderLayer",\n        **kwargs\n    ):')
+    src = src.replace("            fsdp_transformer_layer_cls_to_wrap=fsdp_transformer_layer_cls_to_wrap,\n        )",
+                      "            fsdp_transformer_layer_cls_to_wrap=fsdp_transformer_layer_cls_to_wrap,\n"
+                      "            **kwargs\n        )")
+    assert src.count("**kwargs") == 2
+    line = MEDALPACA_LAUNCH.format(lora="False")
+    write(tmp_path, {"train.py": src, "run.sh": line.replace("--per_device_batch_size 4", "--per_device_batch_size 4 --tf32 True")})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "data.num_workers") == 0
+    assert winner(plan, "data.pin_memory") is True
+    # twin: a word the line does not say statically may be any TrainingArguments key: no defaults
+    write(tmp_path, {"run.sh": line.replace("--per_device_batch_size 4", "--per_device_batch_size 4 --dataloader_num_workers $W")})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "data.num_workers") is None
