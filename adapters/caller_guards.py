@@ -67,3 +67,30 @@ def callers_run(idx: ScriptIndex, site: CallSite, depth: int = 0, seen: Optional
         if here is None:
             state = None
     return state
+
+
+def entry_callers_run(idx: ScriptIndex, site: CallSite, entry: ScriptIndex) -> Optional[bool]:
+    """For ``site`` in a module-level function of a local module that its own module never calls nor hands
+    on: whether the entry script's calls of that function run (VectorInstitute/vectorlm @ 9045f08
+    ``vectorlm/utils/model_utils.py:33-54`` builds ``LoraConfig`` in ``get_lora_model_from_base_model``,
+    which ``examples/llama_example.py:84-103`` calls only under ``if lora_peft_config is not None:``, a key
+    the job's YAML leaves commented out). True when the entry does not call it by name (not followed here),
+    or one call runs; None when none is known to run; False when every call is decided not to."""
+    name = site.function
+    if site.klass is not None or not _module_function(idx, name) or _referenced(idx, str(name)) \
+            or any(c.name == name for c in idx.calls):
+        return True
+    calls = [c for c in entry.calls if c.name == name]
+    if not calls or _referenced(entry, str(name)):
+        return True
+    state: Optional[bool] = False
+    for call in calls:
+        here = entry.runs(call)
+        if here is not False:
+            above = callers_run(entry, call)
+            here = False if above is False else (here if above else None)
+        if here is True:
+            return True
+        if here is None:
+            state = None
+    return state

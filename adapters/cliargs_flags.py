@@ -129,7 +129,10 @@ class _FlagsPass(_PassCore):
 
     def computed(self) -> None:
         """``gradient_accumulation_steps = batch_size // micro_batch_size`` at the top of a
-        ``fire.Fire`` function, from the options' values (one process: not divided)."""
+        ``fire.Fire`` function, from the options' values (one process: not divided), when the
+        function binds the name nowhere else."""
+        from preflight.script_flow import rebound_later
+
         for fn in self.decl.fire_functions:
             for stmt in fn.body:
                 if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
@@ -137,6 +140,8 @@ class _FlagsPass(_PassCore):
                         and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.op, ast.FloorDiv)
                         and isinstance(stmt.value.left, ast.Name) and isinstance(stmt.value.right, ast.Name)):
                     continue
+                if rebound_later(fn, stmt):
+                    continue  # ``if ddp: n = n // world_size``: the value where it is used (preflight.script_flow)
                 left, right = self.value(stmt.value.left.id), self.value(stmt.value.right.id)
                 a = _as_int(left[1]) if left else None
                 b = _as_int(right[1]) if right else None

@@ -139,6 +139,10 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     if expr is None and klass is None:
         expr = helper_path(call, builder)
     if expr is None and klass is None:
+        from preflight.adapters.config_object_yaml_class import yaml_class_path
+
+        expr = yaml_class_path(call, builder)  # ``Config(yaml_path=args.yaml_path)`` (vectorlm)
+    if expr is None and klass is None:
         from preflight.adapters.config_object_hparams import hparams_file
 
         named = hparams_file(call, builder, argv or [])  # ``hps = utils.get_hparams()`` (the VITS family)

@@ -221,7 +221,8 @@ class _Pass:
                     state = mod.live(guards)
                     if last in ("LoraConfig", "get_peft_model") and self._peft(mod, last):
                         if state is True:
-                            state = _helper_called(mod.idx, node)
+                            entry = self.modules[0].idx if mod is not self.modules[0] else None
+                            state = _helper_called(mod.idx, node, entry)
                         if state is True:
                             lora_live.append((mod, node))
                         elif state is False:
@@ -375,12 +376,17 @@ class _Pass:
                                      "(the default) never holds the full logits"))
 
 
-def _helper_called(idx: ScriptIndex, node: ast.Call) -> Optional[bool]:
-    """The guards of the calls of the module-level helper around ``node`` (caller_guards.py)."""
-    from preflight.adapters.caller_guards import callers_run
+def _helper_called(idx: ScriptIndex, node: ast.Call, entry: Optional[ScriptIndex] = None) -> Optional[bool]:
+    """The guards of the calls of the module-level helper around ``node`` (caller_guards.py); for a helper
+    of a local module that nothing in its own module calls, the guards of the entry script's calls of it
+    (:func:`preflight.adapters.caller_guards.entry_callers_run`)."""
+    from preflight.adapters.caller_guards import callers_run, entry_callers_run
 
     site = next((s for s in idx.calls if s.call is node), None)
-    return True if site is None else callers_run(idx, site)
+    state = True if site is None else callers_run(idx, site)
+    if state is True and site is not None and entry is not None:
+        return entry_callers_run(idx, site, entry)
+    return state
 
 
 def _bnb_4bit_layers(mod: _Module, call: ast.Call) -> bool:

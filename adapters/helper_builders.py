@@ -197,6 +197,8 @@ class HelperBuildersAdapter(Adapter):
             for call in calls:
                 found = functions.get(call.func.id)  # type: ignore[attr-defined]
                 if found is not None and not any(k.arg is None for k in call.keywords):
+                    if not _call_runs(project, script, call):
+                        continue  # under a guard not known to run (vectorlm ``if lora_peft_config is not None:``)
                     self._read(plan, script, call, *found)
                     return
 
@@ -260,6 +262,16 @@ class HelperBuildersAdapter(Adapter):
                     self.add_checked(plan, "peft.rank", rank, src, "medium")
         if lora is not None:
             self.add_checked(plan, "task.mode", "qlora" if bits in (4, 8) else "lora", lora, "medium")
+
+
+def _call_runs(project: Project, script: Any, call: ast.Call) -> bool:
+    """Whether the entry's call of the helper is known to run: every ``if`` around it decided taken, and
+    its function's callers too (:mod:`preflight.adapters.caller_guards`)."""
+    from preflight.adapters.caller_guards import callers_run
+
+    idx = project.index(script)
+    site = next((s for s in idx.calls if s.call is call), None)
+    return site is None or (idx.runs(site) is True and callers_run(idx, site) is True)
 
 
 def _enables_checkpointing(cls: ast.ClassDef, keywords: set[str], positional: int) -> Optional[tuple[str, int]]:

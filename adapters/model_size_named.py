@@ -17,6 +17,8 @@ Read, never imported:
   ``factory``, ``experiment``) and of nothing else the job loads (a tokenizer, a reward or reference
   model, a DeepSpeed/accelerate config, data, an output folder) nor of one part of a composite model
   (``lm_model_type``, ``vision_tower``, a backbone or decoder: the part's size is not the model's);
+- nothing when the launch line builds another part of the model (``--vision_tower``, ``--mm_projector_type``
+  with a value: MobileVLM's language model ``MobileLLaMA-1.4B`` beside a CLIP tower and a projector);
 - the last part of each value (a path's file or folder name) holding one size word: digits and ``M``
   or ``B`` standing alone (``_340M``, ``-360m``, ``e830M``; not ``16MB``, not the ``7B`` of ``8x7B``);
 - failing that, the launch script's file name;
@@ -98,6 +100,23 @@ def _line_values(args: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+# an option naming another trained part of a composite model (Meituan-AutoML/MobileVLM @ 688fdec run.sh:27-38:
+# ``--model_name_or_path mtgv/MobileLLaMA-1.4B-Chat --vision_tower openai/clip-vit-large-patch14-336
+# --mm_projector_type ldpnetv2``): the language model's size is a part, not the whole
+_PART_WORDS = {"vision", "visual", "tower", "projector", "image_encoder", "audio_encoder", "speech_encoder"}
+_NOT_A_PART = {"", "none", "null", "false", "true", "0", "1", "no"}
+
+
+def _names_a_part(name: str, value: str) -> bool:
+    """A ``--name value`` building another module of the model: a vision tower, a projector."""
+    words = _words(name)
+    joined = name.lower().replace("-", "_")
+    if not (words & _PART_WORDS or any(w in joined for w in _PART_WORDS if "_" in w)):
+        return False
+    text = value.strip().strip("'\"").lower()
+    return text not in _NOT_A_PART and not re.fullmatch(r"-?\d+(\.\d+)?", text) and not text.startswith("$")
+
+
 def _where(text: str) -> tuple[Optional[str], Optional[int]]:
     path, _, line = text.rpartition(":")
     return (path or None, int(line)) if line.isdigit() else (text or None, None)
@@ -116,6 +135,9 @@ class ModelSizeNamedAdapter(ScratchAdapter):
         for script in self.scripts(project):
             args = project.script_args(script)
             given = _line_values(args)
+            part = next((n for n, v in given if _names_a_part(n, v)), None)
+            if part is not None:
+                return  # another part of the model is built: a size in a name is not the whole model's
             for name, value in given:
                 got = size_named(value) if _about_model(name) else None
                 if got is not None:

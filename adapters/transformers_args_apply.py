@@ -78,14 +78,21 @@ def _hf(site: CallSite) -> bool:
     return q.startswith(("transformers.", "trl."))
 
 
+_RANK = {"low": 0, "medium": 1, "high": 2}
+
+
 class _ArgsApply:
     def __init__(self, owner: _ScriptPass) -> None:
         self.o = owner
         self.trl_used = False
         self.priority = 0  # 1 for values written on the arguments object after it is built
         self.deepspeed_unread = False  # deepspeed="FILE" names a config preflight did not read
+        self.caps: dict[int, str] = {}  # id(source) -> the most a value found below high may claim
 
     def add(self, field: str, value: Any, source: Source, confidence: str = "high") -> None:
+        cap = self.caps.get(id(source))
+        if cap is not None and _RANK.get(cap, 2) < _RANK.get(confidence, 2):
+            confidence = cap  # a value decided by what the launcher sets (preflight.script_env)
         self.o.add(field, value, source, confidence, self.priority)
 
     # -- facts -----------------------------------------------------------------

@@ -256,6 +256,8 @@ class _ArgsRead(_ArgsApply):
             else:
                 detail = f"{what}; {resolved.detail}" if resolved.detail else what
                 source = self.o.src(resolved.line or site.line, detail, key=resolved.key)
+            if resolved.cap is not None:
+                self.caps[id(source)] = resolved.cap
             values[kw.arg] = (resolved.value, source)
         unpacked = [kw for kw in site.call.keywords if kw.arg is None]
         from_config = self.from_unpacked(site, unpacked) if unpacked else None
@@ -284,6 +286,20 @@ class _ArgsRead(_ArgsApply):
         unpacked mapping cannot be found."""
         out: dict[str, tuple[Any, Source]] = {}
         for kw in unpacked:
+            if isinstance(kw.value, ast.Name):
+                from preflight.adapters.fire_kwargs import fire_kwargs
+
+                fired = fire_kwargs(self.o.idx, site.function, kw.value.id)  # fire's **kwargs: the line's rest
+                if fired is not None:
+                    for key, (value, said) in fired.items():
+                        if key not in TRAINING_KEYS:
+                            continue
+                        converted = convert(key, value)
+                        if converted is None:
+                            return None  # a key given a value not read: the mapping is not known
+                        out[key] = (converted, Source("cli", None, None, f"--{key}",
+                                                      f"{site.last}(**{kw.value.id}): {said} (fire)"))
+                    continue
             path = unpacked_key_path(kw.value)
             if path == () and isinstance(kw.value, ast.Name):
                 path = _key_bound_to(site, kw.value.id) or ()

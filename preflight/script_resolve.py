@@ -156,7 +156,9 @@ class _Resolver(_IndexCore):
                     taken = untaken_rebinding(self, expr.id)  # rebound only under `if` tests decided false
                 if taken is not None:
                     return self.resolve(taken, depth + 1)
-            return None
+            from preflight.script_flow import flow_value  # bound several times: followed in order
+
+            return flow_value(self, expr.id, getattr(expr, "lineno", None), depth)
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
             found = self.argument(expr.attr, line)
