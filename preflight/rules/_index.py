@@ -250,6 +250,7 @@ JOB = {
     "PF295": "plan.pf295_tracker_init_on_every_process",
     "PF298": "plan.pf298_zero3_engine_parameters_counted",
     "PF299": "plan.pf299_deepspeed_plugin_steps_scheduler_twice",
+    "PF316": "plan.pf316_dataset_generator_copied_into_workers",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
