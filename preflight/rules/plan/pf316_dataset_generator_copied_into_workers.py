@@ -4,15 +4,13 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-
-if TYPE_CHECKING:
-    from preflight.sources import ParsedPython
+from preflight.rules.plan._loader_datasets import ProjectClasses, dataset_call, kw, loaders, text_of
 
 # constructors of generator objects that carry their own state (NumPy's legacy and new generators,
 # the stdlib's ``random.Random``, torch's ``Generator``)
@@ -20,30 +18,6 @@ _GENERATORS = frozenset({"RandomState", "default_rng", "Generator", "Random"})
 # the class asks which worker it runs in, or is reseeded by a hook: its own per-worker seeding
 _PER_WORKER = ("get_worker_info", "worker_init", "initial_seed")
 _DRAW_METHODS = ("__getitem__", "__getitems__", "__iter__")
-
-
-def _kw(call: ast.Call, name: str) -> Optional[ast.expr]:
-    return next((k.value for k in call.keywords if k.arg == name), None)
-
-
-def _loaders(tree: ast.Module) -> Iterator[ast.Call]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name == "DataLoader":
-                yield node
-
-
-def _class_name(arg: Optional[ast.expr], tree: ast.Module) -> Optional[str]:
-    """The class ``arg`` is built from: ``Cls(...)`` directly, or a name assigned ``Cls(...)`` once."""
-    if isinstance(arg, ast.Name):
-        found = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == arg.id]
-        arg = found[0] if len(found) == 1 else None
-    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
-        return arg.func.id
-    return None
 
 
 def _generator_ctor(value: ast.expr) -> bool:
@@ -107,10 +81,6 @@ def _drawn(cls: ast.ClassDef, attr: str) -> Optional[ast.AST]:
     return None
 
 
-def _text(script: ParsedPython) -> str:
-    return (script.text if script.text is not None else script.source.text) or ""
-
-
 @register
 class DatasetGeneratorCopiedIntoWorkers(PlanRule):
     code = "PF316"
@@ -167,32 +137,25 @@ or draw from the global states torch seeds per worker (`torch.rand`, `np.random`
     good_examples = examples("preflight.rules.plan._pf316_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        classes: Optional[dict[str, list[tuple[ParsedPython, ast.ClassDef]]]] = None
+        classes = ProjectClasses(pctx.project.scripts)
         for script in pctx.project.scripts:
-            text = _text(script)
+            text = text_of(script)
             if "DataLoader" not in text or "num_workers" not in text:
                 continue
-            for loader in _loaders(script.tree):
-                workers = _kw(loader, "num_workers")
+            for loader in loaders(script.tree):
+                workers = kw(loader, "num_workers")
                 if not (isinstance(workers, ast.Constant) and isinstance(workers.value, int)
                         and not isinstance(workers.value, bool) and workers.value > 1):
                     continue
-                init = _kw(loader, "worker_init_fn")
+                init = kw(loader, "worker_init_fn")
                 if init is not None and not (isinstance(init, ast.Constant) and init.value is None):
                     continue
-                name = _class_name(loader.args[0] if loader.args else _kw(loader, "dataset"), script.tree)
-                if name is None:
+                built = dataset_call(loader, script.tree)
+                found_class = classes.unique(built.func.id) if built is not None and isinstance(
+                    built.func, ast.Name) else None
+                if found_class is None:
                     continue
-                if classes is None:
-                    classes = {}
-                    for s in pctx.project.scripts:
-                        for node in ast.walk(s.tree):
-                            if isinstance(node, ast.ClassDef):
-                                classes.setdefault(node.name, []).append((s, node))
-                owners = classes.get(name, [])
-                if len(owners) != 1:
-                    continue
-                owner, cls = owners[0]
+                owner, cls = found_class
                 if any(word in ast.unparse(cls) for word in _PER_WORKER):
                     continue
                 found = _generator_in_init(cls)
