@@ -103,6 +103,8 @@ or, with accelerate 0.10 or later, `Accelerator(gradient_accumulation_steps=accu
 ## When preflight stays silent
 
 * One process, or a process count preflight cannot read.
+* The job runs DeepSpeed (a DeepSpeed config, `distributed_type: DEEPSPEED`) or FSDP: they do not
+  all-reduce per `backward` the way DDP does.
 * The file names `no_sync`, `accumulate(`, `sync_gradients` or
   `require_backward_grad_sync`, or runs a DeepSpeed engine, a Trainer, Lightning or Fabric
   (they handle the synchronisation).
@@ -115,6 +117,10 @@ or, with accelerate 0.10 or later, `Accelerator(gradient_accumulation_steps=accu
         world = processes(pctx)
         if world is None:
             return
+        sharding = pctx.plan.resolve("dist.sharding")
+        if pctx.deepspeed_configs() or (sharding is not None and str(sharding.value).lower().startswith(
+                ("zero", "fsdp", "deepspeed"))):
+            return  # a DeepSpeed engine or FSDP reduces on its own schedule, not DDP's per-backward all-reduce
         for script in pctx.scripts:
             text = text_of(script)
             if "backward" not in text or not any(w in text for w in _WRAPPERS) or any(w in text for w in _HANDLED):
