@@ -205,6 +205,10 @@ class _OptimDataPass(_ModelPass):
         sites = [s for s in sites if s.function not in _EVAL_LOADER_HOOKS]
         train = [s for s in sites if s.target and "train" in s.target.lower()]
         chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
+        if not train:  # a helper returning its train and test loaders together: the dataset says which
+            from preflight.adapters.eval_datasets import without_evaluation_datasets
+
+            chosen = without_evaluation_datasets(self.idx, chosen)
         if not train:  # a prompt loader around a replay-buffer loader: the inner one trains
             from preflight.adapters.loader_loop import training_loaders
 

@@ -123,6 +123,9 @@ OTHER_RULES_ON_GOOD = {
     # real: the DistributedSampler loader is prepared, and Accelerate shards it a second time
     # (PF447); PF202's point (prepare's sampler sets the epoch itself) stands
     ("PF202", 6): [("PF447", 6)],
+    # real: manual accumulation of an accelerate-prepared model on 8 MULTI_GPU processes with no no_sync: every
+    # micro-batch's backward all-reduces (PF320, performance); PF522's point (no DeepSpeed here) stands
+    ("PF522", 1): [("PF320", 17)],
 }
 
 

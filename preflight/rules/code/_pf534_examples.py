@@ -54,7 +54,41 @@ def fit(accelerator, model, optimizer, scheduler, loader, epochs):
 """),
 ]
 
+PF534_BAD.append(
+    # held-out-27 (accelerate PR 1817's report): the block entered once per window around a loop that draws the
+    # window's micro-batches, the step after the loop, while the Accelerator has a window of 4 itself
+    textwrap.dedent("""
+    from accelerate import Accelerator
+
+    gradient_accumulation_steps = 4
+    accelerator = Accelerator(gradient_accumulation_steps=gradient_accumulation_steps)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    batches = iter(loader)
+    for update in range(len(loader) // gradient_accumulation_steps):
+        with accelerator.accumulate(model):  # error: PF534
+            for _ in range(gradient_accumulation_steps):
+                batch = next(batches)
+                accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+"""))
+
 PF534_GOOD = [
+    # tricky-correct: the same window loop by hand with an Accelerator of window 1 (nothing counted twice)
+    textwrap.dedent("""
+    from accelerate import Accelerator
+
+    accum = 4
+    accelerator = Accelerator()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    batches = iter(loader)
+    for update in range(len(loader) // accum):
+        with accelerator.accumulate(model):
+            for _ in range(accum):
+                accelerator.backward(model(**next(batches)).loss / accum)
+            optimizer.step()
+            optimizer.zero_grad()
+"""),
     # the fix: one block per batch
     textwrap.dedent("""
     from accelerate import Accelerator

@@ -59,6 +59,42 @@ def _stepping_loop(with_stmt: ast.AST) -> Optional[ast.AST]:
     return None
 
 
+def _window_texts(ctx: FileContext) -> set[str]:
+    """The source text of each ``Accelerator(gradient_accumulation_steps=...)`` value of the file."""
+    return {ast.unparse(w) for w in (kwarg(c, "gradient_accumulation_steps") for c in accelerators(ctx))
+            if w is not None}
+
+
+def _draws_batches(loop: ast.AST, windows: set[str]) -> bool:
+    """A loop that draws the micro-batches of a window: ``for _ in range(<the Accelerator's window>)``
+    (or a count named after accumulation), or one that pulls batches with ``next(...)``."""
+    it = getattr(loop, "iter", None)
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args:
+        bound = ast.unparse(it.args[-1] if len(it.args) == 1 else it.args[1])
+        if bound in windows or "accum" in bound.lower():
+            return True
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "next"
+               for n in _walk_same_scope(getattr(loop, "body", [])))
+
+
+def _window_loop(ctx: FileContext, with_stmt: ast.AST) -> Optional[ast.AST]:
+    """A loop in the block over the micro-batches of one accumulation window: it runs backward on
+    each iteration but no optimizer step, draws new batches (``range(window)``, ``next(it)``), and
+    the block steps the optimizer after it. Not a loop over the chunks of the current batch."""
+    body: list[ast.stmt] = getattr(with_stmt, "body", [])
+    windows = _window_texts(ctx)
+    for stmt in body:
+        if not isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        called = _method_calls(stmt.body)
+        if "backward" not in called or "step" in called or not _draws_batches(stmt, windows):
+            continue
+        after = body[body.index(stmt) + 1:]
+        if "step" in _method_calls(after):
+            return stmt
+    return None
+
+
 def _window_is_one(ctx: FileContext) -> bool:
     """Every ``Accelerator(...)`` of the file has a window of 1 (none given, or a literal 1) and no
     plugin or ``**kwargs`` that could carry one. False when the file builds no Accelerator."""
@@ -92,6 +128,12 @@ A `with accelerator.accumulate(model):` block whose body holds the loop of train
 `for`/`while` loop that runs a backward pass and an optimizer step on every iteration, in a file
 whose `Accelerator` can have a window above 1.
 
+It also finds the block entered once per accumulation window around a loop that draws the
+window's micro-batches (`for _ in range(gradient_accumulation_steps): batch = next(it)`, with
+`backward` inside and `optimizer.step()` after the loop, inside the block) while the Accelerator
+itself has a window above 1: the accumulation is counted twice (the shape reported in
+accelerate PR 1817, "Improve docs on grad accumulation").
+
 ## Why it matters
 
 `Accelerator.accumulate` decides whether the current step synchronizes gradients and really
@@ -122,7 +164,8 @@ for batch in train_dataloader:
 ## When preflight stays silent
 
 * The loop inside the block does not both run backward and step the optimizer on each
-  iteration (a loop over the micro-batches of one step, with the step after it).
+  iteration (a loop over the chunks of the current batch, with the step after it), unless it draws
+  the micro-batches of a whole window (below).
 * Every `Accelerator(...)` of the file has a window of 1 (no `gradient_accumulation_steps`, or a
   literal 1, no plugin, no `**kwargs`): nothing is skipped then (PF416 reports an `accumulate`
   whose window was never given).
@@ -146,6 +189,17 @@ for batch in train_dataloader:
                 continue
             loop = _stepping_loop(stmt)
             if loop is None:
+                window = _window_loop(ctx, stmt)
+                if window is not None:
+                    yield ctx.finding(
+                        self, call,
+                        f"`with {ast.unparse(call)}:` is entered once around a loop over the micro-batches of a "
+                        "window, with the optimizer step after it: accumulate() counts one accumulation step per "
+                        "entry, not per backward, so with the Accelerator's window of N the prepared optimizer only "
+                        "really steps (and clears gradients) on every N-th entry, N x N micro-batches, and gradients "
+                        "are synchronized per entry. Enter accumulate() around each micro-batch's forward/backward "
+                        "and call step/zero_grad inside it (or drop the Accelerator's window and accumulate by hand)",
+                        evidence=[ctx.evidence(window, "the loop over the micro-batches inside the block")])
                 continue
             yield ctx.finding(
                 self, call,

@@ -593,3 +593,49 @@ PF501_GOOD.append(
     # --- launch
     deepspeed --num_gpus 4 pretrain.py --deepspeed --deepspeed_config ds_config.json
 """))
+
+PF501_GOOD.append(
+    # tricky-correct (held-out-27's Hydra CIFAR twin): a helper returns the train and test loaders together, so
+    # neither call has a name; the test loader's batch_size=256 (over a dataset built with train=False) is not
+    # the training micro-batch, which is the config's batch_size 128 handed to the train loader
+    textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch
+
+    from cifar_lite import cifar_loaders
+
+
+    @hydra.main(version_base="1.3", config_path="conf", config_name="config")
+    def main(cfg):
+        model = torch.nn.Linear(3072, 10).cuda()
+        optimizer = torch.optim.SGD(model.parameters(), lr=cfg.lr)
+        train_loader, test_loader = cifar_loaders(cfg.data_dir, cfg.batch_size)
+        for epoch in range(cfg.epochs):
+            for images, labels in train_loader:
+                loss = torch.nn.functional.cross_entropy(model(images.cuda().flatten(1)), labels.cuda())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+    # --- cifar_lite.py
+    import torch
+    import torchvision
+
+
+    def cifar_loaders(root, batch_size):
+        train = torchvision.datasets.CIFAR10(root, train=True)
+        held = torchvision.datasets.CIFAR10(root, train=False)
+        return (torch.utils.data.DataLoader(train, batch_size=batch_size, shuffle=True, num_workers=4),
+                torch.utils.data.DataLoader(held, batch_size=256, num_workers=4))
+    # --- conf/config.yaml
+    data_dir: data/cifar10
+    batch_size: 128
+    lr: 0.1
+    epochs: 200
+    # --- launch
+    python train.py
+"""))
