@@ -277,10 +277,9 @@ def _build(ctx: FileContext) -> GradSteps:
         elif attr == "zero_" and _receiver_is_grad(receiver):
             add(GradEvent("reset", call, fn, loop))
             continue
-        elif attr == "unscale_" and _optimizer_arg(call) is not None:
-            given = _optimizer_arg(call)
-            found = bindings.lookup(given, fn)
-            add(GradEvent("unscale", call, fn, loop, _text(given), found,
+        elif attr == "unscale_" and (unscaled := _optimizer_arg(call)) is not None:
+            found = bindings.lookup(unscaled, fn)
+            add(GradEvent("unscale", call, fn, loop, _text(unscaled), found,
                           scaler=_text(receiver)))
             continue
         elif attr == "update" and len(call.args) <= 1 and not call.keywords:
