@@ -61,9 +61,28 @@ def project_files(root: str, suffixes: tuple[str, ...]) -> Iterator[tuple[str, s
 
 
 def declared_fields(config_path: Path) -> frozenset[str]:
-    """Field names of the ``@dataclass`` classes of the config's project (empty when it has none)."""
-    root = project_root(config_path)
+    """Field names of the ``@dataclass`` classes of the config's project (empty when it has none).
+    A project without a marker (a release archive, a copy without ``.git``) is the nearest folder
+    above the config that holds Python files (Firefly's ``train.py`` above ``train_args/sft/*.json``):
+    more declared fields can only silence unknown-key reports, never add one."""
+    root = project_root(config_path) or _code_folder(config_path)
     return _fields_under(str(root)) if root is not None else frozenset()
+
+
+def _code_folder(path: Path, depth: int = 6) -> Optional[Path]:
+    """The nearest of ``depth`` folders above ``path`` that directly holds a ``.py`` file."""
+    try:
+        here = path.resolve().parent
+    except OSError:
+        return None
+    for folder in (here, *here.parents)[:depth]:
+        note(str(folder))  # a script added here later changes the answer
+        try:
+            if any(name.endswith(".py") for name in os.listdir(folder)):
+                return folder
+        except OSError:
+            continue
+    return None
 
 
 @recorded_memo

@@ -166,6 +166,16 @@ def is_scaler_class(qual: Optional[str]) -> bool:
     return bool(qual) and qual.rsplit(".", 1)[-1] in SCALER_CLASSES  # type: ignore[union-attr]
 
 
+def _optimizer_arg(call: ast.Call) -> Optional[ast.expr]:
+    """The one optimizer of ``scaler.step(opt)`` / ``scaler.unscale_(opt)``, positional or given as
+    ``optimizer=opt`` (GradScaler's parameter name); None for any other argument list."""
+    if len(call.args) == 1 and not call.keywords and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    if not call.args and len(call.keywords) == 1 and call.keywords[0].arg == "optimizer":
+        return call.keywords[0].value
+    return None
+
+
 def _receiver_is_grad(node: ast.AST) -> bool:
     """``p.grad`` or ``p.grad.data``."""
     if isinstance(node, ast.Attribute) and node.attr == "data":
@@ -248,11 +258,11 @@ def _build(ctx: FileContext) -> GradSteps:
             if found is not None and found.kind == OPTIMIZER:
                 add(GradEvent("step", call, fn, loop, _text(receiver), found))
                 continue
-            if call.args and not call.keywords and len(call.args) == 1 and not isinstance(
-                    call.args[0], ast.Starred):
-                arg = bindings.lookup(call.args[0], fn)
+            given = _optimizer_arg(call)
+            if given is not None:
+                arg = bindings.lookup(given, fn)
                 if (arg is not None and arg.kind == OPTIMIZER) or _text(receiver) in out.scalers:
-                    add(GradEvent("step", call, fn, loop, _text(call.args[0]), arg,
+                    add(GradEvent("step", call, fn, loop, _text(given), arg,
                                   scaler=_text(receiver)))
                     continue
         elif attr == "zero_grad":
@@ -267,9 +277,9 @@ def _build(ctx: FileContext) -> GradSteps:
         elif attr == "zero_" and _receiver_is_grad(receiver):
             add(GradEvent("reset", call, fn, loop))
             continue
-        elif attr == "unscale_" and len(call.args) == 1:
-            found = bindings.lookup(call.args[0], fn)
-            add(GradEvent("unscale", call, fn, loop, _text(call.args[0]), found,
+        elif attr == "unscale_" and (unscaled := _optimizer_arg(call)) is not None:
+            found = bindings.lookup(unscaled, fn)
+            add(GradEvent("unscale", call, fn, loop, _text(unscaled), found,
                           scaler=_text(receiver)))
             continue
         elif attr == "update" and len(call.args) <= 1 and not call.keywords:

@@ -122,4 +122,36 @@ GOOD_EXAMPLES = [
         def forward(self, x):
             return self.total + x
 """),
+    # tricky-correct (a detector's shape): the head keeps its per-level strides as a plain tensor,
+    # and the network that owns the head overrides `_apply` to move them with every `.to()`/`.half()`
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    class Head(nn.Module):
+        def __init__(self, channels, levels=3):
+            super().__init__()
+            self.stride = torch.zeros(levels)
+            self.convs = nn.ModuleList(nn.Conv2d(c, 6, 1) for c in channels)
+
+        def forward(self, feats):
+            return [conv(f) * self.stride[i] for i, (conv, f) in enumerate(zip(self.convs, feats))]
+
+
+    class Network(nn.Module):
+        def __init__(self, backbone, channels):
+            super().__init__()
+            self.backbone = backbone
+            self.layers = nn.Sequential(Head(channels))
+
+        def forward(self, x):
+            return self.layers[-1](self.backbone(x))
+
+        def _apply(self, fn):
+            self = super()._apply(fn)
+            head = self.layers[-1]
+            head.stride = fn(head.stride)
+            return self
+"""),
 ]

@@ -103,4 +103,22 @@ PF274_GOOD = [
             tracker.log_params({"batch_size": batch_size})
         return batch_size
 """),
+    # tricky-correct, after a classifier's training script: the last-epoch flag bound while the main
+    # process saves, read after the loop only behind the same main-process test in an `and` (the
+    # other processes stop at the test and never evaluate the flag)
+    textwrap.dedent("""
+    import os
+
+    RANK = int(os.getenv("RANK", -1))
+
+
+    def fit(model, loader, epochs, save):
+        for epoch in range(epochs):
+            loss = model.step(loader)
+            if RANK in {-1, 0}:
+                last = epoch + 1 == epochs
+                save(model, last)
+        if RANK in {-1, 0} and last:
+            print(f"finished at loss {loss:.3f}")
+"""),
 ]

@@ -101,4 +101,23 @@ def prepare(model, frozen):
     for name, p in model.named_parameters():
         print(name, p.requires_grad)
 """,
+    # tricky-correct, a GAN's two-player step: the discriminator is frozen whole while the generator's
+    # loss backpropagates through it, then re-enabled whole for its own update
+    """
+class GanTrainer:
+    def optimize(self, real, noise):
+        for p in self.disc.parameters():
+            p.requires_grad = False
+        self.opt_g.zero_grad()
+        fake = self.gen(noise)
+        self.adv_loss(self.disc(fake), True).backward()
+        self.opt_g.step()
+
+        for p in self.disc.parameters():
+            p.requires_grad = True
+        self.opt_d.zero_grad()
+        loss_d = self.adv_loss(self.disc(real), True) + self.adv_loss(self.disc(fake.detach()), False)
+        loss_d.backward()
+        self.opt_d.step()
+""",
 ]

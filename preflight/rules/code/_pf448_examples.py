@@ -114,4 +114,33 @@ GOOD_EXAMPLES = [
             opt_g.step()
             scaler.update()
 """),
+    # tricky-correct, after a DiLoCo-style trainer: the scaler unscales and steps the inner optimizer
+    # through the `optimizer=` keyword; the outer optimizer steps every few hundred steps on
+    # pseudo-gradients (the drift of the weights), which the loss scale never touched
+    textwrap.dedent("""
+    import torch
+
+
+    def train(model, loader, snapshot, sync_every=500):
+        inner = torch.optim.AdamW(model.parameters(), lr=4e-4)
+        outer = torch.optim.SGD(model.parameters(), lr=0.7, momentum=0.9, nesterov=True)
+        scaler = torch.cuda.amp.GradScaler()
+        anchor = snapshot(model)
+        for step, (x, y) in enumerate(loader):
+            with torch.autocast("cuda", dtype=torch.float16):
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+            scaler.scale(loss).backward()
+            scaler.unscale_(optimizer=inner)
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            scaler.step(optimizer=inner)
+            scaler.update()
+            inner.zero_grad()
+            if (step + 1) % sync_every == 0:
+                for old, param in zip(anchor, model.parameters()):
+                    param.grad = old.to(param.device) - param.data
+                    param.data.copy_(old)
+                outer.step()
+                outer.zero_grad()
+                anchor = snapshot(model)
+"""),
 ]

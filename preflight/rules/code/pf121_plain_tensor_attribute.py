@@ -122,6 +122,19 @@ def _registered(cls: ast.ClassDef, name: str) -> bool:
     return False
 
 
+def _moved_by_owner(ctx: FileContext, name: str) -> bool:
+    """An ``_apply`` override elsewhere in the file re-binds ``<x>.<name>`` (YOLO's model class:
+    ``m = self.model[-1]; m.stride = fn(m.stride)``): the owner moves the tensor with the module."""
+    for fn in ctx.nodes(ast.FunctionDef):
+        if fn.name != "_apply":
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Attribute) and t.attr == name for t in node.targets):
+                return True
+    return False
+
+
 def _placed_later(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
     """The read is placed before it meets another tensor: ``self.m[:, :t].to(x.device)``,
     ``(self.r ** 2).to(d)``, ``self.m.float().cuda()``."""
@@ -219,7 +232,9 @@ checkpoint), or `nn.Parameter(tensor, requires_grad=False)`.
   shape, or uses it as an index.
 * The name is registered, set through `setattr`/`register_*` with a computed name, or
   re-bound in another method; the class overrides `_apply`, `to`, `cuda` or a Lightning
-  `setup`/`on_fit_start` hook (it may move the tensor itself).
+  `setup`/`on_fit_start` hook (it may move the tensor itself), or an `_apply` override in
+  the same file re-binds an attribute of that name (a model moving its head's tensors:
+  `m.stride = fn(m.stride)`).
 * The class does not derive directly from `nn.Module`/`LightningModule`.
 """
     bad_examples = examples("preflight.rules.code._pf121_examples", "BAD_EXAMPLES")
@@ -244,7 +259,8 @@ checkpoint), or `nn.Parameter(tensor, requires_grad=False)`.
                 seen.add(name)
                 bound = [a.value for a in ast.walk(init) if isinstance(a, ast.Assign)
                          and any(_self_attr(t) == name for t in a.targets)]
-                if not all(tensors.is_tensor(v, init) for v in bound) or _registered(cls, name):
+                if not all(tensors.is_tensor(v, init) for v in bound) or _registered(cls, name) \
+                        or _moved_by_owner(ctx, name):
                     continue
                 use = _risky_use(forward, name)
                 if use is None:

@@ -160,7 +160,8 @@ after it when the others must wait), or bind the name on every process first
         reads = [n for n in _own_nodes(scope) if isinstance(n, ast.Name) and n.id == name
                  and isinstance(n.ctx, ast.Load) and n.lineno > end]
         for read in sorted(reads, key=lambda n: (n.lineno, n.col_offset)):
-            if rank_zero_guard(ctx.ancestors, read, flags) is None and not _single_process_guard(ctx, read):
+            if rank_zero_guard(ctx.ancestors, read, flags) is None and not _single_process_guard(ctx, read) \
+                    and not _short_circuited(ctx, read, flags):
                 return read
         return None
 
@@ -177,6 +178,21 @@ def _single_process_test(test: ast.AST) -> bool:
                  and isinstance(s.operand, ast.Constant) and s.operand.value == 1]
     other = right if minus_one and minus_one[0] is left else left
     return bool(minus_one) and _rank_expr(other)
+
+
+def _short_circuited(ctx: FileContext, node: ast.AST, flags: frozenset[str]) -> bool:
+    """The read is an operand of an ``and`` after a main-process test (``if RANK in {-1, 0} and
+    final_epoch:``): the other processes stop at the test and never evaluate the name."""
+    child = node
+    for anc in ctx.ancestors(node):
+        if isinstance(anc, ast.BoolOp) and isinstance(anc.op, ast.And) and child in anc.values:
+            earlier = anc.values[:anc.values.index(child)]
+            if any(rank_zero_test(v, flags) or _single_process_test(v) for v in earlier):
+                return True
+        if isinstance(anc, (ast.stmt, *_NESTED)):
+            return False
+        child = anc
+    return False
 
 
 def _single_process_guard(ctx: FileContext, node: ast.AST) -> bool:

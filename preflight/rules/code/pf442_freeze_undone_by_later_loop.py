@@ -50,6 +50,13 @@ def _freezes(loop: ast.For, var: str) -> bool:
     return any(isinstance(n, ast.stmt) and _sets_grad(n, var) is False for n in ast.walk(loop))
 
 
+def _freezes_all(loop: ast.For) -> bool:
+    """The loop's own body (no test around it) sets False on every parameter it walks: the whole model
+    is frozen for a while (a GAN's discriminator during the generator's step), not some of its layers."""
+    found = _param_loop(loop)
+    return found is not None and any(_sets_grad(stmt, found[1]) is False for stmt in loop.body)
+
+
 def _unfreezes_all(loop: ast.For, var: str) -> Optional[ast.stmt]:
     """A statement of the loop's own body (no test around it) that sets True, with no False after it."""
     hit = None
@@ -98,6 +105,9 @@ names there too (`v.requires_grad = not any(x in k for x in freeze)`).
 * The later loop tests before setting `True` (a schedule that unfreezes some layers),
   sets `False` again after it, or walks another module (`model.head.parameters()`).
 * The loops are in different blocks (an unfreeze under `if epoch == unfreeze_at:`).
+* The first loop froze every parameter of the same model without a test, and the later
+  one re-enables exactly those: a temporary freeze (a GAN freezes its discriminator for
+  the generator's step and unfreezes it for its own), not a per-layer freeze undone.
 """
     bad_examples = examples("preflight.rules.code._pf442_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf442_examples", "GOOD_EXAMPLES")
@@ -114,7 +124,7 @@ names there too (`v.requires_grad = not any(x in k for x in freeze)`).
                         continue
                     model, var = loop
                     covered = next((m for m in frozen if m == model or m.startswith(model + ".")), None)
-                    if covered is not None:
+                    if covered is not None and not (covered == model and _freezes_all(frozen[covered])):
                         undo = _unfreezes_all(stmt, var)
                         if undo is not None:
                             yield ctx.finding(
