@@ -21,7 +21,6 @@ that evidence on both sides the order of the names stands.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 from typing import Any, Optional
 
 _MAX_MODULES = 60
@@ -85,22 +84,9 @@ def _kind(node: ast.AST, parents: dict[int, ast.AST]) -> str:
 
 
 def _trees(project: Any, script: Any) -> list[ast.AST]:
-    from preflight.adapters.pytorch_local import _imported_up
+    from preflight.adapters.pytorch_local import script_and_imported_trees
 
-    from preflight.local_trees import parse_file
-
-    trees: list[ast.AST] = [script.tree]
-    if script.source.path is None:
-        return trees
-    root = Path(str(project.root)) if project.root else None
-    here = Path(str(script.source.path)).resolve().parent
-    for path in _imported_up(script.tree, here, root, limit=_MAX_MODULES):
-        try:
-            if path.stat().st_size <= _MAX_BYTES:
-                trees.append(parse_file(path))
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-    return trees
+    return script_and_imported_trees(project, script, _MAX_MODULES, _MAX_BYTES)
 
 
 def model_option_over_tag(project: Any, script: Any, found: tuple, others: list[tuple]) -> Optional[tuple]:

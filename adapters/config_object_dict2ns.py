@@ -27,17 +27,13 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
+from preflight.analysis.syntax import dotted_name
+
 _NAMESPACES = ("argparse.Namespace", "Namespace", "types.SimpleNamespace", "SimpleNamespace")
 
 
 def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+    return dotted_name(node) or ""
 
 
 def _body(stmts: list[ast.stmt]) -> list[ast.stmt]:

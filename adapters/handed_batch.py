@@ -20,7 +20,6 @@ definition called). Only when no other reader found a per-process batch, when th
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from preflight.analysis.syntax import dotted_name
@@ -122,20 +121,9 @@ def _callees_draw(call: ast.Call, arg: ast.expr, defs: dict, depth: int, seen: s
 
 
 def _trees(project: Any, script: Any) -> list[ast.AST]:
-    from preflight.adapters.pytorch_local import _imported_up
+    from preflight.adapters.pytorch_local import script_and_imported_trees
 
-    from preflight.local_trees import parse_file
-
-    trees: list[ast.AST] = [script.tree]
-    root = Path(str(project.root)) if project.root else None
-    here = Path(str(script.source.path)).resolve().parent
-    for path in _imported_up(script.tree, here, root, limit=_MAX_MODULES):
-        try:
-            if path.stat().st_size <= _MAX_BYTES:
-                trees.append(parse_file(path))
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-    return trees
+    return script_and_imported_trees(project, script, _MAX_MODULES, _MAX_BYTES)
 
 
 def _loader_named(trees: list[ast.AST]) -> bool:

@@ -461,3 +461,22 @@ def autocast_dtype_elsewhere(script_path: Path, tree: ast.AST) -> Optional[tuple
             if dtype is not None and ast.unparse(dtype) not in _HALF_DTYPES:
                 return path, node.lineno, ast.unparse(dtype)
     return None
+
+
+def script_and_imported_trees(project: Any, script: Any, limit: int, max_bytes: int = 500_000) -> list[ast.AST]:
+    """The script's tree and the trees of the local modules it imports (:func:`_imported_up`, at most
+    ``limit`` files, each at most ``max_bytes``); a module that cannot be read or parsed is left out."""
+    from preflight.local_trees import parse_file
+
+    trees: list[ast.AST] = [script.tree]
+    if script.source.path is None:
+        return trees
+    root = Path(str(project.root)) if project.root else None
+    here = Path(str(script.source.path)).resolve().parent
+    for path in _imported_up(script.tree, here, root, limit=limit):
+        try:
+            if path.stat().st_size <= max_bytes:
+                trees.append(parse_file(path))
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return trees
