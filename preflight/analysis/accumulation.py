@@ -50,6 +50,7 @@ from preflight.analysis.accumulation_guards import (  # noqa: F401  (moved; re-e
     same_value,
     text,
 )
+from preflight.analysis.accumulation_manual import _manual_optimization
 from preflight.analysis.accumulation_sites import (
     AccumSite,
     Accumulation,
@@ -60,7 +61,7 @@ from preflight.analysis.accumulation_sites import (
 )
 from preflight.analysis.bindings import MODULE, OPTIMIZER
 from preflight.analysis.micro_steps import micro_step_window, range_count
-from preflight.analysis.scopes import FunctionInfo, ScopeIndex, scope_index
+from preflight.analysis.scopes import FunctionInfo, scope_index
 from preflight.analysis.tensor_ops import TENSOR_METHODS
 
 if TYPE_CHECKING:
@@ -577,25 +578,6 @@ def _build(ctx: FileContext) -> Accumulation:
     return result
 
 
-def _manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> bool:
-    for klass in cls.mro():  # type: ignore[attr-defined]
-        for stmt in klass.node.body:  # ``automatic_optimization = False`` as a class attribute
-            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else (
-                stmt.target if isinstance(stmt, ast.AnnAssign) else None)
-            if isinstance(target, ast.Name) and target.id == "automatic_optimization" and \
-                    isinstance(stmt.value, ast.Constant) and stmt.value.value is False:
-                return True
-    for assign in ctx.nodes(ast.Assign):
-        if any(text(t) == "self.automatic_optimization" for t in assign.targets) and not (
-                isinstance(assign.value, ast.Constant) and assign.value.value is True):
-            fn = scopes.function_of(assign)
-            owner = fn.method_class()
-            if owner is cls or (owner is not None and any(c is owner for c in cls.mro())):  # type: ignore[attr-defined]
-                return True
-    for fn in scopes.functions.values():
-        if fn.name == "automatic_optimization" and fn.method_class() is cls:
-            return True
-    return False
 
 
 

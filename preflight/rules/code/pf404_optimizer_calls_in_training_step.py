@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Iterator, Optional
 
-from preflight.analysis.accumulation import _manual_optimization
+from preflight.analysis.accumulation_manual import _manual_optimization
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import (
     LIGHTNING_MODULES,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Iterable, Optional
 
-from preflight.analysis.accumulation import LIGHTNING_TRAINERS, _manual_optimization
+from preflight.analysis.accumulation import LIGHTNING_TRAINERS
+from preflight.analysis.accumulation_manual import _manual_optimization
 from preflight.analysis.scopes import ClassInfo, scope_index
 from preflight.analysis.syntax import unpacked_key_path
 from preflight.diagnostics import Category, Finding, Severity
