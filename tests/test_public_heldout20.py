@@ -126,5 +126,10 @@ def test_every_row_is_sourced_and_complete(row):
 
 
 def test_the_split_is_registered_in_the_bench():
-    text = (REPO / "bench" / "public_accuracy.py").read_text(encoding="utf-8")
-    assert '"held-out-20": HELDOUT20' in text and "heldout20.json" in text
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import public_accuracy as pa
+
+    assert pa.SPLIT_FILES["held-out-20"] == REPO / "calibration" / "public" / "heldout20.json"
+    assert "--split held-out-20" in (REPO / "bench" / "public_splits.py").read_text(encoding="utf-8")

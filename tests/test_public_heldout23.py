@@ -125,5 +125,10 @@ def test_every_row_is_sourced_and_complete(row):
 
 
 def test_the_split_is_registered_in_the_bench():
-    text = (REPO / "bench" / "public_accuracy.py").read_text(encoding="utf-8")
-    assert '"held-out-23": HELDOUT23' in text and "heldout23.json" in text
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import public_accuracy as pa
+
+    assert pa.SPLIT_FILES["held-out-23"] == REPO / "calibration" / "public" / "heldout23.json"
+    assert "--split held-out-23" in (REPO / "bench" / "public_splits.py").read_text(encoding="utf-8")

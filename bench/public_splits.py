@@ -1,0 +1,162 @@
+"""The splits of ``bench/public_accuracy.py``: which file each ``--split`` scores and where its rows come from.
+
+Every split but ``fit``/``held-out`` (the two halves of ``calibration/public/devset.json``, by source) is a file of
+rows committed before it was first scored; add a split here (its path constant, its ``SPLIT_FILES`` entry and its
+paragraph below) and build its rows with ``calibration/public/build_heldoutN.py``.
+
+``--split held-out-2`` scores the second held-out set, ``calibration/public/heldout2.json``
+(25 rows from sources devset.json does not use, committed before it was first scored);
+``--split held-out-3`` the third, ``calibration/public/heldout3.json`` (35 rows from sources
+neither earlier set uses, committed before it was first scored). Its optimum rows measure
+``allocated+context``: peak allocated tensors plus the process's non-PyTorch memory (the CUDA
+context), compared with the tensor peak plus the estimate's context term.
+``--split held-out-4`` the fourth, ``calibration/public/heldout4.json`` (rows from the training
+benchmarks of transformers' "add SDPA" pull requests, committed before it was first scored).
+``--split held-out-5`` the fifth, ``calibration/public/heldout5.json`` (GPT-2 large's training
+benchmark from transformers' GPT-2 SDPA pull request, committed before it was first scored).
+``--split held-out-6`` the sixth, ``calibration/public/heldout6.json`` (ms-swift's benchmark page,
+Answer.AI's fsdp_qlora note and HPC-AI Tech's Lightning GPT benchmark, committed before it was
+first scored).
+``--split held-out-7`` the seventh, ``calibration/public/heldout7.json`` (transformers' ALBERT SDPA
+pull request's training benchmark and llama-recipes' FSDP LoRA memory pull request, committed before
+it was first scored).
+``--split held-out-8`` the eighth, ``calibration/public/heldout8.json`` (rasbt/pytorch-memory-optim's
+logs: ViT-L/16 fine-tunes, FSDP, DistilBERT with ZeRO-2 and FSDP offload; and LLMs-from-scratch's
+GPT-2 124M training-speed README: fp32 to bf16, SDPA, compile, DDP; committed before it was first
+scored).
+``--split held-out-9`` the ninth, ``calibration/public/heldout9.json`` (six independent publishers: litgpt's
+config-hub table, PyTorch's optimizer-in-backward tutorial, DeepSpeedExamples' bf16_master_weight ZeRO-3
+rows, a BERT-large notebook, mmengine's ViT-L/16 pull request and the Hugging Face FSDP blog's GPT-2 XL
+out-of-memory rows; committed before it was first scored).
+``--split held-out-10`` the tenth, ``calibration/public/heldout10.json`` (three independent publishers:
+gpjt/fine-tune-2024-04's DeepSpeed ZeRO-3 fp16 full fine-tunes of Qwen1.5-0.5B on one GPU and Llama-3-8B on
+eight, the Mesa paper's DeiT-Ti/S/B and Swin-T ImageNet baselines, and bitsandbytes' 8-bit/paged optimizer
+benchmark on Qwen3-0.6B; committed before it was first scored).
+``--split held-out-11`` the eleventh, ``calibration/public/heldout11.json`` (two publishers: the Qwen2.5 speed
+benchmark's bf16 FlashAttention-2 generation of 2,048 tokens after prompts of up to 30,720 tokens on an A100,
+and universal-llm-trainer's H100 table of full/LoRA/QLoRA fine-tunes at 2 x 8,192 tokens, one FSDP CPU-offload
+row and one out-of-memory row; committed before it was first scored).
+``--split held-out-12`` the twelfth, ``calibration/public/heldout12.json`` (the memory figures ms-swift's example
+scripts and Megatron-SWIFT benchmark state: DeepSpeed ZeRO-2/3 full fine-tunes at 8,192 packed tokens on four and
+eight GPUs with and without Liger, LoRA under DDP/ZeRO-2/ZeRO-3/FSDP2, QLoRA under FSDP with CPU offload, and
+single-GPU full, LoRA, QLoRA, packed and Unsloth runs, plus Philipp Schmid's Llama-3-70B FSDP QLoRA offload row;
+committed before it was first scored).
+``--split held-out-13`` the thirteenth, ``calibration/public/heldout13.json`` (two publishers: Liger-Kernel's
+Hugging Face Trainer FSDP fine-tunes of Llama-3-8B and Qwen2-7B on four and eight A100s with and without the
+fused linear cross-entropy, and DeepSeek-LLM's 7B bf16 inference profile on one A100-PCIE-40GB, with five
+out-of-memory verdicts; committed before it was first scored).
+``--split held-out-14`` the fourteenth, ``calibration/public/heldout14.json`` (three publishers: LLaMA-Factory's
+wiki QLoRA context-length sweep of LLaMA2-7B on one A100 40GB with two out-of-memory verdicts, a DeepSpeed
+benchmark gist of LLaMA-7B full fine-tunes on eight A800s under ZeRO-2/3 with checkpointing and CPU offload, and
+milabench's BERT-base masked-LM memory model in fp32 and fp16 AMP; committed before it was first scored).
+``--split held-out-15`` the fifteenth, ``calibration/public/heldout15.json`` (three publishers: Unsloth's docs, the
+longest context its Hugging Face + FA2 baseline fits for QLoRA of Llama 3.1 8B on 8-80 GB GPUs and Llama 3.3 70B
+on 48/80 GB with two out-of-memory verdicts, and axolotl's example READMEs from 2023 to 2025: LoRA/QLoRA of 7-24B
+models, a Llama-3-8B full fine-tune and a 70B FSDP QLoRA with offload on two GPUs, and xTuring's LLaMA-7B
+full and LoRA fine-tunes under DeepSpeed ZeRO-2 with and without CPU offload on four A100 40GB; committed
+before it was first scored).
+``--split held-out-16`` the sixteenth, ``calibration/public/heldout16.json`` (eight publishers, half the rows
+not decoder-LLM fine-tunes: Whisper-large LoRA/AdaLoRA fine-tunes under DDP on A100s and on a Colab T4 with a full
+fine-tune that does not fit, open_clip CLIP ViT-B/16 on a V100 32GB and ViT-B/32 on an RTX 3090 with out-of-memory
+verdicts, stanford_alpaca's FSDP full fine-tunes of LLaMA-7B that run out of memory on 4-8 GPUs, qlora.py QLoRA of
+LLaMA-7B/13B under DDP on two RTX 3090s, an 8-bit LoRA under ZeRO-2 with CPU offload on two P100s and a 16-bit LoRA
+of Llama-3.2-1B; committed before it was first scored).
+``--split held-out-17`` the seventeenth, ``calibration/public/heldout17.json`` (twelve publishers, most rows not
+single-GPU LoRA of a decoder LLM: Swin-T/S ImageNet logs (max_memory_allocated), a Flan-T5-large fine-tune in fp32,
+RoBERTa-base/DistilBERT classifiers, an unsupervised SimCSE RoBERTa-large batch, LLaVA under ZeRO-2/ZeRO-3/FSDP,
+a Llama-2-7B FSDP run on 16 GPUs, ToolLLaMA-7B FSDP/ZeRO-2 at 8k on 4 GPUs, LongLoRA's 32k LoRA and YaRN's 64k
+full fine-tune, a StarCoder 8-bit LoRA at 8k, with eight out-of-memory verdicts, and 8-bit LoRA of LLaMA-7B/13B on
+an RTX 4090; committed before it was first scored).
+``--split held-out-18`` the eighteenth, ``calibration/public/heldout18.json`` (seven publishers: XTuner's docs and
+issues (Qwen3-8B under FSDP2 on 8 GPUs and a 3-layer Qwen3 from the v1 trainer's max_memory_allocated / reserved
+log, an InternLM2-7B QLoRA and an InternLM2-1.8B reward model from mmengine's memory column, Yi-34B-200K at 128k
+tokens under ZeRO-3 out of memory on 16/32/64 GPUs, LLaVA-v1.5-13B QLoRA out of memory on an RTX 3090), caikit-nlp's
+Llama-2-7B full fine-tunes out of memory on an A100 80GB, NegCLIP CLIP ViT-B/32 with hard negatives, Ludwig's
+Llama-2-7B QLoRA out of memory on a T4, FastChat's Vicuna-7B FSDP on 8 (about 30 GiB) and 4 (OOM) A100 40GB and
+LLM-Workshop's Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW and OpenRLHF's GLM-4-9B DPO under ZeRO-3 out
+of memory without FlashAttention; committed before it was first scored).
+``--split held-out-19`` the nineteenth, ``calibration/public/heldout19.json`` (four publishers: the GLM-4 and
+ChatGLM3 fine-tuning demos' per-GPU tables (GLM-4-9B LoRA on one A100 80GB and full under ZeRO-3 on eight,
+ChatGLM3-6B LoRA on one GPU and full in fp32 under ZeRO-3 on four) and three LoRA runs their users report out of
+memory (GLM-4-9B at 6k tokens under ZeRO-3 on 4 RTX 3090s, on one RTX 3090 Ti, ChatGLM3-6B at 2.5k on an RTX 4090),
+lowmem_finetuning's Llama-3.2-1B full fine-tunes with fp32 Adam / Adafactor and bf16 Adafactor inside backward with
+a fused cross-entropy (also Llama-3.1-8B), s1's Qwen2.5-32B FSDP full fine-tunes at 32k tokens out of memory on 8
+and 16 H100s, and a Whisper-large-v3 full fine-tune with 8-bit AdamW on an A100 80GB; committed before it was first
+scored).
+``--split held-out-20`` the twentieth, ``calibration/public/heldout20.json`` (three publishers: ChatGLM-Finetuning's
+A40 table of ChatGLM-6B / ChatGLM2-6B LoRA under ZeRO-2 fp16 on 1 and 4 GPUs with and without checkpointing and full
+fine-tunes under ZeRO-3 with and without CPU offload on 4, Datawhale self-llm's Phi-4 LoRA, Qwen3-30B-A3B expert LoRA
+on an H20, Qwen3-1.7B bf16 full fine-tune and MiniCPM-2B LoRA / full under ZeRO-2 with the optimizer on the CPU, and
+Chinese-Vicuna's LLaMA-7B/13B LLM.int8 and fp16 LoRA runs at 256-2,048 tokens; committed before it was first
+scored).
+``--split held-out-21`` the twenty-first, ``calibration/public/heldout21.json`` (the Qwen-1 repository's own profiling
+table: Qwen-1.8B/7B/14B/72B fine-tuned with its finetune.py on A100 80GB at batch 1 and 256-8,192 padded tokens: LoRA
+on every linear with and without trainable embedding/output copies, Q-LoRA on the GPTQ Int4 chat models under ZeRO-2
+fp16, full fine-tunes under ZeRO-3 on 1 and 2 GPUs and a 72B LoRA under ZeRO-3 on 4; committed before it was first
+scored).
+``--split held-out-22`` the twenty-second, ``calibration/public/heldout22.json`` (two sources: the CoRal project's
+GPU-usage notes on its ASR configs, full fine-tunes of Whisper tiny to large-v3 and wav2vec2-xls-r-300m (CTC) with the
+HF Trainer under bf16 autocast on an RTX A4000 / RTX 6000 Ada, and torchtune's May 2024 README table, Llama-2-7B
+QLoRA / LoRA / full fine-tunes on RTX 4090s and Llama-2-70B LoRA / full under FSDP on 8 A100s at fixed batch 4 x
+2,048 / 4,096 tokens; committed before it was first scored).
+
+``--split held-out-23`` the twenty-third, ``calibration/public/heldout23.json`` (four sources: Mistral-7B generation with
+FlashAttention-2 after 12- and 11K-token prompts at batch 1-4 from transformers PR #26464, BERT with its LM head trained in
+fp16 under eager and SDPA attention on an A100 from transformers PR #28802, FLAN-T5-XL / XXL ZeRO-3 fp32 fine-tunes out of
+memory on V100s from Philipp Schmid's DeepSpeed notebook, and MiniCPM-2B full / LoRA fine-tunes under ZeRO-3 with CPU offload
+from OpenBMB/MiniCPM's finetune README; committed before it was first scored).
+
+``--split held-out-24`` the twenty-fourth, ``calibration/public/heldout24.json`` (one source: ELECTRA's base generator and
+base discriminator trained with a masked-LM head in pure fp16 on a Tesla T4 under eager and SDPA attention at 8 x 256,
+16 x 128 and 16 x 256 tokens, the SDPA training benchmark of transformers PR #37106; committed before it was first
+scored).
+
+``--split held-out-25`` the twenty-fifth, ``calibration/public/heldout25.json`` (three sources: Lightning Thunder's
+litgpt benchmark (pure bf16, fused AdamW, torch.compile) of Llama-2-13B cut to 2-20 layers at 2 x 4,096 tokens on one
+H100 and under FSDP on eight, from lightning-thunder issue #474; Mistral-7B-v0.2, LongChat-13B-16K, Vicuna-7B-v1.5-16K
+and CodeLlama-34B at 16-32K tokens under FSDP with activation checkpointing on eight H100s with Gemma-2-27B and
+Llama-3-70B out of memory, from lightning-thunder PR #1261; and TRL's DPO quick start with an fp32 reference copy of
+Qwen2.5-0.5B out of memory on an A100 80GB, trl issue #3168; committed before it was first scored).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEVSET = REPO / "calibration" / "public" / "devset.json"
+HELDOUT2 = REPO / "calibration" / "public" / "heldout2.json"
+HELDOUT3 = REPO / "calibration" / "public" / "heldout3.json"
+HELDOUT4 = REPO / "calibration" / "public" / "heldout4.json"
+HELDOUT5 = REPO / "calibration" / "public" / "heldout5.json"
+HELDOUT6 = REPO / "calibration" / "public" / "heldout6.json"
+HELDOUT7 = REPO / "calibration" / "public" / "heldout7.json"
+HELDOUT8 = REPO / "calibration" / "public" / "heldout8.json"
+HELDOUT9 = REPO / "calibration" / "public" / "heldout9.json"
+HELDOUT10 = REPO / "calibration" / "public" / "heldout10.json"
+HELDOUT11 = REPO / "calibration" / "public" / "heldout11.json"
+HELDOUT12 = REPO / "calibration" / "public" / "heldout12.json"
+HELDOUT13 = REPO / "calibration" / "public" / "heldout13.json"
+HELDOUT14 = REPO / "calibration" / "public" / "heldout14.json"
+HELDOUT15 = REPO / "calibration" / "public" / "heldout15.json"
+HELDOUT16 = REPO / "calibration" / "public" / "heldout16.json"
+HELDOUT17 = REPO / "calibration" / "public" / "heldout17.json"
+HELDOUT18 = REPO / "calibration" / "public" / "heldout18.json"
+HELDOUT19 = REPO / "calibration" / "public" / "heldout19.json"
+HELDOUT20 = REPO / "calibration" / "public" / "heldout20.json"
+HELDOUT21 = REPO / "calibration" / "public" / "heldout21.json"
+HELDOUT22 = REPO / "calibration" / "public" / "heldout22.json"
+HELDOUT23 = REPO / "calibration" / "public" / "heldout23.json"
+HELDOUT24 = REPO / "calibration" / "public" / "heldout24.json"
+HELDOUT25 = REPO / "calibration" / "public" / "heldout25.json"
+SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
+               "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
+               "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
+               "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11,
+               "held-out-12": HELDOUT12,
+               "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15,
+               "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18,
+               "held-out-19": HELDOUT19, "held-out-20": HELDOUT20,
+               "held-out-21": HELDOUT21, "held-out-22": HELDOUT22,
+               "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
+               "held-out-25": HELDOUT25}
