@@ -34,8 +34,9 @@ def test_a_rebinding_under_a_test_of_the_name_itself_is_read_without_recursion(c
     res = cli("audit", "train.py", "--format", "json", cwd=tmp_path)
     assert res.code in (0, 1) and "internal error" not in res.out and "Traceback" not in res.err
     plan = plan_of(cli, "train.py", cwd=tmp_path)
-    # deciding `batch_size > 64` needs batch_size itself: left undecided (no value), never a wrong one
-    assert winner(plan, "batch.micro") is None
+    # deciding `batch_size > 64` needs batch_size itself: the statements are followed in order (8, then the
+    # test decided false with that 8; preflight/script_flow.py), never a wrong value and never a recursion
+    assert winner(plan, "batch.micro") == 8
     assert winner(plan, "optimizer.name") is not None  # the rest of the plan is read
 
 
