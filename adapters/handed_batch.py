@@ -83,8 +83,26 @@ def _draws(fn: Any, param: str) -> bool:
                     and (dotted_name(node.func) or "").startswith("random."):
                 return True  # random.sample(population, P)
         if isinstance(node, ast.Slice) and isinstance(node.upper, ast.BinOp) and isinstance(node.upper.op, ast.Add) \
-                and (_is(node.upper.left, param) or _is(node.upper.right, param)) and node.lower is not None:
+                and (_is(node.upper.left, param) or _is(node.upper.right, param)) and node.lower is not None \
+                and not _chunking(fn, node):
             return True  # x[i:i + P]
+    return False
+
+
+def _chunking(fn: Any, piece: ast.Slice) -> bool:
+    """``piece`` is ``x[i:i + P]`` under ``for i in ...`` whose body never back-propagates: the loop runs an
+    input through in pieces (nerf-pytorch ``run_nerf.py`` ``batchify_rays``: ``for i in range(0, N, chunk):
+    render_rays(rays_flat[i:i + chunk])``, a memory bound of the forward), not a batch drawn per step."""
+    if not isinstance(piece.lower, ast.Name):
+        return False
+    for loop in ast.walk(fn):
+        if isinstance(loop, ast.For) and _is(loop.target, piece.lower.id) \
+                and any(n is piece for stmt in loop.body for n in ast.walk(stmt)):
+            return not _backward(loop.body)
+        if isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) \
+                and any(_is(g.target, piece.lower.id) for g in loop.generators) \
+                and any(n is piece for n in ast.walk(loop)):
+            return not _backward([loop])  # [x[i:i + P] for i in range(0, N, P)]
     return False
 
 

@@ -223,3 +223,20 @@ def test_twin_a_size_that_draws_nothing_or_a_dataloader_leaves_the_batch_unknown
     # the job also builds a DataLoader: the batch may be that loader's
     plan = _td3(cli, tmp_path, extra="    loader = torch.utils.data.DataLoader([1, 2], batch_size=8)\n")
     assert fact(plan, "batch.micro") is None or fact(plan, "batch.micro").adapter != "handed_batch"
+
+
+def test_twin_a_size_that_cuts_the_forward_into_pieces_is_not_the_batch(cli, tmp_path: Path) -> None:
+    # nerf-pytorch run_nerf.py's batchify_rays shape: `for i in range(0, N, chunk): render(x[i:i + chunk])` with no
+    # backward inside the loop runs one input through in pieces (a memory bound), it draws no batch
+    draw = ("parts = [self.storage[i:i + batch_size] for i in range(0, self.size, batch_size)]\n"
+            "            ind = list(range(self.size))")
+    plan = _td3(cli, tmp_path, draw=draw)
+    got = fact(plan, "batch.micro")
+    assert got is None or got.adapter != "handed_batch"
+    loop = ("parts = []\n"
+            "            for i in range(0, self.size, batch_size):\n"
+            "                parts.append(self.storage[i:i + batch_size])\n"
+            "            ind = list(range(self.size))")
+    plan = _td3(cli, tmp_path, draw=loop)
+    got = fact(plan, "batch.micro")
+    assert got is None or got.adapter != "handed_batch"
