@@ -60,7 +60,7 @@ from preflight.adapters.hydra_compose import (
     relative,
     resolve,
 )
-from preflight.adapters.lightning import _PRECISION, _STRATEGY
+from preflight.adapters.lightning_pass import _PRECISION, _STRATEGY
 from preflight.adapters.module_params import COMPILES, DIVIDES, count_target, source_says
 
 from preflight.adapters_api import Adapter, Project

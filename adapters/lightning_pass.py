@@ -1,0 +1,284 @@
+"""Lightning script pass, the base: plan writing helpers, keyword resolution and the Trainer's
+precision/devices/nodes.
+
+Part of :mod:`preflight.adapters.lightning` (its ``_ScriptPass``), split by concern."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any, Optional
+
+from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+
+from preflight.adapters_api import CallSite, Project, Resolved, ScriptIndex
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source, TrainingPlan
+
+if TYPE_CHECKING:
+    from preflight.adapters.lightning import LightningAdapter
+
+
+LIGHTNING_MODULES = ("lightning", "lightning.pytorch", "pytorch_lightning")
+
+
+_VERSION = "Lightning <= 2.6.5 (frameworks.md §1.1)"
+
+
+_LEGACY = "pytorch_lightning 1.x: the GPU count per node; removed in 2.0"
+
+
+# precision value -> plan precision.mode; None: valid in Lightning but not a plan mode.
+# frameworks.md §1.1: fabric/plugins/precision/precision.py:23-36, fabric/connector.py:557-576.
+_PRECISION: dict[Any, Optional[str]] = {
+    "transformer-engine": "fp8", "transformer-engine-float16": "fp8",
+    "16-true": "fp16", "16-mixed": "amp_fp16", "16": "amp_fp16", 16: "amp_fp16",
+    "bf16-true": "bf16", "bf16-mixed": "amp_bf16", "bf16": "amp_bf16",
+    "32-true": "fp32", "32": "fp32", 32: "fp32",
+    "64-true": None, "64": None, 64: None,
+}
+
+
+_CANONICAL = {"16": "16-mixed", 16: "16-mixed", "bf16": "bf16-mixed", "32": "32-true", 32: "32-true",
+              "64": "64-true", 64: "64-true"}
+
+
+# strategy registry names (frameworks.md §1.1: strategies/ddp.py:384-413, fsdp.py:503-519,
+# deepspeed.py:780-809) -> (sharding, offload_params, offload_optimizer)
+_STRATEGY: dict[str, tuple[str, Optional[str], Optional[str]]] = {
+    "single_device": ("none", None, None),
+    "fsdp": ("fsdp_full", None, None),
+    "fsdp_cpu_offload": ("fsdp_full", "cpu", "cpu"),
+    "deepspeed": ("zero2", None, None),
+    "deepspeed_stage_1": ("zero1", None, None),
+    "deepspeed_stage_2": ("zero2", None, None),
+    "deepspeed_stage_2_offload": ("zero2", None, "cpu"),
+    "deepspeed_stage_3": ("zero3", None, None),
+    "deepspeed_stage_3_offload": ("zero3", "cpu", "cpu"),
+    "deepspeed_stage_3_offload_nvme": ("zero3", "nvme", "nvme"),
+}
+
+
+for _base in ("ddp", "ddp_spawn", "ddp_fork", "ddp_notebook"):
+    _STRATEGY[_base] = ("ddp", None, None)
+    for _flag in ("true", "false"):
+        _STRATEGY[f"{_base}_find_unused_parameters_{_flag}"] = ("ddp", None, None)
+
+
+_FSDP_SHARDING = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+                  "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
+
+
+_STAGE = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
+
+
+_MODULE_BASES = ("LightningModule", "LightningDataModule")
+
+
+_OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.")
+
+
+def _is_lightning(qualified: Optional[str], last: str) -> bool:
+    if not qualified or qualified.rsplit(".", 1)[-1] != last:
+        return False
+    return any(qualified.startswith(m + ".") for m in LIGHTNING_MODULES) and ".fabric." not in qualified
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _PassBase:
+    def __init__(self, adapter: LightningAdapter, project: Project, plan: Optional[TrainingPlan],
+                 idx: ScriptIndex) -> None:
+        self.adapter = adapter
+        self.project = project
+        self.plan = plan  # None while detecting
+        self.idx = idx
+        self.script = idx.script
+        self.mapped: dict[int, Resolved] = {}  # synthetic keyword values -> their config value
+        self.mapped_calls: list[ast.Call] = []
+        self.mapped_from: list[str] = []
+        self.calls = [s for s in idx.calls if idx.runs(s) is not False]
+        self.trainers = [s for s in self.calls if _is_lightning(s.qualified, "Trainer")]
+        # pytorch_lightning 1.x ``Trainer.from_argparse_args(args, ...)`` over a parser that
+        # ``Trainer.add_argparse_args(parser)`` filled: the Trainer's flags are the launch line's
+        self.from_args = [s for s in self.calls if s.qualified and s.qualified.endswith(".Trainer.from_argparse_args")
+                          and _is_lightning(s.qualified.rsplit(".", 1)[0], "Trainer")]
+        self.clis = [s for s in self.calls if _is_lightning(s.qualified, "LightningCLI")]
+        self.modules = {name for name, node in idx.classes.items()
+                        if any(_is_lightning(idx.qualify(dotted_name(b)), b_last)
+                               for b in node.bases for b_last in _MODULE_BASES)}
+
+    def relevant(self) -> bool:
+        return self.idx.imports_any(*LIGHTNING_MODULES) and bool(self.trainers or self.modules or self.clis
+                                                                 or self.from_args)
+
+    # -- helpers -------------------------------------------------------------
+    def conf(self, site: CallSite, base: str = "high") -> str:
+        return base if self.idx.runs(site) else "medium"
+
+    def src(self, node: Any, detail: Optional[str] = None, kind: str = "code", key: Optional[str] = None) -> Source:
+        return self.project.source(self.script, node, kind, key=key, detail=detail)
+
+    def add(self, field: str, value: Any, source: Source, confidence: str = "high", priority: int = 0) -> None:
+        assert self.plan is not None
+        self.adapter.add_checked(self.plan, field, value, source, confidence, priority)
+
+    def note(self, text: str) -> None:
+        assert self.plan is not None
+        self.adapter.note(self.plan, text)
+
+    def where(self, node: Any) -> str:
+        return self.src(node).location()
+
+    def put(self, field: str, value: Any, resolved: Resolved, site: CallSite, what: str, confidence: str,
+            priority: int = 0) -> None:
+        """Add ``value`` (derived from ``resolved``) with the resolved value's true origin."""
+        if resolved.kind == "cli":
+            source = Source("cli", None, None, resolved.key, f"{what}: {resolved.detail}")
+        elif resolved.kind == "config":  # a key of a Trainer(**cfg[...]) section; detail: the file
+            source = Source("config", resolved.detail, resolved.line, resolved.key, f"{what} (Trainer(**...) key)")
+        else:
+            detail = f"{what}; {resolved.detail}" if resolved.detail else what
+            source = self.src(resolved.line or site.line, detail, key=resolved.key)
+        self.add(field, value, source, confidence, priority)
+
+    def call_of(self, expr: Optional[ast.AST]) -> Optional[ast.Call]:
+        if isinstance(expr, ast.Call):
+            return expr
+        if isinstance(expr, ast.Name):
+            bound = self.idx.assigns.get(expr.id, [])
+            if len(bound) == 1 and isinstance(bound[0], ast.Call):
+                return bound[0]
+        return None
+
+    def site_of(self, call: ast.Call) -> Optional[CallSite]:
+        return next((s for s in self.idx.calls if s.call is call), None)
+
+    def resolve(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
+        """The index's value of ``expr``, or the config value a ``Trainer(**cfg[...])`` key holds."""
+        if expr is not None and id(expr) in self.mapped:
+            return self.mapped[id(expr)]
+        return self.idx.resolve(expr) if expr is not None else None
+
+    def unpacked(self, site: CallSite) -> Optional[CallSite]:
+        """``Trainer(..., **config['trainer_params'])`` with ``config`` loaded from a YAML/JSON file
+        the launch line names (PyTorch-VAE ``run.py:45-54`` @ AntixK/PyTorch-VAE with ``-c
+        configs/vae.yaml``): the call as if the section's keys were written as keywords (their
+        values from the file, with its provenance). None when a mapping is not found in exactly
+        one config given to the audit."""
+        from preflight.analysis.syntax import config_at, unpacked_key_path
+
+        keywords = [kw for kw in site.call.keywords if kw.arg is not None]
+        self.mapped_from = []
+        written = {kw.arg for kw in keywords}
+        for kw in site.call.keywords:
+            if kw.arg is not None:
+                continue
+            path = unpacked_key_path(kw.value)
+            if not path:
+                return None
+            found = [(c, d) for _, c in self.project.configs
+                     if (d := config_at(c.data, path)) is not None]
+            if len(found) != 1:
+                return None
+            config, data = found[0]
+            self.mapped_from.append(f"{ast.unparse(kw.value)} from {config.path}")
+            for key, value in data.items():
+                if not isinstance(key, str) or key in written or not key.isidentifier():
+                    continue
+                node = ast.copy_location(ast.Constant(value=value), site.call)
+                source = self.project.config_source(config, (*path, key))
+                self.mapped[id(node)] = Resolved(value, "config", source.line, source.key, str(source.path))
+                keywords.append(ast.keyword(arg=key, value=node))
+                written.add(key)
+        call = ast.copy_location(ast.Call(func=site.call.func, args=site.call.args, keywords=keywords), site.call)
+        self.mapped_calls.append(call)  # kept alive: `mapped` is keyed by the ids of its nodes
+        return CallSite(site.script, call, site.name, site.qualified, site.target, site.guards, site.function,
+                        site.klass)
+
+    def precision(self, site: CallSite, conf: str) -> None:
+        expr = site.kwarg("precision")
+        if expr is None or (isinstance(expr, ast.Constant) and expr.value is None):
+            self.add("precision.mode", "fp32",
+                     self.src(site.call, f"Trainer(precision=None) -> \"32-true\" ({_VERSION})", "default"), conf)
+            return
+        resolved = self.resolve(expr)
+        if resolved is None:
+            return
+        raw = resolved.value
+        if isinstance(raw, bool) or not isinstance(raw, (str, int)) or raw not in _PRECISION:
+            self.note(f"{self.where(expr)}: Trainer(precision={raw!r}) is not a precision Lightning accepts")
+            return
+        mode = _PRECISION[raw]
+        canonical = _CANONICAL.get(raw, raw)
+        if mode is None:
+            self.note(f"{self.where(expr)}: Trainer(precision={raw!r}) = 64-bit, which the plan cannot hold")
+            return
+        accel = self.resolve(site.kwarg("accelerator"))
+        what = f"Trainer(precision={raw!r})" + (f" = {canonical!r}" if canonical != raw else "")
+        if canonical == "16-mixed" and accel is not None and accel.value == "cpu":
+            mode = "amp_bf16"
+            what += " on accelerator='cpu': Lightning converts 16-mixed to bf16-mixed"
+        self.put("precision.mode", mode, resolved, site, what, conf)
+
+    def devices(self, site: CallSite, conf: str) -> Optional[tuple[int, str]]:
+        legacy = site.kwarg("gpus")
+        if legacy is not None:
+            # pytorch_lightning 1.x (removed in 2.0): a truthy gpus= is the device flag and the
+            # accelerator is the GPU, whatever devices= says (1.6-1.9 accelerator_connector.py
+            # _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag: `gpus or ...`,
+            # not in ([], 0, "0"); 1.0-1.5: gpus is the only GPU count)
+            resolved = self.resolve(legacy)
+            if resolved is None:
+                return None
+            if resolved.value not in (None, [], 0, "0", False):
+                return self.device_count(site, conf, legacy, resolved, "gpus", _LEGACY)
+        expr = site.kwarg("devices")
+        if expr is None:
+            self.note(f"{self.where(site.call)}: Trainer(devices=\"auto\") (the default): all visible devices, "
+                      "known only at launch")
+            return None
+        resolved = self.resolve(expr)
+        if resolved is None:
+            return None
+        return self.device_count(site, conf, expr, resolved, "devices", "")
+
+    def device_count(self, site: CallSite, conf: str, expr: ast.expr, resolved: Resolved, flag: str,
+                     version: str) -> Optional[tuple[int, str]]:
+        raw = resolved.value
+        count: Optional[int] = None
+        what = f"Trainer({flag}={raw!r})"
+        if _is_int(raw):
+            count = raw
+        elif isinstance(raw, list) and all(_is_int(v) for v in raw):
+            count, what = len(raw), f"{what}: device ids"
+        elif isinstance(raw, str):
+            text = raw.strip()
+            if "," in text:
+                ids = [p for p in text.split(",") if p.strip()]
+                if all(p.strip().lstrip("-").isdigit() for p in ids):
+                    count, what = len(ids), f"{what}: device ids"
+            elif text.lstrip("-").isdigit():
+                count = int(text)
+        if count == -1 or raw == "auto":
+            self.note(f"{self.where(expr)}: Trainer({flag}={raw!r}): all visible devices, known only at launch")
+            return None
+        if count is None or count < 1:
+            return None
+        if version:
+            what = f"{what} ({version})"
+        self.put("dist.devices_per_node", count, resolved, site, what, conf)
+        return count, what
+
+    def nodes(self, site: CallSite, conf: str) -> Optional[tuple[int, str]]:
+        expr = site.kwarg("num_nodes")
+        if expr is None:
+            self.add("dist.nodes", 1, self.src(site.call, f"Trainer(num_nodes=1) default ({_VERSION})", "default"),
+                     conf)
+            return 1, "default"
+        resolved = self.resolve(expr)
+        if resolved is None or not _is_int(resolved.value) or resolved.value < 1:
+            return None
+        self.put("dist.nodes", resolved.value, resolved, site, f"Trainer(num_nodes={resolved.value})", conf)
+        return resolved.value, "given"
