@@ -9,24 +9,15 @@ import math
 from typing import TYPE_CHECKING, Callable, Optional, cast
 
 from preflight.analysis.syntax import dotted_name, target_names
-from preflight.script_argv import (
-    ArgSpec,
-    _convert,
-    from_argv,
-    opaque_words,
-    positional_from_argv,
-)
+from preflight.script_argparse import _ArgparseValues
 from preflight.script_bindings import function_binding, module_binding
 from preflight.script_index_core import (
     _ARITH,
     _COMPARE,
-    _KEEP,
-    _LIBRARY_PARSERS,
     _STR_METHODS,
     MAX_RESOLVE_DEPTH,
     CallSite,
     Resolved,
-    _IndexCore,
     _locals_call,
     _lowest_cap,
     _merged_namespace,
@@ -36,7 +27,7 @@ if TYPE_CHECKING:
     from preflight.script_index import ScriptIndex
 
 
-class _Resolver(_IndexCore):
+class _Resolver(_ArgparseValues):
     def _rounded_quotient(self, expr: ast.AST, depth: int) -> Optional[Resolved]:
         """``math.ceil(a / b)``, ``math.floor(a / b)``, ``int(a / b)`` or ``round(a / b)`` of known
         integers: the integer it gives (text-generation-webui's LoRA tab:
@@ -375,64 +366,6 @@ class _Resolver(_IndexCore):
             found = found or value
         return found
 
-    def _local_parser(self, node: ast.AST) -> bool:
-        """``parse_args(args)`` imported from a local module that returns the parsed
-        namespace (open_clip ``main.py:98``): its attributes are the job's options."""
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-            return False
-        from preflight.script_parsers import local_parser_function
-
-        return local_parser_function(self.script.source.path, self.imports.get(node.func.id))
-
-    def _library_parser(self, node: ast.AST) -> bool:
-        """A library function that returns the parsed options (prefigure's ``get_all_args()``,
-        whose options the ``[DEFAULTS]`` of ``defaults.ini`` declares)."""
-        if isinstance(node, ast.Attribute):  # ``FLAGS = flags.FLAGS`` (absl, preflight/adapters/absl_flags.py)
-            from preflight.adapters.absl_flags import absl_flags_object
-
-            return absl_flags_object(node, self.qualify)
-        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-            and self.imports.get(node.func.id) in _LIBRARY_PARSERS
-
-    def _namespace(self, name: str) -> bool:
-        """``name`` only ever holds this file's argparse result: every binding is a parameter
-        or a call of a local function that returns ``parser.parse_args()`` (StarCoder
-        ``finetune.py``: ``args = get_args()``, then ``run_training(args, ...)``)."""
-        bound = self.assigns.get(name)
-        if not bound:
-            return False
-        parsers = self.parsed_args_functions()
-        if not parsers:
-            return False
-        calls = [b for b in bound if b is not None and self._handed_back(b, name) is None]
-        return bool(calls) and all(isinstance(b, ast.Call) and isinstance(b.func, ast.Name)
-                                   and b.func.id in parsers for b in calls)
-
-    def _handed_back(self, value: ast.AST, name: str) -> Optional[set[str]]:
-        """``name = f(name)`` through a function that returns its argument: the attributes it may assign
-        (:mod:`preflight.script_passthrough`), else None."""
-        from preflight.script_passthrough import passthrough_writes
-
-        return passthrough_writes(self, value, name)
-
-    def parsed_args_functions(self) -> set[str]:
-        """Local functions that return ``<parser>.parse_args()``."""
-        if self._parse_functions is None:
-            found: set[str] = set()
-            # every call of the file is a site: without a ``.parse_args()`` call none returns one
-            any_parse = any(isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "parse_args"
-                            for s in self.calls)
-            for fname, defs in self.functions.items() if any_parse else ():
-                if len(defs) != 1:
-                    continue
-                for node in ast.walk(defs[0]):
-                    if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) \
-                            and isinstance(node.value.func, ast.Attribute) \
-                            and node.value.func.attr == "parse_args":
-                        found.add(fname)
-            self._parse_functions = found
-        return self._parse_functions
-
     def _parameter(self, name: str, depth: int, line: Optional[int] = None) -> Optional[Resolved]:
         """A function parameter bound nowhere else: the value every call of its function in
         this file passes (by keyword or position, else the parameter's default), when they
@@ -549,98 +482,3 @@ class _Resolver(_IndexCore):
                     and isinstance(c.call.args[0], ast.Name) and c.call.args[0].id == site.function
                     for c in self.calls)
         return self.options(name) if decorated or fired else None
-
-    # -- argparse ------------------------------------------------------------
-    def argument(self, dest: str, at: Optional[int] = None) -> Optional[Resolved]:
-        """``args.<dest>``: the launch-command value if given, else the argparse default; unknown when
-        a helper of a local module the namespace is handed to assigns it (:mod:`preflight.script_helper_writes`);
-        the value the script's own reassignment computes when one runs before the use on line ``at``
-        (:mod:`preflight.script_reassign`)."""
-        specs = self.arguments.get(dest, [])
-        if specs:
-            if self._helper_written is None:
-                from preflight.script_helper_writes import helper_written
-
-                self._helper_written = set()  # a re-entrant resolve while it is computed sees none
-                self._helper_written = helper_written(self)
-            if dest in self._helper_written:
-                return None
-            reassigned = self._reassigned_value(dest, at)
-            if reassigned is not _KEEP:
-                return reassigned  # type: ignore[return-value]
-        if specs and dest in self.set_defaults:
-            return self._set_default(dest, specs)
-        if len(specs) != 1:
-            return None
-        spec = specs[0]
-        default = self._default(spec)
-        given = self._from_argv(spec)
-        if given is not None:
-            value, text = given
-            converted = _convert(value, spec)
-            if converted is None:
-                return None
-            detail = text
-            if default is not None:
-                detail += f" (overrides the argparse default {default.value!r})"
-            return Resolved(converted, "cli", None, spec.flag, detail)
-        if default is not None and opaque_words(self.args):
-            return None  # the option may be among arguments not known statically
-        if self.options is not None and ".set_defaults(**" in self.script.source.text.replace(" ", ""):
-            # ``parser.set_defaults(**cfg)`` of the YAML ``-c/--config`` names (timm's train.py shape,
-            # apple/ml-4m run_training_4m_fsdp.py:231-239): the file's key is the default argparse uses
-            from_file = self.options(dest)
-            if from_file is not None and from_file.kind == "cli":
-                return from_file
-        return default
-
-    def _reassigned_value(self, dest: str, at: Optional[int]) -> object:
-        """``_KEEP``, the computed value, or None: :func:`preflight.script_reassign.reassigned_value`."""
-        from preflight.script_reassign import reassigned_value
-
-        return reassigned_value(self, dest, at, _KEEP)
-
-    def _set_default(self, dest: str, specs: list[ArgSpec]) -> Optional[Resolved]:
-        """``parser.set_defaults(pin_mem=True)`` over ``--pin_mem`` (store_true) and
-        ``--no_pin_mem`` (store_false, same dest): MAE ``main_finetune.py:142-145`` @ efb2a806.
-        A flag on the launch line decides; else the set_defaults value, which argparse
-        prefers to every add_argument default."""
-        given: list[tuple[ArgSpec, tuple[Optional[str], str]]] = []
-        for spec in specs:
-            found = self._from_argv(spec)
-            if found is not None:
-                given.append((spec, found))
-        if len(given) == 1:
-            spec, (value, text) = given[0]
-            if spec.action in ("store_true", "store_false"):
-                return Resolved(spec.action == "store_true", "cli", None, spec.flag, text)
-            converted = _convert(value, spec)
-            return None if converted is None else Resolved(converted, "cli", None, spec.flag, text)
-        if given or opaque_words(self.args):
-            return None
-        expr, line = self.set_defaults[dest]
-        resolved = self.resolve(expr)
-        if resolved is None:
-            return None
-        return Resolved(resolved.value, "code", line, specs[0].flag, f"parser.set_defaults({dest}=...)")
-
-    def _default(self, spec: ArgSpec) -> Optional[Resolved]:
-        detail = f"argparse default of {spec.flag}"
-        if spec.default is None:
-            if spec.action in ("store_true", "store_false"):
-                return Resolved(spec.action == "store_false", "code", spec.line, spec.flag, detail)
-            return None
-        resolved = self.resolve(spec.default)
-        if resolved is None:
-            return None
-        value = resolved.value
-        if isinstance(value, str) and spec.type_name in ("int", "float"):
-            value = _convert(value, spec)  # argparse applies type= to string defaults
-            if value is None:
-                return None
-        return Resolved(value, "code", spec.line, spec.flag, detail)
-
-    def _from_argv(self, spec: ArgSpec) -> Optional[tuple[Optional[str], str]]:
-        if spec.options and not spec.options[0].startswith("-"):
-            return None if self.odd_positionals else positional_from_argv(spec, self.arguments, self.args)
-        return from_argv(spec, self.arguments, self.args)
