@@ -40,6 +40,11 @@ from preflight.analysis.binding_syntax import (
     may_unpack,
     sets_requires_grad_false,
 )
+from preflight.analysis.bindings_optimized import (
+    optimized_models,
+    optimizer_over_parameters,
+    torch_optimizer_class,
+)
 from preflight.analysis.scopes import CallSite, ClassInfo, FunctionInfo, ScopeIndex
 
 if TYPE_CHECKING:
@@ -78,7 +83,7 @@ class Bindings:
         self._local_names.update(scopes.classes_by_name)
         self._method_names = {name for c in scopes.classes.values() for name in c.methods}
         self._annotations()
-        self._optimized_models()
+        optimized_models(self)
         for _ in range(max_rounds):
             if not self._round():
                 break
@@ -122,43 +127,6 @@ class Bindings:
                 class_body = None
             for target in targets:
                 yield fn, class_body, target, value
-
-    def _optimized_models(self) -> None:
-        """``model = DeepSpeech(...).cuda()``, a class imported from another module of the project,
-        whose ``model.parameters()`` a torch optimizer takes in the same function: its use says it
-        is a model (deepspeech.pytorch's train.py). Only a name bound once there, by a call of a
-        capitalised imported name outside ``torch``."""
-        optimized: set[tuple[FunctionInfo, str]] = set()
-        for call, fn in self.call_functions:
-            qual = self.imports.qualify(call.func) or ""
-            if not _torch_optimizer_class(qual):
-                continue
-            first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
-            if isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) \
-                    and first.func.attr in ("parameters", "named_parameters") and isinstance(first.func.value, ast.Name):
-                optimized.add((fn, first.func.value.id))
-        if not optimized:
-            return
-        counts: dict[tuple[FunctionInfo, str], int] = {}
-        for fn, _, target, _ in self._events:
-            if isinstance(target, ast.Name):
-                counts[(fn, target.id)] = counts.get((fn, target.id), 0) + 1
-        for fn, class_body, target, value in self._events:
-            if class_body is not None or not isinstance(target, ast.Name):
-                continue
-            key = (fn, target.id)
-            if key not in optimized or counts.get(key) != 1 or key in self.names:
-                continue
-            made: ast.AST = value
-            while isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) \
-                    and made.func.attr in tables.MODULE_CHAIN:
-                made = made.func.value
-            if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
-                    and made.func.id[:1].isupper() and made.func.id in self.imports.aliases):
-                continue
-            if (self.imports.qualify(made.func) or "").startswith("torch."):
-                continue
-            self.names[key] = Binding(MODULE, made, f"`{target.id}.parameters()` are optimized")
 
     def _annotations(self) -> None:
         for fn in self.scopes.functions.values():
@@ -478,9 +446,9 @@ class Bindings:
         if last == "instantiate" and (qual.startswith("hydra.") or qual == "instantiate") and call.args \
                 and hydra_optimizer(call):
             return Binding(OPTIMIZER, call, "`instantiate(...)` of an optimizer config")
-        if last in tables.OPTIMIZERS or (_torch_optimizer_class(qual) and last != "Optimizer"):
+        if last in tables.OPTIMIZERS or (torch_optimizer_class(qual) and last != "Optimizer"):
             return Binding(OPTIMIZER, call, None)
-        if _optimizer_over_parameters(last, call):
+        if optimizer_over_parameters(last, call):
             # a third-party optimizer named after a torch one (aihwkit's `AnalogSGD`, `Adam8bit`
             # variants) built over a module's parameters
             return Binding(OPTIMIZER, call, None)
@@ -627,28 +595,3 @@ class Bindings:
     def target_of(self, call: ast.Call) -> Optional[FunctionInfo]:
         found = self.calls.get(call)
         return found[0] if found is not None else None
-
-
-_OPTIMIZER_SUFFIXES = ("SGD", "Adam", "AdamW", "Adagrad", "Adadelta", "RMSprop", "Lamb", "LAMB", "Lion",
-                       "Optimizer")
-
-
-def _optimizer_over_parameters(last: str, call: ast.Call) -> bool:
-    """``AnalogSGD(model.parameters(), lr=0.1)``: a class whose name ends with a torch optimizer's
-    (``SGD``, ``AdamW``, ... or ``Optimizer``), given ``<x>.parameters()`` (or
-    ``named_parameters()``) as its first argument or ``params=``."""
-    if not last[:1].isupper() or not last.endswith(_OPTIMIZER_SUFFIXES) or last == "Optimizer":
-        return False
-    params = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
-    return isinstance(params, ast.Call) and isinstance(params.func, ast.Attribute) and (
-        params.func.attr in ("parameters", "named_parameters"))
-
-
-def _torch_optimizer_class(qual: str) -> bool:
-    """A class of ``torch.optim`` that is an optimizer: not a learning-rate scheduler
-    (``torch.optim.lr_scheduler.*``) and not a stochastic-weight-averaging helper
-    (``torch.optim.swa_utils.SWALR`` is a scheduler, ``AveragedModel`` a module: stepping an SWALR
-    at the end of each epoch is no optimizer step; mosaicml/composer issue 624's SWA loop)."""
-    last = qual.rsplit(".", 1)[-1]
-    return (qual.startswith("torch.optim.") and last[:1].isupper() and ".lr_scheduler." not in qual
-            and ".swa_utils." not in qual)
