@@ -20,7 +20,7 @@ JOBS = Path(__file__).resolve().parents[1] / "bench" / "realworld" / "jobs"
 ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
             "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
             "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
-            "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth")
+            "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth")
 
 
 def _set_of(job: dict) -> int:
