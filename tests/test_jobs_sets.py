@@ -20,7 +20,7 @@ JOBS = Path(__file__).resolve().parents[1] / "bench" / "realworld" / "jobs"
 ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
             "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
             "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
-            "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth")
+            "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth")
 
 
 def _set_of(job: dict) -> int:
@@ -123,3 +123,25 @@ def test_fetch_writes_the_launch_script_a_job_names_whatever_its_suffix(tmp_path
     assert not (here / "scripts" / "other.wilkes3").exists()
     launcher = dict(job, invocation=["--", "torchrun", "train.py"])
     assert fetch.named_script(launcher) is None
+
+
+def test_fetch_reads_a_mirror_that_arrives_as_a_checkouts_git_folder(tmp_path: Path, monkeypatch) -> None:
+    # set 30's reid-strong-baseline snapshot came as owner+name/repo/.git (a checkout's git folder),
+    # not a bare repository: fetch must read it there rather than fail on repo/ itself
+    src = tmp_path / "mirrors" / "o+r" / "repo"
+    src.mkdir(parents=True)
+    (src / "train.py").write_text("print('train')\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(src)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    monkeypatch.setenv("PREFLIGHT_MIRRORS", str(tmp_path / "mirrors"))
+    monkeypatch.setenv("PREFLIGHT_REALJOBS_WORK", str(tmp_path / "work"))
+    spec = importlib.util.spec_from_file_location("jobs_fetch_git_folder", JOBS / "fetch.py")
+    assert spec is not None and spec.loader is not None
+    fetch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fetch)
+    job = {"repo": "o/r", "commit": commit, "paths": ["."], "cwd": ".", "invocation": ["train.py"]}
+    fetch.fetch_all([job])
+    assert (fetch.job_dir(job) / "train.py").read_text() == "print('train')\n"

@@ -40,6 +40,8 @@ def _git(git_dir: Path, *args: str, data: bytes | None = None) -> bytes:
 def _mirror(repo: str) -> Path:
     owner_name = repo.replace("/", "+")
     local = MIRRORS / owner_name / "repo"
+    if (local / ".git").is_dir():  # a snapshot that arrives as a checkout's .git, not a bare repository
+        return local / ".git"
     if local.is_dir():
         return local
     clone = WORK / "_clones" / owner_name
