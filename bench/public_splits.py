@@ -117,6 +117,13 @@ H100 and under FSDP on eight, from lightning-thunder issue #474; Mistral-7B-v0.2
 and CodeLlama-34B at 16-32K tokens under FSDP with activation checkpointing on eight H100s with Gemma-2-27B and
 Llama-3-70B out of memory, from lightning-thunder PR #1261; and TRL's DPO quick start with an fp32 reference copy of
 Qwen2.5-0.5B out of memory on an A100 80GB, trl issue #3168; committed before it was first scored).
+
+``--split held-out-26`` the twenty-sixth, ``calibration/public/heldout26.json`` (three sources: NVIDIA NeMo AutoModel's
+gradient-checkpointing guide, Llama-3.2-1B at 8 x 2,048 tokens on H100s on one GPU, under FSDP2 on eight, with activation
+checkpointing and with the fused linear cross-entropy; litgpt's LoRA / QLoRA tutorial table of Aug 2023, StableLM-3B and
+Llama-2-7B on Alpaca at micro batch 4 in bf16-mixed / bf16-true with NF4 and double quantization, Llama-2-7B bf16-mixed
+out of memory; and its StableLM-3B re-measurement after Fabric's quantization, litgpt PR #596; committed before it was
+first scored).
 """
 
 from __future__ import annotations
@@ -149,6 +156,7 @@ HELDOUT22 = REPO / "calibration" / "public" / "heldout22.json"
 HELDOUT23 = REPO / "calibration" / "public" / "heldout23.json"
 HELDOUT24 = REPO / "calibration" / "public" / "heldout24.json"
 HELDOUT25 = REPO / "calibration" / "public" / "heldout25.json"
+HELDOUT26 = REPO / "calibration" / "public" / "heldout26.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -159,4 +167,4 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-19": HELDOUT19, "held-out-20": HELDOUT20,
                "held-out-21": HELDOUT21, "held-out-22": HELDOUT22,
                "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
-               "held-out-25": HELDOUT25}
+               "held-out-25": HELDOUT25, "held-out-26": HELDOUT26}
