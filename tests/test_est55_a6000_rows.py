@@ -38,3 +38,20 @@ def test_one_stated_setting_two_readings_only_the_4090_is_scored():
         assert not a.not_scored and a.error is not None
         assert b.not_scored and b.error is None and "does not state" in b.not_scored
         assert pa.summary([a, b], "x")["measured"] == 1
+
+
+def test_no_two_scored_rows_read_one_setting_two_ways():
+    """Over every split: scored rows with the same setup and a tensor reading (allocated or active, which
+    do not depend on the card) agree within 15%; a pair that does not names a setting the source left out."""
+    from collections import defaultdict
+
+    from public_splits import DEVSET, SPLIT_FILES
+
+    seen = defaultdict(list)
+    for path in {DEVSET, *SPLIT_FILES.values()}:
+        for row in json.loads(Path(path).read_text(encoding="utf-8"))["rows"]:
+            if row.get("peak_bytes") and not row.get("not_scored") and row["measured"] in pa.TENSOR_KINDS:
+                seen[(json.dumps(row["setup"], sort_keys=True), row["measured"])].append(row["peak_bytes"])
+    assert len(seen) > 300
+    for peaks in seen.values():
+        assert max(peaks) <= 1.15 * min(peaks)
