@@ -412,7 +412,7 @@ add_oom(CAIKIT, "llama2-7b-full-ft-fp32-b1-rte-a100-80gb", "nvidia-smi", "A100-S
 
 # ------------------------------------------------------------------ 6. NegCLIP: CLIP ViT-B/32 with hard negatives
 NC_BASE = dict(mode="train", model="CLIP-ViT-B-32", precision="amp-fp16", optimizer="adamw", grad_accum=1,
-               image_size=224, seq_len=77, padding="max_length", grad_ckpt=False, attention="eager", torch_mha=True,
+               image_size=224, seq_len=77, padding="max_length", grad_ckpt=False, attention="sdpa", torch_mha=True,
                world_size=1, torch_version="2.0.1", transformers_version="4.30.2")
 NC_UNKNOWN = ("'9GB' / '28GB' name no counter or unit base: the driver's figure (nvidia-smi) in GiB written",
               "NegCLIP's batch of B pairs is 2B images and 4B captions ('batch_size=256 would result in a matrix of "
@@ -420,7 +420,13 @@ NC_UNKNOWN = ("'9GB' / '28GB' name no counter or unit base: the driver's figure 
               "towers' activations (text 4B x 77 tokens x width 512, image 2B x 50 tokens x width 768) equal the "
               "same batch in both towers",
               "the fork's defaults assumed (fp16 AMP, AdamW, no gradient checkpointing, no torch.compile); "
-              "transformers is not used by open_clip (4.30.2 written for the field)")
+              "transformers is not used by open_clip (4.30.2 written for the field)",
+              # est55: the kernel follows the torch written (the row said eager next to torch 2.0.1)
+              "attention: open_clip's ResidualAttentionBlock calls nn.MultiheadAttention with need_weights=False, "
+              "and from torch 2.0 F.multi_head_attention_forward runs scaled_dot_product_attention on that path "
+              "(preflight/estimate/terms.py mha_output_copied); the repository's own environment script (scripts/create_environment.sh at 42dbb5e; the training fork's requirements were not read) installs "
+              "torch unpinned ('pip install torch>=1.13.1' unquoted: the shell takes '>=1.13.1' as a redirection), "
+              "the PyPI release of mid-2023 (2.0.1), so sdpa is written (eager before est55)")
 add(NEGCLIP, "clip-vit-b32-negclip-b32-ampfp16-rtx3060", 9, "GiB", "nvidia-smi", "RTX-3060-12GB",
     dict(NC_BASE, micro_batch=96), unknown=(*NC_UNKNOWN, "torch not stated (2.0.1 written: July 2023)"),
     notes="vision-language-models-are-bows issue #30 (wangzehao0704, 2023-07-10): 'Although I used the same "

@@ -8,7 +8,9 @@ MIB = 2**20
 rows = []
 
 
-def add(src, rid, value, unit, measured, gpu, setup, *, outcome="ran", notes="", unmodelled=()):
+def add(src, rid, value, unit, measured, gpu, setup, *, outcome="ran", notes="", unmodelled=(), not_scored=""):
+    """One row; ``not_scored`` (est51, est55): why the setup the source states cannot have produced
+    the figure (bench/public_accuracy.py then scores neither its error nor its verdict)."""
     mult = {"GB": GB, "GiB": GIB, "MiB": MIB}[unit]
     r = {
         "id": f"{src}/{rid}",
@@ -26,6 +28,8 @@ def add(src, rid, value, unit, measured, gpu, setup, *, outcome="ran", notes="",
         r["unmodelled"] = list(unmodelled)
     if notes:
         r["notes"] = notes
+    if not_scored:
+        r["not_scored"] = not_scored
     rows.append(r)
 
 
