@@ -72,7 +72,6 @@ def test_checkpointing_keeps_only_each_block_input_in_fp32():
 @pytest.mark.parametrize("changes", [
     dict(precision="bf16"),                                  # bf16-true: every tensor 16-bit
     dict(model_impl="transformers"),                         # transformers loads the rest in 16 bits
-    dict(model_impl="transformers", kbit_prepared=True),     # upcast by PEFT: not traced here
     dict(model_impl="litgpt", kbit_prepared=True),
     dict(weights_bits=16),                                   # loaded in 16 bits
     dict(quant=None, quant_type=None, double_quant=None),    # no 4-bit base
@@ -93,3 +92,30 @@ def test_heldout26_rows_state_what_the_pinned_code_does():
     llama2 = [r for r in rows if "llama-2-7b" in r["id"]]
     assert len(llama2) == 6 and all(r["setup"]["seq_len"] == 1304 for r in llama2)
     assert all(any("get_max_seq_length" in u for u in r["unknown"]) for r in llama2)
+
+
+@pytest.mark.parametrize("ckpt", [False, True])
+def test_peft_prepared_base_keeps_norm_outputs_and_mlp_in_fp32_under_autocast(ckpt):
+    """prepare_model_for_kbit_training upcasts the rest to fp32: the residual is fp32 in the estimate already; the
+    norm outputs the 4-bit projections keep and the gated MLP's four tensors are fp32 too (bf16 in the twin
+    without autocast's fp32 stream: the same job computed in bf16 throughout is not a PEFT-prepared layout, so the
+    term is checked directly)."""
+    inp = _job(LLAMA, model_impl="transformers", kbit_prepared=True, grad_ckpt=ckpt, loss="standard")
+    assert QA.kbit_fp32_stream(inp) and not QA.fp32_parts(inp)
+    h, i, layers, tokens = 512, 1376, 4, 1024
+    per_layer = (2 * h + 4 * i) * 2
+    if ckpt:
+        # only the recomputed block holds them
+        assert QA.extra_saved(inp, inp.arch, tokens) == tokens * per_layer
+    else:
+        # the first block's attention input needs no grad (frozen embedding, no checkpointing)
+        assert QA.extra_saved(inp, inp.arch, tokens) == tokens * (layers * per_layer - h * 2)
+    key = "recompute" if ckpt else "saved"
+    out = QA.apply({"saved": 1.0, "recompute": 2.0, "logits_held": 3.0, "logits_fwd": 4.0}, inp, inp.arch, [])
+    assert out[key] - (2.0 if ckpt else 1.0) == QA.extra_saved(inp, inp.arch, tokens)
+    assert out["logits_held"] == 3.0      # transformers' head is not 4-bit: 16-bit logits under autocast
+    # twins: no autocast, or not prepared, or torchtune's NF4
+    for changes in (dict(precision="bf16"), dict(kbit_prepared=False), dict(model_impl="torchtune")):
+        twin = _job(LLAMA, model_impl="transformers", kbit_prepared=True, grad_ckpt=ckpt, loss="standard")
+        twin = EstimateInput(**{**twin.__dict__, **changes})
+        assert QA.extra_saved(twin, twin.arch, tokens) == 0

@@ -29,9 +29,12 @@ and once: the final norm's input and output, and the logits the 4-bit head retur
 quantizes every Linear, ``dequant.head_quantized``). The first block's input does not require
 grad under LoRA (frozen embedding), so its first norm's input and output are not kept.
 
-Transformers' QLoRA loads the non-quantized modules in 16 bits (fp16 by default for
-bitsandbytes) unless ``prepare_model_for_kbit_training`` upcasts them: that case (``kbit_prepared``,
-an fp32 residual) has the same mechanism but is not charged here (not traced).
+Transformers' QLoRA loads the non-quantized modules in 16 bits (fp16 by default for bitsandbytes): nothing
+changes there. PEFT's ``prepare_model_for_kbit_training`` (``kbit_prepared``) upcasts every parameter that is not
+4-bit to fp32, so under autocast the same mechanism applies (:func:`kbit_fp32_stream`): the residual stream is
+fp32 already in the estimate (``step_dtypes``: ``res`` 4), and the norm outputs the 4-bit projections keep and
+the MLP's activations are fp32 too; transformers' LM head is not quantized and runs under autocast (16-bit
+logits). Under gradient checkpointing (PEFT's default there) only the recomputed layer holds them.
 """
 
 from __future__ import annotations
@@ -47,6 +50,19 @@ def fp32_parts(inp: Any) -> bool:
     mixed precision (``amp-*`` with parameters not loaded in 16 bits)."""
     return (inp.quant == "4bit" and str(inp.precision).startswith("amp") and not inp.kbit_prepared
             and inp.model_impl == "litgpt" and inp.weights_bits != 16)
+
+
+def kbit_fp32_stream(inp: Any) -> bool:
+    """A 4-bit base prepared by PEFT (its other parameters fp32) under autocast; torchtune's NF4 is torchao's,
+    not bitsandbytes'."""
+    return (inp.quant == "4bit" and str(inp.precision).startswith("amp") and bool(inp.kbit_prepared)
+            and inp.model_impl not in ("torchtune", "litgpt"))
+
+
+def kbit_layer_elements(arch: Any) -> float:
+    """Elements per token of one block kept in fp32 rather than bf16 when the residual is fp32 already: the
+    two norm outputs the 4-bit projections keep and the MLP's activations."""
+    return 2 * arch.hidden_size + (4 if arch.gated_mlp else 2) * arch.intermediate_size
 
 
 def layer_elements(arch: Any, first: bool = False) -> float:
@@ -68,6 +84,13 @@ def layer_elements(arch: Any, first: bool = False) -> float:
 def extra_saved(inp: Any, arch: Any, tokens: float) -> float:
     """Bytes of activations kept beyond the 16-bit layout, over all blocks and the final norm."""
     layers = int(arch.num_layers)
+    if kbit_fp32_stream(inp) and layers > 0:
+        if inp.grad_ckpt:
+            # only the recomputed block holds them (the caller adds this to the recomputation)
+            return tokens * kbit_layer_elements(arch) * _FP32_MORE
+        # the first norm's output needs no grad under LoRA without checkpointing (frozen embedding)
+        first = arch.hidden_size if inp.lora else 0
+        return tokens * (layers * kbit_layer_elements(arch) - first) * _FP32_MORE
     if not fp32_parts(inp) or layers <= 0:
         return 0.0
     if inp.grad_ckpt:
@@ -84,9 +107,19 @@ def extra_logits(inp: Any, tv: float) -> float:
 
 def apply(acts: dict, inp: Any, arch: Any, notes: list) -> dict:
     """``acts`` (train_activations' terms) with the fp32 tensors of :func:`fp32_parts` added."""
-    if not fp32_parts(inp) or getattr(arch, "family", "decoder") != "decoder":
+    if getattr(arch, "family", "decoder") != "decoder":
         return acts
     tokens = float(inp.micro_batch * int(inp.seq_len or 0))
+    if kbit_fp32_stream(inp):
+        out = dict(acts)
+        key = "recompute" if inp.grad_ckpt else "saved"
+        out[key] = acts[key] + extra_saved(inp, arch, tokens)
+        notes.append("4-bit base prepared for k-bit training under mixed precision: bitsandbytes computes each "
+                     "4-bit linear in its fp32 input's dtype and returns fp32, so the norms' outputs and the "
+                     "MLP's activations are kept in fp32")
+        return out
+    if not fp32_parts(inp):
+        return acts
     out = dict(acts)
     out["saved"] = acts["saved"] + extra_saved(inp, arch, tokens)
     if acts.get("logits_held"):
