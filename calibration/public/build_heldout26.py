@@ -127,11 +127,20 @@ AM_UNKNOWN = (
     "layer); LC-CE: nemo_automodel FusedLinearCrossEntropy with output_hidden_states, no logits materialised ('fused')",
     "whether NeMoAutoModelForCausalLM patched the model with Liger kernels (RMSNorm, SwiGLU, RoPE) is not stated; "
     "attention written sdpa",
+    "est56 (after scoring, in-sample): Liger written (liger_kernels) from the code of the commit that added the table "
+    "(b4733bdc1, 2025-09-18, 'feat: gradient checkpointing (#289)'): pyproject.toml line 15 makes liger-kernel>=0.5.9 a "
+    "dependency on x86_64 Linux; nemo_automodel/components/_transformers/auto_model.py line 176 "
+    "'use_liger_kernel: bool = True' and line 277 'model = _patch_liger_kernel(model)', which calls "
+    "liger_kernel_trf._apply_liger_kernel_to_instance(model=model) (line 112); the recipe sets no use_liger_kernel",
+    "est56 (after scoring, in-sample): checkpointing written per submodule (ckpt_submodules) from the same commit: "
+    "nemo_automodel/components/distributed/parallelizer.py, DefaultParallelizationStrategy (Llama's, line 272), lines "
+    "148-170 wrap layers[i].mlp, self_attn, input_layernorm and post_attention_layernorm each in checkpoint_wrapper "
+    "for activation_checkpointing, not the decoder layer",
     "'H100-80GB' written as the catalog's H100-SXM-80GB",
 )
 AM_BASE = dict(mode="train", model="Llama-3.2-1B", model_name="meta-llama/Llama-3.2-1B", precision="bf16",
                optimizer="adamw", micro_batch=8, grad_accum=1, seq_len=2048, padding="max_length", attention="sdpa",
-               torch_version="2.8.0", use_cache=False)
+               torch_version="2.8.0", use_cache=False, liger_kernels=True)
 AM_ROWS = (  # (row id, printed GB, the table's row, setup changes)
     ("llama3.2-1b-full-bf16-adamw-b8-s2048-1gpu-baseline", 53.03, "| Baseline | 53.03 | - |",
      dict(world_size=1, grad_ckpt=False, loss="standard")),
@@ -140,11 +149,11 @@ AM_ROWS = (  # (row id, printed GB, the table's row, setup changes)
           loss="standard")),
     ("llama3.2-1b-full-bf16-adamw-b8-s2048-fsdp2-ckpt-8xh100", 33.06, "| + Gradient Checkpointing | 33.06 | ↓ 38 % |",
      dict(world_size=8, devices_per_node=8, fsdp="full", fsdp_version=2, load_placement="sharded", grad_ckpt=True,
-          loss="standard")),
+          ckpt_submodules=True, loss="standard")),
     ("llama3.2-1b-full-bf16-adamw-b8-s2048-fsdp2-ckpt-lcce-8xh100", 7.30,
      "| + LC-CE | 7.30 | ↓ 86 % | and | **FSDP + LC-CE + Checkpointing** | **7.30** | **↓ 86 %** |",
      dict(world_size=8, devices_per_node=8, fsdp="full", fsdp_version=2, load_placement="sharded", grad_ckpt=True,
-          loss="fused")),
+          ckpt_submodules=True, loss="fused")),
 )
 for _rid, _gb, _cells, _extra in AM_ROWS:
     add(AM, _rid, _gb, "GB", "max_memory_allocated", "H100-SXM-80GB", dict(AM_BASE, **_extra), unknown=AM_UNKNOWN,
@@ -177,6 +186,18 @@ LIT_UNKNOWN = (
     "LoRA: lit-gpt's LoRAQKVLinear on the fused qkv projection with query and value enabled (written q_proj, v_proj)",
 )
 LLAMA2_NOTE = "Llama 2 7B: the catalog's Llama-2-7B (litgpt's Llama-2-7b-hf config has the same shapes)"
+LLAMA2_SEQ = (
+    "est56 (after scoring, in-sample): the sequence length re-read in lit-gpt at 064fd52; what the pinned code runs is 4 x "
+    "the longest sample: finetune/lora.py line 37 'override_max_seq_length = None', line 171 get_max_seq_length(train_data) "
+    "(lines 316-325: the longest tokenized sample), line 208 passes longest_seq_ix at iter_num 0 and get_batch (lines "
+    "290-303) forces that sample into the first micro batch of 4 and pads the others to it; scripts/prepare_alpaca.py "
+    "line 44 truncates at the model's block_size (4,096 for Llama-2-7b-hf, lit_gpt/config.py line 512), which no Alpaca "
+    "sample reaches; lit-gpt's own count of that sample for Llama 2 is 1,304 tokens (tutorials/resource-tables.md, "
+    "#663, 0cc02afa). So 1,304 stays. The table's figures are not consistent with it (20.60 GB at micro batch 4, where "
+    "the same script measured 21.30 GB at micro batch 1 in Oct 2023): how the Aug 2023 runs prepared their data is not "
+    "stated anywhere read (prepare_alpaca.py truncated at a max_seq_length argument, default 256, before c38f191e of "
+    "2023-06-10; from 5ac1b086 of 2023-09-13 the argument is back with the block size as default); the rows stay scored"
+)
 LIT_SETTINGS = {  # settings key -> (precision, quant fields)
     "default-bf16-mixed": ("amp-bf16", {}),
     "bf16-true": ("bf16", {}),
@@ -217,7 +238,7 @@ def lit_setup(model: str, settings: str) -> dict:
 
 for (_model, _settings), _gb in TUTORIAL.items():
     _rid = f"{_model}-lora-r8-qv-{_settings}-mb4-alpaca"
-    _unknown = (*LIT_UNKNOWN, LLAMA2_NOTE) if _model == "llama-2-7b" else LIT_UNKNOWN
+    _unknown = (*LIT_UNKNOWN, LLAMA2_NOTE, LLAMA2_SEQ) if _model == "llama-2-7b" else LIT_UNKNOWN
     _title = "StableLM 3B" if _model == "stablelm-3b" else "Llama 2 7B"
     _notes = (f"litgpt tutorials/finetune_lora.md at 064fd52, the {_title} table ('5,000 iterations using a microbatch "
               f"size of 4'): Settings '{LIT_CELLS[_settings]}', Training Memory "

@@ -172,6 +172,9 @@ class EstimateInput:
     # ``apply_liger_kernel_to_*``, ``AutoLigerKernelForCausalLM``; plan model.liger_kernels):
     # see activations.transformer_layer. None/False: the model's own modules
     liger_kernels: Optional[bool] = None
+    # with grad_ckpt: the checkpoint wrapper is applied to each layer's attention, MLP and norms
+    # apart rather than to the layer (NeMo AutoModel's FSDP2 parallelizer): ckpt_submodules.py
+    ckpt_submodules: bool = False
     # a speech model's conv feature encoder is frozen (model.freeze_feature_encoder(); plan
     # model.feature_encoder_frozen): see audio_frontend.py. None/False: it trains
     feature_encoder_frozen: Optional[bool] = None

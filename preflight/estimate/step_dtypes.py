@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
+from preflight.estimate import quant_autocast as QA
 from preflight.estimate.inputs import EstimateInput
 
 
@@ -15,7 +16,8 @@ def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
     weights_16 = inp.precision in ("bf16", "fp16") or inp.weights_bits == 16
     base = 2.0 if weights_16 else 4.0
     if inp.quant:
-        other = 4.0 if inp.kbit_prepared else float(comp)
+        # (lit-gpt's mixed precision keeps them fp32 as well: quant_autocast.fp32_parts)
+        other = 4.0 if inp.kbit_prepared or QA.fp32_parts(inp) else float(comp)
         base = (C.INT8_BYTES_PER_PARAM if inp.quant == "8bit"
                 else C.NF4_DQ_BYTES_PER_PARAM if inp.double_quant else C.NF4_BYTES_PER_PARAM)
         res = 4 if inp.kbit_prepared or comp == 4 else 2

@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from preflight.estimate import ckpt_submodules as CS
 from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
 from preflight.estimate import int8_matmul as I8
+from preflight.estimate import quant_autocast as QA
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.dtype_groups import lora_largest, mixed_dtype_temporaries
 from preflight.estimate.frozen_tables import applies as frozen_applies
@@ -359,6 +361,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
     # activations
     acts = _train_activations(inp, arch, d, full, targets, notes)
+    # a 4-bit base under autocast with fp32 other parts keeps fp32 tensors (quant_autocast.py)
+    acts = QA.apply(acts, inp, arch, notes)
+    # checkpointing per submodule keeps each wrapped module's input (ckpt_submodules.py)
+    acts = CS.apply(acts, inp, arch, d, notes)
     ph.fixed_transient = acts.get("fixed_transient", 0.0)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
