@@ -103,6 +103,12 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 steps += done[1] + other[1]
                 seen = True
                 continue
+            skipped = _skip_way(stmt, done, other)
+            if skipped is not None:
+                stepped += skipped[0]
+                steps += skipped[1]
+                seen = True
+                continue
             scaled = _scaler_way(stmt, done, other)
             if scaled is not None:
                 stepped += scaled[0]
@@ -114,6 +120,13 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending += both[0] + both[1]
                 seen = True
                 continue
+        if seen and pending:
+            looped = _steps_of_optimizers(stmt)
+            if looped:
+                stepped += pending
+                pending = []
+                steps += looped
+                continue
         for call in _calls_at_level(stmt):
             if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
                 pending.append(call)
@@ -123,6 +136,45 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending = []
                 steps.append(call)
     return stepped, steps, bool(pending)
+
+
+def _is_skip(stmts: list[ast.stmt]) -> bool:
+    """A way of an ``if`` that only passes over the batch: ``pass``, ``continue``, a docstring-like constant."""
+    return all(isinstance(s, (ast.Pass, ast.Continue)) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+               for s in stmts)
+
+
+def _skip_way(stmt: ast.If, done: tuple[list[ast.Call], list[ast.Call], bool],
+              other: tuple[list[ast.Call], list[ast.Call], bool]
+              ) -> Optional[tuple[list[ast.Call], list[ast.Call]]]:
+    """An ``if``/``else`` one of whose ways skips the batch (``pass``/``continue``) while the other
+    back-propagates and steps (snap-stanford/ogb @ 61e9784 ``examples/graphproppred/mol/main_pyg.py:24-36``
+    ``if batch.x.shape[0] == 1 or ...: pass`` ``else: ...; loss.backward(); optimizer.step()``): a batch
+    either trains with its own step or not at all, never one step for several (the backward calls, the steps)."""
+    for ours, theirs in ((done, stmt.orelse), (other, stmt.body)):
+        if ours[0] and not ours[2] and _is_skip(theirs):
+            return ours[0], ours[1]
+    return None
+
+
+def _steps_of_optimizers(stmt: ast.stmt) -> list[ast.Call]:
+    """The ``o.step()`` calls of a loop over the job's optimizers whose body only steps them (KellerJordan/
+    cifar10-airbench @ f1c599c ``airbench94_muon.py:403-404`` ``for opt in optimizers: opt.step()``): each
+    optimizer steps once per pass. The iterated name must say optimizer (``optimizers``, ``opts``)."""
+    if not isinstance(stmt, ast.For) or stmt.orelse or not isinstance(stmt.target, ast.Name):
+        return []
+    over = (_dotted(stmt.iter) or "").rsplit(".", 1)[-1].lower()
+    if not over.startswith("opt") or not stmt.body:
+        return []
+    name = stmt.target.id
+    out: list[ast.Call] = []
+    for s in stmt.body:
+        call = s.value if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) else None
+        if call is None or not isinstance(call.func, ast.Attribute) or call.func.attr != "step" or call.args \
+                or not isinstance(call.func.value, ast.Name) or call.func.value.id != name:
+            return []
+        out.append(call)
+    return out
 
 
 def _backward_only(stmts: list[ast.stmt]) -> list[ast.Call]:
