@@ -9,9 +9,9 @@ from typing import Any
 
 from preflight.adapters.module_params import _layer_name, _Unknown
 from preflight.adapters.module_params_layers import _LayerExprs
+from preflight.adapters.module_params_optim import optimizer_call
 from preflight.adapters.module_params_timm import _TIMM_FREE, _TIMM_LAYERS, timm_layer, vit
 from preflight.adapters.module_params_torchvision import tv_call
-from preflight.adapters.module_params_optim import optimizer_call
 from preflight.adapters.module_params_values import (
     _BINOPS,
     _CMPS,
