@@ -46,11 +46,11 @@ def star_names(path: Path, depth: int = 0) -> dict[str, tuple[Path, str]]:
                 for a in node.names:  # a library import: the name is no project class any more
                     out.pop(a.asname or a.name, None)
                 continue
+            own = star_names(files[0], depth + 1) if depth < _DEPTH else {}  # read once for every name
             for a in node.names:
                 if a.name == "*":
-                    out.update(star_names(files[0], depth + 1))
+                    out.update(own)
                 else:
-                    own = star_names(files[0], depth + 1) if depth < _DEPTH else {}
                     if a.name in own:
                         out[a.asname or a.name] = own[a.name]
                     else:
