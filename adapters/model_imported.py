@@ -32,6 +32,7 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
     """The names the script binds to something of a project file: ``from m import X`` -> X: (m.py, X);
     ``import pkg.m as m`` -> m: (m.py, "") for ``m.X(...)``."""
     from preflight.adapters.module_params_imports import _file_of, imported_files
+    from preflight.adapters.star_imports import star_names
 
     if script.tree is None or script.source.path is None:
         return {}
@@ -44,6 +45,8 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
             files = imported_files(path, single)
             for a in node.names:
                 if a.name == "*":
+                    if files:  # ``from models import *`` (adapters/star_imports.py)
+                        out.update(star_names(files[0]))
                     continue
                 own = [f for f in files if f.stem == a.name or (f.name == "__init__.py" and f.parent.name == a.name)]
                 if own:

@@ -9,6 +9,7 @@ from typing import Any
 
 from preflight.adapters.module_params import _layer_name, _Unknown
 from preflight.adapters.module_params_layers import _LayerExprs
+from preflight.adapters.module_params_optim import optimizer_call
 from preflight.adapters.module_params_timm import _TIMM_FREE, _TIMM_LAYERS, timm_layer, vit
 from preflight.adapters.module_params_torchvision import tv_call
 from preflight.adapters.module_params_values import (
@@ -392,6 +393,9 @@ class _Exprs(_LayerExprs):
     def call(self, node: ast.Call) -> Any:
         name = dotted_name(node.func) or ""
         last = name.rsplit(".", 1)[-1]
+        optimizer = optimizer_call(self.ctx, node)  # module_params_optim.py
+        if optimizer is not None:
+            return optimizer
         if name in self.ctx.classes and self.ctx.is_module(name):
             args, kwargs = self.bound_args(node)
             return self.instance(name, args, kwargs)

@@ -9,6 +9,7 @@ import ast
 from typing import TYPE_CHECKING, Any, Optional, cast
 
 from preflight.adapters.module_params import _prod, _Unknown
+from preflight.adapters.module_params_lists import empty_list
 from preflight.adapters.module_params_values import (
     _SIZE_FACTORIES,
     _UNK,
@@ -77,6 +78,8 @@ class _LayerExprs:
                 parts = []
             if kwargs or not all(isinstance(p, _Mod) for p in parts):
                 raise _Unknown(name)
+            if not parts:
+                return empty_list()  # filled by ``append`` later (module_params_lists.py)
             return _merge(parts, {})
         if name == "ModuleDict":
             args, kwargs = self.bound_args(node)

@@ -25,6 +25,7 @@ from preflight.adapters.module_params import _Unknown
 from preflight.adapters.module_params_args import argument_value
 from preflight.adapters.module_params_exprs import _Exprs
 from preflight.adapters.module_params_idioms import initialisation_write, local_dict_update
+from preflight.adapters.module_params_lists import local_list_append, replaces_empty
 from preflight.adapters.module_params_values import (
     _DEPTH,
     _NOOP_CALLS,
@@ -157,6 +158,8 @@ class _Frame(_Exprs):
                 and isinstance(self.env.get(func.value.id), _Mod) and func.attr in _MOVES:
             return  # ``criterion.to(device)``: a local module moved or switched, its parameters unchanged
         if local_dict_update(self, value):  # module_params_idioms.py
+            return
+        if local_list_append(self, value):  # module_params_lists.py
             return
         if isinstance(func, ast.Attribute) and func.attr == "__init__":
             owner = func.value
@@ -432,7 +435,8 @@ class _Frame(_Exprs):
                 self.store(t, v)
             return
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-            if target.attr in self.attrs and isinstance(self.attrs[target.attr], _Mod):
+            if target.attr in self.attrs and isinstance(self.attrs[target.attr], _Mod) \
+                    and not replaces_empty(self.attrs[target.attr]):
                 raise _Unknown("a submodule replaced")
             if isinstance(value, _Mod):
                 self.add(value)

@@ -83,6 +83,7 @@ class _Mod:
 
 class _Ctx:
     def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
         self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.dataclasses = {n.name: n for n in self.classes.values()
