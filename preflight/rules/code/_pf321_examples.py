@@ -59,6 +59,26 @@ PF321_BAD = [
         model_ema.apply_shadow()  # warning: PF321
         evaluate(model, val_loader)
     """),
+    # the epoch loop trains through the file's train_one_epoch and validates on the EMA weights
+    textwrap.dedent("""
+    import torch
+
+
+    def train_one_epoch(model, loader, optimizer):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+
+
+    model = Net().cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    ema = ModelEMA(model)
+    for epoch in range(30):
+        train_one_epoch(model, train_loader, optimizer)
+        ema.apply_shadow()  # warning: PF321
+        validate(model, val_loader)
+    """),
     # a trainer class: the evaluation method, called from the training loop, copies into self.model
     textwrap.dedent("""
     import torch
@@ -119,6 +139,27 @@ PF321_GOOD = [
         ema.step(unet.parameters())
     ema.copy_to(unet.parameters())
     unet.save_pretrained("final")
+    """),
+    # tricky-correct: the same epoch loop with the training weights restored after validating
+    textwrap.dedent("""
+    import torch
+
+
+    def train_one_epoch(model, loader, optimizer):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+
+
+    model = Net().cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    ema = ModelEMA(model)
+    for epoch in range(30):
+        train_one_epoch(model, train_loader, optimizer)
+        ema.apply_shadow()
+        validate(model, val_loader)
+        ema.restore()
     """),
     # tricky-correct: store/copy in one hook, restore in another (the restore is in the file)
     textwrap.dedent("""

@@ -47,7 +47,15 @@ def _steps_training(node: ast.AST) -> bool:
 
 
 def _training_loops(ctx: FileContext) -> list[ast.AST]:
-    return [loop for loop in ctx.nodes(ast.For, ast.While) if _steps_training(loop)]
+    """Loops that back-propagate or step an optimizer, or call a function of the file that does
+    (``for epoch in ...: train_one_epoch(...)``)."""
+    trainers = {d.name for d in ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef) if _steps_training(d)}
+
+    def trains(loop: ast.AST) -> bool:
+        return _steps_training(loop) or any(
+            isinstance(sub, ast.Call) and _called_name(sub) in trainers for sub in ast.walk(loop))
+
+    return [loop for loop in ctx.nodes(ast.For, ast.While) if trains(loop)]
 
 
 def _called_name(call: ast.Call) -> Optional[str]:
@@ -138,7 +146,8 @@ class EmaWeightsLeftInTrainedModel(Rule):
 
 `ema.copy_to(model.parameters())` (diffusers `EMAModel`, `torch_ema`, the CompVis
 `LitEma`-style classes; also `ema.apply_shadow()`) reached while training goes on: inside
-a loop that back-propagates or steps an optimizer, or in a function such a loop calls
+a loop that back-propagates or steps an optimizer (itself or through a function of the file
+it calls, `train_one_epoch(...)`), or in a function such a loop calls
 (a `save_checkpoint(step)` or `evaluate()` run every N steps), where `model` is the
 network the loop trains (it runs forward there, feeds the optimizer, or is unwrapped from
 it), and the file never calls the EMA's `restore(...)` nor loads the saved training state
