@@ -267,6 +267,7 @@ JOB = {
     "PF319": "plan.pf319_iterable_dataset_not_split_by_rank",
     "PF320": "plan.pf320_accumulation_all_reduces_every_micro_batch",
     "PF322": "plan.pf322_peft_named_adapter_frozen",
+    "PF324": "plan.pf324_trainer_sampler_override_not_sharded",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
