@@ -62,6 +62,67 @@ BAD_EXAMPLES = [
 
     step = load_checkpoint(args.resume) if args.resume else 0
 """),
+    # held-out-27 (end-to-end-SLU issue 2): the model's weights alone are checkpointed and reloaded from
+    # the same file before training: Adam and the epoch counter start over on every restart
+    textwrap.dedent("""
+    import os
+
+    import torch
+
+    model = SLUModel(num_intents=31).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    ckpt = os.path.join("models", "slu_model_state.pth")
+    if args.restart and os.path.exists(ckpt):
+        model.load_state_dict(torch.load(ckpt, map_location="cuda"))
+    for epoch in range(1, args.epochs + 1):
+        for audio, intent in loader:
+            loss = torch.nn.functional.cross_entropy(model(audio), intent)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        torch.save(model.state_dict(), ckpt)  # warning: PF260
+"""),
+    # the same inside a function, the loaded state bound to a name first
+    textwrap.dedent("""
+    import torch
+
+
+    def main(args):
+        model = Net().cuda()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        if args.resume:
+            weights = torch.load(args.checkpoint)
+            model.load_state_dict(weights)
+        for epoch in range(args.epochs):
+            train_one_epoch(model, loader, optimizer)
+            for x, y in loader:
+                model(x).sum().backward()
+            torch.save(model.state_dict(), args.checkpoint)  # warning: PF260
+"""),
+    # the epoch loop calls the file's train(epoch), which back-propagates (pytorch-cifar100's train.py shape)
+    textwrap.dedent("""
+    import torch
+    from torch import optim
+
+    net = get_network(args).cuda()
+    optimizer = optim.SGD(net.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)
+
+
+    def train(epoch):
+        for images, labels in loader:
+            optimizer.zero_grad()
+            loss_function(net(images), labels).backward()
+            optimizer.step()
+
+
+    if args.resume:
+        weights_path = most_recent_weights(checkpoint_dir)
+        net.load_state_dict(torch.load(weights_path))
+    for epoch in range(1, 200):
+        train(epoch)
+        weights_path = checkpoint_path.format(epoch=epoch)
+        torch.save(net.state_dict(), weights_path)  # warning: PF260
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -142,5 +203,57 @@ GOOD_EXAMPLES = [
     meta = torch.load("pretrained_meta.pt")
     print(meta["epoch"])
 """),
-]
+    # the held-out-27 fix: a dict with the optimizer and the epoch, both restored
+    textwrap.dedent("""
+    import torch
 
+    model = SLUModel(num_intents=31).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    start_epoch = 1
+    if args.restart and os.path.exists(ckpt):
+        state = torch.load(ckpt)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        start_epoch = state["epoch"] + 1
+    for epoch in range(start_epoch, args.epochs + 1):
+        for audio, intent in loader:
+            loss = torch.nn.functional.cross_entropy(model(audio), intent)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, ckpt)
+"""),
+    # tricky: the best weights saved during training and reloaded after it for the test pass
+    textwrap.dedent("""
+    import torch
+
+    model = Net().cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    best = float("inf")
+    for epoch in range(50):
+        for x, y in loader:
+            loss = criterion(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        val = evaluate(model)
+        if val < best:
+            best = val
+            torch.save(model.state_dict(), "best.pt")
+    model.load_state_dict(torch.load("best.pt"))
+    test(model)
+"""),
+    # tricky: initial weights from another file than the checkpoint written during training
+    textwrap.dedent("""
+    import torch
+
+    model = Net().cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    model.load_state_dict(torch.load(args.pretrained))
+    for x, y in loader:
+        criterion(model(x), y).backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    torch.save(model.state_dict(), args.output)
+"""),
+]

@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, kwarg, qualify, target_text
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf260_weights_only import weights_only_resume
 
 # torch.optim classes that keep per-parameter state (moments, square averages, accumulators)
 _STATEFUL = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
@@ -53,6 +54,15 @@ def _is_torch_load(ctx: FileContext, node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and qualify(ctx, node.func) == "torch.load"
 
 
+def _optimizer_loaded(ctx: FileContext, optimizers: dict[str, str]) -> bool:
+    for call in ctx.nodes(ast.Call):
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "load_state_dict":
+            owner = ast.unparse(call.func.value)
+            if owner in optimizers or "optim" in owner.lower() or owner.lower().startswith("opt"):
+                return True
+    return False
+
+
 def _strip_arith(node: ast.AST) -> ast.AST:
     while isinstance(node, ast.BinOp):
         node = node.left
@@ -82,6 +92,11 @@ weights from it (`model.load_state_dict(ckpt["model"])`, or straight from a file
 entry of the checkpoint is read. The checkpoint that saves the weights and the LR
 scheduler but not the optimizer (OneVision-Encoder PR 65) is the common shape.
 
+The weights-only checkpoint is the other: the script saves `torch.save(model.state_dict(),
+path)` and, before its training loop, resumes with `model.load_state_dict(torch.load(path))`
+from that same path (end-to-end-SLU issue 2: "it loads the previous state but starts at
+epoch 1"). The finding is on the save.
+
 ## Why it matters
 
 `Optimizer.state_dict()` holds each parameter's state (Adam's `exp_avg`, `exp_avg_sq` and
@@ -105,7 +120,10 @@ optimizer.
   (`optimizer = ckpt["optimizer"]`, `if "optimizer" in ckpt`), or a helper is handed both the
   checkpoint and the optimizer (`restore(optimizer, ckpt)`).
 * The checkpoint restores no step or epoch (weights loaded to fine-tune from: a fresh
-  optimizer is intended).
+  optimizer is intended), unless the weights come from the very file the script checkpoints
+  its model to, loaded before the training loop.
+* A weights-only file loaded after training (the best model reloaded for a test pass) or
+  from another path than the one saved to (pretrained initial weights).
 * The optimizer keeps no state (plain `SGD` without momentum).
 """
     bad_examples = examples("preflight.rules.code._pf260_examples", "BAD_EXAMPLES")
@@ -126,6 +144,11 @@ optimizer.
                 optimizers[text] = kind
             elif qual == "torch.load" and isinstance(parent.targets[0], ast.Name):
                 loaded.add(text)
+        if optimizers and not _optimizer_loaded(ctx, optimizers):
+            resumed = weights_only_resume(ctx)
+            if resumed is not None:
+                yield self._weights_only(ctx, optimizers, *resumed)
+                return
         if not optimizers or not loaded:
             return
         weights: Optional[ast.Call] = None
@@ -168,3 +191,17 @@ optimizer.
             f"{names} never {'load' if len(optimizers) > 1 else 'loads'} a state: Adam-like optimizers restart with zero moments and step 1, so the first "
             "updates after every resume are sign-like kicks of size lr on every weight. Save `opt.state_dict()` "
             "in the checkpoint and call `opt.load_state_dict(...)` on resume")
+
+    def _weights_only(self, ctx: FileContext, optimizers: dict[str, str], save: ast.Call, load: ast.Call,
+                      loop: ast.AST) -> Finding:
+        names = ", ".join(f"`{n}` ({k})" for n, k in optimizers.items())
+        return ctx.finding(
+            self, save,
+            f"this checkpoint holds only the model's weights (`{ast.unparse(save.args[0])}`), and the script resumes "
+            f"from the same file before training (line {load.lineno}: `{ast.unparse(load)}`): the optimizer "
+            f"{names} restarts with an empty state (no moments, no momentum buffers) on every resume, and the "
+            "checkpoint holds no epoch or step to continue from, so a resumed run does not continue the one that "
+            "was interrupted. Save a dict with the optimizer's `state_dict()` and the epoch, and restore both on "
+            "resume",
+            evidence=[ctx.evidence(load, "the resume loads the weights alone from this file"),
+                      ctx.evidence(loop, "the training loop that follows")])

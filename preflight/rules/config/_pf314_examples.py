@@ -47,6 +47,31 @@ BAD_EXAMPLES = [
       - override /hydra/sweeper: optuna  # warning: PF314
     n_trials: 20
 """),
+    # hydra issue 3231 (held-out-27): the launcher chosen inside the experiments the multirun sweeps
+    _APP + textwrap.dedent("""\
+    # --- conf/config.yaml
+    defaults:
+      - _self_
+    train:
+      lr: 0.001
+    # --- conf/experiment/small.yaml
+    # @package _global_
+    defaults:
+      - override /hydra/launcher: joblib  # warning: PF314
+    train:
+      lr: 0.003
+    # --- conf/experiment/large.yaml
+    # @package _global_
+    defaults:
+      - override /hydra/launcher: joblib  # warning: PF314
+    train:
+      lr: 0.001
+    hydra:
+      launcher:  # warning: PF314
+        n_jobs: 2
+    # --- launch
+    python train.py --multirun +experiment=small,large
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -86,5 +111,50 @@ GOOD_EXAMPLES = [
     defaults:
       - override /model/head: wide
     width: 1024
+"""),
+    # the fix of hydra issue 3231: the launcher on the command line, the experiments swept
+    _APP + textwrap.dedent("""\
+    # --- conf/config.yaml
+    defaults:
+      - _self_
+    train:
+      lr: 0.001
+    # --- conf/experiment/small.yaml
+    # @package _global_
+    train:
+      lr: 0.003
+    # --- conf/experiment/large.yaml
+    # @package _global_
+    train:
+      lr: 0.001
+    # --- launch
+    python train.py --multirun hydra/launcher=joblib +experiment=small,large
+"""),
+    # tricky: one experiment selected (no sweep), and a swept option that overrides job_logging only
+    _APP + textwrap.dedent("""\
+    # --- conf/config.yaml
+    defaults:
+      - _self_
+    train:
+      lr: 0.001
+    # --- conf/experiment/slurm.yaml
+    # @package _global_
+    defaults:
+      - override /hydra/launcher: submitit_slurm
+    train:
+      lr: 0.003
+    # --- conf/model/small.yaml
+    # @package _global_
+    defaults:
+      - override /hydra/job_logging: disabled
+    width: 64
+    hydra:
+      job:
+        chdir: true
+    # --- conf/model/large.yaml
+    # @package _global_
+    width: 256
+    # --- launch
+    python train.py --multirun +experiment=slurm model=small,large train.lr=0.1,0.01
 """),
 ]

@@ -10,6 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.config._pf314_sweep import CONTROLLER_GROUPS, controller_settings, swept_by
 from preflight.sources import read_text_limited
 
 
@@ -83,7 +84,8 @@ class HydraOverrideInNonGlobalGroup(ConfigRule):
     severity = Severity.WARNING
     category = Category.CONFIG
     frameworks = ("hydra",)
-    summary = "`override /hydra/launcher` (or sweeper, ...) in a group config without `# @package _global_` is not applied"
+    summary = ("`override /hydra/launcher` (or sweeper, ...) that Hydra does not apply: in a group config without "
+               "`# @package _global_`, or in an option the multirun sweeps")
     explanation = """
 ## What it finds
 
@@ -92,6 +94,11 @@ defaults list overrides a Hydra group (`- override /hydra/launcher: submitit_slu
 `/hydra/sweeper`, `/hydra/job_logging`, ...), while the file has no `# @package _global_`
 header and no defaults list or command line selects its group into `@_global_`.
 
+It also finds an override of `/hydra/launcher` or `/hydra/sweeper` in any config of a group
+that the command line sweeps in a multirun (`--multirun +experiment=small,large`), with or
+without the `_global_` header, and `hydra.launcher` / `hydra.sweeper` settings in such a
+`_global_` option.
+
 ## Why it matters
 
 Hydra issue 3031 ("Global /hydra/launcher Override Fails in +train=experiment Config
@@ -99,6 +106,11 @@ Without # @package _global_"): the file's content lands in its own package (`tra
 the override of the Hydra group is not applied, with no error. A multirun meant for a SLURM
 cluster runs one job after another with the default launcher on the submitting machine;
 a sweeper override is lost the same way.
+
+In a multirun the sweeper and the launcher are built from the config composed without the
+sweep overrides; the swept options are composed later, once per job, so their launcher
+override shows in each job's config but the sweep itself keeps the primary config's
+launcher (hydra issue 3231, Hydra 1.3.2 accepts it silently).
 
 ## How to fix it
 
@@ -110,6 +122,9 @@ put the override in the primary config or on the command line.
 * The file has the `_global_` header, sits in the config folder itself (the primary
   config), or its group is selected as `group@_global_`.
 * The override names a group of the app (`override /model: large`), not a Hydra group.
+* In a swept `_global_` option: an override of another Hydra group than the launcher or the
+  sweeper (`job_logging` is read per job), settings under `hydra.job`, or a group selected by
+  one option, not swept.
 """
     bad_examples = examples("preflight.rules.config._pf314_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.config._pf314_examples", "GOOD_EXAMPLES")
@@ -124,7 +139,31 @@ put the override in the primary config or on the command line.
                      if cfg.kind == "yaml" and isinstance(cfg.data, dict))
         reported: set[tuple[str, int]] = set()
         for group, cfg, tokens in found:
-            if (cfg.header or "").strip() == "_global_" or group.split("/")[0] == "hydra":
+            if group.split("/")[0] == "hydra":
+                continue
+            stem = os.path.splitext(os.path.basename(str(cfg.path)))[0]
+            sweep = swept_by(group, stem, tokens)
+            for line, target, _ in _hydra_overrides(cfg) if sweep else ():
+                if target in CONTROLLER_GROUPS and (cfg.path, line) not in reported:
+                    reported.add((cfg.path, line))
+                    yield pctx.location_finding(
+                        self, cfg.path, line,
+                        f"this override of {target} sits in `{group}/{stem}`, an option the multirun sweeps "
+                        f"(`{sweep}`): Hydra builds the {target.rsplit('/', 1)[-1]} from the primary config before "
+                        "the swept options are composed, so the override only shows in each job's config while "
+                        "the sweep runs with the primary config's one (hydra issue 3231; with the basic launcher "
+                        "the jobs run one after another). Select it in the primary config or on the command line")
+            if (cfg.header or "").strip() == "_global_":
+                for line, key in controller_settings(cfg) if sweep else ():
+                    if (cfg.path, line) not in reported:
+                        reported.add((cfg.path, line))
+                        yield pctx.location_finding(
+                            self, cfg.path, line,
+                            f"`hydra.{key}` is set in `{group}/{stem}`, an option the multirun sweeps (`{sweep}`): "
+                            f"the {key} is configured from the primary config before the swept options are "
+                            f"composed, so this setting never reaches the sweep (later Hydra releases reject it: "
+                            f"\"must be configured before the sweep starts\"). Set it in the primary config or on "
+                            "the command line")
                 continue
             if _selected_global(group, tokens, texts):
                 continue
