@@ -193,6 +193,11 @@ class _ArgsApply:
                     break
         if not isinstance(data, dict):
             return
+        from preflight.adapters.fsdp_wrap_policy import wrap_from_block
+
+        wrap = wrap_from_block(data)
+        if wrap is not None:
+            self.add("dist.fsdp_wrap", wrap[0], Source(where.kind, where.path, where.line, wrap[1], wrap[2]), conf)
         for key in ("activation_checkpointing", "fsdp_activation_checkpointing"):
             if isinstance(data.get(key), bool):
                 self.add("memory.gradient_checkpointing", data[key], where, conf)
@@ -209,6 +214,12 @@ class _ArgsApply:
         if words and not any(w in _FSDP for w in words):
             self.add("dist.sharding", "fsdp_full", Source(source.kind, source.path, source.line, source.key,
                                                             (source.detail or "") + ": FULL_SHARD by default"), conf)
+        if "auto_wrap" in words:
+            # the Trainer wraps model._no_split_modules (or transformer_layer_cls_to_wrap) unless
+            # fsdp_config sets min_num_params (read there)
+            self.add("dist.fsdp_wrap", "block", Source(source.kind, source.path, source.line, source.key,
+                                                       (source.detail or "") + ": auto_wrap, one unit per block"),
+                     "medium")
         if "offload" in words:
             for field in ("dist.offload_params", "dist.offload_optimizer"):
                 self.add(field, "cpu", source, conf)

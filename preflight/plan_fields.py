@@ -243,6 +243,13 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "Which FSDP shards the model: 1 FullyShardedDataParallel (FSDP1), 2 fully_shard "
               "(FSDP2). Under CPU offload FSDP1 keeps every gradient shard on the GPU until "
               "backward ends; FSDP2 moves each to the host at once.", enum=(1, 2)),
+    FieldSpec("dist.fsdp_wrap", "str",
+              "What one FSDP unit holds, from the wrap policy the job states: block (one unit per "
+              "decoder block: transformer_auto_wrap_policy, TRANSFORMER_BASED_WRAP, a fully_shard "
+              "loop over the blocks), module (every module with parameters its own unit: "
+              "always_wrap_policy, a policy that returns True), size (size_based_auto_wrap_policy, "
+              "SIZE_BASED_WRAP, min_num_params), none (NO_WRAP: the whole model one unit).",
+              enum=("block", "module", "size", "none")),
     FieldSpec("model.load_placement", "str",
               "Where each rank materialises the weights before ZeRO-3/FSDP shards them: gpu (the "
               "whole model on every GPU: ZeRO-3 without zero.Init, device_map or .to('cuda') before "

@@ -486,6 +486,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("fsdp_limit_all_gathers", "dist.fsdp_limit_all_gathers"),
              ("fsdp_version", "dist.fsdp_version"),
+             ("fsdp_wrap", "dist.fsdp_wrap"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
              ("compiled_loss", "compile.loss_inside"),
@@ -509,6 +510,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
         fact = plan.resolve(plan_field)
         if fact is not None:
             value = fact.value
+            if name == "fsdp_wrap" and value not in FSDP_WRAPS:
+                continue  # size-based or no wrapping: not modelled, the default (a block) stays
             if name == "datasets":
                 value = tuple(value) if isinstance(value, (list, tuple)) else (str(value),)
             if name == "quant_type" and value == "int8":
