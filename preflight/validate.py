@@ -299,7 +299,8 @@ class _Validation:
                 if self.flags_from and self.target.kind in ("training-args", "sft-config"):
                     self.add(rel, "note", "yaml11-float",
                              f"{text} is the string {text!r} in YAML 1.1, but the project's loader "
-                             f"({self.flags_from}) passes each key as a --flag, where argparse reads it as a "
+                             f"({self.flags_from}) passes each key as a --flag (or, with TrlParser, as an "
+                             f"argparse default), where argparse reads it as a "
                              f"number; a script that hands the file to HfArgumentParser.parse_yaml_file would "
                              f"get the string: {fixed} is safe either way")
                     continue

@@ -116,11 +116,15 @@ _HF_SCRIPT_KEYS = frozenset((
     "gradient_checkpointing_use_reentrant", "hub_model_revision", "model_init_kwargs", "use_liger",
     "tokenizer_name_or_path", "system_prompt", "eval_split", "text_column", "label_column",
 ))
+# LLaMA-Factory's own dataclass fields (llamafactory-cli train FILE.yaml: HfArgumentParser over its
+# FinetuningArguments/DataArguments), in configs that model repositories ship without the LLaMA-Factory
+# code beside them; known keys only, they do not make a file a TrainingArguments file
+_LLAMA_FACTORY_KEYS = frozenset(("lora_rank", "lora_target", "finetuning_type", "stage", "template", "cutoff_len"))
 # fields that widely used scripts declare in their own dataclasses next to TrainingArguments/SFTConfig
 # (TRL's ModelConfig/ScriptArguments, transformers examples' ModelArguments/DataTrainingArguments,
-# alignment-handbook's SFTConfig subclass adds `chat_template`): not typos. Left out: `max_seq_length`
+# alignment-handbook's SFTConfig subclass adds `chat_template`; LLaMA-Factory's `lora_rank`): not typos. Left out: `max_seq_length`
 # (TRL renamed it, reported as such) and `hub_model_revision` (old recipes; no dataclass declares it)
-SCRIPT_FIELDS = _HF_SCRIPT_KEYS - {"max_seq_length", "hub_model_revision"}
+SCRIPT_FIELDS = (_HF_SCRIPT_KEYS | _LLAMA_FACTORY_KEYS) - {"max_seq_length", "hub_model_revision"}
 # what decides that a file is not one of the kinds: a torchtune recipe config instantiates
 # `_component_` nodes (torchtune.config.instantiate), never TrainingArguments
 _FOREIGN_MARKERS = ("_component_",)

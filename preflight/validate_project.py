@@ -428,16 +428,35 @@ def yaml_to_flags(config_path: Path) -> str:
 @recorded_memo
 def _flags_under(root: str) -> str:
     for path, text in project_files(root, (".py",)):
-        if "yaml" not in text or "--" not in text:
+        if ("yaml" not in text or "--" not in text) and "TrlParser" not in text:
             continue
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
             continue
-        line = _flag_line(tree)
+        line = _flag_line(tree) or _trl_parser_line(tree)
         if line:
             return f"{os.path.relpath(path, root)}:{line}"
     return ""
+
+
+def _trl_parser_line(tree: ast.AST) -> int:
+    """The line of ``parser.parse_args_and_config()`` in a module that builds a ``TrlParser``: TRL
+    reads the ``--config`` YAML with ``yaml.safe_load`` and makes each key the default of its
+    argparse action (``set_defaults_with_config``; newer releases pass unmatched keys as
+    ``--key value``), and argparse converts a string default with the action's type at the end
+    of parsing, so ``learning_rate: 5e-6`` arrives as a float. 0 when either is missing."""
+    built = parsed = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name == "TrlParser":
+            built = built or node.lineno
+        elif name == "parse_args_and_config":
+            parsed = parsed or node.lineno
+    return parsed if built else 0
 
 
 def pinned_at_most(config_path: Path, libraries: tuple[str, ...], last: str, gone_by: str) -> str:

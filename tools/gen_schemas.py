@@ -210,10 +210,14 @@ def _document(title: str, library: str, version: str, method: str, body: dict[st
 
 # fields whose type hint is narrower than what the class accepts at run time:
 # TrainingArguments.fsdp is hinted `str | None`, but __post_init__ takes a string, a list of
-# FSDP options (`isinstance(self.fsdp, (str, list))`) or `True`
+# FSDP options (`isinstance(self.fsdp, (str, list))`) or `True`; `resume_from_checkpoint` is hinted
+# `str | None`, but TrainingArguments keeps it as given and the scripts hand it to
+# `Trainer.train(resume_from_checkpoint=...)`, which takes a bool (`true`: the last checkpoint in
+# output_dir; `false`: start fresh)
 RUNTIME_TYPES: dict[str, dict[str, Any]] = {
     "fsdp": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}},
                        {"type": "boolean"}, {"type": "null"}]},
+    "resume_from_checkpoint": {"type": ["string", "boolean", "null"]},
 }
 
 

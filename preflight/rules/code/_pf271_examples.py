@@ -46,6 +46,25 @@ PF271_BAD = [
 ]
 
 PF271_GOOD = [
+    # tricky: the loss of one step is built from terms in a total reset at every batch (an
+    # autoencoder's reconstruction + KL + adversarial terms): its value is this step's loss
+    textwrap.dedent("""
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter()
+    for step, batch in enumerate(train_loader):
+        x = batch.cuda()
+        recon, posterior = vae(x)
+        step_loss = torch.tensor(0.0, device=x.device)
+        step_loss += recon_loss(recon, x) + 1e-6 * posterior.kl_sum()
+        if use_gan:
+            step_loss += 0.1 * gan_loss(disc(recon))
+        optimizer.zero_grad()
+        step_loss.backward()
+        optimizer.step()
+        writer.add_scalar("loss", step_loss.item(), step)
+"""),
     # the fix: divided by the number of batches
     textwrap.dedent("""
     from accelerate import Accelerator

@@ -73,4 +73,28 @@ GOOD_EXAMPLES = [
     fresh = Net()
     fresh.load_state_dict(state)
 """),
+    # tricky: beside the wrapped model the script saves a progress tracker's own state and, on
+    # resume, loads it back into that same tracker (and the wrapper's state into the wrapper)
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    model = Net().cuda()
+    if torch.cuda.device_count() > 1:
+        model = nn.DataParallel(model)
+    tracker = StepTracker(patience=16)
+
+
+    def save(path):
+        torch.save({"model": model.state_dict(), "tracker": tracker.state_dict()}, path)
+
+
+    if resume_path.exists():
+        ckpt = torch.load(resume_path)
+        model.load_state_dict(ckpt["model"])
+        tracker.load_state_dict(ckpt["tracker"])
+    for epoch in range(100):
+        train_one_epoch(model)
+        save(resume_path)
+"""),
 ]

@@ -92,4 +92,27 @@ PF415_GOOD = [
     model = accelerator.unwrap_model(model)
     model.save_pretrained("out")
 """),
+    # tricky: the prepared optimizer's state saved beside the unwrapped model's weights (a checkpoint
+    # folder written by hand instead of accelerator.save_state)
+    textwrap.dedent("""
+    import os
+
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator(gradient_accumulation_steps=4)
+    dit, optimizer, loader, lr_scheduler = accelerator.prepare(dit, optimizer, loader, lr_scheduler)
+    for step, batch in enumerate(loader):
+        with accelerator.accumulate(dit):
+            loss = dit(**batch).loss
+            accelerator.backward(loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+        if accelerator.is_main_process and step % 1000 == 0:
+            path = os.path.join("out", f"checkpoint-{step}")
+            os.makedirs(path, exist_ok=True)
+            torch.save(accelerator.unwrap_model(dit).state_dict(), os.path.join(path, "dit.bin"))
+            torch.save(optimizer.state_dict(), os.path.join(path, "optimizer.bin"))
+"""),
 ]

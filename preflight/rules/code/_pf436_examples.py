@@ -199,3 +199,23 @@ PF436_GOOD.append(textwrap.dedent("""\
             with open(path, "w") as f:
                 json.dump(rows, f)
 """))
+
+# tricky: a tensor-parallel gather under a data-parallel rank test: every member of `tp_group` has
+# data-parallel rank 0, so the whole group reaches the collective (a merged checkpoint written by
+# the first data-parallel replica)
+PF436_GOOD.append(textwrap.dedent("""\
+    import torch
+    import torch.distributed as dist
+
+
+    def save_merged(model, path, tp_group, dp_rank, tp_rank, tp_size):
+        state = model.state_dict()
+        if dp_rank == 0:
+            for key in sorted(state):
+                parts = [torch.empty_like(state[key]) for _ in range(tp_size)] if tp_rank == 0 else None
+                dist.gather(state[key].cuda(), dst=0, gather_list=parts, group=tp_group)
+                if tp_rank == 0:
+                    state[key] = torch.cat(parts, dim=0)
+            if tp_rank == 0:
+                torch.save(state, path)
+"""))

@@ -98,21 +98,34 @@ def _loop_sum(scope: ast.AST, name: str) -> Optional[ast.AugAssign]:
     return None
 
 
-def _starts_at_zero(scope: ast.AST, name: str) -> bool:
-    """``name = 0`` / ``0.0`` / ``torch.tensor(0.0)`` / ``torch.zeros(...)`` in the scope: a running total."""
-    for node in ast.walk(scope):
-        if not isinstance(node, ast.Assign) or not any(isinstance(t, ast.Name) and t.id == name
-                                                       for t in node.targets):
-            continue
-        value = node.value
-        if isinstance(value, ast.Constant) and value.value == 0 and not isinstance(value.value, bool):
+def _zero_assign(node: ast.AST, name: str) -> bool:
+    """``name = 0`` / ``0.0`` / ``torch.tensor(0.0)`` / ``torch.zeros(...)``."""
+    if not isinstance(node, ast.Assign) or not any(isinstance(t, ast.Name) and t.id == name
+                                                   for t in node.targets):
+        return False
+    value = node.value
+    if isinstance(value, ast.Constant) and value.value == 0 and not isinstance(value.value, bool):
+        return True
+    if isinstance(value, ast.Call):
+        callee = ast.unparse(value.func)
+        if callee.endswith("zeros") or (callee.endswith("tensor") and value.args
+                                        and isinstance(value.args[0], ast.Constant)
+                                        and value.args[0].value == 0):
             return True
-        if isinstance(value, ast.Call):
-            callee = ast.unparse(value.func)
-            if callee.endswith("zeros") or (callee.endswith("tensor") and value.args
-                                            and isinstance(value.args[0], ast.Constant)
-                                            and value.args[0].value == 0):
-                return True
+    return False
+
+
+def _starts_at_zero(scope: ast.AST, name: str) -> bool:
+    """A zero start of ``name`` in the scope: a running total."""
+    return any(_zero_assign(node, name) for node in ast.walk(scope))
+
+
+def _reset_each_batch(ctx: FileContext, total: ast.AugAssign, name: str) -> bool:
+    """The total starts again at zero inside the innermost batch loop around its ``+=``: it sums the
+    terms of one step's loss (``loss = 0; loss += nll + kl; loss += gan``), not the batches."""
+    for anc in ctx.ancestors(total):
+        if isinstance(anc, (ast.For, ast.While)) and _training_loop(anc):
+            return any(_zero_assign(node, name) and getattr(node, "lineno", 0) < total.lineno for node in ast.walk(anc))
     return False
 
 
@@ -159,6 +172,8 @@ batches you added), and reduce it across processes first when several run.
 * The total is not started at zero in the same function, or is not grown inside a loop
   over batches (one that iterates a loader, or calls `backward` or a `step`): a loop over
   the terms of one loss (`for head in heads: loss += head(x)`) sums a loss, not batches.
+* The total starts again at zero inside the batch loop, before the `+=`: it adds up the
+  terms of one step's loss (`vae_loss = 0; vae_loss += nll + kl`), not the batches.
 """
     bad_examples = examples("preflight.rules.code._pf271_examples", "PF271_BAD")
     good_examples = examples("preflight.rules.code._pf271_examples", "PF271_GOOD")
@@ -174,7 +189,7 @@ batches you added), and reduce it across processes first when several run.
                     continue
                 scope = ctx.enclosing_function(call) or ctx.tree
                 total = _loop_sum(scope, name)
-                if total is None or not _starts_at_zero(scope, name):
+                if total is None or not _starts_at_zero(scope, name) or _reset_each_batch(ctx, total, name):
                     continue
                 divided = _divided_names(scope)
                 if name in divided or _has_division(total.value) or any(

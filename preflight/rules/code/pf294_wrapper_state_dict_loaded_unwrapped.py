@@ -55,6 +55,7 @@ def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -
     aware = _PREFIX_TEXTS if wrapped is not None else _PREFIX_AWARE
     if any(t in text for t in aware) or "torch.load" not in text:
         return None
+    own = _saved_own_state(other)
     for call in other.nodes(ast.Call):
         if not (isinstance(call.func, ast.Attribute) and call.func.attr == "load_state_dict" and call.args):
             continue
@@ -66,8 +67,24 @@ def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -
             continue
         if wrapped is not None and not (isinstance(call.func.value, ast.Name) and owner not in wrapped):
             continue
+        if owner in own:
+            continue  # the script saves this object's own state: it loads its own checkpoint back
         return call
     return None
+
+
+def _saved_own_state(ctx: FileContext) -> set[str]:
+    """The objects whose own ``X.state_dict()`` the file hands to ``torch.save`` (a script that saves
+    and reloads ``model``, or a ``stream``/``ema`` saved beside the wrapper)."""
+    out: set[str] = set()
+    for call in ctx.nodes(ast.Call):
+        if qualify(ctx, call.func) != "torch.save" or not call.args:
+            continue
+        for node in ast.walk(call.args[0]):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "state_dict":
+                out.add(ast.unparse(node.func.value))
+    return out
 
 
 @register

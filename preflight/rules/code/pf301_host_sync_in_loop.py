@@ -31,10 +31,17 @@ def _times_the_step(facts: DeviceFacts, loop: LoopInfo) -> bool:
     for node in ast.walk(loop.node):
         if isinstance(node, ast.Call):
             qual = facts.imports.qualify(node.func) or ""
-            if qual in _CLOCKS or (isinstance(node.func, ast.Attribute) and node.func.attr in (
-                    "elapsed_time", "record")):
+            if qual in _CLOCKS or (isinstance(node.func, ast.Attribute) and (node.func.attr in (
+                    "elapsed_time", "record") or _timer_method(node.func.attr))):
                 return True
     return False
+
+
+def _timer_method(name: str) -> bool:
+    """A stopwatch method of a meter or timer object (``meter.iter_tic()``, ``timer.toc()``,
+    ``timer.start_timer()``): the clock is read inside the helper."""
+    parts = name.lower().split("_")
+    return bool({"tic", "toc"} & set(parts)) or any(p in ("timer", "stopwatch") for p in parts)
 
 
 def _short(node: ast.AST, limit: int = 50) -> str:
@@ -172,7 +179,8 @@ unnecessary CPU-GPU synchronization", listing `print`, `.item()`, `.cpu()`,
 `.numpy()` and Python control flow on tensors).
 
 A `torch.cuda.synchronize()` on every step (not under a condition and not
-timing the step with a clock or CUDA events) stalls the same way (warning).
+timing the step with a clock, CUDA events or a stopwatch helper such as
+`meter.iter_tic()` / `timer.toc()`) stalls the same way (warning).
 
 ## How to fix it
 

@@ -11,6 +11,7 @@ from preflight.analysis.scopes import FunctionInfo, LoopInfo, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code.pf301_host_sync_in_loop import nests_training
 
 _MOVES = frozenset({"to", "cuda", "cpu"})
 _LITERAL_BUILDERS = frozenset({"torch.tensor", "torch.as_tensor", "torch.FloatTensor", "torch.LongTensor",
@@ -123,6 +124,8 @@ use `class_weights` inside the loop (or create it on the device:
   (`.to(torch.float16)`), `.to("cpu")`.
 * The copy sits under an `if` (runs only on some steps), or outside training
   loops, or its result is discarded (that is PF303).
+* The copy runs once per epoch: in an epoch loop beside its batch loop, not in
+  the batch loop (per-epoch accumulators built fresh for each validation pass).
 """
     bad_examples = examples("preflight.rules.code._pf30x_examples", "PF302_BAD")
     good_examples = examples("preflight.rules.code._pf30x_examples", "PF302_GOOD")
@@ -153,8 +156,8 @@ use `class_weights` inside the loop (or create it on the device:
         site = None
         if place is None:
             place, site = self._helper_place(ctx, facts, call)
-        if place is None or place.guard is not None:
-            return None
+        if place is None or place.guard is not None or place.loop in nests_training(facts):
+            return None  # under a branch, or once per epoch (beside the batch loop, not in it)
         text = ast.unparse(built)
         if len(text) > 50:
             text = text[:47] + "..."
@@ -200,7 +203,7 @@ use `class_weights` inside the loop (or create it on the device:
             return None
         name = func.value
         place = facts.step_place(call)
-        if place is None or place.guard is not None:
+        if place is None or place.guard is not None or place.loop in nests_training(facts):
             return None
         loop = place.loop
         if (id(loop), name.id) in seen:

@@ -51,6 +51,8 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
 * `save_pretrained` called by every rank in a file that asks for FSDP2 (`fsdp_version=2`):
   `fully_shard` keeps the model's class and transformers' `save_pretrained` gathers the
   sharded weights itself (accelerate's `nd_parallel.py` example).
+* The saved object is the prepared optimizer or scheduler (`torch.save(optimizer.state_dict(), ...)`):
+  its state has no `module.` prefix.
 * The saved object was never returned by `accelerator.prepare` in this file (a helper's
   parameter counts when an in-file call hands it a prepared model).
 """
@@ -61,7 +63,8 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
         prepared: dict[str, ast.Call] = {}
         for call in accelerator_calls(ctx, "prepare"):
             for name in assigned_names(ctx, call):
-                prepared.setdefault(name, call)
+                if "optim" not in name.lower() and "sched" not in name.lower():
+                    prepared.setdefault(name, call)  # an optimizer's state has no `module.` prefix
         if not prepared:
             return
         unwrapped: dict[str, int] = {}

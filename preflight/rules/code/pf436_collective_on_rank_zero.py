@@ -66,6 +66,19 @@ def _collective(ctx: FileContext, call: ast.Call, accelerators: set[str]) -> Opt
     return None
 
 
+def _sub_group(call: ast.Call) -> bool:
+    """The collective names its own process group (``group=tp_group``): which ranks belong to it is
+    not in the call, and a group whose members all pass the guard is correct (the tensor-parallel
+    peers of data-parallel rank 0; a weight-sync group of rank 0 and inference workers that join
+    from another program)."""
+    for kw in call.keywords:
+        if kw.arg == "group":
+            value = kw.value
+            return not (isinstance(value, ast.Constant) and value.value is None) \
+                and not ast.unparse(value).endswith("WORLD")
+    return False
+
+
 @register
 class CollectiveOnRankZero(Rule):
     code = "PF436"
@@ -112,6 +125,9 @@ main process does with the result (printing, logging, writing files).
   rank reaches the barrier once.
 * The receiver is not an `Accelerator` built in the file (a metrics object's own
   `gather`), or the call is not `torch.distributed`'s (a project's `all_reduce`).
+* The call names its own process group (`group=tp_group`): its members are not
+  known from the call, and a sub-group whose ranks all pass the guard is correct
+  (the tensor-parallel peers under `if dp_rank == 0:`).
 * Saves that are collectives are PF427's.
 """
     bad_examples = examples("preflight.rules.code._pf436_examples", "PF436_BAD")
@@ -123,7 +139,7 @@ main process does with the result (printing, logging, writing files).
             if flags is None:
                 flags = rank_zero_flags_in(ctx)
             guard = rank_zero_guard(ctx.ancestors, call, flags)
-            if guard is None or self._matched(ctx, call, flags):
+            if guard is None or _sub_group(call) or self._matched(ctx, call, flags):
                 continue
             what = ast.unparse(call.func)
             yield ctx.finding(
