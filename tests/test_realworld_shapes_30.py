@@ -186,3 +186,123 @@ def test_load_chained_with_cuda_only_keeps_the_fp32_default(cli, tmp_path: Path)
     write(tmp_path, {"main.py": CHATGLM.replace(".half().cuda()", ".cuda()"), "requirements.txt": "transformers==4.28.1\n"})
     plan = plan_of(cli, "--", "python", "main.py", cwd=tmp_path)
     assert winner(plan, "precision.weights_bits") == 32
+
+
+# michuanhaohao/reid-strong-baseline @ 3da7e6f03164a81ff0a8fa7e9e0a1e5d5da4e2c8 (tools/train.py:119-137,
+# config/__init__.py, config/defaults.py, data/build.py:15-45, solver/build.py:28-44): a yacs config imported
+# through a package, merged from `--config_file` under `if args.config_file != "":` and from a positional
+# argparse.REMAINDER list of KEY VALUE pairs; the optimizer class picked by name, the centre loss's SGD beside it
+REID = {
+    "config/__init__.py": "from .defaults import _C as cfg\n",
+    "config/defaults.py": """\
+        from yacs.config import CfgNode as CN
+
+        _C = CN()
+        _C.DATALOADER = CN()
+        _C.DATALOADER.NUM_WORKERS = 8
+        _C.SOLVER = CN()
+        _C.SOLVER.OPTIMIZER_NAME = "SGD"
+        _C.SOLVER.IMS_PER_BATCH = 64
+        _C.SOLVER.CENTER_LR = 0.5
+        _C.TEST = CN()
+        _C.TEST.IMS_PER_BATCH = 128
+    """,
+    "configs/triplet.yml": """\
+        DATALOADER:
+          NUM_WORKERS: 4
+        SOLVER:
+          OPTIMIZER_NAME: 'Adam'
+          IMS_PER_BATCH: 32
+    """,
+    "solver/__init__.py": "from .build import make_optimizer_with_center\n",
+    "solver/build.py": """\
+        import torch
+
+
+        def make_optimizer_with_center(cfg, model, center_criterion):
+            params = [{"params": [p]} for p in model.parameters()]
+            optimizer = getattr(torch.optim, cfg.SOLVER.OPTIMIZER_NAME)(params)
+            optimizer_center = torch.optim.SGD(center_criterion.parameters(), lr=cfg.SOLVER.CENTER_LR)
+            return optimizer, optimizer_center
+    """,
+    "data/__init__.py": "from .build import make_data_loader\n",
+    "data/build.py": """\
+        from torch.utils.data import DataLoader
+
+
+        def make_data_loader(cfg):
+            train_loader = DataLoader(range(100), batch_size=cfg.SOLVER.IMS_PER_BATCH,
+                                      num_workers=cfg.DATALOADER.NUM_WORKERS)
+            val_loader = DataLoader(range(10), batch_size=cfg.TEST.IMS_PER_BATCH, shuffle=False)
+            return train_loader, val_loader
+    """,
+    "tools/train.py": """\
+        import argparse
+        import sys
+
+        import torch
+
+        sys.path.append('.')
+        from config import cfg
+        from data import make_data_loader
+        from solver import make_optimizer_with_center
+
+
+        def train(cfg):
+            train_loader, val_loader = make_data_loader(cfg)
+            model = torch.nn.Linear(2, 2)
+            center = torch.nn.Linear(2, 2)
+            optimizer, optimizer_center = make_optimizer_with_center(cfg, model, center)
+            for x in train_loader:
+                loss = model(x).sum()
+                loss.backward()
+                optimizer.step()
+                optimizer_center.step()
+                optimizer.zero_grad()
+
+
+        def main():
+            parser = argparse.ArgumentParser(description="ReID Baseline Training")
+            parser.add_argument("--config_file", default="", help="path to config file", type=str)
+            parser.add_argument("opts", help="Modify config options", default=None, nargs=argparse.REMAINDER)
+            args = parser.parse_args()
+            if args.config_file != "":
+                cfg.merge_from_file(args.config_file)
+            cfg.merge_from_list(args.opts)
+            cfg.freeze()
+            train(cfg)
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def test_yacs_file_and_remainder_overrides_reach_the_loader_and_optimizer(cli, tmp_path: Path) -> None:
+    write(tmp_path, REID)
+    plan = plan_of(cli, "--", "python3", "tools/train.py", "--config_file=configs/triplet.yml",
+                   "MODEL.DEVICE_ID", "('2')", "SOLVER.IMS_PER_BATCH", "16", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") == "Adam"  # the file's name, not the centre loss's SGD
+    assert winner(plan, "batch.micro") == 16  # the launch line's KEY VALUE pair, not the evaluation loader's 128
+    assert winner(plan, "data.num_workers") == 4
+
+
+def test_yacs_without_the_file_keeps_the_defaults(cli, tmp_path: Path) -> None:
+    # the twin: no --config_file, so `if args.config_file != "":` merges nothing; the defaults hold
+    write(tmp_path, REID)
+    plan = plan_of(cli, "--", "python3", "tools/train.py", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") == "SGD"
+    assert fact(plan, "optimizer.name").source.path == "config/defaults.py"
+    assert winner(plan, "batch.micro") == 64
+    assert winner(plan, "data.num_workers") == 8
+
+
+def test_optimizer_picked_at_run_time_is_not_the_helpers_literal_one(cli, tmp_path: Path) -> None:
+    # the class name comes from the environment: unknown; the centre loss's SGD is not the model's optimizer
+    files = dict(REID)
+    files["solver/build.py"] = REID["solver/build.py"].replace("import torch", "import os\n        import torch") \
+        .replace("cfg.SOLVER.OPTIMIZER_NAME", 'os.environ["OPTIMIZER"]')
+    write(tmp_path, files)
+    plan = plan_of(cli, "--", "python3", "tools/train.py", "--config_file=configs/triplet.yml", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") is None
