@@ -355,3 +355,73 @@ def test_visible_devices_from_a_variable_say_nothing(cli, tmp_path: Path) -> Non
     plan = _visible(cli, tmp_path, "CUDA_VISIBLE_DEVICES=$GPUS deepspeed --master_port $port run_uie.py "
                                    "--output_dir out --per_device_train_batch_size 8")
     assert winner(plan, "dist.world_size") is None
+
+
+# rui-ye/OpenFedLLM @ 14c6af2 main_sft.py:12,16 and config.py:65-66,84-101: the TrainingArguments are built by a
+# helper of a local module from the options its HfArgumentParser parsed at import time
+FED_CONFIG = """\
+    from dataclasses import dataclass, field
+
+    from transformers import HfArgumentParser, TrainingArguments
+
+
+    @dataclass
+    class ScriptArguments:
+        model_name_or_path: str = field(default="meta-llama/Llama-2-7b-hf")
+        batch_size: int = field(default=64)
+        gradient_accumulation_steps: int = field(default=1)
+        output_dir: str = field(default="out")
+
+
+    parser = HfArgumentParser(ScriptArguments)
+    (script_args,) = parser.parse_args_into_dataclasses()
+
+
+    def get_config():
+        return script_args
+
+
+    def get_training_args(script_args, new_lr):
+        return TrainingArguments(
+            output_dir=script_args.output_dir,
+            per_device_train_batch_size=script_args.batch_size,
+            gradient_accumulation_steps=script_args.gradient_accumulation_steps,
+            learning_rate=new_lr,
+        )
+
+
+    def get_eval_args(script_args):
+        return TrainingArguments(output_dir="eval", per_device_train_batch_size=128)
+"""
+FED_MAIN = """\
+    from transformers import AutoModelForCausalLM, Trainer
+
+    from config import get_config, get_training_args
+
+    script_args = get_config()
+    training_args = get_training_args(script_args, 5e-5)
+    model = AutoModelForCausalLM.from_pretrained(script_args.model_name_or_path)
+    trainer = Trainer(model=model, args=training_args)
+    trainer.train()
+"""
+
+
+def test_training_arguments_built_by_a_local_helper_are_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"config.py": FED_CONFIG, "main_sft.py": FED_MAIN, "requirements.txt": "transformers==4.31.0\n"})
+    plan = plan_of(cli, "--", "python", "main_sft.py", "--batch_size", "16", "--gradient_accumulation_steps", "2",
+                   cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 16
+    assert winner(plan, "batch.grad_accum") == 2
+    assert winner(plan, "data.num_workers") == 0  # the TrainingArguments default
+    assert "per_device_train_batch_size" in (fact(plan, "batch.micro").source.detail or "")
+
+
+def test_helper_not_called_by_the_entry_is_not_read(cli, tmp_path: Path) -> None:
+    # the twin: the entry imports only get_config; the helper building the arguments is another job's
+    main = FED_MAIN.replace("from config import get_config, get_training_args",
+                            "from config import get_config\n    from transformers import TrainingArguments") \
+        .replace("get_training_args(script_args, 5e-5)", "TrainingArguments(output_dir='o', per_device_train_batch_size=4)")
+    write(tmp_path, {"config.py": FED_CONFIG, "main_sft.py": main})
+    plan = plan_of(cli, "--", "python", "main_sft.py", "--batch_size", "16", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 4
+    assert not any(f["value"] == 16 for f in plan["fields"].get("batch.micro", []))
