@@ -285,6 +285,9 @@ class _Facts:
         config_sizes(_nodes(self.cfg, ()), self.known, self.add)
         if handed:
             read_section(self, handed)
+        from preflight.adapters.hydra_compile_guard import compile_guard
+
+        compile_guard(self)
         self.pretrained_targets()
         self.lora_sections()
         self.local_modules()

@@ -425,3 +425,26 @@ def test_helper_not_called_by_the_entry_is_not_read(cli, tmp_path: Path) -> None
     plan = plan_of(cli, "--", "python", "main_sft.py", "--batch_size", "16", cwd=tmp_path)
     assert winner(plan, "batch.micro") == 4
     assert not any(f["value"] == 16 for f in plan["fields"].get("batch.micro", []))
+
+
+# dandelionsllm/pandallm trainer_base_ds_mul.py:169-170 @ 4a47ecd4a033a8df86a88b7e71132cbfdc7f0823: torch.compile under
+# a test of getattr defaults (the config has no `compile` key; os.environ has no attribute TORCH_COMPILE)
+PANDA_COMPILE = PANDA_SCRIPT.replace(
+    "        ds_config = cfg.ds_cfg\n",
+    "        if torch.__version__ >= \"2\" and (getattr(os.environ, \"TORCH_COMPILE\", False) or "
+    "getattr(cfg, \"compile\", False)):\n"
+    "            model = torch.compile(model, mode=\"max-autotune\")\n"
+    "        ds_config = cfg.ds_cfg\n").replace("import hydra\n", "import os\n\n    import hydra\n")
+
+
+def test_compile_under_a_getattr_default_the_config_lacks_is_off(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": PANDA_COMPILE, "conf/config.yaml": PANDA_YAML})
+    plan = plan_of(cli, "--", "deepspeed", "--include", "localhost:0,1,2,3", "train.py", cwd=tmp_path)
+    assert winner(plan, "compile.enabled") is False
+
+
+def test_compile_under_a_getattr_of_a_key_the_config_sets_is_on(cli, tmp_path: Path) -> None:
+    # the twin: the config sets `compile: true`, so the guard may run (torch's version is unknown): not False
+    write(tmp_path, {"train.py": PANDA_COMPILE, "conf/config.yaml": PANDA_YAML + "    compile: true\n"})
+    plan = plan_of(cli, "--", "deepspeed", "--include", "localhost:0,1,2,3", "train.py", cwd=tmp_path)
+    assert winner(plan, "compile.enabled") is True
