@@ -448,3 +448,38 @@ def test_compile_under_a_getattr_of_a_key_the_config_sets_is_on(cli, tmp_path: P
     write(tmp_path, {"train.py": PANDA_COMPILE, "conf/config.yaml": PANDA_YAML + "    compile: true\n"})
     plan = plan_of(cli, "--", "deepspeed", "--include", "localhost:0,1,2,3", "train.py", cwd=tmp_path)
     assert winner(plan, "compile.enabled") is True
+
+
+# rui-ye/OpenFedLLM @ 14c6af2 config.py:103-112, main_sft.py:29-35: the 8-bit BitsAndBytesConfig is built by a helper
+# under a test of the options; its weights are bitsandbytes' LLM.int8
+FED_QUANT = FED_CONFIG.replace(
+    "from transformers import HfArgumentParser, TrainingArguments",
+    "from transformers import BitsAndBytesConfig, HfArgumentParser, TrainingArguments").replace(
+    "        output_dir: str = field(default=\"out\")\n",
+    "        output_dir: str = field(default=\"out\")\n        load_in_8bit: bool = field(default=False)\n") + """
+    def get_model_config(script_args):
+        if script_args.load_in_8bit:
+            quantization_config = BitsAndBytesConfig(load_in_8bit=script_args.load_in_8bit)
+        else:
+            quantization_config = None
+        return quantization_config
+"""
+FED_QUANT_MAIN = FED_MAIN.replace("from config import get_config, get_training_args",
+                                  "from config import get_config, get_model_config, get_training_args").replace(
+    "model = AutoModelForCausalLM.from_pretrained(script_args.model_name_or_path)",
+    "model = AutoModelForCausalLM.from_pretrained(script_args.model_name_or_path,\n"
+    "                                                 quantization_config=get_model_config(script_args))")
+
+
+def test_8_bit_config_built_by_a_helper_is_int8(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"config.py": FED_QUANT, "main_sft.py": FED_QUANT_MAIN})
+    plan = plan_of(cli, "--", "python", "main_sft.py", "--load_in_8bit", "True", cwd=tmp_path)
+    assert winner(plan, "precision.weights_bits") == 8
+    assert winner(plan, "precision.quant_type") == "int8"
+
+
+def test_8_bit_config_not_taken_says_no_quant_type(cli, tmp_path: Path) -> None:
+    # the twin: --load_in_8bit not given, the helper's 8-bit branch never runs
+    write(tmp_path, {"config.py": FED_QUANT, "main_sft.py": FED_QUANT_MAIN})
+    plan = plan_of(cli, "--", "python", "main_sft.py", cwd=tmp_path)
+    assert winner(plan, "precision.quant_type") != "int8"
