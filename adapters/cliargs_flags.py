@@ -188,7 +188,17 @@ class _FlagsPass(_PassCore):
                 if state is False:
                     continue
                 kw = {k.arg: k.value for k in node.keywords}
-                ok, on = _literal(kw.get("use_gradient_checkpointing"))
+                given = kw.get("use_gradient_checkpointing")
+                ok, on = _literal(given)
+                if given is not None and not (ok and isinstance(on, bool)):
+                    # passed a name (AGI-Edgerunners/LLM-Adapters finetune.py:196
+                    # `use_gradient_checkpointing=use_gradient_checkpointing`, a fire parameter whose
+                    # default is False): the library's keyword default does not apply; its value, or nothing
+                    idx = idx or self.project.index(self.script)
+                    found = idx.resolve(given)
+                    if found is None or not isinstance(found.value, bool):
+                        continue
+                    ok, on = True, found.value
                 value = on if ok and isinstance(on, bool) else True
                 detail = (f"{_name_of(node.func)}(...) enables gradient checkpointing by default "
                           "(use_gradient_checkpointing=True)")

@@ -88,6 +88,28 @@ def unset_or_list(project: Any, script: Any, more: Optional[list[ast.Module]] = 
             i += 2 if takes[flag] and "=" not in tok else 1
         return True
 
+    def _remainder(call: ast.Call) -> Optional[list[str]]:
+        """The tokens a positional ``nargs=argparse.REMAINDER`` takes: every token from the first one
+        that is not a declared option or its value (michuanhaohao/reid-strong-baseline tools/train.py:122-123
+        @ 3da7e6f, ``python3 tools/train.py --config_file=X MODEL.DEVICE_ID "('2')" ...``), or None (an
+        undeclared option before it)."""
+        nargs = next((k.value for k in call.keywords if k.arg == "nargs"), None)
+        if not ((isinstance(nargs, ast.Attribute) and nargs.attr == "REMAINDER")
+                or (isinstance(nargs, ast.Constant) and nargs.value == "...")):
+            return None
+        takes: dict[str, bool] = {o: spec.takes_value for specs in index.arguments.values() for spec in specs
+                                  for o in spec.options}
+        args = [str(a) for a in index.args]
+        i = 0
+        while i < len(args):
+            tok = args[i]
+            flag = tok.split("=", 1)[0]
+            if flag in takes:
+                i += 2 if takes[flag] and "=" not in tok else 1
+                continue
+            return None if tok.startswith("-") else args[i:]
+        return []
+
     def unset(name: str) -> Optional[Leaf]:
         specs = index.arguments.get(name, [])
         if not specs:
@@ -99,7 +121,10 @@ def unset_or_list(project: Any, script: Any, more: Optional[list[ast.Module]] = 
             if spec is None or name in index.set_defaults:
                 return None
             if not spec.options[0].startswith("-"):  # detectron2 ``opts`` (argparse.REMAINDER): [] when the
-                return Leaf([], "", None, "literal") if _no_positionals() else None  # line gives none
+                if _no_positionals():  # line gives none
+                    return Leaf([], "", None, "literal")
+                rest = _remainder(call)
+                return None if rest is None else Leaf(rest, "", None, "launch line", name)
             if not all(o.startswith("--") for o in spec.options):
                 return None
             given = _given(spec)

@@ -6,9 +6,10 @@ option is given (huggingface/nanoVLM @ the benchmark's commit ``train.py:641-667
 '--compile', type=bool, ...)`` without a default, ``train_cfg = config.TrainConfig()`` and ``if args.compile
 is not None: train_cfg.compile = args.compile``; ``models/config.py:73`` ``compile: bool = False``; the
 launch line gives no ``--compile``, so argparse's None leaves the default). Decided: ``ns.x is None`` /
-``is not None`` / ``is True`` / ``is False``, ``ns.x`` and ``not ns.x`` for a bool or None value, where ``ns``
-is the parsed options and ``x``'s value is known (the launch line, the declared default, or argparse's None
-for an option declared without a default and not given). Anything else: None (not decided).
+``is not None`` / ``is True`` / ``is False``, ``ns.x`` and ``not ns.x`` for a bool or None value, or
+``ns.x == "text"``/``!= "text"`` for a str value, where ``ns`` is the parsed options and ``x``'s value is
+known (the launch line, the declared default, or argparse's None for an option declared without a
+default and not given). Anything else: None (not decided).
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ def decided_by_options(test: ast.AST, local: dict) -> Optional[bool]:
             return None  # ``args.flag is True`` with the launch line's text: not decided here
         same = value is test.comparators[0].value
         return same if isinstance(test.ops[0], ast.Is) else not same
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)) \
+            and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, str):
+        # ``if args.config_file != "":`` (michuanhaohao/reid-strong-baseline tools/train.py:130 @ 3da7e6f)
+        value = _option(test.left, local)
+        if not isinstance(value, str):
+            return None
+        same = value == test.comparators[0].value
+        return same if isinstance(test.ops[0], ast.Eq) else not same
     value = _option(test, local)
     if value is None or isinstance(value, bool):
         return bool(value)

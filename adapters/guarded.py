@@ -347,6 +347,9 @@ class _Pass:
             if flag is None or flag.value is not True:
                 continue
             self.add("precision.weights_bits", bits, self.src(mod, call, f"BitsAndBytesConfig({key}=True)", flag))
+            if bits == 8:  # bitsandbytes' 8-bit weights are LLM.int8 (rui-ye/OpenFedLLM config.py:106-109 @ 14c6af2)
+                self.add("precision.quant_type", "int8",
+                         self.src(mod, call, "BitsAndBytesConfig(load_in_8bit=True): bitsandbytes LLM.int8", flag))
             if bits == 4:
                 qt = mod.idx.resolve(kw.get("bnb_4bit_quant_type"))
                 if qt is not None and qt.value in ("nf4", "fp4"):

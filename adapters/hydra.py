@@ -253,11 +253,17 @@ class _Facts:
             where = f"{file}:{line}" if file else "the composed config"
             self.note(f"{where}: {'.'.join(path)} is ??? (mandatory, unset): the run fails unless "
                       "it is given on the command line")
+        from preflight.adapters.hydra_ds_section import handed_ds_section, read_section
+
+        # a section handed to deepspeed.initialize: a hand-written DeepSpeed loop, whose config holds no
+        # TrainingArguments (pandallm's top-level `fp16: True` is its own key)
+        handed = handed_ds_section(app.script.tree if app.script is not None else None, self.cfg)
         for path, node in _nodes(self.cfg, ()):
             target = node.get("_target_") if isinstance(node, dict) else None
             if _is_trainer(target) or (path == ("trainer",) and target is None and _trainer_like(node)):
                 self.trainer(path, node)
-            elif _is_args(target) or (target is None and _args_like(node)):
+            elif _is_args(target) or (target is None and _args_like(node)
+                                      and not (handed and handed[0][:len(path)] == path)):
                 self.training_args(path, node)
             if path and path[-1] == "optimizer" and isinstance(target, str):
                 self.optimizer(path, target)
@@ -277,6 +283,11 @@ class _Facts:
         from preflight.adapters.hydra_model_config import config_sizes
 
         config_sizes(_nodes(self.cfg, ()), self.known, self.add)
+        if handed:
+            read_section(self, handed)
+        from preflight.adapters.hydra_compile_guard import compile_guard
+
+        compile_guard(self)
         self.pretrained_targets()
         self.lora_sections()
         self.local_modules()

@@ -205,7 +205,10 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
         elif (kw.arg == "batch_size" and "loader" in name.lower()) or \
                 (kw.arg == "per_device_train_batch_size" and name == "TrainingArguments"):  # the per-process batch
             got = reader.ev(kw.value)
-            if got is not None and got.path is not None and isinstance(got.value, int) and got.value > 0:
+            # a key of an evaluation section (``cfg.TEST.IMS_PER_BATCH``, reid-strong-baseline data/build.py:43) is
+            # not the training batch (the key's own name is left to the code: a training loader may read it)
+            if got is not None and got.path is not None and isinstance(got.value, int) and got.value > 0 \
+                    and not _held_out_split(tuple(got.path)[:-1]):
                 found.loader_batch.append((got.value, got.path, line))
     if name in ("set_activation_checkpointing", "set_gradient_checkpointing") and len(call.args) == 1:
         # OLMo ``olmo_model.set_activation_checkpointing(cfg.activation_checkpointing)``: a strategy, None is off

@@ -89,6 +89,9 @@ class LaunchersAdapter(Adapter):
         elif info.launcher == "composer" and info.total_procs is not None:
             flag = "--world_size" if "__world_size" in info.options else "-n"
             self._world(plan, info.total_procs, f"composer {flag} {info.total_procs}", line, flag)
+        from preflight.adapters.visible_devices import visible_device_facts
+
+        visible_device_facts(self, project, plan, info, line)
         if info.wrapper == "srun":
             self._srun(plan, info, line)
         elif info.wrapper == "mpiexec" and info.launcher in (None, "python"):

@@ -82,14 +82,14 @@ def _method(cls: ast.ClassDef, name: str) -> Optional[ast.FunctionDef]:
 
 
 def _optimizer(tree: ast.Module, cls: ast.ClassDef) -> Optional[tuple[str, int]]:
-    from preflight.adapters.optimizer_local import optimizers_in
+    from preflight.adapters.optimizer_local import DYNAMIC, optimizers_in
 
     fn = _method(cls, "configure_optimizers")
     if fn is None:
         return None
     end = getattr(fn, "end_lineno", None) or fn.lineno
     found = [(n, line) for n, line, _f in optimizers_in(tree) if fn.lineno <= line <= end]
-    if not found or len({n for n, _ in found}) != 1:
+    if not found or len({n for n, _ in found}) != 1 or found[0][0] == DYNAMIC:
         return None
     return found[0]
 

@@ -91,3 +91,29 @@ def built_model_cast(idx: Any, calls: Iterable[Any], model_names: set[str]) \
 
 
 __all__ = ["built_model_cast", "init_cast"]
+
+
+_PASSING = ("cuda", "to", "eval", "train", "float", "requires_grad_")
+
+
+def chained_cast(calls: Iterable[Any], load: ast.Call) -> Optional[tuple[str, ast.Call]]:
+    """The 16-bit dtype of a cast chained on a model load (THUDM/ChatGLM's
+    ``ChatGLMForConditionalGeneration.from_pretrained(path, config=config).half().cuda()``,
+    michael-wzhu/PromptCBLUE src/ft_chatglm_lora/main.py:129-132 @ b0753a6), and the cast call: the
+    weights the job trains are 16-bit whatever dtype the load gives. Only device moves and mode
+    switches may stand between the load and the cast."""
+    for site in calls:
+        call = site.call
+        dtype = _dtype_of_cast(call)
+        if dtype is None or not isinstance(call.func, ast.Attribute):
+            continue
+        node: ast.AST = call.func.value
+        while True:
+            if node is load:
+                return dtype, call
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PASSING \
+                    and (node.func.attr != "to" or _dtype_of_cast(node) is None):
+                node = node.func.value
+                continue
+            break
+    return None

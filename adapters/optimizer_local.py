@@ -9,7 +9,9 @@ Read (never imported): the local modules the script imports, three imports deep
 itself and those modules construct exactly one optimizer class (a ``torch.optim`` class, a
 bitsandbytes/apex/DeepSpeed optimizer, or a local class deriving from ``Optimizer``),
 that class is the optimizer (medium). Optimizers built in functions that no file of the job
-calls (a module's other helper) are left out.
+calls (a module's other helper) are left out; a class picked at run time
+(``getattr(torch.optim, name)(...)``) counts as another class, so a helper's one literal optimizer
+beside it (a centre loss's ``SGD``) is not taken for the model's.
 """
 
 from __future__ import annotations
@@ -75,6 +77,22 @@ def _called(tree: ast.AST) -> set[str]:
     return names
 
 
+DYNAMIC = "<chosen at run time>"
+
+
+def _dynamic_optimizer(node: ast.Call, imports: dict[str, str]) -> bool:
+    """``getattr(torch.optim, cfg.SOLVER.OPTIMIZER_NAME)(params)`` (michuanhaohao/reid-strong-baseline
+    solver/build.py:40-42 @ 3da7e6f): an optimizer whose class a value picks at run time."""
+    inner = node.func
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "getattr"
+            and len(inner.args) >= 2):
+        return False
+    owner = dotted_name(inner.args[0]) or ""
+    head, _, rest = owner.partition(".")
+    qualified = imports.get(head, head) + (f".{rest}" if rest else "")
+    return qualified == "torch.optim" or qualified.endswith(".optim") or qualified == "optim"
+
+
 def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
     """(class name, line, enclosing function) of each optimizer constructed in a module."""
     imports = _imports(tree)
@@ -84,6 +102,9 @@ def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
     demo = main_block_nodes(tree)  # a module's own self-test never runs when it is imported
     for node in nodes_of(tree):
         if not isinstance(node, ast.Call) or id(node) in demo:
+            continue
+        if _dynamic_optimizer(node, imports):
+            out.append((DYNAMIC, node.lineno, enclosing.get(id(node))))
             continue
         name = dotted_name(node.func)
         if not name:
@@ -121,8 +142,8 @@ def local_optimizer(script_tree: ast.AST, script_path: Path, root: Optional[Path
     for path, tree in trees:
         # an optimizer built in a function nobody calls (another helper of the module) is not the job's
         found.extend((name, path, line) for name, line, fn in optimizers_in(tree) if fn is None or fn in called)
-    if len({f[0] for f in found}) != 1:
-        return None
+    if len({f[0] for f in found}) != 1 or found[0][0] == DYNAMIC:
+        return None  # several classes, or one picked by a value at run time: not known here
     return found[0]
 
 

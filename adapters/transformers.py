@@ -263,7 +263,14 @@ class _ScriptPass:
         where = f"{self.script.source.display}:{site.line}"
         quantized = self.quantized(site)
         given = [kw for kw in ("dtype", "torch_dtype") if site.kwarg(kw) is not None]
-        if not given and quantized is None:
+        from preflight.adapters.model_cast_init import chained_cast
+
+        cast = chained_cast(self.idx.calls, site.call) if quantized is None else None
+        if cast is not None:
+            self.add("precision.weights_bits", 16,
+                     self.src(cast[1], f"{cls}.from_pretrained(...).{getattr(cast[1].func, 'attr', '')}(): "
+                              f"{cast[0]} weights"), self.conf(site))
+        elif not given and quantized is None:
             if self.major < 5:
                 self.add("precision.weights_bits", 32,
                          self.src(site.call, f"{cls}.from_pretrained() without dtype: {self.version_text()} "

@@ -47,9 +47,12 @@ def _modules(project: Project) -> list[tuple[ParsedPython, ScriptIndex]]:
         if not isinstance(script.tree, ast.Module) or script.source.path is None:
             continue
         entry = project.index(script)
-        if entry.imports_any("transformers", "trl"):
-            continue
         here = Path(str(script.source.path)).resolve().parent
+        if entry.imports_any("transformers", "trl"):
+            # the entry imports transformers but a helper of a local module builds the arguments
+            # (OpenFedLLM config.py get_training_args: training_args_helper.py)
+            out.extend(_helper_built(project, script, entry, here, root))
+            continue
         for path in _imported_local(script.tree, here)[:_MAX_MODULES]:
             parsed = _load(project, path, root)
             if parsed is None:
@@ -60,6 +63,23 @@ def _modules(project: Project) -> list[tuple[ParsedPython, ScriptIndex]]:
                     and _TRAINS.search(parsed.source.text):
                 out.append((parsed, idx))
     return out
+
+
+def _helper_built(project: Project, script: ParsedPython, entry: ScriptIndex, here: Path,
+                  root: Any) -> list[tuple[ParsedPython, ScriptIndex]]:
+    from preflight.adapters.training_args_helper import helper_module
+
+    if not _TRAINS.search(script.source.text) or not isinstance(script.tree, ast.Module):
+        return []
+    loaded = [(path, parsed) for path in _imported_local(script.tree, here)[:_MAX_MODULES]
+              for parsed in [_load(project, path, root)] if parsed is not None]
+    path = helper_module(script.tree, script.source.text, [(p, m.tree) for p, m in loaded])
+    if path is None:
+        return []
+    parsed = next(m for p, m in loaded if p == path)
+    idx = ScriptIndex(parsed)
+    idx.options = entry.options
+    return [(parsed, idx)]
 
 
 def _load(project: Project, path: Path, root: Any) -> Any:

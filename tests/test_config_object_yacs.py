@@ -294,11 +294,20 @@ def test_detectron2_style_yaml_keys_over_library_defaults(cli, tmp_path):
     assert ours(plan, "data.num_workers") is None
 
 
-def test_detectron2_style_opts_on_the_line_are_not_guessed(cli, tmp_path):
-    """Silent twin: positional ``opts`` (REMAINDER) given on the line: which keys they set is read
-    only when the list is known; here it is not, so the merged node is unknown."""
+def test_detectron2_style_opts_on_the_line_override_the_file(cli, tmp_path):
+    """Positional ``opts`` (argparse.REMAINDER) given on the line: every token after the declared options,
+    merged over the file's keys as yacs does."""
     write(tmp_path, DETECTRON)
     plan = plan_of(cli, "train_net.py", "--", "--config-file", "configs/retina.yaml", "SOLVER.IMS_PER_BATCH", "8",
+                   cwd=tmp_path)
+    micro = ours(plan, "batch.micro")
+    assert micro is not None and micro.value == 8 and micro.source.kind == "cli"
+
+
+def test_detectron2_style_opts_not_pairs_are_not_guessed(cli, tmp_path):
+    """Silent twin: an odd list (a key without its value) is not what yacs merges: the node is unknown."""
+    write(tmp_path, DETECTRON)
+    plan = plan_of(cli, "train_net.py", "--", "--config-file", "configs/retina.yaml", "SOLVER.IMS_PER_BATCH",
                    cwd=tmp_path)
     assert ours(plan, "batch.micro") is None
 
