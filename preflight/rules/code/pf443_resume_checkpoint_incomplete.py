@@ -124,7 +124,9 @@ LR scheduler (`self.lr_scheduler.step()`) or scales the loss with a `GradScaler`
 neither the dict nor anything else in the saving function mentions that scheduler or
 scaler. A plain saving function also answers for the schedulers its callers step (the
 script's epoch loop steps `lr_scheduler` and calls `save_model(epoch, path)`), unless
-the call hands the scheduler over.
+the call hands the scheduler over. A `torch.save` in the script's top-level code answers
+for the schedulers and scalers that top-level code steps (deep-person-reid issue 270: the
+epoch loop steps a `MultiStepLR` and saves model, optimizer and epoch only).
 
 ## Why it matters
 
@@ -160,15 +162,14 @@ Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
             if not _resume_dict(call.args[0]):
                 continue
             fn = ctx.enclosing_function(call)
-            if fn is None:
-                continue
-            klass = ctx.enclosing(fn, ast.ClassDef)
-            objects = _stepped_objects(fn)
+            scope: ast.AST = fn if fn is not None else _top_level(ctx.tree)  # a script saving at top level
+            klass = ctx.enclosing(fn, ast.ClassDef) if fn is not None else None
+            objects = _stepped_objects(scope)
             if klass is not None:
                 objects.update({k: v for k, v in _stepped_objects(klass).items() if k.startswith("self.")})
-            else:
+            elif fn is not None:
                 objects.update({k: v for k, v in _callers_objects(ctx, fn).items() if k not in objects})
-            missing = [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(fn, text)]
+            missing = [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(scope, text)]
             if not missing:
                 continue
             names = " and ".join(f"`{text}` ({kind})" for text, kind, _ in missing)
