@@ -458,7 +458,7 @@ NEEDS = {
     "PF318": ('accum',),
     "PF333": ('load_state',),
     "PF334": ('random_split',),
-    "PF335": ('len(',),
+    "PF335": ('len',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),

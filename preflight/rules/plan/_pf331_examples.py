@@ -98,6 +98,34 @@ BAD_EXAMPLES = [
     """),
 ]
 
+BAD_EXAMPLES.append(
+    # SRGAN/denoising repositories' shape: a local handle whose datasets are kept on self
+    textwrap.dedent("""
+    # --- train.py
+    import h5py
+    import torch
+    import torch.utils.data as data
+
+
+    class DatasetFromHdf5(data.Dataset):
+        def __init__(self, file_path):
+            super().__init__()
+            hf = h5py.File(file_path, "r")  # warning: PF331
+            self.input = hf.get("input")
+            self.label = hf.get("label")
+
+        def __getitem__(self, index):
+            return torch.from_numpy(self.input[index]).float(), torch.from_numpy(self.label[index]).float()
+
+        def __len__(self):
+            return self.input.shape[0]
+
+
+    loader = data.DataLoader(DatasetFromHdf5("data/train.h5"), batch_size=64, shuffle=True, num_workers=4)
+    for x, y in loader:
+        train_step(x, y)
+    """))
+
 GOOD_EXAMPLES = [
     # the fix: only the length read in __init__ (inside `with`), the file opened lazily in each worker
     _job(open_line=_LAZY_OPEN, lazy=_LAZY_GET),
@@ -139,6 +167,32 @@ GOOD_EXAMPLES = [
                         multiprocessing_context="spawn")
     for batch in loader:
         train_step(batch)
+    """),
+    # tricky-correct: a local handle whose data are copied into memory and which is closed in __init__
+    textwrap.dedent("""
+    # --- train.py
+    import h5py
+    import numpy as np
+    import torch.utils.data as data
+
+
+    class InMemory(data.Dataset):
+        def __init__(self, path):
+            hf = h5py.File(path, "r")
+            self.x = np.array(hf["x"])
+            self.y = hf["y"][:]
+            hf.close()
+
+        def __getitem__(self, i):
+            return self.x[i], self.y[i]
+
+        def __len__(self):
+            return len(self.x)
+
+
+    loader = data.DataLoader(InMemory("data/train.h5"), batch_size=64, shuffle=True, num_workers=4)
+    for x, y in loader:
+        train_step(x, y)
     """),
     # tricky-correct: the worker count comes from the command line (unknown), and the h5 file of a
     # non-project class is not looked into

@@ -39,6 +39,31 @@ def _kept_open(init: ast.AST) -> Iterator[tuple[str, ast.Assign, str]]:
         if opener and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                 and target.value.id == "self":
             yield target.attr, node, opener
+        elif opener and isinstance(target, ast.Name) and _kept_through(init, target.id, inside):
+            # ``hf = h5py.File(path)`` then ``self.input = hf.get("input")``: the datasets keep the handle
+            yield target.id, node, opener
+
+
+def _kept_through(init: ast.AST, local: str, inside: set[int]) -> bool:
+    """``self.<x> = <local>[...]`` or ``self.<x> = <local>.get(...)`` in ``__init__`` (outside ``with``: the
+    dataset objects keep the file open), and no ``<local>.close()``."""
+    kept = False
+    for node in ast.walk(init):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "close" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == local:
+            return False
+        if not isinstance(node, ast.Assign) or id(node) in inside or not any(
+                isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                for t in node.targets):
+            continue
+        base = node.value
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and base.func.attr == "get":
+            base = base.func.value
+        while isinstance(base, ast.Subscript):
+            base = base.value
+        if isinstance(base, ast.Name) and base.id == local and base is not node.value:
+            kept = True
+    return kept
 
 
 def _closed_or_reopened(cls: ast.ClassDef, attr: str) -> bool:
@@ -86,7 +111,9 @@ class FileHandleOpenedBeforeWorkers(PlanRule):
 A `DataLoader(dataset, num_workers=N)` with `N > 0` (a literal, or a name bound once to one) and
 no `worker_init_fn`, whose dataset is a project class (in any file of the job) that stores an open
 `h5py.File(...)`, `lmdb.open(...)` or `tables.open_file(...)` on `self` in `__init__` (not in a
-`with` block) and never opens one anywhere else.
+`with` block), or opens one into a local and keeps its datasets on `self`
+(`hf = h5py.File(path)`, `self.input = hf.get("input")`) without closing it, and never opens
+one anywhere else.
 
 ## Why it matters
 
