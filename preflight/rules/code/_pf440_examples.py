@@ -2,6 +2,33 @@
 
 import textwrap
 
+_TUTORIAL = textwrap.dedent("""
+    import torch
+    from torch.optim import lr_scheduler
+
+    model = build_model().cuda()
+    criterion = torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+    exp_lr_scheduler = lr_scheduler.{ctor}
+
+
+    def train_model(model, criterion, optimizer, scheduler, num_epochs=25):
+        for epoch in range(num_epochs):
+            for phase in ["train", "val"]:
+                for inputs, labels in dataloaders[phase]:
+                    optimizer.zero_grad()
+                    with torch.set_grad_enabled(phase == "train"):
+                        loss = criterion(model(inputs.cuda()), labels.cuda())
+                        if phase == "train":
+                            loss.backward()
+                            optimizer.step(){inner}
+            {outer}
+        return model
+
+
+    model = train_model(model, criterion, optimizer, exp_lr_scheduler, num_epochs=25)
+""")
+
 BAD_EXAMPLES = [
     # ivadomed PR 55: CosineAnnealingLR(optimizer, num_epochs) stepped in the batch loop of a helper
     textwrap.dedent("""
@@ -58,9 +85,34 @@ BAD_EXAMPLES = [
                 opt.zero_grad()
                 sched.step()  # warning: PF440
 """),
+    # pytorch/tutorials PR 640 (the transfer-learning tutorial): StepLR(step_size=7) built at module
+    # level, handed to train_model and stepped there per batch: 7 is an epoch count by its size
+    _TUTORIAL.format(ctor="StepLR(optimizer, step_size=7, gamma=0.1)",
+                     inner="\n                        scheduler.step()  # warning: PF440", outer="pass"),
+    # MultiStepLR with literal epoch milestones stepped per batch at module level
+    textwrap.dedent("""
+    import torch
+
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    scheduler = torch.optim.lr_scheduler.MultiStepLR(optimizer, milestones=[30, 60, 90])
+    for epoch in range(100):
+        for x, y in train_loader:
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            scheduler.step()  # warning: PF440
+    """),
 ]
 
 GOOD_EXAMPLES = [
+    # the tutorial's fix: the passed scheduler stepped once per epoch
+    _TUTORIAL.format(ctor="StepLR(optimizer, step_size=7, gamma=0.1)", inner="", outer="scheduler.step()"),
+    # tricky-correct: per-batch StepLR whose literal period is in steps (large) or decays gently
+    _TUTORIAL.format(ctor="StepLR(optimizer, step_size=2000, gamma=0.5)",
+                     inner="\n                        scheduler.step()", outer="pass"),
+    _TUTORIAL.format(ctor="StepLR(optimizer, step_size=1, gamma=0.9999)",
+                     inner="\n                        scheduler.step()", outer="pass"),
     # the fix: stepped once per epoch, after the batch loop
     textwrap.dedent("""
     from torch import optim

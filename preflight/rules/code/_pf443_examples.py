@@ -2,6 +2,29 @@
 
 import textwrap
 
+_TOP_LEVEL = textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.0015, weight_decay=5e-4)
+    scheduler = torch.optim.lr_scheduler.MultiStepLR(optimizer, milestones=[150, 225], gamma=0.1)
+    start_epoch = 0
+    if args.resume:
+        ckpt = torch.load(args.resume, map_location="cpu")
+        model.load_state_dict(ckpt["state_dict"])
+        optimizer.load_state_dict(ckpt["optimizer"]){load}
+        start_epoch = ckpt["epoch"]
+    for epoch in range(start_epoch, 250):
+        for imgs, pids in loader:
+            loss = F.cross_entropy(model(imgs.cuda()), pids.cuda())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        scheduler.step()
+        torch.save({{"state_dict": model.state_dict(), "optimizer": optimizer.state_dict(),{save}{pin}
+                    "epoch": epoch + 1}}, "checkpoint.pth.tar")
+""")
+
 BAD_EXAMPLES = [
     # the_well issue 77: a Trainer saving model and optimizer, not its scheduler nor its GradScaler
     textwrap.dedent("""
@@ -81,9 +104,15 @@ BAD_EXAMPLES = [
         lr_scheduler.step()
         save_model(epoch, "checkpoints/last.pt")
 """),
+    # deep-person-reid issue 270: a script's top-level epoch loop steps a MultiStepLR and saves model,
+    # optimizer and epoch only; the resumed run starts the milestones again
+    _TOP_LEVEL.format(load="", save="", pin="  # warning: PF443"),
 ]
 
 GOOD_EXAMPLES = [
+    # the fix at top level: the scheduler's state saved and loaded with the rest
+    _TOP_LEVEL.format(load='\n    scheduler.load_state_dict(ckpt["scheduler"])',
+                      save=' "scheduler": scheduler.state_dict(),', pin=""),
     # the fix: every stateful piece saved
     textwrap.dedent("""
     import torch

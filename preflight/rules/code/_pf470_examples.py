@@ -61,7 +61,7 @@ BAD_EXAMPLES = [
                 self.optimizer.zero_grad()
                 torch.nn.functional.cross_entropy(self.model(x), y).backward()
                 self.optimizer.step()
-                self.lr_sched.step()  # warning: PF470
+                self.lr_sched.step()  # warning: PF470  # warning: PF440
 
         def fit(self, epochs):
             for epoch in range(epochs):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from itertools import chain
 from typing import Callable, Iterable, Iterator, Optional, Union
 
 from preflight.analysis.context import FileContext
@@ -11,6 +12,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import LOADER_WRAPPERS, target_text
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf440_passed import literal_epoch_period, passed_scheduler_steps
 
 # torch schedulers whose period is an argument counted in step() calls: (keyword, position)
 _PERIOD = {
@@ -56,6 +58,13 @@ def _epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
     if "epoch" not in low or any(w in low for w in _STEP_WORDS):
         return None
     return f"{keyword}={text}"
+
+
+def _period(call: ast.Call, scope: ast.AST) -> Optional[str]:
+    """The period written in epochs (by its name or, for StepLR/MultiStepLR, a small literal)."""
+    if call_last(call) not in _PERIOD:
+        return None
+    return _epoch_period(call, scope) or literal_epoch_period(call, scope)
 
 
 def _loop_source(loop: Union[ast.For, ast.AsyncFor]) -> ast.expr:
@@ -113,7 +122,12 @@ A torch scheduler built in the same function (or, for `self.scheduler`, the same
 with its period written in epochs (`CosineAnnealingLR(optimizer, num_epochs)`,
 `StepLR(step_size=args.lr_decay_epochs)`, `MultiStepLR(milestones=cfg.epochs_milestones)`,
 `CosineAnnealingWarmRestarts(T_0=epochs)`) whose `scheduler.step()` runs inside the loop
-over the data loader.
+over the data loader. A `StepLR`/`MultiStepLR` period written as a small literal
+(`step_size=7`, at most 100; milestones at most 300) that decays by at least half (`gamma`
+<= 0.5, default 0.1) counts epochs by its size. The scheduler may also be built at module
+level, or handed by name to a function of the file that steps its parameter
+(`train_model(model, criterion, optimizer, exp_lr_scheduler)`: the torchvision
+transfer-learning tutorial's shape, pytorch/tutorials PR 640).
 
 ## Why it matters
 
@@ -135,16 +149,22 @@ steps (`T_max=num_epochs * len(train_loader)`).
 * `step()` is given an argument (`CosineAnnealingWarmRestarts.step(epoch + i / iters)`,
   the documented per-batch use), or is gated inside the batch loop by a test on the
   epoch's end (`if i == len(loader) - 1`).
-* The scheduler is built where preflight cannot see (a parameter of the function).
+* The scheduler is built where preflight cannot see (a parameter of a function that no call
+  of the file hands a scheduler built there).
+* A literal period that is large (`StepLR(step_size=1000)`) or decays gently
+  (`StepLR(step_size=1, gamma=0.9999)`: the per-batch exponential decay some scripts want).
 """
     bad_examples = examples("preflight.rules.code._pf440_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf440_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        for call, target, period, step in bare_scheduler_steps(ctx, _epoch_period):
+        seen: set[int] = set()
+        for call, target, period, step in chain(bare_scheduler_steps(ctx, _period),
+                                                passed_scheduler_steps(ctx, _period)):
             loop = self._batch_loop(ctx, step)
-            if loop is None:
+            if loop is None or id(step) in seen:
                 continue
+            seen.add(id(step))
             yield ctx.finding(
                 self, step,
                 f"`{target}.step()` runs inside the batch loop (`for ... in {ast.unparse(_loop_source(loop))}`), "

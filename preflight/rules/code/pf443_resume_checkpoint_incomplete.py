@@ -89,6 +89,12 @@ def _top_level(tree: ast.AST) -> ast.Module:
     return ast.Module(body=body, type_ignores=[])
 
 
+def _restores_optimizer(ctx: FileContext) -> bool:
+    """``<optimizer>.load_state_dict(...)`` somewhere in the file: the script resumes its training state."""
+    return any(isinstance(c.func, ast.Attribute) and c.func.attr == "load_state_dict"
+               and "optim" in ast.unparse(c.func.value).lower() for c in ctx.nodes(ast.Call))
+
+
 # uses that neither save nor restore the object's state
 _USES = ("step", "scale", "unscale_", "update", "get_last_lr", "get_lr", "get_scale", "zero_grad")
 
@@ -124,7 +130,10 @@ LR scheduler (`self.lr_scheduler.step()`) or scales the loss with a `GradScaler`
 neither the dict nor anything else in the saving function mentions that scheduler or
 scaler. A plain saving function also answers for the schedulers its callers step (the
 script's epoch loop steps `lr_scheduler` and calls `save_model(epoch, path)`), unless
-the call hands the scheduler over.
+the call hands the scheduler over. A `torch.save` in the script's top-level code answers
+for the schedulers and scalers that top-level code steps, when the script resumes (loads an
+optimizer's state) (deep-person-reid issue 270: the
+epoch loop steps a `MultiStepLR` and saves model, optimizer and epoch only).
 
 ## Why it matters
 
@@ -160,15 +169,16 @@ Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
             if not _resume_dict(call.args[0]):
                 continue
             fn = ctx.enclosing_function(call)
-            if fn is None:
-                continue
-            klass = ctx.enclosing(fn, ast.ClassDef)
-            objects = _stepped_objects(fn)
+            if fn is None and not _restores_optimizer(ctx):
+                continue  # a top-level save answers only in a script that resumes from its checkpoints
+            scope: ast.AST = fn if fn is not None else _top_level(ctx.tree)  # a script saving at top level
+            klass = ctx.enclosing(fn, ast.ClassDef) if fn is not None else None
+            objects = _stepped_objects(scope)
             if klass is not None:
                 objects.update({k: v for k, v in _stepped_objects(klass).items() if k.startswith("self.")})
-            else:
+            elif fn is not None:
                 objects.update({k: v for k, v in _callers_objects(ctx, fn).items() if k not in objects})
-            missing = [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(fn, text)]
+            missing = [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(scope, text)]
             if not missing:
                 continue
             names = " and ".join(f"`{text}` ({kind})" for text, kind, _ in missing)
