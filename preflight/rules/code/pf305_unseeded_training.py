@@ -188,8 +188,8 @@ At the start of the entry point: `torch.manual_seed(seed)`, `random.seed(seed)`,
 * No random draw is visible (e.g. a pretrained model fine-tuned on an
   unshuffled loader).
 """
-    bad_examples = examples("preflight.rules.code._pf30x_examples", "PF305_BAD")
-    good_examples = examples("preflight.rules.code._pf30x_examples", "PF305_GOOD")
+    bad_examples = examples("preflight.rules.code._pf305_examples", "PF305_BAD")
+    good_examples = examples("preflight.rules.code._pf305_examples", "PF305_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
