@@ -17,7 +17,7 @@ LLAMA_FACTORY = """\
     stage: sft
     do_train: true
     finetuning_type: lora
-    lora_rank: 8
+    lora_ranks: 8
     output_dir: saves/qwen3-4b/lora/sft
     per_device_train_batch_size: 1
     gradient_accumulation_steps: 8
@@ -55,7 +55,7 @@ def age(root: Path) -> None:
 @pytest.fixture
 def project(tmp_path):
     write(tmp_path, "pyproject.toml", "[project]\nname = 'x'\n")
-    write(tmp_path, "src/hparams.py", HPARAMS.format(field="lora_rank"))
+    write(tmp_path, "src/hparams.py", HPARAMS.format(field="lora_ranks"))
     write(tmp_path, "examples/lora_sft.yaml", LLAMA_FACTORY)
     write(tmp_path, "examples/train.py", "print('hi')\n")
     (tmp_path / ".preflight_cache").mkdir()
@@ -109,13 +109,13 @@ def test_an_unchanged_config_is_taken_from_the_cache(cli, project, validations):
 
 def test_editing_the_projects_dataclass_checks_the_config_again(cli, project, validations):
     assert check(cli, project).code == 0
-    write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))  # lora_rank is gone
+    write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))  # lora_ranks is gone
     age(project)
     result = check(cli, project)
     assert validations[0] == 2
     assert result.code == 1
-    assert "examples/lora_sft.yaml:5:1: PF601 unknown key 'lora_rank'" in result.out
-    write(project, "src/hparams.py", HPARAMS.format(field="lora_rank"))  # and back
+    assert "examples/lora_sft.yaml:5:1: PF601 unknown key 'lora_ranks'" in result.out
+    write(project, "src/hparams.py", HPARAMS.format(field="lora_ranks"))  # and back
     age(project)
     back = check(cli, project)
     assert back.code == 0 and "PF601" not in back.out and validations[0] == 3
@@ -125,7 +125,7 @@ def test_a_new_dataclass_file_checks_the_config_again(cli, project, validations)
     write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))
     age(project)
     assert check(cli, project).code == 1
-    write(project, "src/extra/more.py", HPARAMS.format(field="lora_rank"))  # a new file, new folder
+    write(project, "src/extra/more.py", HPARAMS.format(field="lora_ranks"))  # a new file, new folder
     age(project)
     result = check(cli, project)
     assert validations[0] == 2
@@ -147,7 +147,7 @@ def test_a_project_marker_appearing_above_the_config_checks_it_again(cli, projec
     age(project)
     result = check(cli, project)
     assert validations[0] == 2
-    assert result.code == 1 and "PF601 unknown key 'lora_rank'" in result.out
+    assert result.code == 1 and "PF601 unknown key 'lora_ranks'" in result.out
 
 
 def test_a_config_written_just_now_is_checked_again_next_time(cli, project, validations):
@@ -165,12 +165,12 @@ def test_one_process_rechecks_after_the_projects_module_is_rewritten(cli, projec
     dataclasses follow a rewrite of their module (no cache_clear between the two runs)."""
     first = cli("check", "examples", "--select", "PF601", "--no-cache", cwd=project)
     assert first.code == 0
-    write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))  # lora_rank is gone
+    write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))  # lora_ranks is gone
     age(project)
     second = cli("check", "examples", "--select", "PF601", "--no-cache", cwd=project)
     assert second.code == 1
-    assert "examples/lora_sft.yaml:5:1: PF601 unknown key 'lora_rank'" in second.out
-    write(project, "src/extra/more.py", HPARAMS.format(field="lora_rank"))  # a new module restores it
+    assert "examples/lora_sft.yaml:5:1: PF601 unknown key 'lora_ranks'" in second.out
+    write(project, "src/extra/more.py", HPARAMS.format(field="lora_ranks"))  # a new module restores it
     age(project)
     third = cli("check", "examples", "--select", "PF601", "--no-cache", cwd=project)
     assert third.code == 0 and "PF601" not in third.out
@@ -192,7 +192,7 @@ def test_an_unchanged_memo_is_reused_in_one_process(project, monkeypatch):
     try:
         first = _fields_under(str(project))
         n = calls[0]
-        assert "lora_rank" in first and n >= 1
+        assert "lora_ranks" in first and n >= 1
         assert _fields_under(str(project)) == first and calls[0] == n  # every stamp the same: reused
         write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))
         assert "lora_alpha" in _fields_under(str(project))  # just written: not trusted, read again
