@@ -23,6 +23,7 @@ from typing import Any, Optional, Sequence
 
 from preflight.adapters.module_params import _Unknown
 from preflight.adapters.module_params_args import argument_value
+from preflight.adapters.module_params_binding import bind_arguments
 from preflight.adapters.module_params_exprs import _Exprs
 from preflight.adapters.module_params_idioms import initialisation_write, local_dict_update
 from preflight.adapters.module_params_lists import local_list_append, replaces_empty
@@ -571,39 +572,9 @@ def _bind_init(ctx: _Ctx, init: ast.FunctionDef, args: list[Any], kwargs: dict[s
 
 
 def _bind(ctx: _Ctx, init: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any], skip: int) -> dict[str, Any]:
-    """The locals a call binds: defaults, then the arguments (``skip``: 1 for ``self``)."""
-    a = init.args
-    positional = [p.arg for p in a.posonlyargs + a.args][skip:]
-    env: dict[str, Any] = {}
-    defaults_frame = _Frame(ctx, {}, _DEPTH)
-    for pname, default in zip(positional[len(positional) - len(a.defaults):], a.defaults):
-        try:
-            env[pname] = defaults_frame.ev(default)
-        except _Unknown:
-            env[pname] = _UNK
-    for arg, kw_default in zip(a.kwonlyargs, a.kw_defaults):
-        if kw_default is not None:
-            try:
-                env[arg.arg] = defaults_frame.ev(kw_default)
-            except _Unknown:
-                env[arg.arg] = _UNK
-    if len(args) > len(positional):
-        if a.vararg is None:
-            raise _Unknown("too many arguments")
-        env[a.vararg.arg] = tuple(args[len(positional):])
-    elif a.vararg is not None:
-        env[a.vararg.arg] = ()
-    env.update(zip(positional, args))
-    names = set(positional) | {p.arg for p in a.kwonlyargs}
-    extra = {k: v for k, v in kwargs.items() if k not in names}
-    if extra and a.kwarg is None:
-        raise _Unknown("unexpected keyword")
-    env.update({k: v for k, v in kwargs.items() if k in names})
-    if a.kwarg is not None:
-        env[a.kwarg.arg] = extra
-    for pname in names:
-        env.setdefault(pname, _UNK)
-    return env
+    """The locals a call binds (:func:`preflight.adapters.module_params_binding.bind_arguments`); defaults are
+    evaluated in a fresh frame of this interpreter."""
+    return bind_arguments(init, args, kwargs, skip, _Frame(ctx, {}, _DEPTH).ev)
 
 
 def _instance(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], depth: int) -> _Mod:
