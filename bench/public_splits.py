@@ -124,6 +124,12 @@ checkpointing and with the fused linear cross-entropy; litgpt's LoRA / QLoRA tut
 Llama-2-7B on Alpaca at micro batch 4 in bf16-mixed / bf16-true with NF4 and double quantization, Llama-2-7B bf16-mixed
 out of memory; and its StableLM-3B re-measurement after Fabric's quantization, litgpt PR #596; committed before it was
 first scored).
+
+``--split held-out-27`` the twenty-seventh, ``calibration/public/heldout27.json`` (one source: IDRIS's
+Democratizing-LLM-FT job logs, full fine-tuning of Qwen2.5-14B/32B/72B with FSDP2 (fp32 shards, bf16 mixed-precision
+policy) at 2 x 4,096 tokens per GPU on 64 GPUs, with and without torch.compile: 14B and 32B without activation
+checkpointing on GB200s, 72B with full activation checkpointing on H100s and A100s; committed before it was first
+scored).
 """
 
 from __future__ import annotations
@@ -157,6 +163,7 @@ HELDOUT23 = REPO / "calibration" / "public" / "heldout23.json"
 HELDOUT24 = REPO / "calibration" / "public" / "heldout24.json"
 HELDOUT25 = REPO / "calibration" / "public" / "heldout25.json"
 HELDOUT26 = REPO / "calibration" / "public" / "heldout26.json"
+HELDOUT27 = REPO / "calibration" / "public" / "heldout27.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -167,4 +174,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-19": HELDOUT19, "held-out-20": HELDOUT20,
                "held-out-21": HELDOUT21, "held-out-22": HELDOUT22,
                "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
-               "held-out-25": HELDOUT25, "held-out-26": HELDOUT26}
+               "held-out-25": HELDOUT25, "held-out-26": HELDOUT26,
+               "held-out-27": HELDOUT27}
