@@ -20,7 +20,8 @@ JOBS = Path(__file__).resolve().parents[1] / "bench" / "realworld" / "jobs"
 ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
             "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
             "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
-            "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth")
+            "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth",
+            "thirty-first")
 
 
 def _set_of(job: dict) -> int:
