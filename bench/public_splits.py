@@ -130,6 +130,13 @@ Democratizing-LLM-FT job logs, full fine-tuning of Qwen2.5-14B/32B/72B with FSDP
 policy) at 2 x 4,096 tokens per GPU on 64 GPUs, with and without torch.compile: 14B and 32B without activation
 checkpointing on GB200s, 72B with full activation checkpointing on H100s and A100s; committed before it was first
 scored).
+
+``--split held-out-28`` the twenty-eighth, ``calibration/public/heldout28.json`` (four pages, two publishers: ATorch's
+Llama-2-7B FSDP example README in intelligent-machine-learning/dlrover, full fine-tuning and LoRA under FSDP FULL_SHARD
+with bf16 autocast, checkpointing and flash attention at 4 x 4,096 tokens on 8 to 64 A100-80GB; and three Lightning
+Thunder pages printing benchmark_litgpt.py's peaks for litgpt's GPT in pure bf16 on 8 H100s under torch FSDP1 / FSDP2,
+eager or torch.compile: Llama-2-7b-hf (PR #940), stablecode-completion-alpha-3b at 16,384 and 8,192 tokens (issue
+#1176), Llama-3-8B zero2 / zero3 (PR #1156); committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -164,6 +171,7 @@ HELDOUT24 = REPO / "calibration" / "public" / "heldout24.json"
 HELDOUT25 = REPO / "calibration" / "public" / "heldout25.json"
 HELDOUT26 = REPO / "calibration" / "public" / "heldout26.json"
 HELDOUT27 = REPO / "calibration" / "public" / "heldout27.json"
+HELDOUT28 = REPO / "calibration" / "public" / "heldout28.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -175,4 +183,4 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-21": HELDOUT21, "held-out-22": HELDOUT22,
                "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
                "held-out-25": HELDOUT25, "held-out-26": HELDOUT26,
-               "held-out-27": HELDOUT27}
+               "held-out-27": HELDOUT27, "held-out-28": HELDOUT28}
