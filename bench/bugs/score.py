@@ -390,7 +390,7 @@ def table(result: dict) -> str:
     lines = ["| family | bugs | found | recall | twins flagged (warning+) | tricky-correct flagged "
              "| labelled still buggy (not counted) |",
              "|---|---|---|---|---|---|---|"]
-    tot = Counter()
+    tot: Counter[str] = Counter()
     for fam in FAMILIES:
         s = result["families"].get(fam)
         if not s:
