@@ -185,7 +185,9 @@ ATORCH_UNKNOWN = (
     "the loss: LlamaForCausalLM's own (labels passed in the batch, pre_shift False)",
     "the data: wikitext-2-raw-v1 tokenized and grouped into blocks of exactly 4,096 tokens (no padding)",
     "est60 (after scoring, in-sample): three inputs read from the code of the same commit, written False / unknown "
-    "when scored blind: (1) transformers 4.31.0, atorch/atorch/requirements.txt's pin ('transformers==4.31.0'); "
+    "when scored blind: (1) transformers 4.31.0, atorch/atorch/requirements.txt's pin ('transformers==4.31.0', the "
+    "atorch wheel's install_requires through setup.py.tpl's fetch_requirements, and what dev/docker's pt210 image "
+    "installs); "
     "LlamaAttentionFA's forward takes no padding_mask, which 4.34 passes; (2) use_cache True: the model is "
     "from_config of Llama-2-7b-hf's config (use_cache true) and ATorch's 'checkpoint' optimization wraps each "
     "LlamaDecoderLayer with torch's checkpoint_wrapper (NO_REENTRANT, apply_activation_checkpointing), which leaves "
