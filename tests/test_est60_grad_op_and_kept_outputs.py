@@ -196,3 +196,26 @@ def test_the_llama3_zero2_row_is_no_longer_a_false_oom():
     rows, _ = _rows("heldout28.json", "llama3-8b-litgpt-bf16-inductor-fsdp2-zero2")
     (_row, res), = rows
     assert res.verdict in ("fits", "tight")
+
+
+# ---------------------------------------------------------------- the remediation a grad-op job gets
+
+def test_a_grad_op_job_is_told_to_reshard_after_forward_with_the_saving_recomputed():
+    """The whole gathered model less FULL_SHARD's two blocks and root share: what the change saves
+    is the two estimates' difference, and the flag is one the job does not already have."""
+    from preflight import hardware  # type: ignore[attr-defined]
+    from preflight.estimate import remediate
+
+    inp = _job()
+    base, full = estimate(inp).peak_bytes, estimate(_job(fsdp="full")).peak_bytes
+    (r,) = [r for r in remediate(inp, hardware.find("A10G-24GB")) if "--fsdp full" in r.flags]
+    assert r.saved_bytes == base - full and r.saved_bytes > 0.01 * base
+
+
+@pytest.mark.parametrize("changes", [dict(fsdp="full"), dict(world_size=1), dict(mode="inference")])
+def test_no_reshard_suggestion_where_it_restates_the_job_or_has_nothing_to_free(changes):
+    from preflight import hardware  # type: ignore[attr-defined]
+    from preflight.estimate import remediate
+
+    inp = _job(**changes)
+    assert not [r for r in remediate(inp, hardware.find("A10G-24GB")) if "--fsdp full" in r.flags]
