@@ -103,7 +103,8 @@ SOURCES = {
                  "GPU, no accumulation; full fine-tuning or PEFT LoRA r 16 on q, k, v, o; 8 to 64 A100-80GB (8 per "
                  "node); 'Mem Max allocated(MB)' = torch.cuda.max_memory_allocated() / 2**20 on rank 0",
         "versions": {"torch": "2.1.0 (ATorch's pt210 images; not stated for the table)",
-                     "transformers": "not stated (Nov 2023: 4.34 / 4.35)", "peft": "0.4.0 (requirements.txt)",
+                     "transformers": "not stated for the table; 4.31.0 pinned by atorch/atorch/requirements.txt "
+                                     "(read by est60, after scoring)", "peft": "0.4.0 (requirements.txt)",
                      "atorch": "dlrover commit 70df7d5 (2023-11-16)"},
         "date": "2023-11-16 (the README commit of PR #825)",
         "project": "intelligent-machine-learning/dlrover (Ant Group, ATorch example README)",
@@ -158,7 +159,7 @@ ATORCH_BASE = dict(mode="train", model="Llama-2-7B", model_name="meta-llama/Llam
                    optimizer="adamw", micro_batch=4, grad_accum=1, seq_len=4096, padding="max_length",
                    attention="flash", grad_ckpt=True, fsdp="full", fsdp_version=1, fsdp_wrap="block",
                    fsdp_limit_all_gathers=True, load_placement="host", devices_per_node=8, loss="standard",
-                   torch_version="2.1.0", use_cache=False)
+                   torch_version="2.1.0", use_cache=True, keeps_outputs=True, transformers_version="4.31.0")
 ATORCH_LORA = dict(lora_r=16, lora_targets=["q_proj", "k_proj", "v_proj", "o_proj"], lora_dropout=0.05,
                    fsdp_frozen_grads=True)
 ATORCH_UNKNOWN = (
@@ -179,10 +180,21 @@ ATORCH_UNKNOWN = (
     "attention: the strategy's module_replace swaps transformers' LlamaAttention for ATorch's LlamaAttentionFA "
     "(flash-attn) because the recorded half-precision dtype (amp_native bf16) is one it supports; 'flash' written",
     "activation checkpointing: ATorch's 'checkpoint' optimization on every LlamaDecoderLayer (which torch "
-    "checkpoint variant, reentrant or not, is not read here)",
-    "the loss: LlamaForCausalLM's own (labels passed in the batch, pre_shift False); the transformers release is not "
-    "stated (Nov 2023), left to the estimator's default",
+    "checkpoint variant, reentrant or not, is not read here; est60: CheckpointImpl.NO_REENTRANT, "
+    "checkpoint_optimization.py at the same commit)",
+    "the loss: LlamaForCausalLM's own (labels passed in the batch, pre_shift False)",
     "the data: wikitext-2-raw-v1 tokenized and grouped into blocks of exactly 4,096 tokens (no padding)",
+    "est60 (after scoring, in-sample): three inputs read from the code of the same commit, written False / unknown "
+    "when scored blind: (1) transformers 4.31.0, atorch/atorch/requirements.txt's pin ('transformers==4.31.0', the "
+    "atorch wheel's install_requires through setup.py.tpl's fetch_requirements, and what dev/docker's pt210 image "
+    "installs); "
+    "LlamaAttentionFA's forward takes no padding_mask, which 4.34 passes; (2) use_cache True: the model is "
+    "from_config of Llama-2-7b-hf's config (use_cache true) and ATorch's 'checkpoint' optimization wraps each "
+    "LlamaDecoderLayer with torch's checkpoint_wrapper (NO_REENTRANT, apply_activation_checkpointing), which leaves "
+    "model.gradient_checkpointing False, so 4.31's LlamaModel.forward keeps use_cache = config.use_cache and every "
+    "layer returns its (key, value) (LlamaAttentionFA: 'past_key_value = (key_states, value_states) if use_cache'); "
+    "(3) keeps_outputs True: fsdp_llama2.py binds 'outputs = model(**batch)' at loop level with no del, so each "
+    "step's outputs (4.31's fp32 logits and the 32 layers' cache) live through its backward and the next forward",
 )
 ATORCH_LORA_NOTE = (
     "LoRA: peft 0.4.0 get_peft_model with LoraConfig(r 16, alpha 16, dropout 0.05, q/k/v/o_proj) before FSDP; the "

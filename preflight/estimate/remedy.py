@@ -219,6 +219,13 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "bf16 weights and optimizer states lose update precision on long runs "
             "(use an fp32-master optimizer or ZeRO to keep it)",
             lambda i: i.with_changes(precision="bf16"))
+    if train and inp.world_size > 1 and inp.fsdp == "grad-op":
+        # SHARD_GRAD_OP / reshard_after_forward=False holds every unit gathered from its forward
+        # to its backward (terms_fsdp.grad_op_gathered); FULL_SHARD frees each after its forward
+        add("fsdp_reshard", 2, "reshard after forward (FSDP1 ShardingStrategy.FULL_SHARD, FSDP2 "
+            "fully_shard(reshard_after_forward=True))", ("--fsdp full",),
+            "every unit is all-gathered again for backward: about 1.5x the parameter traffic",
+            lambda i: i.with_changes(fsdp="full"))
     if train and inp.world_size > 1 and not inp.fsdp and inp.zero_stage < 3:
         stage = inp.zero_stage + 1 if inp.zero_stage else 2
         add("zero", 3, f"use DeepSpeed ZeRO stage {stage}", (f"--zero {stage}",),

@@ -482,6 +482,26 @@ def hf_logits_bytes(inp: EstimateInput, d: Any) -> int:
     return int(d.comp)
 
 
+def returned_logits_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> int:
+    """Bytes per (token x vocab) of the logits a transformers causal LM puts in its output
+    object (what a loop that keeps ``outputs`` holds: held_outputs.py), ``elem`` being the head's
+    own output bytes (:func:`hf_logits_bytes`).
+
+    Before 4.46 the decoders' heads upcast unconditionally and return the copy: transformers
+    4.31.0 ``modeling_llama.py`` ``LlamaForCausalLM.forward``: ``logits = self.lm_head(
+    hidden_states)``, ``logits = logits.float()``, ``return CausalLMOutputWithPast(loss=loss,
+    logits=logits, ...)``; the 16-bit head output is not saved by ``float()``'s backward and is
+    freed, so the output holds fp32 logits, 4 bytes. From 4.46 the upcast moved into the loss
+    function and the output keeps the head's dtype. The heads of :data:`LOSS_IN_LOGITS_DTYPE`
+    never upcast before 4.49; encoders' heads never. Unknown version: ``elem`` (the latest)."""
+    version = _transformers_minor(inp)
+    if (elem >= 4 or version is None or version >= (4, 46)
+            or str(getattr(arch, "family", "")) != "decoder"
+            or str(getattr(arch, "model_type", "")) in LOSS_IN_LOGITS_DTYPE):
+        return elem
+    return 4
+
+
 def _transformers_minor(inp: EstimateInput) -> Optional[tuple[int, int]]:
     m = re.match(r"\s*(\d+)\.(\d+)", str(inp.transformers_version or ""))
     return (int(m.group(1)), int(m.group(2))) if m and inp.model_impl == "transformers" else None

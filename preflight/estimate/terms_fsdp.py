@@ -1,4 +1,4 @@
-"""FSDP terms of the estimate: all-gathers without a limit, accumulated and offloaded gradient shards, the unsharded root, FSDP1's wrap peak, quantized constants, FSDP2 and accelerate's upcast."""
+"""FSDP terms of the estimate: all-gathers without a limit, accumulated and offloaded gradient shards, SHARD_GRAD_OP's gathered model, the unsharded root, FSDP1's wrap peak, quantized constants, FSDP2 and accelerate's upcast."""
 
 from __future__ import annotations
 
@@ -103,6 +103,30 @@ def fsdp_offload_grad_shards(inp: EstimateInput, elements: float, elem_bytes: fl
             or not inp.offload_params or elements <= 0 or fsdp2(inp)):
         return 0.0
     return float(elements) * float(elem_bytes) / max(n, 1)
+
+
+def grad_op_gathered(total: float, comp: float, quantized: float = 0.0, base_bytes: float = 0.0) -> float:
+    """Bytes of the unsharded parameters FSDP holds under ``fsdp: grad-op`` (FSDP1
+    ``ShardingStrategy.SHARD_GRAD_OP``, FSDP2 ``fully_shard(reshard_after_forward=False)``),
+    from each unit's forward to the end of its backward, beside the rank's stored shard.
+
+    FSDP1 (torch ``distributed/fsdp/_runtime_utils.py``, 2.1 to 2.5): ``_post_forward``
+    reshards only the strategies in ``RESHARD_AFTER_FORWARD_HANDLE_STRATEGIES`` (FULL_SHARD,
+    HYBRID_SHARD), so a SHARD_GRAD_OP unit keeps its padded unsharded FlatParameter
+    (``_full_param_padded``, in ``MixedPrecision.param_dtype`` when set) after its forward;
+    ``_post_backward_reshard`` frees it (``_should_free_in_backward``: True whenever gradients
+    are synchronised). The rank's ``_local_shard`` is a separate storage kept throughout.
+    FSDP2 (``_fully_shard/_fsdp_param_group.py``): ``post_forward`` reshards only when
+    ``reshard_after_forward`` is True; ``post_backward`` reshards (``reshard_after_backward``
+    defaults to True); the sharded parameters are kept throughout. So at the end of forward
+    and through backward every unit is gathered at once: ONE copy of the model in the
+    gathered dtype, ``total x comp`` (a quantized base travels as its stored values,
+    ``quantized x base_bytes``), on top of the ``weights / n`` shard. (Until est60 the
+    estimate also kept the whole model as the stored weights, a second full copy.)"""
+    if total <= 0:
+        return 0.0
+    q = min(max(quantized, 0.0), total)
+    return float((total - q) * comp + q * base_bytes)
 
 
 def fsdp_root_unsharded(inp: EstimateInput, root_bytes: float, n: int) -> float:

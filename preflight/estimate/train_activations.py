@@ -31,6 +31,7 @@ from preflight.estimate.terms import (
     logits_reduction_loss,
     loss_compiled,
     mha_output_copied,
+    returned_logits_bytes,
     sdpa_not_default,
     sdpa_output_copied,
     softmax_saves_input,
@@ -48,7 +49,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # the activation the job builds the model with (from_pretrained(activation_function=))
         arch = replace(arch, extra={**arch.extra, "mlp_act": str(inp.mlp_act).lower()})
     out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
-           "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0, "logits_loop": 0.0}
+           "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0, "logits_loop": 0.0,
+           "logits_returned": 0.0}
     if family == "cnn":
         image = inp.image_size or arch.image_size
         acts = A.cnn(arch, d, batch=b, image=image)
@@ -197,6 +199,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             return out
         # litgpt's final logit soft cap keeps its tanh output (softcap.py)
         capped = softcap_logits_bytes(inp.model_impl, arch, tv, hf_logits_bytes(inp, d))
+        # what the output object holds: the fp32 copy before transformers 4.46 (held_outputs.py)
+        out["logits_returned"] = tv * returned_logits_bytes(inp, hf_logits_bytes(inp, d), arch)
         if compiled:
             out.update(compiled_loss_logits(inp, d, tv, logit_tokens))
             out["logits_fwd"] += capped

@@ -38,6 +38,7 @@ from preflight.estimate.terms import (
     fsdp_offload_grad_shards,
     fsdp_quant_constants,
     fsdp_root_unsharded,
+    grad_op_gathered,
     grads_through_forward,
     head_grad_at_backward_start,
     offloaded_grads,
@@ -151,8 +152,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if inp.zero_stage >= 3 and sharded:
         w_div = n
     if inp.fsdp and sharded:
-        s_div = g_div = n
-        w_div = 1 if inp.fsdp == "grad-op" else n
+        # every FSDP mode stores a 1/n shard of each parameter between steps; SHARD_GRAD_OP /
+        # reshard_after_forward=False differ in what is gathered beside it (below)
+        s_div = g_div = w_div = n
     weights_gpu = weights / w_div
     if inp.offload_params and (inp.zero_stage >= 3 or inp.fsdp):
         weights_gpu = 0.0
@@ -236,69 +238,76 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
         ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
     if inp.fsdp and sharded:
-        if inp.fsdp == "grad-op":
-            ph.every(("forward", "backward"), "gathered_params", prm.total * comp, pb)
+        grad_op = inp.fsdp == "grad-op"
+        if grad_op:
+            # SHARD_GRAD_OP (FSDP1: _should_free_in_backward is False after forward, the
+            # unsharded flat parameter is freed in each unit's post-backward) and FSDP2's
+            # reshard_after_forward=False: every unit's unsharded parameters, in the compute
+            # dtype, live from its forward to its backward, beside the rank's stored shard
+            # (weights / n above): ONE gathered copy of the model (terms_fsdp.grad_op_gathered)
+            ph.every(("forward", "backward"), "gathered_params", grad_op_gathered(
+                prm.total, comp, prm.quantizable if inp.quant else 0.0, base_bytes), pb)
+        # FSDP all-gathers what each rank stores: a quantized base (bnb 4-bit with a
+        # quant_storage dtype) travels as packed 4-bit values; the rest in the compute
+        # dtype (MixedPrecision param_dtype)
+        layer_q = prm.quantizable / max(arch.num_layers + arch.num_encoder_layers, 1)
+        layer_bytes = ((layer_q * base_bytes + (prm.layer - layer_q) * comp) if inp.quant
+                       else prm.layer * comp)
+        per_module = inp.fsdp_wrap == "module" and not inp.quant
+        if per_module:
+            # every module its own unit: the largest module is gathered, the root keeps
+            # nothing (fsdp_wrap.py)
+            layer_bytes = largest_module(arch, prm, inp.model_impl) * comp
+        # (grad-op: the units are part of the whole gathered copy above)
+        unit = 0.0 if grad_op else layer_bytes * C.FSDP_UNSHARDED_UNITS
+        # without FSDP1's rate limiter (limit_all_gathers=False, the default before torch
+        # 2.1) a CPU ahead of the GPU gathers every block before the first is freed, and
+        # every block's unsharded gradient waits for its reduce-scatter
+        # (terms.fsdp_all_gathers_unlimited)
+        unlimited = fsdp_all_gathers_unlimited(inp)
+        blocks = max(arch.num_layers + arch.num_encoder_layers, 1)
+        if unlimited:
+            # the blocks beyond the limited case are freed (CPU side) with an event pending
+            # on the compute stream: reserved, not allocated, and released before an
+            # out-of-memory error (terms_sharded.unlimited_gather_excess)
+            excess = unlimited_gather_excess(unit, layer_bytes * blocks)
+            ph.every(("forward", "backward"), "pending_frees", excess, (0.0, pb[1]))
+        ph.every(("forward", "backward"), "gathered_params", unit, pb)
+        # the unit's unsharded gradients exist only for weights that train (all of the
+        # unit's weights when FSDP1 mixes frozen and trainable ones in a FlatParameter)
+        frozen_grads = bool(inp.fsdp_frozen_grads) and not full
+        layer_trainable = (prm.layer if full or frozen_grads
+                           else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
+        if per_module and (full or frozen_grads):
+            layer_trainable = layer_bytes / comp
+        accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
+        fsdp_no_sync = bool(accum)
+        if accum:
+            # no_sync: every unit's unsharded gradient is kept between syncs (forward of
+            # the next micro-batch and its backward), the running unit's among them
+            ph.every(("forward", "backward"), "gradients", accum, pb)
         else:
-            # FSDP all-gathers what each rank stores: a quantized base (bnb 4-bit with a
-            # quant_storage dtype) travels as packed 4-bit values; the rest in the compute
-            # dtype (MixedPrecision param_dtype)
-            layer_q = prm.quantizable / max(arch.num_layers + arch.num_encoder_layers, 1)
-            layer_bytes = ((layer_q * base_bytes + (prm.layer - layer_q) * comp) if inp.quant
-                           else prm.layer * comp)
-            per_module = inp.fsdp_wrap == "module" and not inp.quant
-            if per_module:
-                # every module its own unit: the largest module is gathered, the root keeps
-                # nothing (fsdp_wrap.py)
-                layer_bytes = largest_module(arch, prm, inp.model_impl) * comp
-            unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
-            # without FSDP1's rate limiter (limit_all_gathers=False, the default before torch
-            # 2.1) a CPU ahead of the GPU gathers every block before the first is freed, and
-            # every block's unsharded gradient waits for its reduce-scatter
-            # (terms.fsdp_all_gathers_unlimited)
-            unlimited = fsdp_all_gathers_unlimited(inp)
-            blocks = max(arch.num_layers + arch.num_encoder_layers, 1)
+            # the unsharded gradient has the gathered parameters' dtype: the compute dtype under
+            # MixedPrecision (reduce_dtype = param_dtype: no cast before the reduce-scatter)
+            unsharded = comp if (frozen_grads or fsdp_mp) else grad_bytes
+            ph.add("backward", "gathered_params", layer_trainable * unsharded, pb)
             if unlimited:
-                # the blocks beyond the limited case are freed (CPU side) with an event pending
-                # on the compute stream: reserved, not allocated, and released before an
-                # out-of-memory error (terms_sharded.unlimited_gather_excess)
-                excess = unlimited_gather_excess(unit, layer_bytes * blocks)
-                ph.every(("forward", "backward"), "pending_frees", excess, (0.0, pb[1]))
-            ph.every(("forward", "backward"), "gathered_params", unit, pb)
-            # the unit's unsharded gradients exist only for weights that train (all of the
-            # unit's weights when FSDP1 mixes frozen and trainable ones in a FlatParameter)
-            frozen_grads = bool(inp.fsdp_frozen_grads) and not full
-            layer_trainable = (prm.layer if full or frozen_grads
-                               else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
-            if per_module and (full or frozen_grads):
-                layer_trainable = layer_bytes / comp
-            accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
-            fsdp_no_sync = bool(accum)
-            if accum:
-                # no_sync: every unit's unsharded gradient is kept between syncs (forward of
-                # the next micro-batch and its backward), the running unit's among them
-                ph.every(("forward", "backward"), "gradients", accum, pb)
-            else:
-                # the unsharded gradient has the gathered parameters' dtype: the compute dtype under
-                # MixedPrecision (reduce_dtype = param_dtype: no cast before the reduce-scatter)
-                unsharded = comp if (frozen_grads or fsdp_mp) else grad_bytes
-                ph.add("backward", "gathered_params", layer_trainable * unsharded, pb)
-                if unlimited:
-                    ph.add("backward", "pending_frees", unlimited_gather_excess(
-                        layer_trainable * unsharded, layer_trainable * unsharded * blocks), (0.0, pb[1]))
-            if frozen_grads:
-                # the sharded gradient covers the frozen weights too until zero_grad
-                ph.add("optimizer", "gradients", prm.total * comp / n, pb)
-            # with parameter offload every unit's reduce-scattered gradient shard stays on the
-            # GPU until backward ends, in the post-backward stream's pool
-            # (terms.fsdp_offload_grad_shards)
-            offload_shards = fsdp_offload_grad_shards(
-                inp, prm.total if (full or frozen_grads) else n_lora,
-                comp if frozen_grads else grad_bytes, n)
-            # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
-            # gathered at the start of forward and kept until backward ends; whole under
-            # parameter offload, whose shard is on the host (terms.fsdp_root_unsharded)
-            root = 0.0 if per_module else (prm.embeddings + prm.lm_head) * comp
-            ph.every(("forward", "backward"), "gathered_params", fsdp_root_unsharded(inp, root, n), pb)
+                ph.add("backward", "pending_frees", unlimited_gather_excess(
+                    layer_trainable * unsharded, layer_trainable * unsharded * blocks), (0.0, pb[1]))
+        if frozen_grads:
+            # the sharded gradient covers the frozen weights too until zero_grad
+            ph.add("optimizer", "gradients", prm.total * comp / n, pb)
+        # with parameter offload every unit's reduce-scattered gradient shard stays on the
+        # GPU until backward ends, in the post-backward stream's pool
+        # (terms.fsdp_offload_grad_shards)
+        offload_shards = fsdp_offload_grad_shards(
+            inp, prm.total if (full or frozen_grads) else n_lora,
+            comp if frozen_grads else grad_bytes, n)
+        # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
+        # gathered at the start of forward and kept until backward ends; whole under
+        # parameter offload, whose shard is on the host (terms.fsdp_root_unsharded)
+        root = 0.0 if (per_module or grad_op) else (prm.embeddings + prm.lm_head) * comp
+        ph.every(("forward", "backward"), "gathered_params", fsdp_root_unsharded(inp, root, n), pb)
     if inp.zero_stage in (1, 2) and trainable:
         # the contiguous gradient buckets (full size, one or two) live through backward, and
         # under optimizer offload a largest-parameter staging buffer for the whole run; both
@@ -382,7 +391,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
            max(fwd_at_head - acts["logits_fwd"], block_t - acts["logits_fwd"], 0.0), ab)
     # a loop that keeps its outputs object (held_outputs.py): previous step's logits and cache
     held = held_outputs(inp, arch, d.comp, float(inp.micro_batch * (inp.seq_len or 0)),
-                        acts["logits_held"], acts["logits_loop"])
+                        max(acts.get("logits_returned", 0.0), acts["logits_held"]), acts["logits_loop"])
     ph.add("forward", "held_outputs", held["forward"], ab)
     # Backward starts with every activation saved, the loss gradients over the vocabulary
     # (or, later, one recomputed layer and its own gradients); it ends with every gradient
