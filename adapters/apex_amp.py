@@ -17,11 +17,20 @@ set from ``--apex-amp``; NVIDIA/tacotron2 @ 185cd24 ``train.py:173-176`` under `
 ``enabled`` not written False and ``opt_level`` a value the script or its launch line gives; medium: whether
 apex is installed is the machine's. A call whose ``if`` cannot be decided, a ``cast_model_type`` written (it
 overrides the level's weight dtype) or a level not among O0-O3 give nothing.
+
+Under O1 two more facts, for the estimator (``preflight/estimate/apex_amp.py``): ``precision.amp_impl`` "apex"
+(apex patches torch's functions, its fp32 list holds GELU: ``apex/amp/lists/functional_overrides.py`` line 40 at
+59978d5e) and ``model.gelu_at_call`` True where the project's own code builds ``nn.GELU`` or calls ``F.gelu``
+(the reference Swin Transformer's ``Mlp(..., act_layer=nn.GELU)``, microsoft/Swin-Transformer b05e621
+``models/swin_transformer.py:15``), so the patch reaches the model's GELU; not when the project also loads a
+transformers model (``from_pretrained``), whose GELUActivation binds the function when it is built.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+from pathlib import Path
 from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
@@ -32,6 +41,78 @@ _CACHE = "apex_amp.found"
 _MODES = {"O0": "fp32", "O1": "amp_fp16", "O2": "fp16", "O3": "fp16"}
 _WHAT = {"O0": "FP32 training", "O1": "FP32 weights, FP16 compute where safe (patched functions, loss scaling)",
          "O2": "FP16 weights with FP32 master weights in the optimizer", "O3": "pure FP16"}
+
+
+_GELU_NAMES = ("torch.nn.GELU", "torch.nn.functional.gelu")
+
+
+def _gelu_names(tree: ast.AST) -> Optional[ast.AST]:
+    """The first node that names ``nn.GELU`` or ``F.gelu`` (a value or a call), import aliases resolved."""
+    from preflight.analysis.syntax import dotted_name
+
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
+                    alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for node in ast.walk(tree):
+        name = dotted_name(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
+        if not name:
+            continue
+        head, _, rest = name.partition(".")
+        base = aliases.get(head)
+        if (f"{base}.{rest}" if base and rest else base or name) in _GELU_NAMES:
+            return node
+    return None
+
+
+def _gelu_at_call(project: Project) -> Optional[Source]:
+    """Where the project's own code (its scripts and the local modules they import, parsed, never run)
+    names ``nn.GELU`` or ``F.gelu``, when no script loads a transformers model; None otherwise."""
+    from preflight.analysis.syntax import dotted_name
+    from preflight.local_trees import parse_file
+    from preflight.script_parsers import _module_file
+
+    first: Optional[Source] = None
+    root = Path(str(project.root)) if project.root else None
+    for script in project.scripts:
+        if script.tree is None:
+            continue
+        idx = project.index(script)
+        if any(str(site.qualified or "").startswith("transformers.")
+               and str(site.qualified).endswith("from_pretrained") for site in idx.calls):
+            return None  # a transformers model: its GELUActivation is bound when built
+        if first is not None:
+            continue
+        trees: list[tuple[ast.AST, Optional[Path]]] = [(script.tree, None)]
+        here = Path(str(script.source.path)).parent if script.source.path is not None else None
+        for module in sorted({str(v) for v in idx.imports.values()}) if here is not None else ():
+            for name in (module, module.rpartition(".")[0]):
+                path = _module_file(here, name) if name and here is not None else None
+                if path is not None and project.may_read(path):
+                    with contextlib.suppress(OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                        trees.append((parse_file(path), path))
+                    break
+        for tree, path in trees:
+            node = _gelu_names(tree)
+            if node is None:
+                continue
+            detail = (f"{dotted_name(node)}: the model's GELU calls torch.nn.functional.gelu when it runs "
+                      "(apex O1 patches it to fp32)")
+            if path is None:
+                first = project.source(script, node, "code", detail=detail)
+            else:
+                shown = path.name
+                if root is not None:
+                    with contextlib.suppress(ValueError):
+                        shown = path.resolve().relative_to(root.resolve()).as_posix()
+                first = Source("code", shown, getattr(node, "lineno", None), dotted_name(node), detail)
+            break
+    return first
 
 
 def _level(idx: Any, site: Any) -> Optional[tuple[str, Optional[Any]]]:
@@ -98,4 +179,11 @@ class ApexAmpAdapter(Adapter):
         if found is None:
             return
         mode, source, cap = found
-        self.add_checked(plan, "precision.mode", mode, source, "low" if cap == "low" else "medium", 0)
+        confidence = "low" if cap == "low" else "medium"
+        self.add_checked(plan, "precision.mode", mode, source, confidence, 0)
+        if mode != "amp_fp16":
+            return
+        self.add_checked(plan, "precision.amp_impl", "apex", source, confidence, 0)
+        gelu = _gelu_at_call(project)
+        if gelu is not None:
+            self.add_checked(plan, "model.gelu_at_call", True, gelu, "medium", 0)

@@ -290,6 +290,14 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "Frozen full copies of the model the trainer holds beside the trained one: a "
               "DPO/KTO reference model (TRL builds none for a PEFT model: it disables the adapter "
               "instead).", minimum=0),
+    FieldSpec("precision.amp_impl", "str",
+              "Who applies mixed precision under amp_fp16: torch (torch.autocast) or apex (NVIDIA apex "
+              "AMP O1, which patches torch's functions: its fp32 list holds GELU, autocast's does not).",
+              enum=("torch", "apex")),
+    FieldSpec("model.gelu_at_call", "bool",
+              "The model's GELU looks torch.nn.functional.gelu up when it runs (nn.GELU, or F.gelu "
+              "called in a forward of the project's own modules), so apex O1's patch reaches it; "
+              "transformers' GELUActivation binds the function when the model is built."),
 )
 
 

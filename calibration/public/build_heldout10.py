@@ -248,9 +248,13 @@ for rid, value, width, heads, name in (("deit-ti-amp-b128", 4171, 192, 3, "DeiT-
         notes=MESA_NOTE + DEIT_NOTE + f"{name}: width {width}, {heads} heads, 12 layers; README: "
                                       f"{value:,} MB")
 add(MESA, "swin-t-apex-o1-b128", 11812, "MiB", "max_memory_allocated", "RTX 3090",
-    dict(MESA_BASE, model="Swin-tiny-patch4-window7-224"),
-    unknown=(*MESA_UNKNOWN[1:], "apex AMP O1 (per-op fp16 casts with apex's cast cache) written as torch "
-             "autocast fp16", "DDP over one process is not an estimator input"),
+    # est59: apex O1 patches torch.nn.functional.gelu to fp32 (apex amp/lists/functional_overrides.py:40 at
+    # 59978d5e); swin-mesa 3127a98 models/swin_transformer.py:20 builds Mesa's GELU, whose forward with Mesa
+    # off calls F.gelu(x) when it runs (ziplab/Mesa 460e19a mesa/custom_gelu.py): the fp32 GELU reaches it
+    dict(MESA_BASE, model="Swin-tiny-patch4-window7-224", amp_impl="apex", gelu_at_call=True),
+    unknown=(*MESA_UNKNOWN[1:], "apex AMP O1: torch autocast's casts except apex's fp32 GELU (amp_impl apex, "
+             "est59); the rest of apex's per-op casts and its cast cache read as autocast's",
+             "DDP over one process is not an estimator input"),
     notes=MESA_NOTE + "swin-mesa 3127a98 main.py: torch.distributed.launch --nproc_per_node 1 (DDP, "
                       "broadcast_buffers False), apex amp.initialize(opt_level='O1') (the --amp-opt-level "
                       "default), torch.optim.AdamW, clip_grad 5.0, configs/swin_tiny_patch4_window7_224.yaml: "

@@ -282,12 +282,17 @@ SOURCES = {
 }
 
 # ------------------------------------------------------------------ 1. Swin Transformer logs (max_memory_allocated)
+# est59: microsoft/Swin-Transformer b05e621 (2021-12-21, main.py until #207 of 2022-05-14, after both issues):
+# main.py:61 '--amp-opt-level' default 'O1', main.py:88-89 amp.initialize(model, optimizer, opt_level=...);
+# models/swin_transformer.py:14-30 Mlp(act_layer=nn.GELU): nn.GELU.forward calls F.gelu when it runs, which
+# apex O1 patches to fp32 (apex amp/lists/functional_overrides.py:40 at 59978d5e)
 SWIN_BASE = dict(mode="train", precision="amp-fp16", optimizer="adamw", grad_accum=1, image_size=224, grad_ckpt=False,
-                 attention="eager")
+                 attention="eager", amp_impl="apex", gelu_at_call=True)
 SWIN_UNKNOWN = ("the log's 'mem' is torch.cuda.max_memory_allocated() / 2**20 (main.py), printed with no decimals: "
                 "MiB, tensors only (no cache, no CUDA context)",
                 "mixed precision is apex O1 in the code of the time (the log has no loss_scale column, so it predates "
-                "the PyTorch-AMP version); written as fp16 autocast",
+                "the PyTorch-AMP version); est59: written as apex (amp_impl), whose fp32 GELU reaches the reference "
+                "Mlp's nn.GELU (gelu_at_call); apex's other casts read as autocast's",
                 "the GPU model is not named: it does not change the allocator's peak (an A100 40GB written)")
 add(SWIN, "swin-small-224-ampfp16-ddp4-b48", 7785, "MiB", "max_memory_allocated", "A100-SXM-40GB",
     dict(SWIN_BASE, model="Swin-small-patch4-window7-224", micro_batch=48, world_size=4, torch_version="1.11.0"),

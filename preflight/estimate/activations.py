@@ -103,7 +103,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       sdpa_out_copy: bool = False, value_view_of_qkv: bool = False,
                       softmax_input: bool = False, linear_saves_input: bool = False,
                       liger: bool = False, packed_in_proj: bool = False,
-                      compiled: bool = False, scores_capped: bool = False) -> LayerActs:
+                      compiled: bool = False, scores_capped: bool = False,
+                      gelu_fp32: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -306,7 +307,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             per_token -= up_lora
     else:
         per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets,
-                          fused_gelu)
+                          fused_gelu, gelu_fp32)
         if liger:
             per_token -= liger_mlp_saved_less(arch, arch.intermediate_size, ec)
         elif compiled:
@@ -351,9 +352,10 @@ def liger_mlp_saved_less(arch: Any, width: int, ec: float) -> float:
 
 
 def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[str],
-         fused_gelu: bool = False) -> float:
+         fused_gelu: bool = False, gelu_fp32: bool = False) -> float:
     """Saved intermediates of one MLP per token (its input and a LoRA adapter on its down
-    projection are counted by the caller)."""
+    projection are counted by the caller). ``gelu_fp32``: apex O1 runs torch's GELU in fp32
+    (apex_amp.py), which keeps an fp32 copy of the first linear's output."""
     down_saved = trains
     if arch.gated_mlp:
         return width * ec * (C.GATED_MLP_SAVED - (0 if down_saved else 1))
@@ -368,14 +370,19 @@ def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[s
     # the activation the config names (``activation_function`` / ``hidden_act``, read by the
     # config readers into ``mlp_act``) decides; a model type's own default when it names none
     act = str((getattr(arch, "extra", {}) or {}).get("mlp_act") or "")
+    py_gelu = arch.model_type in _PY_GELU or act in _PY_GELU_ACTS
     if fused_gelu:
         plain = C.PLAIN_MLP_SAVED
     elif act in C.MLP_ACT_SAVED:
         plain = C.MLP_ACT_SAVED[act]
     else:
-        py_gelu = arch.model_type in _PY_GELU or act in _PY_GELU_ACTS
         plain = C.PY_GELU_MLP_SAVED if py_gelu else C.PLAIN_MLP_SAVED
-    return width * ec * (plain - (0 if down_saved else 1))
+    saved = width * ec * (plain - (0 if down_saved else 1))
+    if gelu_fp32 and not fused_gelu and not py_gelu and act in ("", "gelu"):
+        from preflight.estimate.apex_amp import gelu_extra_bytes
+
+        saved += gelu_extra_bytes(width, ec)
+    return saved
 
 
 def relu_saves_once(arch: Any) -> bool:

@@ -25,6 +25,7 @@ LOSSES = ("standard", "chunked", "fused", "logits")   # logits: a reduction of t
 QUANTS = ("4bit", "8bit")
 LOAD_PLACEMENTS = ("gpu", "host", "sharded")
 MODEL_IMPLS = ("transformers", "litgpt", "torchtune")
+AMP_IMPLS = ("torch", "apex")   # apex: NVIDIA apex AMP O1's patched functions (apex_amp.py)
 
 
 @dataclass
@@ -136,6 +137,12 @@ class EstimateInput:
     # config (plan model.activation_function); None: the config's own
     mlp_act: Optional[str] = None
     model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
+    # who casts under amp-fp16: "torch" (autocast) or "apex" (apex AMP O1 patches torch's functions,
+    # plan precision.amp_impl); gelu_at_call: the model's GELU looks torch.nn.functional.gelu up when
+    # it runs (nn.GELU, F.gelu in forward; plan model.gelu_at_call), None: transformers' binds it at
+    # construction, litgpt calls it (apex_amp.py)
+    amp_impl: str = "torch"
+    gelu_at_call: Optional[bool] = None
     # "4.41.2": generate's KV cache (legacy tuples before 4.42) and the LM loss's logits copies; None: unknown
     transformers_version: Optional[str] = None
     # "0.2.1": torchtune's release (model_impl torchtune): before 0.3 its recipes keep the fp32
@@ -428,6 +435,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
     if inp.model_impl not in MODEL_IMPLS:
         raise InputError(f"unknown model implementation {inp.model_impl!r} (expected "
                          f"{', '.join(MODEL_IMPLS)})")
+    if inp.amp_impl not in AMP_IMPLS:
+        raise InputError(f"unknown AMP implementation {inp.amp_impl!r} (expected {', '.join(AMP_IMPLS)})")
     if inp.load_placement is not None and inp.load_placement not in LOAD_PLACEMENTS:
         raise InputError(f"unknown load placement {inp.load_placement!r} (expected "
                          f"{', '.join(LOAD_PLACEMENTS)})")
@@ -492,6 +501,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("compiled_loss", "compile.loss_inside"),
              ("mlp_act", "model.activation_function"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
+             ("amp_impl", "precision.amp_impl"), ("gelu_at_call", "model.gelu_at_call"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
              ("group_by_length", "data.group_by_length"), ("datasets", "data.datasets"),
              ("longest_sample", "data.longest_sample"), ("pad_multiple", "data.pad_to_multiple_of"),

@@ -402,6 +402,10 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
                     "DeepSpeed version not known (pin it, or --deepspeed-version): before 0.19.4 "
                     "ZeRO-3 on a model built outside zero.Init keeps each gathered Linear weight "
                     "until its backward"))
+    if (train and inp.amp_impl == "apex" and inp.precision == "amp-fp16" and inp.gelu_at_call is None
+            and inp.model_impl == "transformers"):
+        out.append(({"gelu_at_call": True}, "not known whether the model's GELU is looked up when it "
+                    "runs (nn.GELU, F.gelu): apex O1 would run it in fp32 (apex_amp.py)"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))

@@ -10,6 +10,7 @@ from typing import Any
 from preflight.estimate import activations as A
 from preflight.estimate import audio_frontend as AF
 from preflight.estimate import contrastive as CL
+from preflight.estimate.apex_amp import fp32_gelu
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.length_cache import fixed_length_encoder
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
@@ -93,7 +94,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   packed_in_proj=bool(inp.torch_mha),
                   # torch.compile's partitioner recomputes pointwise tensors (compiled_acts.py)
                   compiled=bool(inp.compiled) and inp.mode == "train",
-                  scores_capped=scores_by_hand(inp.model_impl, arch))
+                  scores_capped=scores_by_hand(inp.model_impl, arch),
+                  gelu_fp32=fp32_gelu(inp))
     if common["liger"]:
         notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
                      "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
