@@ -228,7 +228,7 @@ def picked_class(idx: Any, call: ast.Call) -> Optional[tuple[Path, ast.ClassDef]
                     sub = _parse(f)
                     table = _table(sub, func.value.id) if sub is not None else None
                     if table is not None:
-                        path, tree = f, sub  # type: ignore[assignment]
+                        path, tree = f, sub
                         break
     if table is None:
         return None
@@ -241,7 +241,7 @@ def picked_class(idx: Any, call: ast.Call) -> Optional[tuple[Path, ast.ClassDef]
     return _class(path, tree, entry) if entry is not None else None
 
 
-def picked_methods(idx: Any, owner: str, method: str) -> Optional[list[ast.FunctionDef]]:
+def picked_methods(idx: Any, owner: str, method: str) -> Optional[list[Any]]:
     """The definitions of ``owner.method`` when the script builds ``owner`` once, by a call through a registry
     table (other bindings being parameters that receive it) (:func:`picked_class`): the class's own, else the first base of the project that defines it;
     None when the class is not known that way (the caller keeps every definition it found)."""
