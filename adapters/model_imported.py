@@ -52,7 +52,7 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
                 if own:
                     out[a.asname or a.name] = (own[0], "")  # ``from models import mar``: a module
                 elif files:
-                    out[a.asname or a.name] = (files[0], a.name)
+                    out[a.asname or a.name] = _defined(files[0], a.name)
         elif isinstance(node, ast.Import):
             for a in node.names:
                 for root in roots:
@@ -61,6 +61,18 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
                         out[a.asname or a.name] = (found, "")
                         break
     return out
+
+
+def _defined(path: Path, name: str) -> tuple[Path, str]:
+    """Where ``name`` imported from the module at ``path`` is defined: that module, or the module its package
+    ``__init__.py`` re-exports it from (``from .utils import get_model``; ``from .x import *``), followed as a
+    star import is (adapters/star_imports.py: a literal ``__all__`` obeyed, three files deep)."""
+    from preflight.adapters.star_imports import star_names
+
+    tree = _parse(path)
+    if tree is None or any(isinstance(n, (ast.ClassDef, ast.FunctionDef)) and n.name == name for n in tree.body):
+        return path, name
+    return star_names(path).get(name, (path, name))
 
 
 _ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,

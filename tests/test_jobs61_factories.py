@@ -373,3 +373,14 @@ def test_a_factory_whose_result_is_not_what_the_script_trains_counts_nothing(tmp
                         "opt = build_optimizer(model)")
     plan = _gpt(tmp_path, ["--model", "base"], main=main)
     assert plan.resolve("model.num_parameters") is None
+
+
+def test_a_factory_re_exported_by_its_package_init(tmp_path):
+    # ``from models import get_model`` with ``models/__init__.py`` re-exporting it from ``models/utils.py``
+    main = MAIN.replace("from models.utils import get_model", "from models import get_model")
+    plan = _gpt(tmp_path, ["--model", "base"], main=main)
+    assert plan.resolve("model.num_parameters") is None  # an empty ``__init__.py``: nothing re-exported
+    (tmp_path / "models" / "__init__.py").write_text("from .utils import get_model\n", encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "main.py"], [], root=tmp_path, argv=["--model", "base"])
+    assert plan.value("model.num_parameters") == _gpt_count(32, 2)
+    assert plan.value("model.class_name") == "GPTBase"
