@@ -171,6 +171,11 @@ class _OptimDataPass(_ModelPass):
             from preflight.script_chain import chain_binding
 
             value = chain_binding(self.idx, name, len(bound))
+        if isinstance(value, ast.Call) and self.idx.qualify(dotted_name(value.func)) == "functools.partial" \
+                and value.args and not isinstance(value.args[0], ast.Starred):
+            # ``inner_optimizer = partial(torch.optim.AdamW, lr=config.lr, ...)`` then ``inner_optimizer(
+            # model.parameters())`` (PrimeIntellect-ai/OpenDiloco @ a5b7236 ``open_diloco/train_fsdp.py:250,328``)
+            value = value.args[0]
         dotted = dotted_name(value) if isinstance(value, (ast.Attribute, ast.Name)) else None
         if not dotted or "." not in dotted:
             return None
