@@ -56,3 +56,44 @@ def test_a_partial_bound_in_two_arms_nothing_decides_names_no_optimizer(tmp_path
         "    if lr > 1e-3:\n        inner_optimizer = partial(torch.optim.SGD, lr=lr)\n"
         "    else:\n        inner_optimizer = partial(torch.optim.AdamW, lr=lr)\n")
     assert _plan(tmp_path, code).resolve("optimizer.name") is None
+
+
+TABLE = '''
+import argparse
+from functools import partial
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--opt", default="adamw")
+args = parser.parse_args()
+model = torch.nn.Linear(4, 2)
+opt_clz = {
+    "adamw": partial(torch.optim.AdamW, betas=(0.9, 0.95)),
+    "sgd": partial(torch.optim.SGD, momentum=0.9),
+}[args.opt]
+optimizer = opt_clz(params=model.parameters(), lr=1e-3)
+for x, y in loader:
+    optimizer.zero_grad()
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    optimizer.step()
+'''
+
+
+def test_a_table_of_partials_indexed_where_it_is_written(tmp_path):
+    # FoundationVision/VAR @ 78b9539 ``train.py:117-125``: ``opt_clz = {'adam': partial(torch.optim.AdamW, ...),
+    # 'adamw': partial(torch.optim.AdamW, ...)}[args.opt.lower().strip()]`` then ``opt_clz(params=...)``
+    assert _plan(tmp_path, TABLE).value("optimizer.name") == "AdamW"
+    (tmp_path / "b").mkdir()
+    plan, _ = build_plan([_write(tmp_path / "b", TABLE)], [], root=tmp_path / "b", argv=["--opt", "sgd"])
+    assert plan.value("optimizer.name") == "SGD"
+
+
+def test_a_table_key_not_known_names_no_optimizer(tmp_path):
+    code = TABLE.replace('parser.add_argument("--opt", default="adamw")', 'parser.add_argument("--opt")')
+    assert _plan(tmp_path, code).resolve("optimizer.name") is None
+
+
+def _write(folder, code):
+    (folder / "train.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    return folder / "train.py"
