@@ -105,6 +105,16 @@ def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], O
         state[name] = out
         return out
 
+    def none_default(name: str) -> bool:
+        """The option is declared with ``default=None`` and given nowhere (neither the launch line nor a file
+        of options): argparse leaves it ``None`` (preflight/registry_pick.py reads it as a table key)."""
+        lookup(name)
+        p = state["pass"]
+        opt = p.decl.options.get(name)
+        return opt is not None and opt.origin == "argparse" and opt.has_default and opt.explicit \
+            and opt.default is None and name not in p.cli and name not in p.file_values and not p.opaque
+
+    lookup.none_default = none_default  # type: ignore[attr-defined]
     return lookup
 
 

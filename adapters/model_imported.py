@@ -52,7 +52,7 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
                 if own:
                     out[a.asname or a.name] = (own[0], "")  # ``from models import mar``: a module
                 elif files:
-                    out[a.asname or a.name] = (files[0], a.name)
+                    out[a.asname or a.name] = _defined(files[0], a.name)
         elif isinstance(node, ast.Import):
             for a in node.names:
                 for root in roots:
@@ -61,6 +61,18 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
                         out[a.asname or a.name] = (found, "")
                         break
     return out
+
+
+def _defined(path: Path, name: str) -> tuple[Path, str]:
+    """Where ``name`` imported from the module at ``path`` is defined: that module, or the module its package
+    ``__init__.py`` re-exports it from (``from .utils import get_model``; ``from .x import *``), followed as a
+    star import is (adapters/star_imports.py: a literal ``__all__`` obeyed, three files deep)."""
+    from preflight.adapters.star_imports import star_names
+
+    tree = _parse(path)
+    if tree is None or any(isinstance(n, (ast.ClassDef, ast.FunctionDef)) and n.name == name for n in tree.body):
+        return path, name
+    return star_names(path).get(name, (path, name))
 
 
 _ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
@@ -109,6 +121,12 @@ def _table_entry(tree: ast.Module, name: str, key: Any) -> Optional[str]:
     hits = [v.id for k, v in zip(bound[0].value.keys, bound[0].value.values)
             if isinstance(k, ast.Constant) and k.value == key and isinstance(v, ast.Name)]
     return hits[-1] if hits else None
+
+
+def _trained(tree: ast.Module) -> set[str]:
+    """The names whose ``.parameters()`` / ``.named_parameters()`` the script reads."""
+    return {n.func.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("parameters", "named_parameters") and isinstance(n.func.value, ast.Name)}
 
 
 def _parse(p: Path) -> Optional[ast.Module]:
@@ -171,8 +189,11 @@ class ModelImportedAdapter(Adapter):
             return UNKNOWN
         if depth < 4 and isinstance(node, ast.Name):
             bound = _bound_once(script.tree, site.function, node.id)
-            if bound is not None:
-                return self._value(idx, script, site, bound, depth + 1)
+            got = self._value(idx, script, site, bound, depth + 1) if bound is not None else UNKNOWN
+            if got is not UNKNOWN:
+                return got
+            # else the options rebound through a call that hands them back (``args = backend.adjust(args)``,
+            # preflight/script_passthrough.py): read below as the namespace they are
         factory = layer_factory(node)
         if factory is not UNKNOWN:
             return factory
@@ -219,10 +240,29 @@ class ModelImportedAdapter(Adapter):
         found = argument_value(script.tree, site.function, node)
         return {str(k): v for k, v in found.items()} if found is not UNKNOWN and isinstance(found, dict) else None
 
+    def _arguments(self, idx: Any, script: Any, site: Any, tree: ast.Module,
+                   path: Path) -> Optional[tuple[list[Any], dict[str, Any]]]:
+        """The call's arguments resolved; the options handed in whole hold the attributes ``tree`` and the
+        project modules it imports read. None when a ``**`` spread is not known."""
+        from preflight.adapters.module_params_imports import with_imports
+
+        self._read_attrs = sorted({n.attr for n in ast.walk(with_imports(path, tree)) if isinstance(n, ast.Attribute)})
+        args = [self._value(idx, script, site, a) for a in site.call.args]
+        kwargs: dict[str, Any] = {}
+        for k in site.call.keywords:
+            if k.arg is not None:
+                kwargs[k.arg] = self._value(idx, script, site, k.value)
+                continue
+            spread = self._mapping(idx, script, site, k.value)
+            if spread is None or any(key in kwargs for key in spread):
+                return None
+            kwargs.update(spread)
+        return args, kwargs
+
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
         from preflight.adapters.module_params_calls import count_call
         from preflight.adapters.module_params_imports import with_imports
-        from preflight.adapters.module_params_nested import count_class
+        from preflight.adapters.module_params_nested import UNKNOWN, count_class
         from preflight.adapters.module_params_values import _Ctx
 
         imported = _imported_classes(script)
@@ -230,6 +270,7 @@ class ModelImportedAdapter(Adapter):
             return
         idx = project.index(script)
         built: list[tuple[Any, str, Path, str]] = []  # (site, class, file, target)
+        factories: list[tuple[Any, str, Path, str]] = []  # project functions called: model factories maybe
         for site in idx.calls:
             call = site.call
             func = call.func
@@ -257,16 +298,21 @@ class ModelImportedAdapter(Adapter):
             if idx.runs(site) is False or any(isinstance(a, ast.Starred) for a in call.args):
                 continue
             tree = _parse(path)
+            if tree is not None and not table and not _Ctx(tree).is_module(cls) and cls in _Ctx(tree).functions:
+                factories.append((site, cls, path, site.target or _moved_target(script.tree, call)))
+                continue
             if tree is None or not (_Ctx(tree).is_module(cls) or (table and cls in _Ctx(tree).functions)):
                 continue
             built.append((site, cls, path, site.target or _moved_target(script.tree, call)))
+        factory = not built
+        if factory:
+            # no class of the project built in the script: a function of it that returns the trained model
+            # (``model = get_model(args)``, adapters/model_factory.py), the one whose result is optimized
+            built = [f for f in factories if f[3] in _trained(script.tree)]
         if not built:
             return
         if len({b[1] for b in built}) > 1:
-            trained = {n.func.value.id for n in ast.walk(script.tree) if isinstance(n, ast.Call)
-                       and isinstance(n.func, ast.Attribute) and n.func.attr in ("parameters", "named_parameters")
-                       and isinstance(n.func.value, ast.Name)}
-            built = [b for b in built if b[3] in trained]
+            built = [b for b in built if b[3] in _trained(script.tree)]
             if len({b[1] for b in built}) != 1:
                 return
         counts = []
@@ -274,37 +320,48 @@ class ModelImportedAdapter(Adapter):
             tree = _parse(path)
             if tree is None:
                 return
-            self._read_attrs = sorted({n.attr for n in ast.walk(with_imports(path, tree)) if isinstance(n, ast.Attribute)})
-            args = [self._value(idx, script, site, a) for a in site.call.args]
-            kwargs: dict[str, Any] = {}
-            for k in site.call.keywords:
-                if k.arg is not None:
-                    kwargs[k.arg] = self._value(idx, script, site, k.value)
-                    continue
-                spread = self._mapping(idx, script, site, k.value)
-                if spread is None or any(key in kwargs for key in spread):
+            if factory:  # the arms the call takes (adapters/model_factory.py), read with the options it hands in
+                from preflight.adapters.model_factory import factory_module
+
+                first = self._arguments(idx, script, site, factory_module(tree, cls, [], {}, UNKNOWN, True) or tree,
+                                        path)
+                reduced = factory_module(tree, cls, *first, UNKNOWN) if first is not None else None
+                if reduced is None:
                     return
-                kwargs.update(spread)
+                tree = reduced
+            got = self._arguments(idx, script, site, tree, path)
+            if got is None:
+                return
+            args, kwargs = got
             merged = with_imports(path, tree)
             counted = count_call(merged, cls, args, kwargs) if cls in _Ctx(tree).functions \
                 else count_class(merged, cls, kwargs, args)
             if counted is None:
                 return
-            counts.append((site, cls, path, counted))
+            counts.append((site, cls, path, counted, tree if factory else None))
         if len({c[3][0] for c in counts}) != 1:
             return  # calls that disagree
         functions = {c[1] for c in counts if (_parse(c[2]) is not None and c[1] in _Ctx(_parse(c[2])).functions)}
-        site, cls, path, (total, layers) = counts[0]
-        detail = (f"{cls}(...) of the project ({path.name}), {total:,} parameters of {len(layers)} layers counted "
-                  "from their sizes with the call's arguments")
+        site, cls, path, (total, layers), reduced = counts[0]
+        parsed = reduced or _parse(path)
+        picked = ""
+        if reduced is not None:  # a factory: the class its taken arm builds, when it names one
+            from preflight.adapters.model_factory import built_class
+
+            picked = built_class(reduced, cls) or ""
+            functions.add(cls)
+            if not (picked and _Ctx(with_imports(path, reduced)).is_module(picked)):
+                functions.add(picked)  # a constructor function (``vgg16_bn()``): no class name
+        detail = (f"{cls}(...) of the project ({path.name}){f' builds {picked}(...)' if picked else ''}, {total:,} "
+                  f"parameters of {len(layers)} layers counted from their sizes with the call's arguments")
         src = project.source(script, site.call, "code", detail=detail)
-        if cls not in functions:  # a constructor function is no class name
-            self.add_checked(plan, "model.class_name", cls, src, "medium")
+        named = picked or cls
+        if named not in functions:  # a constructor function is no class name
+            self.add_checked(plan, "model.class_name", named, src, "medium")
         self.add_checked(plan, "model.num_parameters", total, src, "medium")
         from preflight.adapters.model_attention import attention_of
 
-        parsed = _parse(path)
-        attn = attention_of(with_imports(path, parsed), cls) if parsed is not None else None
+        attn = attention_of(with_imports(path, parsed), named) if parsed is not None else None
         if attn is not None:
             self.add_checked(plan, "model.attn_implementation", attn[0],
                              project.source(script, site.call, "code", detail=attn[1]), "medium")

@@ -88,6 +88,20 @@ def _kept(node: ast.stmt) -> bool:
     return False
 
 
+def _literal_constant(node: ast.stmt) -> Optional[str]:
+    """The name a module binds to a literal table at its top (weiaicunzai/pytorch-cifar100 @ 11d8418
+    ``models/vgg.py:12-17`` ``cfg = {'D': [64, 64, 'M', ...], ...}``, read by ``make_layers(cfg['D'])`` of the
+    same file): kept in the merged module unless another module read binds it otherwise."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, (ast.Dict, ast.List, ast.Tuple, ast.Constant))):
+        return None
+    try:
+        ast.literal_eval(node.value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return node.targets[0].id
+
+
 def _guarded_param_free(node: ast.Try) -> list[ast.stmt]:
     """The imports of parameter-free library layers inside a module's ``try:`` (Tencent/HunyuanDiT @ 368280e
     ``hydit/modules/attn_layers.py:6-16``: ``try: import flash_attn ... from flash_attn.modules.mha import
@@ -121,11 +135,14 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
     clash: set[str] = set()
     for _p, sub in order:
         for node in sub.body:
-            if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            named = node.name if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else _literal_constant(node)
+            if named is not None:
                 shape = ast.dump(node)
-                if defined.setdefault(node.name, shape) != shape:
-                    clash.add(node.name)
+                if defined.setdefault(named, shape) != shape:
+                    clash.add(named)
     own = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    own_names = own | {t.id for n in tree.body for t in ast.walk(n) if isinstance(t, ast.Name)
+                       and isinstance(t.ctx, ast.Store)}  # a constant of the module itself wins
     from preflight.adapters.module_params_qualified import unqualified
 
     def find(at: Path, dotted: str) -> Optional[Path]:
@@ -143,12 +160,14 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
             if isinstance(node, ast.Try):
                 extra.extend(_guarded_param_free(node))
                 continue
-            if not _kept(node):
+            constant = _literal_constant(node)
+            if not _kept(node) and constant is None:
                 continue
-            if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
-                if node.name in own or node.name in clash or node.name in placed:
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)) or constant is not None:
+                name = node.name if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else str(constant)
+                if name in (own_names if constant is not None else own) or name in clash or name in placed:
                     continue
-                placed.add(node.name)
+                placed.add(name)
             extra.append(node)
     # names imported under another name (``from .layers import NestedTensorBlock as Block``): the definition
     # again under that name, unless the name is taken

@@ -101,3 +101,18 @@ def replaces_empty(old: Any) -> bool:
     """True when a submodule of ``self`` may be replaced: an empty module list or ``nn.Sequential()`` that
     nothing was put into."""
     return isinstance(old, _Mod) and old.n == 0 and not old.layers and EMPTY in old.facts
+
+
+def augmented(frame: Any, stmt: ast.AugAssign) -> Any:
+    """The new value of ``name op= value``: for a local list of layers, ``layers += [nn.Conv2d(...), ...]``
+    (weiaicunzai/pytorch-cifar100 @ 11d8418 ``models/vgg.py:44-61`` ``make_layers``, then ``nn.Sequential(
+    *layers)``; torchvision's VGG the same) extends it as ``layers.extend([...])`` does: counted where the list
+    reaches ``self``. Anything else is the plain operation."""
+    target = stmt.target
+    assert isinstance(target, ast.Name)
+    held = frame.env.get(target.id)
+    if isinstance(stmt.op, ast.Add) and isinstance(held, (list, tuple)):
+        added = frame.ev(stmt.value)
+        if isinstance(added, (list, tuple)):
+            return tuple(held) + tuple(added)
+    return frame.ev(ast.BinOp(ast.Name(target.id, ast.Load()), stmt.op, stmt.value))

@@ -26,7 +26,7 @@ from preflight.adapters.module_params_args import argument_value
 from preflight.adapters.module_params_binding import bind_arguments
 from preflight.adapters.module_params_exprs import _Exprs
 from preflight.adapters.module_params_idioms import initialisation_write, local_dict_update
-from preflight.adapters.module_params_lists import local_list_append, replaces_empty
+from preflight.adapters.module_params_lists import augmented, local_list_append, replaces_empty
 from preflight.adapters.module_params_values import (
     _DEPTH,
     _NOOP_CALLS,
@@ -80,8 +80,7 @@ class _Frame(_Exprs):
             elif isinstance(stmt, ast.AugAssign):
                 if isinstance(stmt.target, ast.Name):
                     try:
-                        self.env[stmt.target.id] = self.ev(ast.BinOp(ast.Name(stmt.target.id, ast.Load()),
-                                                                    stmt.op, stmt.value))
+                        self.env[stmt.target.id] = augmented(self, stmt)  # a list of layers: module_params_lists
                     except _Unknown:
                         if _builds(stmt.value, self.ctx):
                             raise

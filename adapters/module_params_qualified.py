@@ -24,12 +24,15 @@ def _aliases(path: Path, tree: ast.Module, find: Callable[[Path, str], Optional[
     """``alias -> names defined at the top of the project file it imports``."""
     out: dict[str, set[str]] = {}
     for node in tree.body:
-        if not isinstance(node, ast.Import):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            # ``from models import vgg`` then ``vgg.vgg16_bn()``: a module file of a project package
+            pairs = [(a, f"{node.module}.{a.name}") for a in node.names if a.name != "*"]
+        elif isinstance(node, ast.Import):
+            pairs = [(a, a.name) for a in node.names if "." not in a.name or a.asname]
+        else:
             continue
-        for a in node.names:
-            if "." in a.name and not a.asname:
-                continue
-            found = find(path, a.name)
+        for a, dotted in pairs:
+            found = find(path, dotted)
             sub = parse(found) if found is not None else None
             if sub is None:
                 continue

@@ -32,7 +32,7 @@ _PARAM_FREE_IMPORTS = {("flash_attn.flash_attention", "FlashAttention"),
                        # flash_attn 1.x/2.x ``modules/mha.py``: softmax(QK^T)V with a dropout, no parameters
                        ("flash_attn.modules.mha", "FlashSelfAttention"), ("flash_attn.modules.mha", "FlashCrossAttention")}
 _NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
-_PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re"}
+_PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re", "tiktoken"}
 _BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from preflight.adapters.optimizer_local import optimizer_from_local_modules
 from preflight.adapters.pytorch_models import _ModelPass
@@ -171,6 +171,11 @@ class _OptimDataPass(_ModelPass):
             from preflight.script_chain import chain_binding
 
             value = chain_binding(self.idx, name, len(bound))
+        if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Dict):
+            # ``opt_clz = {'adamw': partial(torch.optim.AdamW, ...), ...}[args.opt.lower().strip()]`` then
+            # ``opt_clz(params=...)`` (FoundationVision/VAR @ 78b9539 ``train.py:117-125``)
+            return self._table_alias(value)
+        value = self._unpartial(value)
         dotted = dotted_name(value) if isinstance(value, (ast.Attribute, ast.Name)) else None
         if not dotted or "." not in dotted:
             return None
@@ -181,19 +186,32 @@ class _OptimDataPass(_ModelPass):
         option's value (facebookresearch/dlrm @ 090956e ``dlrm_s_pytorch.py:1342-1369``: ``opts = {"sgd":
         torch.optim.SGD, "adagrad": torch.optim.Adagrad, ...}`` then ``opts[args.optimizer](parameters, ...)``
         with ``--optimizer`` defaulting to ``sgd``): the qualified class the key picks; None otherwise."""
-        if not isinstance(func.value, ast.Name):
+        if isinstance(func.value, ast.Dict):
+            bound: list[Any] = [func.value]  # the table written where it is indexed
+        elif isinstance(func.value, ast.Name):
+            bound = self.idx.assigns.get(func.value.id, [])
+        else:
             return None
-        bound = self.idx.assigns.get(func.value.id, [])
         if len(bound) != 1 or not isinstance(bound[0], ast.Dict):
             return None
         key = self.idx.resolve(func.slice)
         if key is None or not isinstance(key.value, str):
             return None
         for k, v in zip(bound[0].keys, bound[0].values):
+            v = self._unpartial(v)
             if isinstance(k, ast.Constant) and k.value == key.value and isinstance(v, (ast.Attribute, ast.Name)):
                 dotted = dotted_name(v)
                 return self.idx.qualify(dotted) if dotted and "." in dotted else None
         return None
+
+    def _unpartial(self, value: Any) -> Any:
+        """``partial(torch.optim.AdamW, lr=...)`` -> ``torch.optim.AdamW`` (PrimeIntellect-ai/OpenDiloco @ a5b7236
+        ``open_diloco/train_fsdp.py:250,328``: ``inner_optimizer = partial(torch.optim.AdamW, lr=config.lr, ...)``,
+        then ``inner_optimizer(model.parameters())``); anything else as it is."""
+        if isinstance(value, ast.Call) and self.idx.qualify(dotted_name(value.func)) == "functools.partial" \
+                and value.args and not isinstance(value.args[0], ast.Starred):
+            return value.args[0]
+        return value
 
     def dataloaders(self) -> None:
         # torchdata's StatefulDataLoader subclasses DataLoader with its signature and defaults

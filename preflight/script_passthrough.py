@@ -79,6 +79,13 @@ def _candidates(idx: Any, call: ast.Call) -> list[tuple[Any, bool]]:
     if not isinstance(func, ast.Attribute):
         return []
     wanted = func.attr
+    if isinstance(func.value, ast.Name):
+        # an object whose class a registry table picks by a key the launch line decides (preflight/registry_pick.py)
+        from preflight.registry_pick import picked_methods
+
+        picked = picked_methods(idx, func.value.id, wanted)
+        if picked is not None:
+            return [(f, True) for f in picked]
     trees: list[ast.AST] = [idx.script.tree]
     path = idx.script.source.path
     if path is not None:
