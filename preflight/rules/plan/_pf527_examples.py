@@ -311,7 +311,43 @@ _INSTANTIATED_APP = textwrap.dedent("""
     train: true
 """)
 
+_RESUME_APP = textwrap.dedent("""
+    # --- search.py
+    import os
+
+    import hydra
+    import torch
+    from torch.utils.data import DataLoader
+    from torchvision import datasets
+
+
+    @hydra.main(config_path="conf", config_name="search")
+    def main(cfg):
+        loader = DataLoader(datasets.CIFAR10(hydra.utils.to_absolute_path(cfg.data_dir), train=True), batch_size=64)
+        model = torch.nn.Linear(10, 10)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    {prepare}    if cfg.resume and os.path.exists({resume}):{pin}
+            ckpt = torch.load({resume})
+            model.load_state_dict(ckpt["model"])
+            optimizer.load_state_dict(ckpt["optimizer"])
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        torch.save({{"model": model.state_dict(), "optimizer": optimizer.state_dict()}}, "last.pt")
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/search.yaml
+    data_dir: data/cifar10
+    resume: checkpoints/last.pt
+""")
+
 PF529_BAD = [
+    # nnabla-nas PR 57 (held-out-28): the data folder is made absolute, the resume path is not; the
+    # existence test looks in the fresh run folder and the "resumed" run starts from scratch
+    _RESUME_APP.format(prepare="", resume="cfg.resume", pin="  # warning: PF529"),
     # super-gradients PR 321: "./data" under Hydra 1.1 semantics, downloaded again on every run
     _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", pin="  # warning: PF529",
                       value="./data", extra=""),
@@ -344,6 +380,12 @@ PF529_GOOD = [
     _LISTDIR_APP.format(imp="from hydra.utils import to_absolute_path\n", arg="to_absolute_path(cfg.DATA.DATA_DIR)",
                         pin=""),
     _INSTANTIATED_APP.format(root="${hydra:runtime.cwd}/data/MNIST", pin=""),
+    # nnabla-nas's fix: the resume path made absolute too (wrapped where it is read, or assigned back)
+    _RESUME_APP.format(prepare="", resume="hydra.utils.to_absolute_path(cfg.resume)", pin=""),
+    _RESUME_APP.format(prepare="    cfg.resume = hydra.utils.to_absolute_path(cfg.resume)\n", resume="cfg.resume",
+                       pin=""),
+    # the launch directory restored for every path at once
+    _RESUME_APP.format(prepare="    os.chdir(hydra.utils.get_original_cwd())\n", resume="cfg.resume", pin=""),
 ]
 
 _CONTAINER_APP = textwrap.dedent("""

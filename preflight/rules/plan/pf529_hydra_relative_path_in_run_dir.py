@@ -82,29 +82,38 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
 ## When preflight stays silent
 
 * The app keeps the launch directory (`version_base=None` or >= 1.2, `hydra.job.chdir: false`).
-* The file calls `to_absolute_path`/`get_original_cwd`, or the value is absolute, an
-  interpolation (`${paths.data_dir}`) or a URL.
+* The path is made absolute in the app (`to_absolute_path(cfg.data.root)`, passed on or
+  assigned back), or the file restores the launch directory some other way
+  (`get_original_cwd()`, `os.chdir(...)`, `to_absolute_path` of a helper's parameter): a
+  `to_absolute_path` on one config path no longer silences the other paths of the app.
+* The value is absolute, an interpolation (`${paths.data_dir}`) or a URL.
+
+A read guarded by an existence test on the same path (`if os.path.exists(cfg.resume):
+torch.load(cfg.resume)`) is reported at the test: the test is false in the new folder, so
+the guarded load never runs and the job silently starts without it.
 """
     bad_examples = examples("preflight.rules.plan._pf527_examples", "PF529_BAD")
     good_examples = examples("preflight.rules.plan._pf527_examples", "PF529_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for comp, script, fn in hydra_main_apps(pctx.project):
-            text = script.text if script.text is not None else script.source.text
-            if "to_absolute_path" in text or "get_original_cwd" in text or not _changes_cwd(comp):
+            if not _changes_cwd(comp):
                 continue
             root = fn.args.args[0].arg
+            made_absolute = _made_absolute(script, fn, root)
+            if made_absolute is None:
+                continue
             for call in ast.walk(fn):
                 if not isinstance(call, ast.Call):
                     continue
-                yield from self._positional(pctx, comp, script, call, root)
+                yield from self._positional(pctx, comp, script, fn, call, root, made_absolute)
                 yield from self._instantiated(pctx, comp, call, root)
                 for kw in call.keywords:
                     if kw.arg not in _PATH_KEYWORDS:
                         continue
                     path = config_chain(kw.value, root)
                     value = lookup(comp.config, path) if path else None
-                    if path is None or not _relative(value):
+                    if path is None or path in made_absolute or not _relative(value):
                         continue
                     origin = comp.origins.get(path)
                     where = f" ({origin[0]}:{origin[1]})" if origin and origin[1] else ""
@@ -117,17 +126,31 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
                         "`hydra.utils.to_absolute_path(...)`, or keep the launch directory "
                         "(`hydra.job.chdir: false`, version_base >= 1.2)")
 
-    def _positional(self, pctx: PlanContext, comp: Any, script: Any, call: ast.Call, root: str) -> Iterable[Finding]:
+    def _positional(self, pctx: PlanContext, comp: Any, script: Any, fn: ast.FunctionDef, call: ast.Call, root: str,
+                    made_absolute: frozenset[tuple[str, ...]]) -> Iterable[Finding]:
         """``os.listdir(cfg.data.dir)``, ``open(cfg.paths.train)``: a relative config path read by a
         function that takes the path as its first argument."""
         if not call.args or _reader(call) is None:
             return
         path = config_chain(call.args[0], root)
         value = lookup(comp.config, path) if path else None
-        if path is None or not _relative(value):
+        if path is None or path in made_absolute or not _relative(value):
             return
         origin = comp.origins.get(path)
         where = f" ({origin[0]}:{origin[1]})" if origin and origin[1] else ""
+        test = _existence_test(fn, call, path, root)
+        if test is not None:
+            # held-out-28's nnabla-nas resume: `if cfg.resume and os.path.exists(cfg.resume): torch.load(...)`
+            yield pctx.code_finding(
+                self, script, test,
+                f"`{ast.unparse(test)}` tests the relative path {value!r}{where}, and this app runs inside "
+                f"Hydra's per-run output folder (version_base={comp.app.version_base!r}, no "
+                "`hydra.job.chdir: false`): the test looks in the new outputs/<date>/<time>/ folder, where the "
+                f"file never is, so the `{_reader(call)}(...)` it guards (line {call.lineno}) never runs and the "
+                "job silently starts without it (a resume starts again from scratch). Wrap the path in "
+                "`hydra.utils.to_absolute_path(...)`, or keep the launch directory (`hydra.job.chdir: false`, "
+                "version_base >= 1.2)")
+            return
         yield pctx.code_finding(
             self, script, call.args[0],
             f"`{_reader(call)}({ast.unparse(call.args[0])})` reads the relative path {value!r}{where}, and this app "
@@ -159,6 +182,46 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
                 "against outputs/<date>/<time>/ (one level deeper under --multirun), so the data is not found or "
                 "downloaded again. Use `${hydra:runtime.cwd}/...` or an absolute path, or keep the launch directory "
                 "(`hydra.job.chdir: false`, version_base >= 1.2)")
+
+
+_ABSOLUTE = frozenset({"to_absolute_path"})
+_EXISTS = frozenset({"exists", "isfile", "isdir"})
+
+
+def _made_absolute(script: Any, fn: ast.FunctionDef, root: str) -> Optional[frozenset[tuple[str, ...]]]:
+    """The config paths the app makes absolute itself (``to_absolute_path(cfg.data.root)``, directly or
+    assigned back), or None when the file restores the launch directory in a way not tied to one path:
+    ``get_original_cwd()``, ``os.chdir(...)``, or ``to_absolute_path`` of something other than a config
+    path of the app (a helper's parameter, a joined string): then every path may be absolute."""
+    text = script.text if script.text is not None else script.source.text
+    if "get_original_cwd" in text or "chdir(" in text or "runtime.cwd" in text or "to_absolute_path as" in text:
+        return None
+    inside = {id(n) for n in ast.walk(fn)}
+    out: set[tuple[str, ...]] = set()
+    for call in ast.walk(script.tree):
+        if not isinstance(call, ast.Call):
+            continue
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in _ABSOLUTE:
+            continue
+        path = config_chain(call.args[0], root) if call.args and id(call) in inside else None
+        if path is None:
+            return None
+        out.add(path)
+    return frozenset(out)
+
+
+def _existence_test(fn: ast.FunctionDef, call: ast.Call, path: tuple[str, ...], root: str) -> Optional[ast.Call]:
+    """``os.path.exists(cfg.resume)`` in the test of an ``if`` whose body holds ``call``, on the same path."""
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.If) or not any(call is n for b in node.body for n in ast.walk(b)):
+            continue
+        for test in ast.walk(node.test):
+            if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in _EXISTS \
+                    and test.args and config_chain(test.args[0], root) == path:
+                return test
+    return None
 
 
 # functions that take the path to read as their first argument (by the last name of the callee)
