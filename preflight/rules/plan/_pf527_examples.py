@@ -311,7 +311,86 @@ _INSTANTIATED_APP = textwrap.dedent("""
     train: true
 """)
 
+_RESUME_APP = textwrap.dedent("""
+    # --- search.py
+    import os
+
+    import hydra
+    import torch
+    from torch.utils.data import DataLoader
+    from torchvision import datasets
+
+
+    @hydra.main(config_path="conf", config_name="search")
+    def main(cfg):
+        loader = DataLoader(datasets.CIFAR10(hydra.utils.to_absolute_path(cfg.data_dir), train=True), batch_size=64)
+        model = torch.nn.Linear(10, 10)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    {prepare}    if cfg.resume and os.path.exists({resume}):{pin}
+            ckpt = torch.load({resume})
+            model.load_state_dict(ckpt["model"])
+            optimizer.load_state_dict(ckpt["optimizer"])
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        torch.save({{"model": model.state_dict(), "optimizer": optimizer.state_dict()}}, "last.pt")
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/search.yaml
+    data_dir: data/cifar10
+    resume: checkpoints/last.pt
+""")
+
+_LITERAL_RESUME_APP = textwrap.dedent("""
+    # --- train.py
+    import os
+
+    import hydra
+    import torch
+
+
+    @hydra.main(version_base="1.3", config_path="conf", config_name="config")
+    def main(cfg):
+        model = torch.nn.Linear(10, 10).cuda()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr)
+        step = 0
+        ckpt_path = "checkpoints/last.pt"
+        if cfg.resume and os.path.exists(ckpt_path):{pin}
+            state = torch.load(ckpt_path)
+            model.load_state_dict(state["model"])
+            optimizer.load_state_dict(state["optimizer"])
+            step = state["step"]
+        os.makedirs("checkpoints", exist_ok=True)
+        while step < cfg.total_steps:
+            optimizer.zero_grad()
+            model(torch.randn(8, 10, device="cuda")).sum().backward()
+            optimizer.step()
+            step += 1
+            torch.save({{"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step}}, ckpt_path)
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    resume: true
+    total_steps: 1000
+    lr: 0.001
+    hydra:
+      job:
+        chdir: true
+      run:
+        dir: {run_dir}
+""")
+
 PF529_BAD = [
+    # held-out-23's report: a relaunch after a crash looks for the checkpoint in a new timestamped folder
+    _LITERAL_RESUME_APP.format(run_dir="outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}", pin="  # warning: PF529"),
+    # nnabla-nas PR 57 (held-out-28): the data folder is made absolute, the resume path is not; the
+    # existence test looks in the fresh run folder and the "resumed" run starts from scratch
+    _RESUME_APP.format(prepare="", resume="cfg.resume", pin="  # warning: PF529"),
     # super-gradients PR 321: "./data" under Hydra 1.1 semantics, downloaded again on every run
     _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", pin="  # warning: PF529",
                       value="./data", extra=""),
@@ -344,6 +423,18 @@ PF529_GOOD = [
     _LISTDIR_APP.format(imp="from hydra.utils import to_absolute_path\n", arg="to_absolute_path(cfg.DATA.DATA_DIR)",
                         pin=""),
     _INSTANTIATED_APP.format(root="${hydra:runtime.cwd}/data/MNIST", pin=""),
+    # nnabla-nas's fix: the resume path made absolute too (wrapped where it is read, or assigned back)
+    _RESUME_APP.format(prepare="", resume="hydra.utils.to_absolute_path(cfg.resume)", pin=""),
+    _RESUME_APP.format(prepare="    cfg.resume = hydra.utils.to_absolute_path(cfg.resume)\n", resume="cfg.resume",
+                       pin=""),
+    # its fix: one fixed folder per experiment, so the relaunch finds the checkpoint it wrote
+    _LITERAL_RESUME_APP.format(run_dir="outputs/${experiment_name}", pin="").replace(
+        "resume: true", "experiment_name: vit\nresume: true"),
+    # tricky: the timestamped folder, but relaunched into the earlier run's folder on the launch line
+    _LITERAL_RESUME_APP.format(run_dir="outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}", pin="") +
+    "# --- launch\npython train.py hydra.run.dir=outputs/2024-01-01/10-00-00\n",
+    # the launch directory restored for every path at once
+    _RESUME_APP.format(prepare="    os.chdir(hydra.utils.get_original_cwd())\n", resume="cfg.resume", pin=""),
 ]
 
 _CONTAINER_APP = textwrap.dedent("""

@@ -58,6 +58,9 @@ BAD_EXAMPLES = [
     _SFT.format(cast="model = model.half()", pin="  # warning: PF579", flags="--learning_rate 2e-5"),
     # a custom loop: the whole network cast to float16 and stepped by AdamW without a scaler
     _LOOP.format(cast="model = model.half()", pin="  # warning: PF579", xcast=".half()"),
+    # GLIDE fine-tuning (held-out-28): guided-diffusion's `convert_to_fp16()` under a flag the launch sets,
+    # AdamW at its default eps=1e-8, which is 0 in float16
+    _LOOP.format(cast="model.convert_to_fp16()", pin="  # warning: PF579", xcast=".half()"),
 ]
 
 GOOD_EXAMPLES = [
@@ -67,6 +70,9 @@ GOOD_EXAMPLES = [
     _SFT.format(cast="model = get_peft_model(model.half(), LoraConfig(r=8, target_modules=['q_proj', 'v_proj']))",
                 pin="", flags="--learning_rate 2e-4").replace(
         "from data import", "from peft import LoraConfig, get_peft_model\nfrom data import"),
+    # the GLIDE fine-tuning fix: pure float16 kept on purpose, Adam's eps raised to a float16-safe value
+    _LOOP.format(cast="model.convert_to_fp16()", pin="", xcast=".half()").replace(
+        "lr=1e-4)", "lr=1e-4, eps=1e-4 if torch.cuda.is_available() else 1e-8)"),
     # tricky-correct: a bfloat16 cast (no underflow of the exponent range)
     _LOOP.format(cast="model = model.to(torch.bfloat16)", pin="", xcast=".to(torch.bfloat16)"),
     # tricky-correct: a half-precision copy used for evaluation only

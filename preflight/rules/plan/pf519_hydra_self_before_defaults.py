@@ -39,6 +39,16 @@ def _child_paths(entries: list[Any], own_group: str) -> list[tuple[int, str]]:
     return out
 
 
+def _group_package(item: Any) -> str:
+    """The item's package with Hydra 1.0's ``_group_`` placeholder (``# @package _group_``) replaced
+    by the group the option belongs to (``optimizer/adamw`` -> ``optimizer``)."""
+    package = str(item.package or "")
+    if "_group_" not in package:
+        return package
+    group = item.config_path.rsplit("/", 1)[0].replace("/", ".") if "/" in item.config_path else ""
+    return package.replace("_group_", group).strip(".")
+
+
 @register
 class HydraSelfOverriddenByDefaults(PlanRule):
     code = "PF519"
@@ -81,6 +91,11 @@ not listed), or drop the keys from the file if the base is meant to win.
   (`# @package _global_`): an overlay written to override other nodes' values (Hydra's
   documented experiment pattern; VISSL's dataset configs override the primary's generic
   scaffolding this way, VISSL PR 368).
+* Without `_self_` in a primary config, only a project that pins hydra-core below 1.1 is
+  reported (`hydra-core==1.0.4` in requirements.txt): Hydra 1.0 merged the primary config
+  before its defaults list, so a group option listed there overrides the values the primary
+  sets under that group (hydra issue 1233); 1.1 and later append a missing `_self_` last.
+  A key the launch line sets is not reported.
 * Configs the composition does not reach (not composed for this app), and the
   children of the overriding entry (only the configs the file itself lists are compared).
 """
@@ -111,17 +126,21 @@ not listed), or drop the keys from the file if the base is meant to win.
                 except ComposeError:
                     continue
                 entries = list(cfg.defaults)
+                legacy = None
                 if "_self_" not in entries:
-                    continue
-                self_at = entries.index("_self_")
+                    legacy = self._legacy_primary(pctx, comp, item, pos)
+                    if legacy is None:
+                        continue
+                self_at = entries.index("_self_") if legacy is None else -1
                 own_group = item.config_path.rsplit("/", 1)[0] if "/" in item.config_path else ""
                 children = [(i, p) for i, p in _child_paths(entries, own_group) if i > self_at]
                 if not children:
                     continue
                 mine = {(*package_path(item.package), *path): (path, value) for path, value in config_leaves(cfg.body, ())}
-                lost: list[tuple[tuple[str, ...], tuple[str, ...], Any, Any, Any, Any]] = []
+                lost: list[tuple[tuple[str, ...], tuple[str, ...], Any, Any, Any, Any, int]] = []
                 for _index, child_path in children:
-                    found = self._child(items, pos, child_path)
+                    # a missing `_self_` is appended last by the composer: the primary's children precede it
+                    found = self._child(items, pos if legacy is None else -1, child_path)
                     if found is None:
                         continue
                     child_item, child_loaded = found
@@ -132,20 +151,27 @@ not listed), or drop the keys from the file if the base is meant to win.
                     if "/" in child_path and (child_cfg.header or "").strip() == "_global_":
                         continue  # an overlay (experiment, dataset) written to override other nodes
                     for path, value in config_leaves(child_cfg.body, ()):
-                        full = (*package_path(child_item.package), *path)
+                        full = (*package_path(_group_package(child_item)), *path)
                         if full not in mine or full[:1] == ("hydra",) or value == _MISSING:
                             continue
                         own_path, own_value = mine[full]
-                        if own_value == value or config_lookup(final, full) != value:
+                        if own_value == value:
                             continue
-                        lost.append((full, own_path, own_value, value, child_loaded, path))
+                        if legacy is None and config_lookup(final, full) != value:
+                            continue
+                        if legacy is not None and (full in comp.cli or config_lookup(final, full) != own_value):
+                            continue  # set on the launch line, or by another config composed after the file
+                        lost.append((full, own_path, own_value, value, child_loaded, path, _index))
                 if not lost:
+                    continue
+                if legacy is not None:
+                    yield from self._legacy_finding(pctx, item, loaded, legacy, lost, defaults_line, seen)
                     continue
                 line = defaults_line(item.file, self_at)
                 if line is None or (loaded.path, line) in seen:
                     continue
                 seen.add((loaded.path, line))
-                full, own_path, own_value, value, child_loaded, child_key = lost[0]
+                full, own_path, own_value, value, child_loaded, child_key, _ = lost[0]
                 more = f" (and {len(lost) - 1} more key{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""
                 message = (f"`_self_` comes first in this defaults list, so {child_loaded.path} (composed after "
                            f"it) overrides this file's own values: `{'.'.join(own_path)}: {own_value!r}` becomes "
@@ -161,6 +187,51 @@ not listed), or drop the keys from the file if the base is meant to win.
                     evidence.append(Evidence(line=child_line, path=child_loaded.path,
                                              message=f"composed after `_self_`: {'.'.join(child_key)}: {value!r}"))
                 yield pctx.location_finding(self, loaded.path, line, message, evidence=evidence)
+
+    @staticmethod
+    def _legacy_primary(pctx: PlanContext, comp: Any, item: Any, pos: int) -> Any:
+        """The pinned hydra-core version when it is below 1.1 and ``item`` is the app's primary config:
+        Hydra 1.0 merged a primary config without ``_self_`` first, before its defaults list (1.1
+        reversed the order: a missing ``_self_`` is appended last)."""
+        name = str(comp.app.config_name or "")
+        for ext in (".yaml", ".yml"):
+            if name.endswith(ext):
+                name = name[: -len(ext)]
+        if not name or item.config_path != name or comp.app.script is None:
+            return None
+        if any(it.config_path == name for it, _ in comp.item_configs[:pos]):
+            return None
+        version = pctx.version("hydra-core", comp.app.script)
+        if version is None or version.how != "pinned" or version.at_least(1, 1):
+            return None
+        return version
+
+    def _legacy_finding(self, pctx: PlanContext, item: Any, loaded: Any, version: Any, lost: list, defaults_line: Any,
+                        seen: set[tuple[str, int]]) -> Iterable[Finding]:
+        _full, own_path, own_value, value, child_loaded, child_key, index = lost[0]
+        line = defaults_line(item.file, index)
+        if line is None or (loaded.path, line) in seen:
+            return
+        seen.add((loaded.path, line))
+        more = f" (and {len(lost) - 1} more key{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""
+        message = (f"this primary config lists no `_self_`, and the project pins {version.describe()}: Hydra 1.0 "
+                   f"merges the primary config first and its defaults list after it, so {child_loaded.path} "
+                   f"overrides this file's own values: `{'.'.join(own_path)}: {own_value!r}` becomes {value!r}"
+                   f"{more}. Hydra 1.1 reversed the order; on 1.0 set the values in the group's option file or "
+                   "on the command line (or upgrade to hydra-core 1.1 or later and list `_self_` last)")
+        evidence: list[Evidence] = []
+        own_line = loaded.line_of(own_path, nearest=True)
+        if own_line is not None:
+            evidence.append(Evidence(line=own_line, path=loaded.path,
+                                     message=f"this file sets {'.'.join(own_path)}: {own_value!r}"))
+        child_line = child_loaded.line_of(child_key, nearest=True)
+        if child_line is not None:
+            evidence.append(Evidence(line=child_line, path=child_loaded.path,
+                                     message=f"merged after the primary on Hydra 1.0: {'.'.join(child_key)}: {value!r}"))
+        where = version.where.rsplit(":", 1)
+        evidence.append(Evidence(line=int(where[1]) if len(where) == 2 and where[1].isdigit() else 1, path=where[0],
+                                 message="the pinned hydra-core version"))
+        yield pctx.location_finding(self, loaded.path, line, message, evidence=evidence)
 
     @staticmethod
     def _child(items: list, pos: int, config_path: str) -> Optional[tuple[Any, Any]]:

@@ -3,7 +3,8 @@ without mixed precision (no fp32 master weights, no loss scaling)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+import ast
+from typing import Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -12,6 +13,33 @@ from preflight.rules.base import examples
 
 _TRAINING = frozenset({"finetune", "train", "pretrain"})
 _MIXED = frozenset({"amp_fp16", "amp_bf16", "fp8", "mixed"})
+# Adam-like optimizers whose `eps` is added to sqrt(v): 1e-8 (their default) is 0 in float16
+_ADAM_LIKE = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "FusedAdam", "DeepSpeedCPUAdam"})
+_FP16_SAFE_EPS = 1e-6  # float16's smallest subnormal is about 6e-8; 1e-4 is what pure-fp16 recipes use
+
+
+def _largest_literal(expr: ast.expr) -> Optional[float]:
+    """The literal ``eps=`` value, or the largest literal of ``1e-4 if args.fp16 else 1e-8``."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
+        return float(expr.value)
+    if isinstance(expr, ast.IfExp):
+        values = [v for v in (_largest_literal(expr.body), _largest_literal(expr.orelse)) if v is not None]
+        return max(values) if values else None
+    return None
+
+
+def _eps_raised_for_fp16(pctx: PlanContext) -> bool:
+    """Every Adam-like optimizer the job's scripts build sets ``eps`` to a float16-safe literal (the fix of
+    the GLIDE fine-tuning report): pure fp16 training chosen on purpose, its NaN cause handled."""
+    built = []
+    for script in pctx.project.scripts:
+        for call in ast.walk(script.tree):
+            func = call.func if isinstance(call, ast.Call) else None
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if isinstance(call, ast.Call) and name in _ADAM_LIKE:
+                eps = next((kw.value for kw in call.keywords if kw.arg == "eps"), None)
+                built.append(_largest_literal(eps) if eps is not None else None)
+    return bool(built) and all(v is not None and v >= _FP16_SAFE_EPS for v in built)
 
 
 @register
@@ -57,6 +85,12 @@ gradient checkpointing or an 8-bit optimizer instead of casting the weights.
   "Attempting to unscale FP16 gradients"), or DeepSpeed/FSDP shards the job.
 * A PEFT adapter is trained (frozen fp16 base weights are intended), the job does
   not train, or the cast is to bfloat16.
+* Every Adam-like optimizer of the job sets `eps` to at least 1e-6 (`eps=1e-4`, or
+  `eps=1e-4 if args.use_fp16 else 1e-8`): pure float16 training chosen on purpose,
+  with the cause of its NaN losses handled (the GLIDE fine-tuning fix).
+
+Casts read: `model.half()`, `model.to(torch.float16)`, a float16 `from_pretrained`
+load, and guided-diffusion/GLIDE's `model.convert_to_fp16()`.
 """
     bad_examples = examples("preflight.rules.plan._pf579_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf579_examples", "GOOD_EXAMPLES")
@@ -77,6 +111,8 @@ gradient checkpointing or an 8-bit optimizer instead of casting the weights.
         if task is None or task.value not in _TRAINING or (peft is not None and peft.value != "none"):
             return
         if sharding is not None and str(sharding.value).startswith(("zero", "fsdp")):
+            return
+        if _eps_raised_for_fp16(pctx):
             return
         fact = casts[0]
         message = ("the trained model's weights are float16 (" + (fact.source.detail or "a 16-bit cast")
