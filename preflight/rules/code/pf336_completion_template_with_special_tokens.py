@@ -57,7 +57,7 @@ def _target(node: ast.AST) -> Optional[str]:
     return None
 
 
-def _last_binding(ctx: FileContext, before: ast.AST, name: str) -> Optional[ast.Assign]:
+def _last_binding(ctx: FileContext, before: ast.expr, name: str) -> Optional[ast.Assign]:
     scopes = {ctx.enclosing_function(before), None}
     best: Optional[ast.Assign] = None
     for assign in ctx.nodes(ast.Assign):
