@@ -139,7 +139,7 @@ saved adapter reloads with yet another random head (peft issue 876).
             head = _head_class(model) if model is not None else None
             conf_expr = wrap.args[1] if len(wrap.args) > 1 else kwarg(wrap, "peft_config")
             config = _resolve_call(ctx, conf_expr) if conf_expr is not None else None
-            if head is None or config is None or call_last(config) not in _PEFT_CONFIGS or has_unpacking(config):
+            if model is None or head is None or config is None or call_last(config) not in _PEFT_CONFIGS or has_unpacking(config):
                 continue
             if kwarg(config, "modules_to_save") is not None:
                 continue
