@@ -59,9 +59,8 @@ def _masks(ctx: FileContext) -> list[tuple[ast.stmt, ast.expr]]:
                 if owner is not None:
                     out.append((node, owner))
         elif isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-            call = node.value
-            method = call.func.attr  # type: ignore[union-attr]
-            base = call.func.value  # type: ignore[union-attr]
+            method = node.value.func.attr
+            base = node.value.func.value
             if method in ("zero_", "fill_") and isinstance(base, ast.Subscript):
                 owner = _grad_owner(ctx, base.value, aliases)
             elif method in ("mul_", "masked_fill_", "index_fill_"):
