@@ -31,7 +31,7 @@ PF339_BAD = [
     _RUN.format(flag='"--resume"', default="", model="Classifier.load_from_checkpoint(args.resume)",
                 fit="model, datamodule=dm", mark="  # warning: PF339"),
     _RUN.format(flag='"--weights"', default="runs/ckpt/epoch=9.ckpt",
-                model="Classifier.load_from_checkpoint(args.weights, lr=1e-4)", fit="model, dm",
+                model="Classifier.load_from_checkpoint(args.weights, map_location=\"cpu\")", fit="model, dm",
                 mark="  # warning: PF339"),
 ]
 
@@ -42,6 +42,10 @@ PF339_GOOD = [
     # tricky-correct: fine-tuning from another run's pretrained checkpoint (a new optimizer is wanted)
     _RUN.format(flag='"--pretrained"', default="pretrained/simclr-resnet50.ckpt",
                 model="Classifier.load_from_checkpoint(args.pretrained, num_classes=10)", fit="model, dm", mark=""),
+    # tricky-correct: a voice fine-tuned from a checkpoint given as --resume-from, with a new learning rate
+    _RUN.format(flag='"--resume-from"', default="voices/en_US-lessac.ckpt",
+                model="Classifier.load_from_checkpoint(args.resume_from, learning_rate=1e-4)", fit="model, dm",
+                mark=""),
     # tricky-correct: weights loaded and the state resumed from the same file
     _RUN.format(flag='"--resume"', default="runs/ckpt/last.ckpt",
                 model="Classifier.load_from_checkpoint(args.resume)", fit="model, dm, ckpt_path=args.resume",

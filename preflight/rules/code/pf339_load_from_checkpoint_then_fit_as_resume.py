@@ -15,6 +15,8 @@ from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
 
 _RESUME_WORDS = ("resume", "restart", "continue")
+# keywords of load_from_checkpoint that only say how to load; any other keyword overrides a hyperparameter
+_LOADING_KEYS = frozenset({"checkpoint_path", "map_location", "strict", "hparams_file", "weights_only"})
 
 
 def _name(node: ast.AST) -> Optional[str]:
@@ -112,6 +114,8 @@ Build the module as usual and pass the checkpoint to fit:
 * `fit` has `ckpt_path=` (or `**kwargs`), or the Trainer has `resume_from_checkpoint=`.
 * The checkpoint is not recognisably the run's own (a pretrained or best checkpoint of
   another run to fine-tune from: a new optimizer is what fine-tuning wants).
+* `load_from_checkpoint` overrides hyperparameters (`lr=1e-4`, `num_classes=10`): a
+  fine-tune with new settings, which wants a fresh optimizer.
 * The loaded model is not the one passed to `fit`.
 """
     bad_examples = examples("preflight.rules.code._pf339_examples", "PF339_BAD")
@@ -133,6 +137,8 @@ Build the module as usual and pass the checkpoint to fit:
             load = bound.value if bound is not None else None
             if not (isinstance(load, ast.Call) and call_last(load) == "load_from_checkpoint"):
                 continue
+            if any(kw.arg not in _LOADING_KEYS for kw in load.keywords):
+                continue  # new hyperparameters (`lr=1e-4`, `num_classes=10`): a fine-tune from the checkpoint
             path = load.args[0] if load.args else kwarg(load, "checkpoint_path")
             why = _resume_evidence(ctx, path) if path is not None else None
             if why is None:
