@@ -38,6 +38,36 @@ PF340_BAD = [
                mask="embeddings.weight.grad[keep].zero_()", restore=""),
 ]
 
+PF340_BAD.append(
+    # diffusers' custom-diffusion shape: the class chosen by an option, the embeddings chained with other
+    # parameters, the gradient read through the prepared (DDP-wrapped) model
+    textwrap.dedent("""
+    import itertools
+
+    import torch
+
+
+    def train(args, accelerator, text_encoder, attn_layers, loader, modifier_id, vocab_size):
+        if args.use_8bit_adam:
+            import bitsandbytes as bnb
+            optimizer_class = bnb.optim.AdamW8bit
+        else:
+            optimizer_class = torch.optim.AdamW
+        optimizer = optimizer_class(  # warning: PF340
+            itertools.chain(text_encoder.get_input_embeddings().parameters(), attn_layers.parameters()),
+            lr=args.learning_rate,
+        )
+        text_encoder, optimizer, loader = accelerator.prepare(text_encoder, optimizer, loader)
+        for batch in loader:
+            loss = text_encoder(batch["input_ids"])[0].pow(2).mean()
+            accelerator.backward(loss)
+            grads = text_encoder.module.get_input_embeddings().weight.grad
+            keep = torch.arange(vocab_size) != modifier_id
+            grads.data[keep, :] = grads.data[keep, :].fill_(0)
+            optimizer.step()
+            optimizer.zero_grad()
+"""))
+
 PF340_GOOD = [
     # the fix (diffusers): the frozen rows written back after every step
     _TI.format(opt="AdamW(embeddings.parameters(), lr=lr)", mark="", mask="embeddings.weight.grad[keep] = 0",

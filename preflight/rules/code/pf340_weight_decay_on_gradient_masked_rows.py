@@ -72,29 +72,60 @@ def _masks(ctx: FileContext) -> list[tuple[ast.stmt, ast.expr]]:
     return out
 
 
-def _decay(ctx: FileContext, opt: ast.Call) -> Optional[float]:
+def _decay(ctx: FileContext, opt: ast.Call, kind: str) -> Optional[float]:
     expr = kwarg(opt, "weight_decay")
     if expr is None:
-        return _OPTIMIZERS[call_last(opt)]
+        return _OPTIMIZERS[kind]
     value = literal(ctx, expr)
     return float(value) if value is not UNKNOWN and isinstance(value, (int, float)) else None
 
 
+def _path(text: str) -> tuple[str, str]:
+    """``enc.module.get_input_embeddings()`` -> (``enc``, ``get_input_embeddings()``): the root name and the
+    path below it, DDP's ``.module`` dropped."""
+    parts = [p for p in text.split(".") if p != "module"]
+    return parts[0], ".".join(parts[1:])
+
+
 def _holds(opt: ast.Call, owner: ast.expr) -> bool:
     """The optimizer's parameters include ``owner``: ``[P]``, ``M.parameters()`` for a module ``M`` on
-    ``P``'s path (``enc.get_input_embeddings().parameters()`` holds ``enc.get_input_embeddings().weight``)."""
+    ``P``'s path (``enc.get_input_embeddings().parameters()`` holds ``enc.get_input_embeddings().weight``),
+    also through another name for the same module (``enc_ = accelerator.prepare(enc)``: the same path below
+    the root)."""
+    params = opt.args[0] if opt.args else kwarg(opt, "params")
+    if params is None:
+        return False
     text = ast.unparse(owner)
-    arg = ast.unparse(opt.args[0]) if opt.args else ast.unparse(kwarg(opt, "params") or ast.Constant(None))
-    if text in arg:
+    if text in ast.unparse(params):
         return True
     module = text.rsplit(".", 1)[0] if "." in text else text
-    for node in ast.walk(opt.args[0] if opt.args else kwarg(opt, "params") or ast.Constant(None)):
+    root, below = _path(module)
+    for node in ast.walk(params):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("parameters", "named_parameters"):
-            root = ast.unparse(node.func.value)
-            if module == root or module.startswith(root + "."):
+            held = ast.unparse(node.func.value)
+            if module == held or module.startswith(held + "."):
+                return True
+            held_root, held_below = _path(held)
+            if below and (held_root, held_below) != (root, below) and held_below == below:
+                return True
+            if held_root == root and (below == held_below or below.startswith(held_below + ".")) and held_below:
                 return True
     return False
+
+
+def _aliases(ctx: FileContext) -> dict[str, str]:
+    """``optimizer_class = torch.optim.AdamW`` (or ``bnb.optim.AdamW8bit``): the name -> the optimizer."""
+    out: dict[str, str] = {}
+    for assign in ctx.nodes(ast.Assign):
+        if len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name) \
+                and isinstance(assign.value, (ast.Attribute, ast.Name)):
+            last = assign.value.attr if isinstance(assign.value, ast.Attribute) else assign.value.id
+            if last in _OPTIMIZERS:
+                name = assign.targets[0].id
+                # two classes under one name (AdamW8bit or AdamW): both decay by default or neither
+                out[name] = last if name not in out or _OPTIMIZERS[out[name]] else out[name]
+    return out
 
 
 def _restored(ctx: FileContext, owner: ast.expr) -> bool:
@@ -168,10 +199,13 @@ Keep a copy of the parameter and write the frozen rows back after each optimizer
         masks = _masks(ctx)
         if not masks:
             return
+        aliases = _aliases(ctx)
         for opt in ctx.nodes(ast.Call):
-            if call_last(opt) not in _OPTIMIZERS or has_unpacking(opt) or not (opt.args or kwarg(opt, "params")):
+            kind = call_last(opt)
+            kind = kind if kind in _OPTIMIZERS else aliases.get(kind, "")
+            if not kind or has_unpacking(opt) or not (opt.args or kwarg(opt, "params")):
                 continue
-            decay = _decay(ctx, opt)
+            decay = _decay(ctx, opt, kind)
             if not decay:
                 continue
             for stmt, owner in masks:
@@ -180,7 +214,7 @@ Keep a copy of the parameter and write the frozen rows back after each optimizer
                 said = "its default weight_decay=0.01" if kwarg(opt, "weight_decay") is None \
                     else f"weight_decay={decay:g}"
                 yield ctx.finding(self, opt, (
-                    f"this {call_last(opt)} holds `{ast.unparse(owner)}` with {said}, and the script keeps "
+                    f"this {kind} holds `{ast.unparse(owner)}` with {said}, and the script keeps "
                     "rows of it frozen only by zeroing their gradient: weight decay does not read the gradient "
                     "(AdamW multiplies every weight by 1 - lr * weight_decay each step; Adam/SGD add it to the "
                     "gradient after the mask), so the frozen rows shrink towards 0. Write the frozen rows back "
