@@ -78,6 +78,9 @@ PF340_GOOD = [
     # tricky-correct: Adam without decay (its default is 0; zero gradients from the start leave the rows unchanged)
     _TI.format(opt="Adam(embeddings.parameters(), lr=lr)", mark="", mask="embeddings.weight.grad[keep] = 0",
                restore=""),
+    # tricky-correct: gradients clipped by hand, every element scaled (no row frozen)
+    _TI.format(opt="AdamW(embeddings.parameters(), lr=lr)", mark="",
+               mask="for p in embeddings.parameters():\n            p.grad.data.mul_(clip_coef)", restore=""),
     # tricky-correct: the masked gradient belongs to a parameter the decaying optimizer does not hold
     _TI.format(opt="AdamW(unet.parameters(), lr=lr)", mark="", mask="embeddings.weight.grad[keep] = 0",
                restore=""),

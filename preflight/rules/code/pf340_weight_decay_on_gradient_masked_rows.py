@@ -35,6 +35,12 @@ def _grad_owner(ctx: FileContext, node: ast.expr, aliases: dict[str, ast.expr]) 
     return None
 
 
+def _is_mask(expr: ast.expr) -> bool:
+    """A multiplier that masks rows (named like a mask), not a scalar that scales the whole gradient (clipping
+    coefficients, loss-scale unscaling: ``p.grad.data.mul_(clip_coef)``)."""
+    return "mask" in ast.unparse(expr).lower()
+
+
 def _masks(ctx: FileContext) -> list[tuple[ast.stmt, ast.expr]]:
     """Statements that zero part of a gradient: ``P.grad[idx] = 0``, ``g.data[idx, :] = g.data[idx, :].fill_(0)``,
     ``P.grad[idx].zero_()``, ``P.grad *= mask``, ``P.grad.mul_(mask)``; with the parameter ``P``."""
@@ -53,7 +59,7 @@ def _masks(ctx: FileContext) -> list[tuple[ast.stmt, ast.expr]]:
                     if owner is not None:
                         out.append((node, owner))
         elif isinstance(node, ast.AugAssign):
-            if isinstance(node.op, ast.Mult):
+            if isinstance(node.op, ast.Mult) and _is_mask(node.value):
                 target = node.target.value if isinstance(node.target, ast.Subscript) else node.target
                 owner = _grad_owner(ctx, target, aliases)
                 if owner is not None:
@@ -63,7 +69,8 @@ def _masks(ctx: FileContext) -> list[tuple[ast.stmt, ast.expr]]:
             base = node.value.func.value
             if method in ("zero_", "fill_") and isinstance(base, ast.Subscript):
                 owner = _grad_owner(ctx, base.value, aliases)
-            elif method in ("mul_", "masked_fill_", "index_fill_"):
+            elif method in ("masked_fill_", "index_fill_") or (
+                    method == "mul_" and node.value.args and _is_mask(node.value.args[0])):
                 owner = _grad_owner(ctx, base.value if isinstance(base, ast.Subscript) else base, aliases)
             else:
                 owner = None
@@ -96,7 +103,7 @@ def _holds(opt: ast.Call, owner: ast.expr) -> bool:
     if params is None:
         return False
     text = ast.unparse(owner)
-    if text in ast.unparse(params):
+    if any(isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) == text for node in ast.walk(params)):
         return True
     module = text.rsplit(".", 1)[0] if "." in text else text
     root, below = _path(module)
@@ -164,7 +171,7 @@ class WeightDecayOnGradientMaskedRows(Rule):
 
 A parameter whose gradient is zeroed in part after `backward` (`P.grad[idx] = 0`,
 `grads.data[mask, :] = grads.data[mask, :].fill_(0)`, `P.grad[idx].zero_()`,
-`P.grad *= mask`) to keep those rows unchanged, while an optimizer that holds `P`
+`P.grad *= mask`, `P.grad.mul_(mask)` with a multiplier named like a mask) to keep those rows unchanged, while an optimizer that holds `P`
 applies weight decay: `AdamW` without `weight_decay` (torch's default is 0.01), or any
 optimizer with a non-zero `weight_decay`.
 
@@ -189,6 +196,7 @@ Keep a copy of the parameter and write the frozen rows back after each optimizer
 * Rows of the parameter are written back in the file (`P[idx] = ...`, `P.data[idx] = ...`,
   `P.copy_(...)`).
 * The optimizer does not hold the masked parameter.
+* The whole gradient is multiplied by a scalar (`p.grad.data.mul_(clip_coef)`, loss-scale unscaling).
 """
     bad_examples = examples("preflight.rules.code._pf340_examples", "PF340_BAD")
     good_examples = examples("preflight.rules.code._pf340_examples", "PF340_GOOD")
