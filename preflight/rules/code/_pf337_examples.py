@@ -65,6 +65,9 @@ PF337_GOOD = [
         for n, p in model.named_parameters():
             if "score" in n:
                 p.requires_grad = True"""), "")),
+    # tricky-correct: the task type set on the config after it is built
+    _CLS.format(extra="", mark="", after="").replace(
+        "model = get_peft_model(model, config)", 'config.task_type = "SEQ_CLS"\nmodel = get_peft_model(model, config)'),
     # tricky-correct: a causal LM (its head is the pretrained LM head)
     textwrap.dedent("""
     import torch

@@ -53,6 +53,27 @@ PF343_GOOD = [
     _TRAINER.format(cast='inputs["pixel_values"] = inputs["pixel_values"].to(torch.bfloat16)'),
     # tricky-correct: a frozen teacher cast to bf16 inside the step
     _TRAINER.format(cast="self.teacher = self.teacher.to(torch.bfloat16)"),
+    # tricky-correct: 16-bit weights chosen with Lightning's true-precision mode
+    textwrap.dedent("""
+    import lightning as L
+    import torch
+
+
+    class Tiny(L.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(8, 1)
+
+        def training_step(self, batch, batch_idx):
+            self.bfloat16()
+            return self.net(batch).mean()
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+
+    L.Trainer(precision="bf16-true", max_epochs=1).fit(Tiny(), loader)
+"""),
     # tricky-correct: the model cast back to float32
     _TRAINER.format(cast="model = model.to(torch.float32)"),
 ]

@@ -68,10 +68,11 @@ def _trains(ctx: FileContext) -> bool:
 
 
 def _head_opened_later(ctx: FileContext, after: int) -> bool:
-    """``modules_to_save`` set on the config, or some ``requires_grad`` switched back on after the wrap."""
+    """``modules_to_save``/``task_type`` set on the config, or some ``requires_grad`` switched back on after
+    the wrap."""
     for node in ctx.nodes(ast.Assign):
         for tgt in node.targets:
-            if isinstance(tgt, ast.Attribute) and tgt.attr == "modules_to_save":
+            if isinstance(tgt, ast.Attribute) and tgt.attr in ("modules_to_save", "task_type"):
                 return True
             if isinstance(tgt, ast.Attribute) and tgt.attr == "requires_grad" and node.lineno > after \
                     and not (isinstance(node.value, ast.Constant) and node.value.value is False):
@@ -123,7 +124,8 @@ saved adapter reloads with yet another random head (peft issue 876).
 ## When preflight stays silent
 
 * The config has a classification `task_type`, any `modules_to_save`, `**kwargs`, or a task
-  type that is not statically known; `config.modules_to_save = [...]` is set in the file.
+  type that is not statically known; `config.modules_to_save = [...]` or `config.task_type = ...` is set
+  in the file.
 * Some `requires_grad` is switched back on after the wrap (the head unfrozen by hand).
 * The model is not a classification model, or the file does not train.
 """

@@ -101,11 +101,14 @@ they must be bf16, not the module.
 
 * The cast targets inputs or another (frozen) module, or float32.
 * The cast is outside the training step (e.g. for export after training).
+* The file asks for 16-bit weights on purpose (Lightning `precision="bf16-true"`/`"16-true"`).
 """
     bad_examples = examples("preflight.rules.code._pf343_examples", "PF343_BAD")
     good_examples = examples("preflight.rules.code._pf343_examples", "PF343_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if any(ctx.mentions(p) for p in ("bf16-true", "16-true", "half_precision_backend")):
+            return  # 16-bit weights by choice: Lightning's "-true" precisions cast the module themselves
         for fn in ctx.nodes(ast.FunctionDef):
             if fn.name not in _HOOKS or not fn.args.args or fn.args.args[0].arg != "self":
                 continue
