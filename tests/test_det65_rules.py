@@ -1,4 +1,4 @@
-"""PF336-PF343 (branch det65) on shapes read in real code: what a user sees (code, line, the stated cause and
+"""PF350-PF357 (branch det65) on shapes read in real code: what a user sees (code, line, the stated cause and
 its evidence) on the bug shape, and silence on the correct shapes real projects use."""
 
 from __future__ import annotations
@@ -49,21 +49,21 @@ def main(args, accelerator, text_encoder, loader, placeholder_id, n_tokens):
 {restore}"""
 
 
-def test_pf340_decay_on_masked_embedding_rows_is_reported_on_the_optimizer_with_the_mask_as_evidence():
-    found = check("PF340", TEXTUAL_INVERSION.format(restore=""))
-    assert where(found) == [("PF340", 6)]
+def test_pf354_decay_on_masked_embedding_rows_is_reported_on_the_optimizer_with_the_mask_as_evidence():
+    found = check("PF354", TEXTUAL_INVERSION.format(restore=""))
+    assert where(found) == [("PF354", 6)]
     assert "weight_decay=0.01" in found[0].message
     assert [e.line for e in found[0].evidence] == [17]
 
 
-def test_pf340_rows_written_back_after_the_step_are_silent():
+def test_pf354_rows_written_back_after_the_step_are_silent():
     restore = "        with torch.no_grad():\n            text_encoder_.module.get_input_embeddings().weight[index_grads_to_zero] = orig[index_grads_to_zero]\n"
-    assert check("PF340", TEXTUAL_INVERSION.format(restore=restore)) == []
+    assert check("PF354", TEXTUAL_INVERSION.format(restore=restore)) == []
 
 
-def test_pf338_a_half_precision_full_finetune_with_default_eps_names_the_load_as_evidence():
+def test_pf352_a_half_precision_full_finetune_with_default_eps_names_the_load_as_evidence():
     # zphang/minimal-llama finetune_pp.py's shape: loaded in float16, layers moved by hand, default AdamW
-    found = check("PF338", """\
+    found = check("PF352", """\
         import torch
         import transformers
 
@@ -77,14 +77,14 @@ def test_pf338_a_half_precision_full_finetune_with_default_eps_names_the_load_as
             opt.step()
             opt.zero_grad()
     """)
-    assert where(found) == [("PF338", 7)]
+    assert where(found) == [("PF352", 7)]
     assert "default eps=1e-8" in found[0].message
     assert [e.line for e in found[0].evidence] == [4]
 
 
-def test_pf338_master_weights_in_float32_are_silent():
+def test_pf352_master_weights_in_float32_are_silent():
     # guided-diffusion's shape: the fp16 model, an optimizer over float32 master copies
-    assert check("PF338", """\
+    assert check("PF352", """\
         import torch
 
         model.convert_to_fp16()
@@ -98,7 +98,7 @@ def test_pf338_master_weights_in_float32_are_silent():
     'tokenizer.encode(template, add_special_tokens=False)',
     'tokenizer(" <<").input_ids[1:]',
 ])
-def test_pf336_real_template_encodings_that_drop_the_special_tokens_are_silent(template):
+def test_pf350_real_template_encodings_that_drop_the_special_tokens_are_silent(template):
     src = f"""\
         from transformers import AutoTokenizer
         from trl import DataCollatorForCompletionOnlyLM
@@ -106,11 +106,11 @@ def test_pf336_real_template_encodings_that_drop_the_special_tokens_are_silent(t
         tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")
         collator = DataCollatorForCompletionOnlyLM(response_template={template}, tokenizer=tokenizer)
     """
-    assert check("PF336", src) == []
+    assert check("PF350", src) == []
 
 
-def test_pf336_a_template_encoded_with_bos_is_an_error_on_the_encoding():
-    found = check("PF336", """\
+def test_pf350_a_template_encoded_with_bos_is_an_error_on_the_encoding():
+    found = check("PF350", """\
         from transformers import AutoTokenizer
         from trl import DataCollatorForCompletionOnlyLM
 
@@ -118,12 +118,12 @@ def test_pf336_a_template_encoded_with_bos_is_an_error_on_the_encoding():
         ids = tokenizer.encode("Answer: [/INST]")
         collator = DataCollatorForCompletionOnlyLM(response_template=ids, tokenizer=tokenizer)
     """)
-    assert where(found) == [("PF336", 5)]
+    assert where(found) == [("PF350", 5)]
     assert found[0].severity.name == "ERROR"
 
 
-def test_pf337_names_the_head_class_and_the_wrap():
-    found = check("PF337", """\
+def test_pf351_names_the_head_class_and_the_wrap():
+    found = check("PF351", """\
         from peft import LoraConfig, get_peft_model
         from transformers import AutoModelForSequenceClassification, Trainer
 
@@ -132,15 +132,15 @@ def test_pf337_names_the_head_class_and_the_wrap():
         model = get_peft_model(model, config)
         Trainer(model=model, train_dataset=data).train()
     """)
-    assert where(found) == [("PF337", 5)]
+    assert where(found) == [("PF351", 5)]
     assert "AutoModelForSequenceClassification" in found[0].message
     assert [e.line for e in found[0].evidence] == [4, 6]
 
 
-def test_pf337_a_wrap_inside_a_helper_that_receives_the_model_is_silent():
+def test_pf351_a_wrap_inside_a_helper_that_receives_the_model_is_silent():
     # the shape of real helpers (`def train_lora(model): ... get_peft_model(model, config)`): the model's
     # class is not known there, so nothing is claimed
-    assert check("PF337", """\
+    assert check("PF351", """\
         from peft import LoraConfig, get_peft_model
 
 
@@ -150,9 +150,9 @@ def test_pf337_a_wrap_inside_a_helper_that_receives_the_model_is_silent():
     """) == []
 
 
-def test_pf339_a_pretrained_checkpoint_loaded_with_its_settings_is_a_fine_tune():
+def test_pf353_a_pretrained_checkpoint_loaded_with_its_settings_is_a_fine_tune():
     # state-spaces/s4 train.py's shape: pretrained path, config and strict passed, then fit
-    assert check("PF339", """\
+    assert check("PF353", """\
         import lightning as L
 
         model = SequenceModule.load_from_checkpoint(cfg.train.pretrained_model_path, config=cfg, strict=False)
@@ -160,9 +160,9 @@ def test_pf339_a_pretrained_checkpoint_loaded_with_its_settings_is_a_fine_tune()
     """) == []
 
 
-def test_pf341_a_train_on_inputs_option_with_ignore_index_is_silent():
+def test_pf355_a_train_on_inputs_option_with_ignore_index_is_silent():
     # vigogne / alpaca-lora's shape
-    assert check("PF341", """\
+    assert check("PF355", """\
         IGNORE_INDEX = -100
 
 
@@ -177,7 +177,7 @@ def test_pf341_a_train_on_inputs_option_with_ignore_index_is_silent():
     """) == []
 
 
-def test_pf342_is_silent_in_test_files_that_wrap_fresh_adapters_on_purpose():
+def test_pf356_is_silent_in_test_files_that_wrap_fresh_adapters_on_purpose():
     src = """\
         from peft import LoraConfig, get_peft_model
 
@@ -188,12 +188,12 @@ def test_pf342_is_silent_in_test_files_that_wrap_fresh_adapters_on_purpose():
             model.eval()
             return model.generate(x)
     """
-    assert check("PF342", src, name="test_lora.py") == []
-    assert where(check("PF342", src, name="eval_lora.py")) == [("PF342", 5)]
+    assert check("PF356", src, name="test_lora.py") == []
+    assert where(check("PF356", src, name="eval_lora.py")) == [("PF356", 5)]
 
 
-def test_pf343_reports_the_cast_line_of_the_trained_model_only():
-    found = check("PF343", """\
+def test_pf357_reports_the_cast_line_of_the_trained_model_only():
+    found = check("PF357", """\
         import torch
         from transformers import Trainer
 
@@ -204,4 +204,4 @@ def test_pf343_reports_the_cast_line_of_the_trained_model_only():
                 model.bfloat16()
                 return model(**inputs).loss
     """)
-    assert where(found) == [("PF343", 8)]
+    assert where(found) == [("PF357", 8)]

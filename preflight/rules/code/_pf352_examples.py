@@ -1,4 +1,4 @@
-"""PF338 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF352 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -29,13 +29,13 @@ _LOOP = textwrap.dedent("""
                 optimizer.step()
 """)
 
-PF338_BAD = [
+PF352_BAD = [
     # glide-finetune issue 5: convert_to_fp16 and AdamW's default eps
     _LOOP.format(cast="model.convert_to_fp16()", opt="AdamW(model.parameters(), lr=1e-5, weight_decay=0.0)",
-                 mark="  # error: PF338"),
+                 mark="  # error: PF352"),
     # .half() and Adam with an explicit eps that float16 cannot hold
     _LOOP.format(cast="model = model.half()", opt="Adam(model.parameters(), lr=1e-4, eps=1e-10)",
-                 mark="  # error: PF338"),
+                 mark="  # error: PF352"),
     # a Hub model loaded in float16 and fully fine-tuned
     textwrap.dedent("""
     import torch
@@ -43,7 +43,7 @@ PF338_BAD = [
 
     model = AutoModelForCausalLM.from_pretrained("EleutherAI/gpt-neo-125m", torch_dtype=torch.float16).cuda()
     model.train()
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-5)  # error: PF338
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-5)  # error: PF352
     for batch in loader:
         out = model(**batch)
         out.loss.backward()
@@ -52,7 +52,7 @@ PF338_BAD = [
 """),
 ]
 
-PF338_GOOD = [
+PF352_GOOD = [
     # the fix
     _LOOP.format(cast="model.convert_to_fp16()",
                  opt="AdamW(model.parameters(), lr=1e-5, weight_decay=0.0, eps=1e-4 if fp16 else 1e-8)", mark=""),

@@ -1,4 +1,4 @@
-"""PF340 weight-decay-on-gradient-masked-rows: a parameter "frozen" in part by zeroing rows of its gradient,
+"""PF354 weight-decay-on-gradient-masked-rows: a parameter "frozen" in part by zeroing rows of its gradient,
 held by an optimizer with weight decay (AdamW's default 0.01): the decay still shrinks the masked rows."""
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def _restored(ctx: FileContext, owner: ast.expr) -> bool:
 
 @register
 class WeightDecayOnGradientMaskedRows(Rule):
-    code = "PF340"
+    code = "PF354"
     needs_text = ("grad",)
     name = "weight-decay-on-gradient-masked-rows"
     severity = Severity.WARNING
@@ -198,8 +198,8 @@ Keep a copy of the parameter and write the frozen rows back after each optimizer
 * The optimizer does not hold the masked parameter.
 * The whole gradient is multiplied by a scalar (`p.grad.data.mul_(clip_coef)`, loss-scale unscaling).
 """
-    bad_examples = examples("preflight.rules.code._pf340_examples", "PF340_BAD")
-    good_examples = examples("preflight.rules.code._pf340_examples", "PF340_GOOD")
+    bad_examples = examples("preflight.rules.code._pf354_examples", "PF354_BAD")
+    good_examples = examples("preflight.rules.code._pf354_examples", "PF354_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not ctx.mentions(".grad"):

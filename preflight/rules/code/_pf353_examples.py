@@ -1,4 +1,4 @@
-"""PF339 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF353 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -23,19 +23,19 @@ _RUN = textwrap.dedent("""
     trainer.fit({fit}){mark}
 """)
 
-PF339_BAD = [
+PF353_BAD = [
     # pytorch-lightning issue 12280: last.ckpt reloaded as weights, then fit
     _RUN.format(flag='"--ckpt"', default="runs/ckpt/last.ckpt", model="Classifier.load_from_checkpoint(args.ckpt)",
-                fit="model, dm", mark="  # warning: PF339"),
+                fit="model, dm", mark="  # warning: PF353"),
     # a resume option, and a checkpoint named by epoch in the run's own directory
     _RUN.format(flag='"--resume"', default="", model="Classifier.load_from_checkpoint(args.resume)",
-                fit="model, datamodule=dm", mark="  # warning: PF339"),
+                fit="model, datamodule=dm", mark="  # warning: PF353"),
     _RUN.format(flag='"--weights"', default="runs/ckpt/epoch=9.ckpt",
                 model="Classifier.load_from_checkpoint(args.weights, map_location=\"cpu\")", fit="model, dm",
-                mark="  # warning: PF339"),
+                mark="  # warning: PF353"),
 ]
 
-PF339_GOOD = [
+PF353_GOOD = [
     # the fix
     _RUN.format(flag='"--ckpt"', default="runs/ckpt/last.ckpt", model="Classifier()",
                 fit="model, dm, ckpt_path=args.ckpt", mark=""),

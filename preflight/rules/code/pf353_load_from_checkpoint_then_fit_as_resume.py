@@ -1,4 +1,4 @@
-"""PF339 load-from-checkpoint-then-fit-as-resume: a run's own checkpoint (``last.ckpt``, a ``--resume``
+"""PF353 load-from-checkpoint-then-fit-as-resume: a run's own checkpoint (``last.ckpt``, a ``--resume``
 path, the ModelCheckpoint directory) loaded with ``load_from_checkpoint`` and passed to ``trainer.fit``
 without ``ckpt_path``: only the weights come back, the optimizer, schedule and loop counters restart."""
 
@@ -77,7 +77,7 @@ def _resumes_elsewhere(ctx: FileContext) -> bool:
 
 @register
 class LoadFromCheckpointThenFitAsResume(Rule):
-    code = "PF339"
+    code = "PF353"
     needs_text = ("load_from_checkpoint",)
     name = "load-from-checkpoint-then-fit-as-resume"
     severity = Severity.WARNING
@@ -118,8 +118,8 @@ Build the module as usual and pass the checkpoint to fit:
   fine-tune with new settings, which wants a fresh optimizer.
 * The loaded model is not the one passed to `fit`.
 """
-    bad_examples = examples("preflight.rules.code._pf339_examples", "PF339_BAD")
-    good_examples = examples("preflight.rules.code._pf339_examples", "PF339_GOOD")
+    bad_examples = examples("preflight.rules.code._pf353_examples", "PF353_BAD")
+    good_examples = examples("preflight.rules.code._pf353_examples", "PF353_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if _resumes_elsewhere(ctx):

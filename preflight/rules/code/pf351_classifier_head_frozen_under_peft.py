@@ -1,4 +1,4 @@
-"""PF337 classifier-head-frozen-under-peft: a sequence/token-classification model wrapped by
+"""PF351 classifier-head-frozen-under-peft: a sequence/token-classification model wrapped by
 ``get_peft_model`` with a config that has no classification ``task_type`` and no ``modules_to_save``: the
 newly initialised head stays random and frozen."""
 
@@ -86,7 +86,7 @@ def _head_opened_later(ctx: FileContext, after: int) -> bool:
 
 @register
 class ClassifierHeadFrozenUnderPeft(Rule):
-    code = "PF337"
+    code = "PF351"
     needs_text = ("get_peft_model",)
     name = "classifier-head-frozen-under-peft"
     severity = Severity.ERROR
@@ -129,8 +129,8 @@ saved adapter reloads with yet another random head (peft issue 876).
 * Some `requires_grad` is switched back on after the wrap (the head unfrozen by hand).
 * The model is not a classification model, or the file does not train.
 """
-    bad_examples = examples("preflight.rules.code._pf337_examples", "PF337_BAD")
-    good_examples = examples("preflight.rules.code._pf337_examples", "PF337_GOOD")
+    bad_examples = examples("preflight.rules.code._pf351_examples", "PF351_BAD")
+    good_examples = examples("preflight.rules.code._pf351_examples", "PF351_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         wraps = [c for c in ctx.nodes(ast.Call) if call_last(c) == "get_peft_model" and len(c.args) >= 1]

@@ -1,4 +1,4 @@
-"""PF337 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF351 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ _CLS = textwrap.dedent("""
     model.save_pretrained("out/adapter")
 """)
 
-PF337_BAD = [
+PF351_BAD = [
     # peft issue 876: no task_type, no modules_to_save on a sequence classifier
-    _CLS.format(extra="", mark="  # error: PF337", after=""),
+    _CLS.format(extra="", mark="  # error: PF351", after=""),
     # a task type for another head: PeftModelForCausalLM does not add the classifier either
-    _CLS.format(extra=', task_type="CAUSAL_LM"', mark="  # error: PF337", after=""),
+    _CLS.format(extra=', task_type="CAUSAL_LM"', mark="  # error: PF351", after=""),
     # a token classifier in a custom loop, the config inline
     textwrap.dedent("""
     import torch
@@ -41,7 +41,7 @@ PF337_BAD = [
 
     def train(loader, epochs=3):
         net = BertForTokenClassification.from_pretrained("bert-base-cased", num_labels=9)
-        net = get_peft_model(net, IA3Config(target_modules=["key", "value", "output.dense"],  # error: PF337
+        net = get_peft_model(net, IA3Config(target_modules=["key", "value", "output.dense"],  # error: PF351
                                             feedforward_modules=["output.dense"]))
         opt = torch.optim.AdamW(net.parameters(), lr=1e-3)
         net.train()
@@ -54,7 +54,7 @@ PF337_BAD = [
 """),
 ]
 
-PF337_GOOD = [
+PF351_GOOD = [
     # the fix
     _CLS.format(extra=', task_type="SEQ_CLS"', mark="", after=""),
     # the enum, and the head named by hand without a task type

@@ -1,4 +1,4 @@
-"""PF342 fresh-peft-adapter-evaluated: a model wrapped by ``get_peft_model`` and then only evaluated: the
+"""PF356 fresh-peft-adapter-evaluated: a model wrapped by ``get_peft_model`` and then only evaluated: the
 adapter is new (LoRA's B matrices are zero), so the evaluation measures the base model, not a trained one."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _trained_adapter_exists(ctx: FileContext) -> bool:
 
 @register
 class FreshPeftAdapterEvaluated(Rule):
-    code = "PF342"
+    code = "PF356"
     needs_text = ("get_peft_model",)
     name = "fresh-peft-adapter-evaluated"
     severity = Severity.WARNING
@@ -104,8 +104,8 @@ Load the saved adapter: `PeftModel.from_pretrained(base, "path/to/adapter")` (or
   `lora_path`...): there is no trained adapter it could mean (benchmarks of a fresh adapter).
 * Test files (`test_*.py`) and `test*`/`bench*` functions, which wrap fresh adapters on purpose.
 """
-    bad_examples = examples("preflight.rules.code._pf342_examples", "PF342_BAD")
-    good_examples = examples("preflight.rules.code._pf342_examples", "PF342_GOOD")
+    bad_examples = examples("preflight.rules.code._pf356_examples", "PF356_BAD")
+    good_examples = examples("preflight.rules.code._pf356_examples", "PF356_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         base = ctx.path.replace("\\", "/").rsplit("/", 1)[-1]

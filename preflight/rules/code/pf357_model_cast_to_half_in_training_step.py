@@ -1,4 +1,4 @@
-"""PF343 model-cast-to-half-in-training-step: the model being trained cast to bfloat16/float16 inside the
+"""PF357 model-cast-to-half-in-training-step: the model being trained cast to bfloat16/float16 inside the
 training step (a Trainer's ``compute_loss``/``training_step``, a LightningModule's ``training_step``): the
 optimizer's parameters and its state become 16-bit."""
 
@@ -65,7 +65,7 @@ def _model_names(fn: ast.FunctionDef) -> set[str]:
 
 @register
 class ModelCastToHalfInTrainingStep(Rule):
-    code = "PF343"
+    code = "PF357"
     needs_text = ("training_step", "compute_loss")
     name = "model-cast-to-half-in-training-step"
     severity = Severity.WARNING
@@ -103,8 +103,8 @@ they must be bf16, not the module.
 * The cast is outside the training step (e.g. for export after training).
 * The file asks for 16-bit weights on purpose (Lightning `precision="bf16-true"`/`"16-true"`).
 """
-    bad_examples = examples("preflight.rules.code._pf343_examples", "PF343_BAD")
-    good_examples = examples("preflight.rules.code._pf343_examples", "PF343_GOOD")
+    bad_examples = examples("preflight.rules.code._pf357_examples", "PF357_BAD")
+    good_examples = examples("preflight.rules.code._pf357_examples", "PF357_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if any(ctx.mentions(p) for p in ("bf16-true", "16-true", "half_precision_backend")):

@@ -1,4 +1,4 @@
-"""PF341 prompt-tokens-left-in-labels: a causal-LM example built from a separately tokenized prompt and
+"""PF355 prompt-tokens-left-in-labels: a causal-LM example built from a separately tokenized prompt and
 response whose labels copy the whole ``input_ids``: the loss also trains on the prompt."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _masks_something(fn: ast.AST) -> bool:
 
 @register
 class PromptTokensLeftInLabels(Rule):
-    code = "PF341"
+    code = "PF355"
     needs_text = ("labels",)
     name = "prompt-tokens-left-in-labels"
     severity = Severity.WARNING
@@ -101,8 +101,8 @@ completion-only collator.
 * The sequence is tokenized in one piece (training on the whole text may be intended).
 * The labels are built otherwise.
 """
-    bad_examples = examples("preflight.rules.code._pf341_examples", "PF341_BAD")
-    good_examples = examples("preflight.rules.code._pf341_examples", "PF341_GOOD")
+    bad_examples = examples("preflight.rules.code._pf355_examples", "PF355_BAD")
+    good_examples = examples("preflight.rules.code._pf355_examples", "PF355_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for fn in ctx.nodes(ast.FunctionDef):

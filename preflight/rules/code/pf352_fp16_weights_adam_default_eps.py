@@ -1,4 +1,4 @@
-"""PF338 fp16-weights-adam-default-eps: float16 parameters trained by Adam/AdamW with an ``eps`` that
+"""PF352 fp16-weights-adam-default-eps: float16 parameters trained by Adam/AdamW with an ``eps`` that
 rounds to zero in float16 (the default 1e-8)."""
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _in_scope(ctx: FileContext, a: ast.AST, b: ast.AST) -> bool:
 
 @register
 class Fp16WeightsAdamDefaultEps(Rule):
-    code = "PF338"
+    code = "PF352"
     needs_text = ("Adam",)
     name = "fp16-weights-adam-default-eps"
     severity = Severity.ERROR
@@ -135,8 +135,8 @@ keep float32 master copies for the optimizer; if the weights must stay float16, 
   module's.
 * bfloat16 weights (its exponent range is float32's).
 """
-    bad_examples = examples("preflight.rules.code._pf338_examples", "PF338_BAD")
-    good_examples = examples("preflight.rules.code._pf338_examples", "PF338_GOOD")
+    bad_examples = examples("preflight.rules.code._pf352_examples", "PF352_BAD")
+    good_examples = examples("preflight.rules.code._pf352_examples", "PF352_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if any(ctx.mentions(key) for key in _MASTER_COPIES):

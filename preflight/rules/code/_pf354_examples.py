@@ -1,4 +1,4 @@
-"""PF340 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF354 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -25,20 +25,20 @@ _TI = textwrap.dedent("""
             {restore}
 """)
 
-PF340_BAD = [
+PF354_BAD = [
     # diffusers issue 1009: AdamW's default decay on the rows whose gradients are zeroed
-    _TI.format(opt="AdamW(embeddings.parameters(), lr=lr)", mark="  # warning: PF340",
+    _TI.format(opt="AdamW(embeddings.parameters(), lr=lr)", mark="  # warning: PF354",
                mask="embeddings.weight.grad[keep] = 0", restore=""),
     # the gradient through an alias, with .data, and an explicit decay
-    _TI.format(opt="AdamW(embeddings.parameters(), lr=lr, weight_decay=1e-2)", mark="  # warning: PF340",
+    _TI.format(opt="AdamW(embeddings.parameters(), lr=lr, weight_decay=1e-2)", mark="  # warning: PF354",
                mask="grads = embeddings.weight.grad\n        grads.data[keep, :] = grads.data[keep, :].fill_(0)",
                restore=""),
     # Adam with L2 decay: added to the gradient after the mask
-    _TI.format(opt="Adam([embeddings.weight], lr=lr, weight_decay=1e-4)", mark="  # warning: PF340",
+    _TI.format(opt="Adam([embeddings.weight], lr=lr, weight_decay=1e-4)", mark="  # warning: PF354",
                mask="embeddings.weight.grad[keep].zero_()", restore=""),
 ]
 
-PF340_BAD.append(
+PF354_BAD.append(
     # diffusers' custom-diffusion shape: the class chosen by an option, the embeddings chained with other
     # parameters, the gradient read through the prepared (DDP-wrapped) model
     textwrap.dedent("""
@@ -53,7 +53,7 @@ PF340_BAD.append(
             optimizer_class = bnb.optim.AdamW8bit
         else:
             optimizer_class = torch.optim.AdamW
-        optimizer = optimizer_class(  # warning: PF340
+        optimizer = optimizer_class(  # warning: PF354
             itertools.chain(text_encoder.get_input_embeddings().parameters(), attn_layers.parameters()),
             lr=args.learning_rate,
         )
@@ -68,7 +68,7 @@ PF340_BAD.append(
             optimizer.zero_grad()
 """))
 
-PF340_GOOD = [
+PF354_GOOD = [
     # the fix (diffusers): the frozen rows written back after every step
     _TI.format(opt="AdamW(embeddings.parameters(), lr=lr)", mark="", mask="embeddings.weight.grad[keep] = 0",
                restore="with torch.no_grad():\n            embeddings.weight[keep] = orig[keep]"),

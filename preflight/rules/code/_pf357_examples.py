@@ -1,4 +1,4 @@
-"""PF343 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF357 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ _TRAINER = textwrap.dedent("""
     trainer.train()
 """)
 
-PF343_BAD = [
+PF357_BAD = [
     # AiM issue 10: the model cast to bf16 when args.bf16 is set
     _TRAINER.format(cast="dtype = torch.bfloat16 if self.args.bf16 else torch.float32\n"
-                         "        model = model.to(dtype=dtype)  # warning: PF343"),
+                         "        model = model.to(dtype=dtype)  # warning: PF357"),
     # a LightningModule casting itself
     textwrap.dedent("""
     import lightning as L
@@ -37,7 +37,7 @@ PF343_BAD = [
             self.net = torch.nn.Linear(32, 1)
 
         def training_step(self, batch, batch_idx):
-            self.half()  # warning: PF343
+            self.half()  # warning: PF357
             x, y = batch
             return F.mse_loss(self.net(x.half()).float(), y)
 
@@ -46,7 +46,7 @@ PF343_BAD = [
 """),
 ]
 
-PF343_GOOD = [
+PF357_GOOD = [
     # the fix
     _TRAINER.format(cast="pass"),
     # tricky-correct: the inputs cast, not the model

@@ -1,4 +1,4 @@
-"""PF342 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF356 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ _RUN = textwrap.dedent("""
     print(Trainer(model=tuned, args=args, eval_dataset=val_set).evaluate())
 """)
 
-PF342_BAD = [
+PF356_BAD = [
     # peft issue 793: the trained adapter "reloaded" with get_peft_model
-    _RUN.format(reload="get_peft_model(tuned, config)", mark="  # warning: PF342"),
+    _RUN.format(reload="get_peft_model(tuned, config)", mark="  # warning: PF356"),
     # a generation script that wraps and generates
     textwrap.dedent("""
     import torch
@@ -36,13 +36,13 @@ PF342_BAD = [
     def answer(question, adapter_dir="out/adapter"):
         tok = AutoTokenizer.from_pretrained("meta-llama/Llama-3.2-1B")
         model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B", torch_dtype=torch.bfloat16)
-        model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))  # warning: PF342
+        model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))  # warning: PF356
         ids = tok(question, return_tensors="pt").input_ids
         return tok.decode(model.generate(ids, max_new_tokens=64)[0])
 """),
 ]
 
-PF342_GOOD = [
+PF356_GOOD = [
     # the fix
     _RUN.format(reload='PeftModel.from_pretrained(tuned, "out/adapter")', mark=""),
     # tricky-correct: the base line evaluated first, then the same object trained

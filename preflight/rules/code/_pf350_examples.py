@@ -1,4 +1,4 @@
-"""PF336 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF350 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ _SFT = textwrap.dedent("""
     trainer.train()
 """)
 
-PF336_BAD = [
+PF350_BAD = [
     # transformers issue 27733: the template's ids start with Llama's <s>
-    _SFT.format(model="mistralai/Mistral-7B-v0.1", ids='tokenizer.encode("### Answer:")', mark="  # error: PF336"),
+    _SFT.format(model="mistralai/Mistral-7B-v0.1", ids='tokenizer.encode("### Answer:")', mark="  # error: PF350"),
     # both templates encoded in the call, with the tokenizer's __call__
     textwrap.dedent("""
     from trl import DataCollatorForCompletionOnlyLM
@@ -31,17 +31,17 @@ PF336_BAD = [
 
     def build_collator(tok):
         return DataCollatorForCompletionOnlyLM(
-            instruction_template=tok("[INST]")["input_ids"],  # error: PF336
-            response_template=tok("[/INST]").input_ids,  # error: PF336
+            instruction_template=tok("[INST]")["input_ids"],  # error: PF350
+            response_template=tok("[/INST]").input_ids,  # error: PF350
             tokenizer=tok,
         )
 """),
     # add_special_tokens=True said out loud
     _SFT.format(model="meta-llama/Llama-2-7b-hf", ids='tokenizer.encode("Answer:", add_special_tokens=True)',
-                mark="  # error: PF336"),
+                mark="  # error: PF350"),
 ]
 
-PF336_GOOD = [
+PF350_GOOD = [
     # the fix
     _SFT.format(model="meta-llama/Llama-2-7b-hf", ids='tokenizer.encode("### Answer:", add_special_tokens=False)',
                 mark=""),

@@ -1,4 +1,4 @@
-"""PF336 completion-template-with-special-tokens: a ``DataCollatorForCompletionOnlyLM`` template passed as
+"""PF350 completion-template-with-special-tokens: a ``DataCollatorForCompletionOnlyLM`` template passed as
 token ids that were encoded with the tokenizer's special tokens (a leading BOS), which no example contains."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def _tokenizer_adds_no_bos(ctx: FileContext, call: ast.Call, name: Optional[str]
 
 @register
 class CompletionTemplateWithSpecialTokens(Rule):
-    code = "PF336"
+    code = "PF350"
     needs_text = ("DataCollatorForCompletionOnlyLM",)
     name = "completion-template-with-special-tokens"
     severity = Severity.ERROR
@@ -129,8 +129,8 @@ Pass the string, or encode it as it appears in context:
   `add_bos_token=False`.
 * The template is a string.
 """
-    bad_examples = examples("preflight.rules.code._pf336_examples", "PF336_BAD")
-    good_examples = examples("preflight.rules.code._pf336_examples", "PF336_GOOD")
+    bad_examples = examples("preflight.rules.code._pf350_examples", "PF350_BAD")
+    good_examples = examples("preflight.rules.code._pf350_examples", "PF350_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call in ctx.nodes(ast.Call):

@@ -1,4 +1,4 @@
-"""PF341 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF355 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -31,14 +31,14 @@ _PREP = textwrap.dedent("""
     trainer.train()
 """)
 
-PF341_BAD = [
+PF355_BAD = [
     # prompt2model PR 167: the labels are a copy of the whole sequence
-    _PREP.format(labels="labels = list(input_ids)  # warning: PF341", ret="labels"),
+    _PREP.format(labels="labels = list(input_ids)  # warning: PF355", ret="labels"),
     # the copy written in the returned dict
-    _PREP.format(labels="pass", ret="input_ids.copy()  # warning: PF341"),
+    _PREP.format(labels="pass", ret="input_ids.copy()  # warning: PF355"),
 ]
 
-PF341_GOOD = [
+PF355_GOOD = [
     # the fix
     _PREP.format(labels="labels = ([-100] * len(prompt_ids) + answer_ids)[:max_len]", ret="labels"),
     # tricky-correct: an option that trains on the inputs, the mask written with a named ignore index
