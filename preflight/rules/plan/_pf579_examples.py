@@ -57,10 +57,15 @@ BAD_EXAMPLES = [
     # TinyLlama issue 32: model.half() added to fit full SFT, no --fp16
     _SFT.format(cast="model = model.half()", pin="  # warning: PF579", flags="--learning_rate 2e-5"),
     # a custom loop: the whole network cast to float16 and stepped by AdamW without a scaler
-    _LOOP.format(cast="model = model.half()", pin="  # warning: PF579", xcast=".half()"),
+    # PF352 (a code rule) names the other consequence on the optimizer line: AdamW's default eps is 0 in float16
+    _LOOP.format(cast="model = model.half()", pin="  # warning: PF579", xcast=".half()").replace(
+        "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)",
+        "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)  # error: PF352"),
     # GLIDE fine-tuning (held-out-28): guided-diffusion's `convert_to_fp16()` under a flag the launch sets,
     # AdamW at its default eps=1e-8, which is 0 in float16
-    _LOOP.format(cast="model.convert_to_fp16()", pin="  # warning: PF579", xcast=".half()"),
+    _LOOP.format(cast="model.convert_to_fp16()", pin="  # warning: PF579", xcast=".half()").replace(
+        "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)",
+        "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)  # error: PF352"),
 ]
 
 GOOD_EXAMPLES = [

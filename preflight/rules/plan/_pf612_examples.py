@@ -59,7 +59,8 @@ PF612_BAD = [
 
 
     model = AutoModelForSequenceClassification.from_pretrained("roberta-large", num_labels=2)
-    model = get_peft_model(model, LoraConfig(r=16, lora_alpha=32, target_modules=["query", "value"]))
+    # PF351: without task_type the new classification head is also frozen (peft returns a plain PeftModel)
+    model = get_peft_model(model, LoraConfig(r=16, lora_alpha=32, target_modules=["query", "value"]))  # error: PF351
     args = TrainingArguments(output_dir="out", evaluation_strategy="epoch")  # warning: PF612
     Trainer(model=model, args=args, train_dataset=train_ds, eval_dataset=eval_ds, compute_metrics=compute_metrics).train()
 """),
