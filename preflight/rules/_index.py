@@ -568,7 +568,7 @@ NEEDS = {
     "PF492": ('DataCollatorForTokenClassification', 'DataCollatorForSeq2Seq'),
     "PF493": ('load_state_dict',),
     "PF494": ('compute_loss',),
-    "PF495": ('checkpoint-', 'load_from_checkpoint'),
+    "PF495": ('checkpoint-',),
     "PF496": ('ForSequenceClassification',),
     "PF497": ('load_best_model_at_end',),
     "PF498": ('DistributedSampler',),

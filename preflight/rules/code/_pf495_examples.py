@@ -35,33 +35,3 @@ PF495_GOOD = [
     Trainer(model=model, args=args, train_dataset=sft_dataset).train()
 """),
 ]
-
-# held-out-28 (pytorch-lightning's load_from_checkpoint-then-fit "resume"): the checkpoint that this script's own
-# ModelCheckpoint writes, reached through the argparse default, loaded as weights, then fit without ckpt_path
-_LIGHTNING = """
-import argparse
-
-import pytorch_lightning as pl
-from pytorch_lightning.callbacks import ModelCheckpoint
-
-from ctr import ClickLogs, DeepFM
-
-parser = argparse.ArgumentParser()
-parser.add_argument("--ckpt", default="{default}")
-args = parser.parse_args()
-model = {build}
-trainer = pl.Trainer(max_epochs=100, callbacks=[ModelCheckpoint(dirpath="checkpoints", save_last=True)])
-trainer.fit({fit}){pin}
-"""
-
-PF495_BAD.append(_LIGHTNING.format(default="checkpoints/last.ckpt", build="DeepFM.load_from_checkpoint(args.ckpt)",
-                                   fit="model, ClickLogs()", pin="  # warning: PF495"))
-
-PF495_GOOD.extend([
-    # the fix: a fresh module, the checkpoint given to fit
-    _LIGHTNING.format(default="checkpoints/last.ckpt", build="DeepFM()", fit="model, ClickLogs(), ckpt_path=args.ckpt",
-                      pin=""),
-    # tricky-correct: fine-tuning from another run's checkpoint (a folder this script does not write)
-    _LIGHTNING.format(default="pretrain/best.ckpt", build="DeepFM.load_from_checkpoint(args.ckpt)",
-                      fit="model, ClickLogs()", pin=""),
-])

@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import has_unpacking, kwarg, script_index
+from preflight.rules._pf4_support import has_unpacking, kwarg
 from preflight.rules._pf414_support import call_last, const_str
 from preflight.rules._pf484_support import model_loads
 from preflight.rules.base import Rule, examples
@@ -37,10 +37,9 @@ class RunCheckpointLoadedAsWeights(Rule):
     name = "run-checkpoint-loaded-as-weights"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
-    frameworks = ("transformers", "lightning")
-    needs_text = ("checkpoint-", "load_from_checkpoint")
-    summary = ("a checkpoint of this run is loaded as weights and training starts over without resuming "
-               "(`trainer.train()` without resume_from_checkpoint, Lightning's `fit()` without ckpt_path)")
+    frameworks = ("transformers",)
+    needs_text = ("checkpoint-",)
+    summary = "a checkpoint of this run is loaded as weights and trainer.train() starts over without resume_from_checkpoint"
     explanation = """
 ## What it finds
 
@@ -68,11 +67,6 @@ Load the base model and call `trainer.train(resume_from_checkpoint="results/chec
 ## When preflight stays silent
 
 * `train()` is given `resume_from_checkpoint` or `**kwargs`.
-* Lightning: `Model.load_from_checkpoint(path)` of a `.ckpt` in the `dirpath` of a
-  `ModelCheckpoint` of the same file (a literal, or the literal default of the argparse
-  option it reads), followed by `trainer.fit(model, ...)` without `ckpt_path`, is reported
-  the same way (held-out-28); a checkpoint from another folder (fine-tuning from an earlier
-  run on purpose) stays silent.
 * The checkpoint lies outside the run's `output_dir` (a new stage that starts from an
   earlier run's weights on purpose), or either path is not a literal.
 """
@@ -80,7 +74,6 @@ Load the base model and call `trainer.train(resume_from_checkpoint="results/chec
     good_examples = examples("preflight.rules.code._pf495_examples", "PF495_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        yield from _lightning(self, ctx)
         loads = [(c, d) for c in model_loads(ctx) if (d := _run_checkpoint(c)) is not None]
         if not loads:
             return
@@ -112,54 +105,3 @@ Load the base model and call `trainer.train(resume_from_checkpoint="results/chec
                 "`resume_from_checkpoint=` the checkpoint",
                 evidence=[ctx.evidence(load, "weights only, from a Trainer checkpoint of this run")])
             return
-
-
-def _literal_or_default(ctx: FileContext, expr: Optional[ast.expr]) -> Optional[str]:
-    """A literal path, or the literal default of the argparse option ``args.<dest>`` names."""
-    text = const_str(expr)
-    if text is not None or not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
-        return text
-    specs = script_index(ctx).arguments.get(expr.attr, [])
-    return const_str(specs[0].default) if len(specs) == 1 else None
-
-
-def _lightning(rule: Rule, ctx: FileContext) -> Iterable[Finding]:
-    """``Model.load_from_checkpoint("checkpoints/last.ckpt")`` where a ``ModelCheckpoint(dirpath="checkpoints")``
-    of the same file writes, then ``trainer.fit(model, ...)`` without ``ckpt_path``: the Lightning form of
-    the same restart (held-out-28, pytorch-lightning issue 5339's shape)."""
-    loads = [c for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Attribute)
-             and c.func.attr == "load_from_checkpoint" and c.args]
-    if not loads:
-        return
-    dirs = {_norm(d) for c in ctx.nodes(ast.Call) if call_last(c) == "ModelCheckpoint"
-            and (d := const_str(kwarg(c, "dirpath"))) is not None}
-    if not dirs:
-        return
-    for load in loads:
-        path = _literal_or_default(ctx, load.args[0])
-        if path is None or not path.endswith(".ckpt") or _norm(posixpath.dirname(path)) not in dirs:
-            continue
-        target = _assigned_name(ctx, load)
-        for call in ctx.nodes(ast.Call):
-            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "fit") or has_unpacking(call):
-                continue
-            model = call.args[0] if call.args else kwarg(call, "model")
-            if target is None or not (isinstance(model, ast.Name) and model.id == target):
-                continue
-            if kwarg(call, "ckpt_path") is not None or len(call.args) > 4:
-                continue
-            yield ctx.finding(
-                rule, call,
-                f"the model's weights come from `{path}`, a checkpoint that this script's own ModelCheckpoint "
-                "writes, but `fit()` is called without `ckpt_path`: Lightning restores the weights only, so the "
-                "optimizer's state, the LR schedule, the epoch and step counters and the callbacks start again "
-                "from zero. Build the model fresh and pass `ckpt_path=` the checkpoint to `trainer.fit`",
-                evidence=[ctx.evidence(load, "weights only, from a checkpoint of this run")])
-            return
-
-
-def _assigned_name(ctx: FileContext, call: ast.Call) -> Optional[str]:
-    for node in ctx.nodes(ast.Assign):
-        if node.value is call and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            return node.targets[0].id
-    return None
