@@ -87,6 +87,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.handed_batch import handed_batch_micro
 
         handed_batch_micro(plan, project)
+        from preflight.adapters.config_key_families import config_key_facts
+
+        config_key_facts(plan, project)
     _micro_from_global(plan)
     _global_from_parts(plan)
     _param_offload_below_stage3(plan)
