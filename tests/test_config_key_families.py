@@ -398,3 +398,66 @@ def test_lora_switched_off_says_nothing(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "train.py", "--", "--cfg-path", "configs/config.yaml", cwd=tmp_path)
     assert ours(plan, "peft.method") is None
+
+
+# HazyResearch/based @ 32c1bd4e09c8: configs/datamodule/wikitext103.yaml:1,7 (_target_:
+# train.datamodules.language_modeling_hf.LMDataModule, max_length: 2048), instantiated by Hydra;
+# train/datamodules/language_modeling_hf.py:42 ``def __init__(self, dataset_name, ..., max_length=1024, ...)``.
+BASED = {
+    "run.py": """\
+        import hydra
+
+
+        @hydra.main(config_path="configs", config_name="config")
+        def main(config):
+            datamodule = hydra.utils.instantiate(config.datamodule)
+            model = hydra.utils.instantiate(config.model)
+            for batch in datamodule:
+                model(batch).backward()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "datamodules/lm.py": """\
+        class LMDataModule:
+            def __init__(self, dataset_name, tokenizer_name, max_length=1024,
+                         batch_size=32, num_workers=1):
+                self.max_length = max_length
+    """,
+    "configs/config.yaml": """\
+        datamodule:
+          _target_: datamodules.lm.LMDataModule
+          dataset_name: wikitext
+          tokenizer_name: gpt2
+          max_length: 2048
+          num_workers: 4
+        model:
+          _target_: torch.nn.Linear
+          in_features: 2
+          out_features: 2
+    """,
+}
+
+
+def test_keys_of_a_section_hydra_hands_to_a_project_class(cli, tmp_path):
+    write(tmp_path, BASED)
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    seq, workers = ours(plan, "data.seq_len"), ours(plan, "data.num_workers")
+    assert (seq.value, seq.source.path, seq.source.line, seq.source.key) == (
+        2048, "configs/config.yaml", 5, "datamodule.max_length")
+    assert "datamodules/lm.py:2" in seq.source.detail
+    # the Hydra reader maps num_workers itself: its fact stays, none of ours beside it
+    assert workers is None and fact(plan, "data.num_workers").adapter == "hydra"
+
+
+def test_a_key_the_built_class_does_not_take_stays_unknown(cli, tmp_path):
+    files = dict(BASED)
+    files["datamodules/lm.py"] = """\
+        class LMDataModule:
+            def __init__(self, dataset_name, tokenizer_name, **kwargs):
+                self.kwargs = kwargs
+    """
+    write(tmp_path, files)
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    assert ours(plan, "data.seq_len") is None and ours(plan, "data.num_workers") is None
