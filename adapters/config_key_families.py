@@ -39,7 +39,10 @@ What counts, each rule a guard against a wrong value (the twins in
 * an optimizer name maps to a class only through a fixed table, and only when the project's
   code names that class (``optim.Adam(`` for ``adam``: a project that builds ``AdamW`` for
   ``"adam"`` does not name ``Adam``);
-* every match of a field over the job's configs gives one value, else nothing (said in a note).
+* every match of a field over the job's configs gives one value, else nothing (said in a note);
+* a framework's own key that its reader maps when the code decides it (``attn_implementation``,
+  which ContextualAI/HALOs ``launch.py`` replaces by ``eager`` under a float32 policy) is not in a
+  family: a switch only says a kernel when it is on (``use_flash_attn: true``).
 
 Each fact is ``medium`` (the key is read, its use is not followed) and points at the key's
 line, with the code line that reads it in the detail. Files are read, never executed.
@@ -78,7 +81,7 @@ _FAMILIES: dict[str, tuple[str, ...]] = {
                                       "use_gradient_checkpointing", "checkpoint_activations",
                                       "enable_gradient_checkpointing", "use_grad_checkpoint"),
     "model.attn_implementation": ("use_flash_attention", "use_flash_attn", "flash_attn", "flash_attention",
-                                  "use_flash_attention_2", "enable_flash", "use_sdpa", "attn_implementation"),
+                                  "use_flash_attention_2", "enable_flash", "use_sdpa"),
     "optimizer.name": ("optimizer", "optim", "opt", "optimizer_name", "optimizer_type", "optim_type"),
     "peft.rank": ("lora_r", "lora_rank", "lora_dim"),
     "peft.method": ("use_lora", "lora", "enable_lora"),
@@ -91,7 +94,6 @@ _ATTN_SWITCH = {"use_flash_attention": "flash_attention_2", "use_flash_attn": "f
                 "flash_attn": "flash_attention_2", "flash_attention": "flash_attention_2",
                 "use_flash_attention_2": "flash_attention_2", "enable_flash": "flash_attention_2",
                 "use_sdpa": "sdpa"}
-_ATTN_NAMES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex_attention")
 #: a section holding the optimizer's class under one of these keys (BasicSR ``optim_g: {type: Adam}``)
 _OPT_SECTIONS = ("optimizer", "optim", "opt", "optim_g", "optimizer_config", "optimizer_cfg")
 _OPT_CLASS_KEYS = ("type", "name", "cls", "_target_", "class_path")
@@ -134,8 +136,6 @@ def _value(field: str, key: str, value: Any) -> Any:
     if field == "peft.method":
         return "lora" if value is True else None
     if field == "model.attn_implementation":
-        if key == "attn_implementation":
-            return value if value in _ATTN_NAMES else None
         return _ATTN_SWITCH[key] if value is True else None
     if field == "optimizer.name":
         return None  # read by _optimizer (a name needs the code to name the class)
