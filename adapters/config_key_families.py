@@ -40,6 +40,10 @@ What counts, each rule a guard against a wrong value (the twins in
   code names that class (``optim.Adam(`` for ``adam``: a project that builds ``AdamW`` for
   ``"adam"`` does not name ``Adam``);
 * every match of a field over the job's configs gives one value, else nothing (said in a note);
+* the accumulation spellings the value-flow and Hydra readers own (``gradient_accumulation_steps``,
+  ``gradient_accumulate_every``, ``accumulate_grad_batches``, ...) are left to them: they leave the
+  field unknown on purpose where the code that reads the key does not run (a workspace class Hydra
+  never builds, real-stanford/diffusion_policy's shape) or never opens the file;
 * a framework's own key that its reader maps when the code decides it (``attn_implementation``,
   which ContextualAI/HALOs ``launch.py`` replaces by ``eager`` under a float32 policy) is not in a
   family: a switch only says a kernel when it is on (``use_flash_attn: true``).
@@ -64,9 +68,9 @@ _FAMILIES: dict[str, tuple[str, ...]] = {
                     "per_device_train_batch_size", "per_gpu_batch_size", "per_gpu_train_batch_size",
                     "train_batch_size_per_gpu", "train_batch_size_per_device", "batch_size_train"),
     "batch.global": ("global_batch_size", "total_batch_size", "global_train_batch_size"),
-    "batch.grad_accum": ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "gradient_accumulation",
-                         "accumulation_steps", "gradient_accumulate_every", "accumulate_grad_batches",
-                         "accum_grad_iters", "grad_acc_step", "grad_acc_steps", "accum_iter", "accum_steps",
+    # (the framework spellings, ``gradient_accumulation_steps``, ``accumulate_grad_batches``, ... are the
+    # value-flow and Hydra readers' own: they leave them unknown where the code does not decide them)
+    "batch.grad_accum": ("accum_grad_iters", "grad_acc_step", "grad_acc_steps", "accum_iter", "accum_steps",
                          "grad_accumulation_steps", "gradient_accumulation_iters"),
     "data.seq_len": ("seq_len", "seq_length", "sequence_length", "sequence_len", "max_seq_len", "max_seq_length",
                      "max_sequence_length", "block_size", "context_length", "cutoff_len", "model_max_length",

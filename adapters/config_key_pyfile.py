@@ -5,8 +5,9 @@ configs/vae/train/video_dc_ae.py`` and InternLM/InternEvo ``train.py --config ./
 
 Only the module's own top-level assignments are read: literals, ``dict(...)`` calls with keyword
 arguments, ``{...}``/``[...]``/``(...)`` displays and names bound earlier in the same module
-(``SEQ_LEN = 2048`` then ``seq_len=SEQ_LEN``). Anything else (a call, arithmetic, ``_base_``
-inheritance) leaves that key out. The file is parsed, never executed; the training script itself
+(``SEQ_LEN = 2048`` then ``seq_len=SEQ_LEN``). Anything else (a call, arithmetic) leaves that key
+out. ``_base_`` files are not merged (their keys stay unknown; the file's own keys win over them in
+mmengine), and a file whose ``_base_`` names a file that does not exist is not read at all. The file is parsed, never executed; the training script itself
 and the modules it imports are not config files.
 """
 
@@ -54,6 +55,21 @@ def _eval(node: ast.AST, names: dict[str, Any], lines: dict[tuple, int], path: t
     return out
 
 
+def _bases_found(tree: ast.Module, folder: Path) -> bool:
+    """Whether every ``_base_`` file of an mmengine-style config exists (a base that is missing makes
+    ``Config.fromfile`` fail: the job never gets its values). A base that is not a literal: False."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_base_" for t in stmt.targets):
+            try:
+                bases = ast.literal_eval(stmt.value)
+            except (ValueError, SyntaxError, TypeError):
+                return False
+            for base in [bases] if isinstance(bases, str) else bases if isinstance(bases, (list, tuple)) else [None]:
+                if not isinstance(base, str) or not (folder / base).is_file():
+                    return False
+    return True
+
+
 def read_python_config(path: Path) -> Optional[tuple[dict, dict[tuple, int]]]:
     """(data, key path -> line) of a config module's top-level literal assignments, or None."""
     try:
@@ -64,6 +80,8 @@ def read_python_config(path: Path) -> Optional[tuple[dict, dict[tuple, int]]]:
         return None
     data: dict[str, Any] = {}
     lines: dict[tuple, int] = {}
+    if not _bases_found(tree, path.parent):
+        return None
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name, value = stmt.targets[0].id, stmt.value

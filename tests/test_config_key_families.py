@@ -461,3 +461,17 @@ def test_a_key_the_built_class_does_not_take_stays_unknown(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "run.py", cwd=tmp_path)
     assert ours(plan, "data.seq_len") is None and ours(plan, "data.num_workers") is None
+
+
+def test_a_python_config_whose_base_is_missing_is_not_read(cli, tmp_path):
+    files = dict(OPENSORA)
+    files["configs/train.py"] = OPENSORA["configs/train.py"].replace("import os\n", 'import os\n        _base_ = ["./base.py"]\n')
+    write(tmp_path, files)
+    # mmengine's Config.fromfile fails on a missing base: the job never gets the values
+    plan = plan_of(cli, "scripts/train.py", "--", "configs/train.py", cwd=tmp_path)
+    assert ours(plan, "data.num_workers") is None and ours(plan, "batch.micro") is None
+    # the base present: the file's own keys win over it (the base's keys are not merged)
+    write(tmp_path, {"configs/base.py": "num_workers = 2\n"})
+    plan = plan_of(cli, "scripts/train.py", "--", "configs/train.py", cwd=tmp_path)
+    assert ours(plan, "data.num_workers").value == 12 and ours(plan, "data.num_workers").source.line == 9
+    assert ours(plan, "batch.micro").value == 2
