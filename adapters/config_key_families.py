@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
 from preflight.plan import Source, TrainingPlan
+from preflight.sources import read_text_limited
 
 #: field -> key names (lower case) whose value is the field's
 _FAMILIES: dict[str, tuple[str, ...]] = {
@@ -212,10 +213,10 @@ def code_text(project: Any) -> list[tuple[str, str]]:
             if os.path.abspath(path) in seen:
                 continue
             try:
-                if os.path.getsize(path) > 2_000_000 or not project.may_read(Path(path)):
+                if not os.path.isfile(path) or os.path.getsize(path) > 2_000_000 or not project.may_read(Path(path)):
                     continue
-                text = Path(path).read_text(encoding="utf-8", errors="replace")
-            except OSError:
+                text = read_text_limited(path, errors="replace")
+            except (OSError, ValueError):
                 continue
             total += len(text)
             out.append((os.path.relpath(path, root), text))

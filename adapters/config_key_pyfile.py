@@ -18,6 +18,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from preflight.sources import read_text_limited
+
 _MAX_BYTES = 500_000
 _NOT = object()
 
@@ -75,7 +77,7 @@ def read_python_config(path: Path) -> Optional[tuple[dict, dict[tuple, int]]]:
     try:
         if path.stat().st_size > _MAX_BYTES:
             return None
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+        tree = ast.parse(read_text_limited(path, errors="replace"))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     data: dict[str, Any] = {}
