@@ -33,6 +33,10 @@ adapter can see because they combine a framework with a config another adapter r
   (:mod:`preflight.adapters.trainer_ds_optimizer`), over a TrainingArguments ``optim``.
 - A batch drawn by random indices in a function the training loop calls, when no adapter found a
   per-process batch (:mod:`preflight.adapters.random_batch`).
+- Settings a job's own config states under a key named like a plan field (``device_batch_size``,
+  ``accum_grad_iters``, ``crop_size``, ``pin_mem``, ``use_activation_checkpointing``, an optimizer
+  section's ``type``), when no adapter found the field and the project's code reads the key
+  (:mod:`preflight.adapters.config_key_families`).
 - No precision anywhere: when no adapter found a precision and neither the scripts, the
   local modules they import nor any config the job reads mention autocast, a 16-bit dtype,
   a grad scaler or a precision setting, PyTorch computes in fp32 (``medium``: a precision
@@ -87,6 +91,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.handed_batch import handed_batch_micro
 
         handed_batch_micro(plan, project)
+        from preflight.adapters.config_key_families import config_key_facts
+
+        config_key_facts(plan, project)
     _micro_from_global(plan)
     _global_from_parts(plan)
     _param_offload_below_stage3(plan)
