@@ -39,3 +39,36 @@ def test_deepspeed_sequence_parallel_size_misspelt_or_mistyped_still_reported(cl
     result = cli("check", ".", "--no-cache", cwd=tmp_path)
     assert "typo.json:6:" in result.out and "PF601" in result.out and "'sequence_paralel_size'" in result.out
     assert "typed.json:6:" in result.out and "PF602" in result.out
+
+
+# InternVL internvl_chat/internvl/train/internvl_chat_finetune.py:1001 (shape): the language model is
+# frozen parameter by parameter, then `lm_head.requires_grad = True` is meant to unfreeze the head
+UNFREEZE = """\
+    import torch.nn as nn
+
+
+    class Chat(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.language_model = nn.Module()
+            self.language_model.lm_head = nn.Linear(8, 8)
+
+
+    def setup(model, unfreeze_lm_head):
+        for p in model.language_model.parameters():
+            p.requires_grad = False
+        if unfreeze_lm_head:
+            model.language_model.lm_head.requires_grad = {flag}
+"""
+
+
+def test_pf122_unfreeze_on_a_module_says_the_parameters_stay_frozen(cli, tmp_path):
+    _write(tmp_path, "train.py", UNFREEZE.format(flag="True"))
+    result = cli("check", "train.py", "--select", "PF122", "--no-cache", cwd=tmp_path)
+    assert "train.py:15:9: PF122" in result.out
+    assert "frozen ones stay frozen" in result.out and "lm_head.requires_grad_(True)" in result.out
+    assert "keep requires_grad=True" not in result.out
+    _write(tmp_path, "train.py", UNFREEZE.format(flag="False"))
+    result = cli("check", "train.py", "--select", "PF122", "--no-cache", cwd=tmp_path)
+    assert "train.py:15:9: PF122" in result.out
+    assert "keep requires_grad=True" in result.out and "lm_head.requires_grad_(False)" in result.out
