@@ -488,8 +488,14 @@ def deepspeed_config() -> dict[str, Any]:
     }
     typed = _deepspeed_constant_types()
     props: dict[str, Any] = {}
-    for key in _deepspeed_top_keys():
-        if key in models:
+    # keys DeepSpeedConfig reads only where torch.distributed is up (the minimal config above runs without it):
+    # `"sequence_parallel_size" in config` sizes the data-parallel world of an HF zero.init run (config.py,
+    # DeepSpeed 0.17+); seen in DeepSpeedExamples benchmarks/autosp/configs/autosp_config.json (hunt46)
+    unrecorded = {"sequence_parallel_size": {"type": "integer", "minimum": 1}}
+    for key in sorted({*_deepspeed_top_keys(), *unrecorded}):
+        if key in unrecorded:
+            props[key] = dict(unrecorded[key])
+        elif key in models:
             props[key] = pydantic_model_schema(models[key])
         else:
             props[key] = dict(typed.get(key, {}))

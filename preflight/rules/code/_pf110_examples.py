@@ -130,6 +130,20 @@ PF110_BAD = (
         for epoch in range(200):
             print(train_iter(model, optimizer, features, adj, labels, idx_train, idx_val))
 """),
+    # hunt46: a generation loop on a torch model after eval()
+    textwrap.dedent("""\
+import torch
+
+
+def greedy_search(model, input_ids, max_len):
+    # the same loop on a torch model: each forward records a graph
+    model.eval()
+    for _ in range(max_len):
+        logits = model(input_ids)  # warning: PF110
+        next_ids = torch.argmax(logits[:, -1, :], dim=-1)
+        input_ids = torch.cat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
+    return input_ids
+"""),
 )
 
 PF110_GOOD = (
@@ -328,5 +342,19 @@ PF110_GOOD = (
             preds = model(images.to(device)).argmax(-1)
             correct += (preds.cpu() == labels).sum().item()
         return correct
+"""),
+    # hunt46, MOSS models_jittor/generation.py: a Jittor file (no torch import)
+    textwrap.dedent("""\
+import jittor as jt
+
+
+def greedy_search(model, input_ids, max_len):
+    # MOSS models_jittor/generation.py (shape): a Jittor model, Jittor's eval(); no torch autograd here
+    model.eval()
+    for _ in range(max_len):
+        logits = model(input_ids)
+        next_ids = jt.argmax(logits[:, -1, :], dim=-1)[0]
+        input_ids = jt.concat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
+    return input_ids
 """),
 )

@@ -114,4 +114,19 @@ PF110_FIXED = [
         for epoch in range(200):
             print(train_iter(model, optimizer, features, adj, labels, idx_train, idx_val))
 """),
+    # hunt46: the generation loop, decorated
+    textwrap.dedent("""\
+    import torch
+
+
+    @torch.no_grad()
+    def greedy_search(model, input_ids, max_len):
+        # the same loop on a torch model: each forward records a graph
+        model.eval()
+        for _ in range(max_len):
+            logits = model(input_ids)
+            next_ids = torch.argmax(logits[:, -1, :], dim=-1)
+            input_ids = torch.cat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
+        return input_ids
+"""),
 ]

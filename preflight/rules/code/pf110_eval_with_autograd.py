@@ -24,6 +24,22 @@ from preflight.registry import register
 from preflight.rules.base import Rule, examples
 
 # A name is corroborating evidence only, never enough on its own.
+# another array framework's modules: Jittor/Paddle/MindSpore have their own eval() and no torch autograd
+_OTHER_ROOTS = frozenset({"jittor", "paddle", "mindspore", "oneflow", "megengine", "mxnet", "tensorflow"})
+_TORCH_ROOTS = frozenset({"torch", "lightning", "pytorch_lightning", "accelerate", "transformers", "deepspeed"})
+
+
+def _other_framework(ctx: FileContext) -> bool:
+    """The file imports another framework and nothing of torch's (MOSS ``models_jittor/generation.py``)."""
+    roots: set[str] = set()
+    for node in ctx.nodes(ast.Import, ast.ImportFrom):
+        if isinstance(node, ast.Import):
+            roots.update(a.name.split(".")[0] for a in node.names)
+        elif node.module and not node.level:
+            roots.add(node.module.split(".")[0])
+    return bool(roots & _OTHER_ROOTS) and not roots & _TORCH_ROOTS
+
+
 _EVAL_NAME = re.compile(
     r"^_*(val|valid|validate|validation|eval|evaluate|evaluation|test|testing|predict|prediction|"
     r"infer|inference|generate|sample|score|accuracy|metrics?|compute_metrics)(_[a-z0-9_]*)?$|"
@@ -105,8 +121,8 @@ callers that do not train, the fix is offered as unsafe.
     fixed_examples = examples("preflight.rules.code._pf110_fixes", "PF110_FIXED")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if not may_matter(ctx):
-            return  # no mode switch and no training call: nothing to report
+        if not may_matter(ctx) or _other_framework(ctx):
+            return  # no mode switch and no training call, or not torch: nothing to report
         facts = evaluation(ctx)
         if not facts.forwards:
             return

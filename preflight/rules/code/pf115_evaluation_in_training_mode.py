@@ -20,6 +20,9 @@ _EVAL_WORD = re.compile(r"(^|_)(val|valid|validate|validation|dev|eval|evaluate|
 # A parameter that is handed a model (it is bound to nothing preflight can see).
 _MODEL_PARAM = re.compile(r"^(model|net|network|classifier|encoder_decoder|seq2seq|"
                           r"[a-z_]*_model|model_[a-z_]*)$")
+# torch.nn layers whose forward is the same in both modes (a linear probe: InternVL's clip_benchmark)
+_MODE_FREE = frozenset({"Linear", "LazyLinear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "Embedding",
+                        "LayerNorm", "Identity"})
 
 
 def _param_receiver(call: ast.Call, fn: FunctionInfo) -> bool:
@@ -188,6 +191,13 @@ so every caller is covered) and `model.train()` before training resumes.
         bindings = facts.scopes.bindings
         binding = next((b for b in [*bindings.names.values(), *bindings.attrs.values()]
                         if id(b) == key[1]), None)
+        inner = binding
+        while inner is not None and inner.inner is not None:
+            inner = inner.inner  # DataParallel(probe) / DDP / compile: the wrapped layer
+        if inner is not None and isinstance(inner.node, ast.Call):
+            qual = facts.scopes.imports.qualify(inner.node.func) or ""
+            if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[-1] in _MODE_FREE:
+                return False  # one mode-free layer (`torch.nn.Linear(...)`): nothing differs in train()
         return binding is None or binding.cls is None
 
     def _report(self, ctx: FileContext, call: ast.Call, loop: LoopInfo, why: str) -> Finding:

@@ -209,8 +209,13 @@ updating the layer meant to be frozen, and nothing warns
                 if why is None:
                     continue
                 text = ast.unparse(tgt.value)
+                if isinstance(node.value, ast.Constant) and node.value.value is True:
+                    # InternVL's `lm_head.requires_grad = True` after freezing the language model
+                    effect, flag = ("its parameters keep the requires_grad they had: frozen ones stay frozen and "
+                                    "the optimizer never updates them"), "True"
+                else:
+                    effect, flag = "its parameters keep requires_grad=True and the optimizer keeps updating them", "False"
                 yield ctx.finding(
                     self, node,
                     f"`{text}.requires_grad = ...` sets a plain Python attribute on an nn.Module ({why}): "
-                    f"its parameters keep requires_grad=True and the optimizer keeps updating them. "
-                    f"Use `{text}.requires_grad_(False)` or set it on each of `{text}.parameters()`")
+                    f"{effect}. Use `{text}.requires_grad_({flag})` or set it on each of `{text}.parameters()`")

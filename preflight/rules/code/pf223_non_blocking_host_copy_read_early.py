@@ -18,14 +18,17 @@ _READ_FUNCS = frozenset({"np.asarray", "np.array", "numpy.asarray", "numpy.array
 _SYNCS = frozenset({"synchronize", "wait_stream", "wait_event", "wait"})
 
 
-def _to_host(call: ast.AST) -> bool:
+def _to_host(call: ast.AST, blocking: bool = False) -> bool:
     """``x.to("cpu", non_blocking=True)`` / ``x.to(device="cpu", non_blocking=True)`` /
-    ``x.to(torch.device("cpu"), non_blocking=True)``."""
+    ``x.to(torch.device("cpu"), non_blocking=True)``; with ``blocking`` the same copy without
+    ``non_blocking=True``."""
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "to"):
         return False
     flag = kwarg(call, "non_blocking")
-    if not (isinstance(flag, ast.Constant) and flag.value is True):
+    if (isinstance(flag, ast.Constant) and flag.value is True) == blocking:
         return False
+    if blocking and flag is not None and not isinstance(flag, ast.Constant):
+        return False  # non_blocking=<a variable>: cannot tell
     dest = call.args[0] if call.args else kwarg(call, "device")
     if isinstance(dest, ast.Call) and ast.unparse(dest.func) in ("torch.device", "device") and dest.args:
         dest = dest.args[0]
@@ -85,8 +88,9 @@ an event and `event.synchronize()`) between the copy and the first read.
 ## When preflight stays silent
 
 * The copy goes to a GPU, or `non_blocking` is not `True`.
-* A `synchronize()`, `wait_stream()` or `wait_event()` call comes between the copy and the
-  read, or the name is bound again before the read.
+* A `synchronize()`, `wait_stream()` or `wait_event()` call, or a blocking copy to the host
+  (`.to("cpu")`, `non_blocking=False`), which waits for the work queued before it on the stream,
+  comes between the copy and the read, or the name is bound again before the read.
 * The result is only handed on (appended, returned) in that function without being read.
 """
     bad_examples = examples("preflight.rules.code._pf223_examples", "PF223_BAD")
@@ -117,7 +121,9 @@ an event and `event.synchronize()`) between the copy and the first read.
             if line <= assign.lineno or (node is not body and ctx.enclosing(
                     node, ast.FunctionDef, ast.AsyncFunctionDef) is not scope):
                 continue
-            if _syncs(node):
+            if _syncs(node) or _to_host(node, blocking=True):
+                # a blocking device-to-host copy waits for the work queued before it on the stream,
+                # the earlier non-blocking copy included (torchtitan/torchao's MoE `output_splits`)
                 events.append((line, getattr(node, "col_offset", 0), "sync", node))
             elif _reads(node, name):
                 events.append((line, getattr(node, "col_offset", 0), "read", node))

@@ -182,9 +182,13 @@ def _single_process_test(test: ast.AST) -> bool:
 
 def _short_circuited(ctx: FileContext, node: ast.AST, flags: frozenset[str]) -> bool:
     """The read is an operand of an ``and`` after a main-process test (``if RANK in {-1, 0} and
-    final_epoch:``): the other processes stop at the test and never evaluate the name."""
+    final_epoch:``), or the chosen branch of a conditional expression on one (``A if is_main else B``):
+    the other processes stop at the test and never evaluate the name."""
     child = node
     for anc in ctx.ancestors(node):
+        if isinstance(anc, ast.IfExp) and child is anc.body and (
+                rank_zero_test(anc.test, flags) or _single_process_test(anc.test)):
+            return True  # ``profile(..., prof_dir) if do_profile else nullcontext()`` (DeepSpeedExamples)
         if isinstance(anc, ast.BoolOp) and isinstance(anc.op, ast.And) and child in anc.values:
             earlier = anc.values[:anc.values.index(child)]
             if any(rank_zero_test(v, flags) or _single_process_test(v) for v in earlier):

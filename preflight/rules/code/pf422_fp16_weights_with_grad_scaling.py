@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
@@ -33,13 +34,27 @@ def _fp16_weights(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
                         return None
                     return expr, "loaded in float16"  # type: ignore[return-value]
         elif last == "half" and isinstance(call.func, ast.Attribute) and not call.args:
-            if _module_receiver(ctx, call.func.value) and not _cast_back(ctx, call):
+            if _module_receiver(ctx, call.func.value) and not _cast_back(ctx, call) \
+                    and not _evaluation_function(ctx, call):
                 return call, "cast with `.half()`"
         elif last == "to" and isinstance(call.func, ast.Attribute):
             found = _trained_cast(ctx, call, scopes)
             if found is not None:
                 return found
     return None
+
+
+_EVAL_FUNCTION = re.compile(r"(^|_)(eval|evaluate|evaluation|predict|prediction|inference|infer)(_|$)")
+
+
+def _evaluation_function(ctx: FileContext, call: ast.Call) -> bool:
+    """The cast sits in an evaluation function (``prediction_loop``, ``evaluate``): the Transformers
+    Trainer's ``fp16_full_eval`` halves the model there, for evaluation only, while the GradScaler
+    belongs to ``train`` (a vendored Trainer in microsoft/LoRA's examples)."""
+    for above in ctx.ancestors(call):
+        if isinstance(above, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return bool(_EVAL_FUNCTION.search(above.name))
+    return False
 
 
 def _cast_back(ctx: FileContext, call: ast.Call) -> bool:

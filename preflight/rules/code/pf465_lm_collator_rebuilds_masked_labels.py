@@ -116,6 +116,22 @@ def _masking(ctx: FileContext) -> Optional[ast.Assign]:
     return None
 
 
+def _collator_function(ctx: FileContext, masked: ast.Assign) -> bool:
+    """The -100 labels are built inside a function the file uses as a collator (``data_collator =
+    my_data_collator``, ``Trainer(data_collator=...)``, ``collate_fn=...``): it builds each batch's
+    labels itself, so it is an alternative to the LM collator, not data the LM collator rebuilds
+    (LLM-Tuning picks one of the two on ``no_prompt_loss``)."""
+    fn = ctx.enclosing(masked, ast.FunctionDef, ast.AsyncFunctionDef)
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for node in ctx.nodes(ast.Assign):
+        if isinstance(node.value, ast.Name) and node.value.id == fn.name and any(
+                "collat" in ast.unparse(t).lower() for t in node.targets):
+            return True
+    return any(isinstance(k.value, ast.Name) and k.value.id == fn.name and k.arg in ("data_collator", "collate_fn")
+               for c in ctx.nodes(ast.Call) for k in c.keywords)
+
+
 @register
 class LmCollatorRebuildsMaskedLabels(Rule):
     code = "PF465"
@@ -159,6 +175,9 @@ example's labels counts as built labels too (transformers issue 26357).
   what the collator does anyway; so is `labels[i] = -100` under a test on the pad id or the
   attention mask alone), or the
   collator is another class, or `mlm` is not literally False.
+* The -100 labels are built inside a function the file uses as its collator (assigned to a
+  `*collator*` name, or passed as `data_collator=` / `collate_fn=`): that collator and the LM
+  collator are alternatives, each building its own batch labels.
 """
     bad_examples = examples("preflight.rules.code._pf465_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf465_examples", "GOOD_EXAMPLES")
@@ -170,7 +189,7 @@ example's labels counts as built labels too (transformers issue 26357).
         if not collators:
             return
         masked = _masking(ctx)
-        if masked is None:
+        if masked is None or _collator_function(ctx, masked):
             return
         for collator in collators:
             yield ctx.finding(
