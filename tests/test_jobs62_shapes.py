@@ -399,3 +399,76 @@ def test_twin_lightning_cli_default_config_file_not_found_is_not_read(cli, tmp_p
     write(tmp_path, {"main.py": main})
     plan = plan_of(cli, "main.py", "--", "python", "main.py", "fit", "--trainer.devices=2", cwd=tmp_path)
     assert fact(plan, "dist.world_size") is None
+
+
+# ViT-pytorch's process setup (train.py:281,299-307): ``--local_rank`` default -1, a process group only on the
+# other side of ``if args.local_rank == -1``; started with plain python
+_RANK = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--local_rank", type=int, default={default})
+        parser.add_argument("--batch", type=int, default=32)
+        args = parser.parse_args()
+        {setup}
+        model = torch.nn.Linear(4, 4)
+        if args.local_rank != -1:
+            model = torch.nn.parallel.DistributedDataParallel(model)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for x in DataLoader(list(range(64)), batch_size=args.batch):
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+_RANK_SETUP = """if args.local_rank == -1:
+            device = torch.device("cuda")
+        else:
+            torch.cuda.set_device(args.local_rank)
+            torch.distributed.init_process_group(backend="nccl")"""
+
+
+def _rank(cli, tmp_path, *launch: str, default: str = "-1", setup: str = _RANK_SETUP) -> dict:
+    write(tmp_path, {"train.py": _RANK.replace("{default}", default).replace("{setup}", setup)})
+    return plan_of(cli, "train.py", "--", "python", "train.py", *launch, cwd=tmp_path)
+
+
+def test_local_rank_left_at_minus_one_is_one_process(cli, tmp_path):
+    plan = _rank(cli, tmp_path, "--batch", "16")
+    world = fact(plan, "dist.world_size")
+    assert world is not None and world.value == 1 and world.confidence == "medium", world
+    assert "--local_rank" in world.source.detail, world.source
+    assert fact(plan, "dist.nodes").value == 1
+    assert fact(plan, "batch.global").value == 16
+
+
+def test_local_rank_guard_written_as_not_equal(cli, tmp_path):
+    setup = ('if args.local_rank != -1:\n            torch.distributed.init_process_group(backend="nccl")')
+    plan = _rank(cli, tmp_path, setup=setup)
+    assert fact(plan, "dist.world_size").value == 1
+
+
+def test_twin_local_rank_given_on_the_line_is_not_concluded(cli, tmp_path):
+    plan = _rank(cli, tmp_path, "--local_rank", "0")
+    world = fact(plan, "dist.world_size")
+    assert world is None or world.value != 1, world
+
+
+def test_twin_process_group_outside_the_guard_is_not_concluded(cli, tmp_path):
+    plan = _rank(cli, tmp_path, setup='torch.distributed.init_process_group(backend="nccl")')
+    world = fact(plan, "dist.world_size")
+    assert world is None or world.value != 1, world
+
+
+def test_twin_local_rank_default_not_minus_one_is_not_concluded(cli, tmp_path):
+    plan = _rank(cli, tmp_path, default="0")
+    world = fact(plan, "dist.world_size")
+    assert world is None or world.value != 1, world
