@@ -472,3 +472,41 @@ def test_twin_local_rank_default_not_minus_one_is_not_concluded(cli, tmp_path):
     plan = _rank(cli, tmp_path, default="0")
     world = fact(plan, "dist.world_size")
     assert world is None or world.value != 1, world
+
+
+# ViT-pytorch utils/data_utils.py:51-60: the test loader (``args.eval_batch_size``) beside the training loader
+_VIT_DATA_TWO = """\
+    from torch.utils.data import DataLoader, RandomSampler, SequentialSampler
+
+
+    def get_loader(args):
+        trainset = list(range(100))
+        testset = list(range(10))
+        train_loader = DataLoader(trainset, sampler=RandomSampler(trainset), batch_size=args.train_batch_size,
+                                  num_workers=4, pin_memory=True)
+        test_loader = DataLoader(testset, sampler=SequentialSampler(testset), batch_size=args.{other},
+                                 num_workers=4, pin_memory=True)
+        return train_loader
+"""
+
+
+def _vit_two(cli, tmp_path, other: str, *launch: str) -> dict:
+    train = _VIT_TRAIN.replace("{rewrite}", _DIVIDE).replace(
+        '    parser.add_argument("--gradient_accumulation_steps"',
+        f'    parser.add_argument("--{other}", default=64, type=int)\n'
+        '        parser.add_argument("--gradient_accumulation_steps"')
+    write(tmp_path, {"train.py": train, "utils/__init__.py": "",
+                     "utils/data_utils.py": _VIT_DATA_TWO.replace("{other}", other)})
+    return plan_of(cli, "train.py", "--", *launch, cwd=tmp_path)
+
+
+def test_training_loader_wins_over_the_evaluation_loader(cli, tmp_path):
+    plan = _vit_two(cli, tmp_path, "eval_batch_size")
+    micro = fact(plan, "batch.micro")
+    assert micro is not None and micro.value == 512 and micro.source.key == "args.train_batch_size", micro
+
+
+def test_twin_two_training_shaped_loaders_that_disagree_stay_unknown(cli, tmp_path):
+    plan = _vit_two(cli, tmp_path, "aux_batch_size")
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value not in (512, 64), micro
