@@ -510,3 +510,42 @@ def test_twin_two_training_shaped_loaders_that_disagree_stay_unknown(cli, tmp_pa
     plan = _vit_two(cli, tmp_path, "aux_batch_size")
     micro = fact(plan, "batch.micro")
     assert micro is None or micro.value not in (512, 64), micro
+
+
+# melgan's config/default.yaml (seungwonpark/melgan @ aca5990): five documents with disjoint top-level keys, read by
+# utils/hparams.py:16-23 with ``yaml.load_all`` into one dict
+_MELGAN_YAML = """\
+data:
+  train: ''
+---
+train:
+  num_workers: 32
+  batch_size: 16
+  optimizer: 'adam'
+---
+audio:
+  n_mel_channels: 80
+"""
+
+
+def test_yaml_documents_with_disjoint_keys_read_as_one_mapping():
+    from preflight.loaders import LoadedConfig, load_config_text
+
+    cfg = load_config_text(_MELGAN_YAML, "yaml", "default.yaml")
+    assert isinstance(cfg, LoadedConfig)
+    assert cfg.data == {"data": {"train": ""}, "train": {"num_workers": 32, "batch_size": 16, "optimizer": "adam"},
+                        "audio": {"n_mel_channels": 80}}
+    assert cfg.line_of(("train", "batch_size")) == 6 and cfg.line_of(("audio", "n_mel_channels")) == 10
+    assert any("3 YAML documents" in n and "one mapping" in n for n in cfg.notes), cfg.notes
+
+
+def test_twin_yaml_documents_sharing_keys_read_the_first_only():
+    # Kubernetes manifests: every document has kind/metadata; merging them would mix resources
+    from preflight.loaders import LoadedConfig, load_config_text
+
+    text = "kind: ConfigMap\nmetadata: {name: a}\n---\nkind: Job\nmetadata: {name: b}\n"
+    cfg = load_config_text(text, "yaml", "m.yaml")
+    assert isinstance(cfg, LoadedConfig) and cfg.data == {"kind": "ConfigMap", "metadata": {"name": "a"}}
+    assert any("reads the first" in n for n in cfg.notes), cfg.notes
+    listed = load_config_text("- 1\n---\nb: 2\n", "yaml", "l.yaml")
+    assert isinstance(listed, LoadedConfig) and listed.data == [1]
