@@ -549,3 +549,87 @@ def test_twin_yaml_documents_sharing_keys_read_the_first_only():
     assert any("reads the first" in n for n in cfg.notes), cfg.notes
     listed = load_config_text("- 1\n---\nb: 2\n", "yaml", "l.yaml")
     assert isinstance(listed, LoadedConfig) and listed.data == [1]
+
+
+_MELGAN_HPARAMS = """\
+    import yaml
+
+
+    def load_hparam(filename):
+        stream = open(filename, 'r')
+        docs = yaml.load_all(stream, Loader=yaml.Loader)
+        hparam_dict = dict()
+        for doc in docs:
+            for k, v in doc.items():
+                hparam_dict[k] = v
+        return hparam_dict
+
+
+    class Dotdict(dict):
+        __getattr__ = dict.__getitem__
+        __setattr__ = dict.__setitem__
+
+        def __init__(self, dct=None):
+            dct = dict() if not dct else dct
+            for key, value in dct.items():
+                if hasattr(value, 'keys'):
+                    value = Dotdict(value)
+                self[key] = value
+
+
+    class HParam(Dotdict):
+
+        def __init__(self, file):
+            super(Dotdict, self).__init__()
+            hp_dict = {loader}
+            hp_dotdict = Dotdict(hp_dict)
+            for k, v in hp_dotdict.items():
+                setattr(self, k, v)
+
+        __getattr__ = Dotdict.__getitem__
+        __setattr__ = Dotdict.__setitem__
+"""
+_MELGAN_TRAINER = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    from utils.hparams import HParam
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('-c', '--config', type=str, required=True)
+        args = parser.parse_args()
+        hp = HParam(args.config)
+        loader = DataLoader(list(range(64)), batch_size=hp.train.batch_size, shuffle=True,
+                            num_workers=hp.train.num_workers, pin_memory=True)
+        model = torch.nn.Linear(4, 4)
+        optim = torch.optim.Adam(model.parameters())
+        for x in loader:
+            optim.zero_grad()
+            model(x).sum().backward()
+            optim.step()
+"""
+
+
+def _melgan(cli, tmp_path, loader: str = "load_hparam(file)") -> dict:
+    write(tmp_path, {"utils/__init__.py": "", "utils/hparams.py": _MELGAN_HPARAMS.replace("{loader}", loader),
+                     "trainer.py": _MELGAN_TRAINER})
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config/default.yaml").write_text(_MELGAN_YAML)
+    return plan_of(cli, "trainer.py", "--", "-c", "config/default.yaml", cwd=tmp_path)
+
+
+def test_config_class_loading_through_a_helper_over_yaml_documents(cli, tmp_path):
+    plan = _melgan(cli, tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is not None and micro.value == 16, micro
+    assert micro.source.path == "config/default.yaml" and micro.source.line == 6, micro.source
+    assert fact(plan, "data.num_workers").value == 32
+
+
+def test_twin_helper_that_reads_no_file_is_not_the_config(cli, tmp_path):
+    plan = _melgan(cli, tmp_path, loader="dict(train=dict(batch_size=3))")
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 16, micro
