@@ -633,3 +633,70 @@ def test_twin_helper_that_reads_no_file_is_not_the_config(cli, tmp_path):
     plan = _melgan(cli, tmp_path, loader="dict(train=dict(batch_size=3))")
     micro = fact(plan, "batch.micro")
     assert micro is None or micro.value != 16, micro
+
+
+# pytorch_sac's Hydra 0.11 app (denisyarats/pytorch_sac @ 81c5b53 train.py:152, config/train.yaml,
+# config/agent/sac.yaml): config_path names the primary file, the group file's ``agent:`` merges at the top level,
+# and the primary config's ``hydra: name:`` is a key hydra-core 1.x no longer has
+_SAC_TRAIN_YAML = """\
+defaults:
+    - agent: sac
+
+env: cheetah_run
+device: cuda
+
+hydra:
+    name: ${env}
+"""
+_SAC_AGENT_YAML = """\
+agent:
+  name: sac
+  params:
+    batch_size: 1024
+    num_workers: 2
+"""
+_SAC_SCRIPT = """\
+    import hydra
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    @hydra.main({main})
+    def main(cfg):
+        loader = DataLoader(list(range(64)), batch_size=cfg.agent.params.batch_size,
+                            num_workers=cfg.agent.params.num_workers)
+        model = torch.nn.Linear(4, 4)
+        optimizer = torch.optim.Adam(model.parameters())
+        for x in loader:
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == '__main__':
+        main()
+"""
+
+
+def _sac(cli, tmp_path, main: str, *launch: str) -> dict:
+    write(tmp_path, {"train.py": _SAC_SCRIPT.replace("{main}", main)})
+    (tmp_path / "config/agent").mkdir(parents=True)
+    (tmp_path / "config/train.yaml").write_text(_SAC_TRAIN_YAML)
+    (tmp_path / "config/agent/sac.yaml").write_text(_SAC_AGENT_YAML)
+    return plan_of(cli, "train.py", "--", *launch, cwd=tmp_path)
+
+
+def test_hydra_0_11_app_composes_group_files_at_the_top_level(cli, tmp_path):
+    plan = _sac(cli, tmp_path, "config_path='config/train.yaml', strict=True", "env=cheetah_run")
+    micro = fact(plan, "batch.micro")
+    assert micro is not None and micro.value == 1024, micro
+    assert micro.source.path == "config/agent/sac.yaml" and micro.source.line == 4, micro.source
+    assert any("before 1.0" in n for n in plan["notes"]), plan["notes"]
+
+
+def test_twin_hydra_1_app_keeps_the_group_package(cli, tmp_path):
+    # Hydra >= 1.1: ``agent/sac.yaml`` sits under ``agent``, so cfg.agent.params does not exist (agent.agent.params);
+    # the primary config's stale ``hydra.name`` no longer stops the audit (exit 3)
+    plan = _sac(cli, tmp_path, "config_path='config', config_name='train', version_base='1.1'", "env=cheetah_run")
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 1024, micro
