@@ -700,3 +700,76 @@ def test_twin_hydra_1_app_keeps_the_group_package(cli, tmp_path):
     plan = _sac(cli, tmp_path, "config_path='config', config_name='train', version_base='1.1'", "env=cheetah_run")
     micro = fact(plan, "batch.micro")
     assert micro is None or micro.value != 1024, micro
+
+
+# Chinese-CLIP's loader builder (OFA-Sys/Chinese-CLIP @ 31863c7 cn_clip/training/data.py:140-200): one function
+# builds the training and the validation loader, the split chosen by a boolean parameter
+_CLIP_DATA = """\
+    from torch.utils.data import DataLoader
+
+
+    def get_dataset(args, {param}, epoch_id=0):
+        dataset = list(range(100))
+        batch_size = args.batch_size if {param} else args.valid_batch_size
+        return DataLoader(dataset, batch_size=batch_size, pin_memory=False,
+                          num_workers=args.num_workers if {param} else args.valid_num_workers)
+
+
+    def get_data(args, epoch_id=0):
+        data = {}
+        data["train"] = get_dataset(args, {param}={first}, epoch_id=epoch_id)
+        data["val"] = get_dataset(args, {param}=False, epoch_id=epoch_id)
+        return data
+"""
+_CLIP_MAIN = """\
+    import argparse
+
+    import torch
+    from data import get_data
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch-size", type=int, default=64)
+        parser.add_argument("--valid-batch-size", type=int, default=64)
+        parser.add_argument("--num-workers", type=int, default=4)
+        parser.add_argument("--valid-num-workers", type=int, default=1)
+        args = parser.parse_args()
+        data = get_data(args)
+        model = torch.nn.Linear(4, 4)
+        optimizer = torch.optim.AdamW(model.parameters())
+        for x in data["train"]:
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _clip(cli, tmp_path, param: str = "is_train", first: str = "True") -> dict:
+    write(tmp_path, {"data.py": _CLIP_DATA.replace("{param}", param).replace("{first}", first),
+                     "main.py": _CLIP_MAIN})
+    return plan_of(cli, "main.py", "--", "--batch-size=96", "--valid-batch-size=8", cwd=tmp_path)
+
+
+def test_loader_builder_split_by_a_boolean_takes_the_training_arm(cli, tmp_path):
+    plan = _clip(cli, tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is not None and micro.value == 96 and micro.source.key == "--batch-size", micro
+    workers = fact(plan, "data.num_workers")
+    assert workers is not None and workers.value == 4, workers
+
+
+def test_twin_split_parameter_not_named_for_training_stays_unknown(cli, tmp_path):
+    plan = _clip(cli, tmp_path, param="flag")
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value not in (96, 8), micro
+
+
+def test_twin_split_passed_a_run_time_value_stays_unknown(cli, tmp_path):
+    plan = _clip(cli, tmp_path, first="args.batch_size > 0")
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value not in (96, 8), micro
