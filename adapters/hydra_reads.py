@@ -202,8 +202,10 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, bool):
                 found.ckpt.append((got.value, got.path, line))
-        elif (kw.arg == "batch_size" and "loader" in name.lower()) or \
-                (kw.arg == "per_device_train_batch_size" and name == "TrainingArguments"):  # the per-process batch
+        elif (kw.arg == "batch_size" and ("loader" in name.lower() or name.rsplit(".", 1)[-1].endswith("ReplayBuffer"))) \
+                or (kw.arg == "per_device_train_batch_size" and name == "TrainingArguments"):  # the per-process batch
+            # a replay buffer draws each update's batch itself (MishaLaskin/curl @ 8416d6e train.py:204-211
+            # ``utils.ReplayBuffer(..., batch_size=args.batch_size)``, utils.py:123-128 ``sample_cpc``)
             got = reader.ev(kw.value)
             # a key of an evaluation section (``cfg.TEST.IMS_PER_BATCH``, reid-strong-baseline data/build.py:43) is
             # not the training batch (the key's own name is left to the code: a training loader may read it)

@@ -773,3 +773,56 @@ def test_twin_split_passed_a_run_time_value_stays_unknown(cli, tmp_path):
     plan = _clip(cli, tmp_path, first="args.batch_size > 0")
     micro = fact(plan, "batch.micro")
     assert micro is None or micro.value not in (96, 8), micro
+
+
+# CURL's replay buffer (MishaLaskin/curl @ 8416d6e train.py:204-211, utils.py:70-128): the buffer is built with
+# the batch it samples per update
+_CURL = """\
+    import argparse
+
+    import numpy as np
+    import torch
+
+
+    class {cls}:
+        def __init__(self, capacity, batch_size, device):
+            self.capacity = capacity
+            self.batch_size = batch_size
+            self.obses = np.zeros((capacity, 4), dtype=np.float32)
+
+        def sample(self):
+            idxs = np.random.randint(0, self.capacity, size=self.batch_size)
+            return torch.as_tensor(self.obses[idxs])
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch_size", type=int, default=32)
+        args = parser.parse_args()
+        buffer = {cls}(capacity=1000, batch_size=args.batch_size, device="cuda")
+        model = torch.nn.Linear(4, 4)
+        optimizer = torch.optim.Adam(model.parameters())
+        for step in range(100):
+            obs = buffer.sample()
+            optimizer.zero_grad()
+            model(obs).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_replay_buffer_batch_is_the_micro_batch(cli, tmp_path):
+    write(tmp_path, {"train.py": _CURL.replace("{cls}", "ReplayBuffer")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "--batch_size", "128", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is not None and micro.value == 128 and micro.source.key == "--batch_size", micro
+
+
+def test_twin_other_class_with_a_batch_keyword_is_not_read(cli, tmp_path):
+    write(tmp_path, {"train.py": _CURL.replace("{cls}", "Prefetcher")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "--batch_size", "128", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 128, micro
