@@ -246,10 +246,17 @@ class _FlagsPass(_PassCore):
         if any("init_process_group" in t for t in texts):
             # a process group joins processes a launcher started; plain python sets none of its
             # variables, so a script that decides on DDP from them runs one process
-            if not any(_LAUNCHER_ENV.search(t) for t in texts):
+            from preflight.adapters.local_rank_guard import never_joined
+
+            if never_joined(self.script.tree, [t for t in self.decl.texts if t != self.script.source.text],
+                            self.decl.options, self.project.script_args(self.script)):
+                detail += ("; its init_process_group runs only when --local_rank is given (a launcher passes it), "
+                           "and this line leaves it at its default -1")
+            elif not any(_LAUNCHER_ENV.search(t) for t in texts):
                 return
-            detail += ("; its init_process_group runs only when a launcher sets RANK/WORLD_SIZE/LOCAL_RANK, "
-                       "which plain python does not")
+            else:
+                detail += ("; its init_process_group runs only when a launcher sets RANK/WORLD_SIZE/LOCAL_RANK, "
+                           "which plain python does not")
             from preflight.adapters.ddp_unreached import NO_PROCESS_GROUP
 
             self.project.cache[NO_PROCESS_GROUP] = True

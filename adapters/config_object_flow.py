@@ -19,7 +19,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_casts import self_casts
 from preflight.adapters.config_object_dead_rebind import rebound_only_when_dead
 from preflight.adapters.config_object_rebind import binding_at, segments
-from preflight.adapters.config_object_rewrites import rewritten, runs_decided
+from preflight.adapters.config_object_rewrites import option_rewrite, rewritten, runs_decided
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _written_whole
 from preflight.adapters.config_object_super import inherited, subclasses, super_callee
 from preflight.adapters.hydra_reads import (
@@ -272,6 +272,7 @@ class _Flow:
                 continue
             for node in self.own_of(fn):
                 if id(node) in applied:
+                    option_rewrite(self, fn, node)  # an option rewritten where it is a parameter
                     continue
                 whole = _written_whole(node)  # ``config[k] = v`` with k computed, ``config.update(...)``
                 if whole is not None:

@@ -55,7 +55,7 @@ from preflight.adapters.config_object_model_table import table_count
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
 from preflight.adapters.config_object_spawn import spawn_counts
-from preflight.adapters.config_object_split_arm import training_arm
+from preflight.adapters.config_object_split_arm import training_arm, training_ifexp
 from preflight.adapters.config_object_whole import whole_count
 from preflight.adapters.hydra_reads import (
     _call,
@@ -174,6 +174,11 @@ class ConfigObjectAdapter(ScratchAdapter):
                 arm = training_arm(fn, name, [t for _, _, t in modules.trees], id(fn) in flow.owner)
                 if arm is not None:  # ``if flag == 'test': bs = ... else: bs = ...`` (config_object_split_arm.py)
                     reader.assigns[name] = [arm]
+            for node in nodes:  # ``bs = args.batch_size if is_train else args.valid_batch_size`` (the same module)
+                taken = training_ifexp(fn, node, [t for _, _, t in modules.trees], id(fn) in flow.owner) \
+                    if isinstance(node, ast.IfExp) else None
+                if taken is not None:
+                    reader.split_arms[id(node)] = taken
             parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
             generated = {id(sub) for node in nodes if isinstance(node, ast.Call) and _generation(node)
                          for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg)}

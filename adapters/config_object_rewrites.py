@@ -9,8 +9,12 @@ model takes from them with them.
 
 The value is worked out from: literals (a dict, list or tuple literal through ``literal_eval``), the
 configuration's values, a name bound once in the function (or module) around the write, a subscript by a
-known key or index, and a slice with literal bounds. Anything else (a call, arithmetic, a name bound twice,
-a missing key) is unknown, as before.
+known key or index, a slice with literal bounds, and integer arithmetic (``+``, ``-``, ``*``, ``//``) on
+known integers. Anything else (a call, true division, a name bound twice, a missing key) is unknown, as before.
+
+jeonsworld/ViT-pytorch @ 460a162 ``train.py:147``: ``args.train_batch_size = args.train_batch_size //
+args.gradient_accumulation_steps`` before ``get_loader(args)`` builds the training loader (the shape of the
+BERT-era ``run_glue.py`` scripts): the loader's batch is the quotient (512 // 1), not unknown.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import ast
 from typing import Any, Optional
 
 _MISSING = object()
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)
 
 
 def _one_binding(nodes: list[ast.AST], name: str) -> Optional[ast.expr]:
@@ -48,6 +53,15 @@ def _value(node: ast.AST, reader: Any, nodes: list[ast.AST], depth: int = 0) -> 
             bound = _one_binding(nodes, node.id)
             return _MISSING if bound is None else _value(bound, reader, nodes, depth + 1)
         return _MISSING
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
+        left = _value(node.left, reader, nodes, depth + 1)
+        right = _value(node.right, reader, nodes, depth + 1)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (left, right)):
+            return _MISSING
+        if isinstance(node.op, ast.FloorDiv):
+            return _MISSING if right == 0 else left // right
+        return left + right if isinstance(node.op, ast.Add) else \
+            left - right if isinstance(node.op, ast.Sub) else left * right
     if isinstance(node, ast.Subscript):
         owner = _value(node.value, reader, nodes, depth + 1)
         if owner is _MISSING:
@@ -159,6 +173,64 @@ class _LocalReader:
         return any(isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == attr
                    and isinstance(n.value, ast.Name) and n.value.id == var and getattr(n, "lineno", 0) != self.line
                    for n in self.nodes)
+
+
+class RawFallback:
+    """The flow's reader of a function, and for an option it cannot read because the script rewrites it
+    (``args.train_batch_size = args.train_batch_size // args.gradient_accumulation_steps`` in ViT-pytorch's
+    ``train()``): the launch line's value or the declared default, when the statement read now is the only
+    store of that option in the project's code (as :class:`_LocalReader` reads the roots' rewrites)."""
+
+    def __init__(self, reader: Any, combined: Any, nodes: list[ast.AST], element: ast.AST) -> None:
+        self.reader, self.combined, self.nodes, self.element = reader, combined, nodes, element
+
+    def test(self, node: ast.AST) -> Any:
+        return self.reader.test(node)
+
+    def ev(self, node: ast.AST) -> Any:
+        from preflight.adapters.config_object import Namespace, lookup
+
+        got = self.reader.ev(node)
+        if got is not None or not isinstance(node, ast.Attribute):
+            return got
+        path = self.reader.chain(node)
+        if path is None or len(path) < 2:
+            return None
+        owner = lookup(self.combined, path[:-1])
+        if not (isinstance(owner, Namespace) and owner.raw is not None and owner.memo.get(path[-1]) is None):
+            return None
+        if any(isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == path[-1]
+               and n is not self.element for n in self.nodes):
+            return None  # set on another line too: which value this read sees is not known
+        raw = owner.raw(path[-1])
+        return None if raw is None else _Val(raw.value, path)
+
+
+def option_rewrite(flow: Any, fn: Any, node: ast.AST) -> None:
+    """``args.train_batch_size = args.train_batch_size // args.gradient_accumulation_steps`` in a function that
+    receives the parsed options as a parameter (ViT-pytorch ``train(args, model)``, ``train.py:147``), on a path
+    the options decide to run: the option's value from then on is the rewrite's, worked out from the launch line's
+    values or the declared defaults (:class:`RawFallback`); left unknown otherwise."""
+    from preflight.adapters.config_object import Leaf, Namespace, lookup
+
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
+            and isinstance(node.targets[0].value, ast.Name)):
+        return
+    target = node.targets[0]
+    judge = flow._judge(fn)
+    path = judge.chain(target)
+    if path is None or len(path) != 2:
+        return
+    owner = lookup(flow.combined, path[:-1])
+    if not (isinstance(owner, Namespace) and owner.raw is not None and owner.get(path[-1]) is None):
+        return
+    nodes = flow.own_of(fn)
+    if not runs_decided(node, fn, judge, nodes):
+        return
+    every = [n for _, f in flow.fns for n in flow.own_of(f)]
+    got = rewritten(node.value, target, target, RawFallback(judge, flow.combined, every, target), nodes)
+    if got is not None and not isinstance(got, (list, tuple)):
+        owner.memo[path[-1]] = Leaf(got, flow.shown_of.get(id(fn), ""), node.lineno, "assigned")
 
 
 def root_rewrite(value: ast.AST, target: ast.AST, local: dict[str, Any], nodes: list[ast.AST],

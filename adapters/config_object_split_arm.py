@@ -54,11 +54,13 @@ def _split_test(test: ast.expr, param: str) -> Optional[set[str]]:
     return None
 
 
-def _passed(trees: list[ast.AST], fn: ast.FunctionDef, param: str, method: bool) -> Optional[set[str]]:
-    """The literals the project's calls of ``fn`` pass for ``param``; None when one passes something else."""
+def _passed(trees: list[ast.AST], fn: ast.FunctionDef, param: str, method: bool,
+            kind: type = str) -> Optional[set[Any]]:
+    """The literals (of ``kind``) the project's calls of ``fn`` pass for ``param``; None when one passes
+    something else."""
     positional = [a.arg for a in fn.args.args][1 if method else 0:]
     index = positional.index(param) if param in positional else None
-    out: set[str] = set()
+    out: set[Any] = set()
     seen = 0
     for tree in trees:
         for node in ast.walk(tree):
@@ -77,7 +79,7 @@ def _passed(trees: list[ast.AST], fn: ast.FunctionDef, param: str, method: bool)
             if given is None and index is not None and index < len(node.args) \
                     and not any(isinstance(a, ast.Starred) for a in node.args[:index + 1]):
                 given = node.args[index]
-            if not (isinstance(given, ast.Constant) and isinstance(given.value, str)):
+            if not (isinstance(given, ast.Constant) and isinstance(given.value, kind)):
                 return None
             out.add(given.value)
     return out
@@ -117,3 +119,25 @@ def training_arm(fn: Any, name: str, trees: list[ast.AST], method: bool) -> Opti
                 return binds[0].value
         return None
     return None
+
+
+def training_ifexp(fn: Any, value: ast.AST, trees: list[ast.AST], method: bool) -> Optional[ast.expr]:
+    """``A if is_train else B`` over a boolean split parameter (OFA-Sys/Chinese-CLIP @ 31863c7
+    ``cn_clip/training/data.py:140,157,172``: ``get_dataset(args, is_train, ...)`` with ``batch_size =
+    args.batch_size if is_train else args.valid_batch_size`` and ``num_workers=args.num_workers if is_train else
+    args.valid_num_workers``, called with ``is_train=True`` and ``is_train=False`` from ``get_data``): the arm
+    the call for the training split takes. Read only when the parameter's name says train (``is_train``,
+    ``train``, ``training``), every call of the function in the project's modules passes it as a literal
+    ``True``/``False`` and one passes ``True``; ``not P`` swaps the arms. Anything else: None."""
+    if not isinstance(fn, ast.FunctionDef) or not isinstance(value, ast.IfExp):
+        return None
+    test, swap = value.test, False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, swap = test.operand, True
+    params = [a.arg for a in fn.args.args][1 if method else 0:]
+    if not (isinstance(test, ast.Name) and test.id in params and "train" in test.id.lower()):
+        return None
+    passed = _passed(trees, fn, test.id, method, bool)
+    if not passed or True not in passed:
+        return None
+    return value.orelse if swap else value.body

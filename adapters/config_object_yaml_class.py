@@ -36,12 +36,24 @@ def _self_calls(fn: ast.FunctionDef, me: str) -> set[str]:
             and isinstance(n.func.value, ast.Name) and n.func.value.id == me}
 
 
+def _aliases(fn: ast.FunctionDef, loaded: str) -> set[str]:
+    """``loaded`` and the names bound to a one-argument wrapper of it (melgan ``hp_dotdict = Dotdict(hp_dict)``)."""
+    names = {loaded}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call) and len(node.value.args) == 1 and not node.value.keywords \
+                and isinstance(node.value.args[0], ast.Name) and node.value.args[0].id in names:
+            names.add(node.targets[0].id)
+    return names
+
+
 def _sets_keys(fn: ast.FunctionDef, me: str, loaded: str) -> bool:
     """Whether ``fn`` makes every key of the dict ``loaded`` an attribute of ``me``."""
+    names = _aliases(fn, loaded)
     for node in ast.walk(fn):
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Attribute) \
                 and node.iter.func.attr == "items" and isinstance(node.iter.func.value, ast.Name) \
-                and node.iter.func.value.id == loaded:
+                and node.iter.func.value.id in names:
             for call in ast.walk(node):
                 if not isinstance(call, ast.Call):
                     continue
@@ -54,16 +66,44 @@ def _sets_keys(fn: ast.FunctionDef, me: str, loaded: str) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update" \
                 and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "__dict__" \
                 and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id == me \
-                and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id == loaded:
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in names:
             return True
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute) \
-                and node.targets[0].attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id == loaded:
+                and node.targets[0].attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id in names:
             return True
     return False
 
 
-def _loaded_path(fn: ast.FunctionDef, me: str, stored: dict[str, str], params: set[str]) -> Optional[tuple[str, str]]:
-    """(the parameter whose file ``fn`` loads, the name the loaded dict is bound to), or None."""
+_LOAD_CALLS = ("load", "safe_load", "full_load", "unsafe_load", "load_all", "safe_load_all")
+
+
+def loads_its_file(fn: ast.FunctionDef) -> bool:
+    """A function that opens the file its first parameter names and reads it with ``yaml``/``json`` (melgan
+    ``utils/hparams.py:16-23`` ``load_hparam(filename)``: ``stream = open(filename, 'r')``, ``yaml.load_all(stream)``
+    merged into the dict it returns)."""
+    if not fn.args.args or not any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn)):
+        return False
+    param = fn.args.args[0].arg
+    handles = set()
+    for node in ast.walk(fn):
+        calls = [i.context_expr for i in node.items] if isinstance(node, ast.With) else \
+            [node.value] if isinstance(node, ast.Assign) else []
+        names = [i.optional_vars for i in node.items] if isinstance(node, ast.With) else \
+            node.targets if isinstance(node, ast.Assign) else []
+        for call, name in zip(calls, names):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "open" \
+                    and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == param \
+                    and isinstance(name, ast.Name):
+                handles.add(name.id)
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _LOAD_CALLS
+               and isinstance(n.func.value, ast.Name) and n.func.value.id in ("yaml", "json") and n.args
+               and isinstance(n.args[0], ast.Name) and n.args[0].id in handles for n in ast.walk(fn))
+
+
+def _loaded_path(fn: ast.FunctionDef, me: str, stored: dict[str, str], params: set[str],
+                 helper: Any = None) -> Optional[tuple[str, str]]:
+    """(the parameter whose file ``fn`` loads, the name the loaded dict is bound to), or None. ``helper(name)``:
+    whether the module function ``name`` loads the file of its first argument (:func:`loads_its_file`)."""
     from preflight.adapters.config_object_files import opened, path_expr
 
     handles: dict[str, ast.AST] = {}
@@ -74,6 +114,10 @@ def _loaded_path(fn: ast.FunctionDef, me: str, stored: dict[str, str], params: s
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
             continue
         expr = path_expr(node.value, handles)
+        value = node.value
+        if expr is None and helper is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+                and len(value.args) == 1 and not value.keywords and helper(value.func.id):
+            expr = value.args[0]  # ``hp_dict = load_hparam(file)``
         param: Optional[str] = None
         if isinstance(expr, ast.Name) and expr.id in params:
             param = expr.id
@@ -92,7 +136,12 @@ def yaml_class_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
     got = builder.m.klass(call.func.id)
     if got is None:
         return None
-    cls = got[1]
+    shown, cls = got
+
+    def helper(name: str) -> bool:
+        found = builder.m.function_in(name, shown)
+        return found is not None and loads_its_file(found[1])
+
     methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
     init = methods.get("__init__")
     if init is None or len(init.args.args) < 2 or any(n in methods for n in ("__getattr__", "__getattribute__")):
@@ -104,7 +153,7 @@ def yaml_class_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
               if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me}
     for fn in [init, *(methods[m] for m in sorted(_self_calls(init, me)) if m in methods)]:
         own = fn.args.args[0].arg if fn.args.args else me
-        found = _loaded_path(fn, own, stored, set(names) if fn is init else set())
+        found = _loaded_path(fn, own, stored, set(names) if fn is init else set(), helper)
         if found is None or not _sets_keys(fn, own, found[1]):
             continue
         param = found[0]

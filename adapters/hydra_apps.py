@@ -161,7 +161,11 @@ def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] 
         # Hydra before 1.0: config_path names the primary config file itself (`config_path="conf/config.yaml"`),
         # its folder holds the config groups
         config_dir, name = config_dir.parent, config_dir.stem
+        version_base = LEGACY  # group files merge at the top level (hydra_compose.Composer(legacy=True))
     return HydraApp(idx.script, site.line, config_dir, name, version_base, how)
+
+
+LEGACY = "0.11"  # a Hydra app from before 1.0 (``config_path`` names the primary config file)
 
 
 def compositions(project: Project, *, use_hydra: bool = True) -> list[Union[Composed, FileError]]:

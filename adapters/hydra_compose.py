@@ -210,8 +210,11 @@ _Choice = Union[str, "list[str]", None]  # a group's option, several (a list), o
 class Composer:
     """preflight's defaults-list composer (the common subset of Hydra >= 1.1)."""
 
-    def __init__(self, config_dir: Path, overrides: Sequence[Override]) -> None:
+    def __init__(self, config_dir: Path, overrides: Sequence[Override], legacy: bool = False) -> None:
         self.config_dir = config_dir
+        # Hydra before 1.0 (denisyarats/pytorch_sac @ 81c5b53 ``config_path='config/train.yaml'``): a group's
+        # file is merged at the top level (``config/agent/sac.yaml``'s ``agent:`` is ``agent``, not ``agent.agent``)
+        self.legacy = legacy
         self.cli_groups: dict[str, _Choice] = {}  # group key -> option (None: deleted)
         self.cli_added: list[tuple[str, str]] = []
         self.values: list[Override] = []
@@ -348,7 +351,8 @@ class Composer:
                 raise ComposeError(f"Could not find '{opt_path}' (in the defaults list of "
                                    f"{config_path}); ConfigStore entries are registered by code "
                                    "preflight does not run")
-            child_pkg = self._package(child, pkg, package, group_key.lstrip("/").replace("/", "."))
+            child_pkg = self._package(child, pkg, package,
+                                      "" if self.legacy else group_key.lstrip("/").replace("/", "."))
             self._expand(opt_path, child, child_pkg, group_path, False, choices, found, used, items, depth + 1)
 
     def _config_entry(self, entry: str, own_group: str, package: str, choices: dict[str, _Choice],
@@ -451,7 +455,11 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
     )
 
     overrides, _, notes = parse_overrides(tokens)
-    version = hydra_available() if use_hydra else None
+    legacy = version_base is not None and version_base.startswith("0.")
+    version = hydra_available() if use_hydra and not legacy else None
+    if legacy:
+        notes.append("a Hydra app from before 1.0 (config_path names the primary config file): composed by "
+                     "preflight's composer with that Hydra's rule, config group files merged at the top level")
     packages = searchpath_packages(config_dir, config_name) if version else []
     local_plugins = local_plugin_dirs() if version else []
     if local_plugins:
@@ -484,7 +492,7 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
                 notes.append(f"hydra-core could not compose Hydra's own settings ({_first_line(str(exc))}); "
                              "the job's config was composed by preflight's composer")
     if result is None:
-        composer = Composer(config_dir, overrides)
+        composer = Composer(config_dir, overrides, legacy=legacy)
         try:
             result = composer.compose(config_name)
         except ComposeError as exc:

@@ -11,6 +11,7 @@ composes with preflight's own composer instead.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -242,7 +243,11 @@ def _unreadable(path: str) -> Optional[str]:
 
 
 def _about_hydra_settings(message: str) -> bool:
-    return "In 'hydra/" in message or "'hydra/" in message.split("\n", 1)[0]
+    """An error in Hydra's own settings, not the job's config: a ``hydra/...`` group, or a key of the
+    primary config's ``hydra:`` section that this hydra-core's ``HydraConf`` does not have (a Hydra 0.11 app's
+    ``hydra.name``, renamed ``hydra.job.name`` in 1.0: denisyarats/pytorch_sac @ 81c5b53 config/train.yaml:32)."""
+    return "In 'hydra/" in message or "'hydra/" in message.split("\n", 1)[0] or \
+        bool(re.search(r"not in 'HydraConf'[\s\S]*full_key: hydra\.", message))
 
 
 def _first_line(message: str) -> str:

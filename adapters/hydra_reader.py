@@ -114,6 +114,7 @@ class _Reader:
         self.assigns: dict[str, list[ast.AST]] = {}
         self.read_paths: set[tuple] = set()
         self.param_rebinds: dict[str, set[str]] = {}  # a local class/function -> parameters its body assigns
+        self.split_arms: dict[int, ast.AST] = {}  # id(IfExp) -> the arm the training split takes (split_arm)
 
     # -- expressions -------------------------------------------------------------
     def chain(self, node: ast.AST) -> Optional[tuple]:
@@ -174,6 +175,8 @@ class _Reader:
             return None
         if isinstance(node, ast.IfExp):
             test = self.test(node.test, depth)
+            if test is None and id(node) in self.split_arms:  # config_object_split_arm.training_ifexp
+                return self.ev(self.split_arms[id(node)], depth + 1)
             if test is None:
                 return None
             return self.ev(node.body if test else node.orelse, depth + 1)

@@ -202,8 +202,10 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, bool):
                 found.ckpt.append((got.value, got.path, line))
-        elif (kw.arg == "batch_size" and "loader" in name.lower()) or \
-                (kw.arg == "per_device_train_batch_size" and name == "TrainingArguments"):  # the per-process batch
+        elif (kw.arg == "batch_size" and ("loader" in name.lower() or name.rsplit(".", 1)[-1].endswith("ReplayBuffer"))) \
+                or (kw.arg == "per_device_train_batch_size" and name == "TrainingArguments"):  # the per-process batch
+            # a replay buffer draws each update's batch itself (MishaLaskin/curl @ 8416d6e train.py:204-211
+            # ``utils.ReplayBuffer(..., batch_size=args.batch_size)``, utils.py:123-128 ``sample_cpc``)
             got = reader.ev(kw.value)
             # a key of an evaluation section (``cfg.TEST.IMS_PER_BATCH``, reid-strong-baseline data/build.py:43) is
             # not the training batch (the key's own name is left to the code: a training loader may read it)
@@ -419,7 +421,12 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         add("batch.micro", value, path, f"{'.'.join(map(str, path))} read by the code: the batch is split into "
             "micro batches of this size (one backward each; read from the key's name: low)", "low")
     else:
-        one_value("batch.micro", found.loader_batch, "{key} given to a data loader as batch_size (line {line}): "
+        loaders = found.loader_batch
+        if len({site[0] for site in loaders}) > 1:
+            # loaders that disagree: one fed an evaluation option (``args.eval_batch_size``, ViT-pytorch
+            # utils/data_utils.py:56-60 beside the training loader's ``args.train_batch_size``) is not the training one
+            loaders = [site for site in loaders if not _held_out_split(tuple(site[1])[-1:])] or loaders
+        one_value("batch.micro", loaders, "{key} given to a data loader as batch_size (line {line}): "
                   "per process")
     one_value("data.num_workers", found.workers, "{key} given to a data loader as num_workers (line {line})")
     one_value("data.pin_memory", found.pin, "{key} given to a data loader as pin_memory (line {line})")

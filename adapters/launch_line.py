@@ -11,6 +11,7 @@ from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 from preflight.adapters.launchers_fabric import is_fabric, parse_fabric
 
 from preflight._record import dataclass, field
+from preflight.console_scripts import runner_end
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -213,6 +214,12 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
         i = _take_env(tokens, i, info)
     if i >= len(tokens):
         return info
+    ran = runner_end(tokens, i)  # ``poetry run python train.py``: the runner starts no process of its own
+    if ran > i:
+        info.notes.append(f"{tokens[i]} run: the command runs in the project's environment (no process of its own)")
+        i = _take_env(tokens, ran, info)
+        if i >= len(tokens):
+            return info
     head = os.path.basename(tokens[i])
     if is_fabric(tokens, i) >= 0:
         parse_fabric(info, tokens, is_fabric(tokens, i))

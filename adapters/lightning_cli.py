@@ -56,26 +56,76 @@ def _config_files(argv: list[str]) -> Optional[list[str]]:
     return out
 
 
+def _default_sections(pass_: Any, paths: list) -> Optional[list[tuple[Any, str]]]:
+    """The ``default_config_files`` a CLI subclass names, loaded: (config, shown path); None if one fails."""
+    from pathlib import Path
+
+    from preflight.loaders import LoadedConfig, load_config_text
+    from preflight.sources import read_text_limited
+
+    out = []
+    for path in paths:
+        try:
+            shown = str(Path(path).resolve().relative_to(Path(str(pass_.project.root)).resolve()))
+        except (ValueError, OSError, TypeError):
+            shown = str(path)
+        try:
+            loaded = load_config_text(read_text_limited(path, errors="replace"), "yaml", shown)
+        except OSError:
+            return None
+        if not isinstance(loaded, LoadedConfig) or not isinstance(loaded.data, dict):
+            return None
+        out.append((loaded, shown))
+    return out
+
+
 def cli_trainer(pass_: Any, site: CallSite) -> bool:
-    """Read ``site`` (a ``LightningCLI(...)`` call) as the Trainer its config builds; False when the
-    config is not known (the caller keeps its note)."""
-    if any(kw.arg in ("trainer_class", "parser_kwargs", "env_parse") for kw in site.call.keywords):
+    """Read ``site`` (a ``LightningCLI(...)`` call, or a call of a project subclass of it) as the Trainer its
+    config builds; False when the config is not known (the caller keeps its note)."""
+    chain = getattr(pass_, "cli_chains", {}).get(id(site.call))
+    given = {kw.arg: kw.value for kw in site.call.keywords if kw.arg}
+    if chain is not None:
+        given = {**chain.keywords, **given}  # the subclass hands its own keywords on (``**kwargs``)
+        if chain.unknown:
+            return False
+    if any(k in given for k in ("trainer_class", "env_parse", "args")):
         return False
+    if chain is None and "parser_kwargs" in given:
+        # ``LightningCLI(parser_kwargs={"fit": {"default_config_files": ["config.fit.yaml"]}})``
+        from pathlib import Path
+
+        from preflight.adapters.lightning_cli_subclass import CliChain, _default_files, _imports
+
+        tree = pass_.script.tree
+        if not isinstance(tree, ast.Module) or pass_.script.source.path is None:
+            return False
+        chain = CliChain()
+        _default_files(given["parser_kwargs"], tree, _imports(tree), Path(str(pass_.script.source.path)), chain)
+        if chain.unknown:
+            return False
     argv = [str(a) for a in pass_.idx.args]
     files = _config_files(argv)
-    if not files:
+    if files is None:
         return False
-    loaded = []
+    flags = any(tok.startswith("--trainer.") for tok in argv)
+    if not files and not (chain is not None and (chain.default_files or flags)):
+        return False
+    loaded: list[tuple[Any, Optional[str]]] = []
     for name in files:
         norm = name.replace("\\", "/").lstrip("./")
         found = [c for _, c in pass_.project.configs
                  if str(c.path).replace("\\", "/").endswith(norm) and isinstance(c.data, dict)]
         if len(found) != 1:
             return False
-        loaded.append(found[0])
+        loaded.append((found[0], None))
+    if chain is not None and chain.default_files:
+        defaults_loaded = _default_sections(pass_, chain.default_files)
+        if defaults_loaded is None:
+            return False
+        loaded = [*defaults_loaded, *loaded]  # default config files first: the files given win over them
     keywords: dict[str, tuple[Any, Resolved]] = {}
     plain = True
-    defaults = next((kw.value for kw in site.call.keywords if kw.arg == "trainer_defaults"), None)
+    defaults = given.get("trainer_defaults")
     if defaults is not None:
         if not isinstance(defaults, ast.Dict):
             return False
@@ -88,7 +138,7 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
                     continue
                 keywords[k.value] = (v.value, Resolved(v.value, "code", v.lineno, None,
                                                        f"LightningCLI(trainer_defaults={{{k.value!r}: ...}})"))
-    for config in loaded:
+    for config, shown in loaded:
         section = config.data.get("trainer")
         if section is None:
             continue
@@ -101,8 +151,12 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
                 plain = False
                 keywords.pop(key, None)
                 continue
-            source = pass_.project.config_source(config, ("trainer", key))
-            keywords[key] = (value, Resolved(value, "config", source.line, source.key, str(source.path)))
+            if shown is None:
+                source = pass_.project.config_source(config, ("trainer", key))
+                keywords[key] = (value, Resolved(value, "config", source.line, source.key, str(source.path)))
+            else:
+                line = config.line_of(("trainer", key), nearest=True)
+                keywords[key] = (value, Resolved(value, "config", line, f"trainer.{key}", shown))
     for i, tok in enumerate(argv):
         name, eq, val = tok.partition("=")
         if not name.startswith("--trainer."):
@@ -118,6 +172,15 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
             return False
         value = _flag_value(raw)
         keywords[key] = (value, Resolved(value, "cli", None, name, f"{name} {raw} (LightningCLI)"))
+    if chain is not None:
+        for key, when, to, detail in chain.rewrites:
+            if key in keywords and keywords[key][0] == when:
+                old = keywords[key][1]
+                why = old.detail if old.kind == "config" else f"{old.detail}; {detail}"  # a config's detail: its path
+                keywords[key] = (to, Resolved(to, old.kind, old.line, old.key, why))
+        for key in chain.dropped:  # an override sets the key in a way not read
+            plain = False
+            keywords.pop(key, None)
     nodes = []
     for key, (value, resolved) in keywords.items():
         node = ast.copy_location(ast.Constant(value=value), site.call)
@@ -125,15 +188,21 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
         nodes.append(ast.keyword(arg=key, value=node))
     call = ast.copy_location(ast.Call(func=site.call.func, args=[], keywords=nodes), site.call)
     pass_.mapped_calls.append(call)  # kept alive: `mapped` is keyed by the ids of its nodes
+    if chain is not None:
+        pass_.medium_calls.add(id(call))
     synthetic = CallSite(site.script, call, site.name, site.qualified, site.target, site.guards, site.function,
                          site.klass)
-    shown = ", ".join(files)
+    shown = ", ".join([*(name for _, name in loaded if name is not None), *files]) or "no config file"
     if plain:
-        pass_.note(f"{pass_.where(site.call)}: LightningCLI: the Trainer is built from the trainer: section of "
+        via = f" (through {' -> '.join(chain.names)})" if chain is not None and chain.names else ""
+        pass_.note(f"{pass_.where(site.call)}: LightningCLI{via}: the Trainer is built from the trainer: section of "
                    f"{shown} and the --trainer.* flags; what they do not set keeps the Trainer's default")
         pass_.trainer(synthetic)
     else:
         pass_.note(f"{pass_.where(site.call)}: LightningCLI: the plain keys of {shown}'s trainer: section are read; "
                    "one is an object (class_path), so no Trainer default is assumed")
         pass_.explicit_only(synthetic, "medium")
+    from preflight.adapters.lightning_cli_flags import cli_sections
+
+    cli_sections(pass_, site, argv, loaded)  # --optimizer, --data (lightning_cli_flags.py)
     return True

@@ -105,6 +105,18 @@ class _PassBase:
         self.from_args = [s for s in self.calls if s.qualified and s.qualified.endswith(".Trainer.from_argparse_args")
                           and _is_lightning(s.qualified.rsplit(".", 1)[0], "Trainer")]
         self.clis = [s for s in self.calls if _is_lightning(s.qualified, "LightningCLI")]
+        self.cli_chains: dict[int, Any] = {}  # id(call) -> what a project subclass of LightningCLI sets
+        self.medium_calls: set[int] = set()
+        if idx.imports_any(*LIGHTNING_MODULES):
+            from preflight.adapters.lightning_cli_subclass import cli_chain, read_chain
+
+            for s in self.calls:
+                if s not in self.clis and s.last and s.last[:1].isupper() \
+                        and not (s.qualified or "").startswith(("torch.", "lightning", "pytorch_lightning")):
+                    chain = cli_chain(self.script.source.path, self.script.tree, s.qualified or "")
+                    if chain is not None:
+                        self.cli_chains[id(s.call)] = read_chain(chain)
+                        self.clis.append(s)
         self.modules = {name for name, node in idx.classes.items()
                         if any(_is_lightning(idx.qualify(dotted_name(b)), b_last)
                                for b in node.bases for b_last in _MODULE_BASES)}
@@ -115,6 +127,8 @@ class _PassBase:
 
     # -- helpers -------------------------------------------------------------
     def conf(self, site: CallSite, base: str = "high") -> str:
+        if id(site.call) in self.medium_calls:  # a Trainer read through a project's LightningCLI subclass
+            return "medium"
         return base if self.idx.runs(site) else "medium"
 
     def src(self, node: Any, detail: Optional[str] = None, kind: str = "code", key: Optional[str] = None) -> Source:

@@ -189,6 +189,10 @@ def is_launch_tokens(tokens: Sequence[str]) -> bool:
             k += 1
     if k >= len(tokens):
         return False
+    from preflight.console_scripts import runner_end
+
+    if runner_end(tokens, k) > k:  # ``poetry run python train.py``, ``uv run torchrun ...``
+        return is_launch_tokens(tokens[runner_end(tokens, k):])
     head = tokens[k].rsplit("/", 1)[-1]
     return head in LAUNCH_HEADS or head.startswith("python") or tokens[k].endswith(".py") \
         or is_tune_run(tokens[k:])

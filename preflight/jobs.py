@@ -516,7 +516,12 @@ def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence
         _read_launch_script(script, args, root, out, env=env or None)
     elif not paths and launch:
         from preflight.adapters.launchers import parse_launch
+        from preflight.console_scripts import console_launch
 
+        console = console_launch(launch, bases, lambda m: _find_module(m, bases))
+        if console is not None:  # ``poetry run yolo-train ...``: the module the console script runs
+            launch = console[0]
+            out.notes.append(console[1])
         info = parse_launch(launch)
         tool = _tool(launch, info)
         if tool is not None:

@@ -59,13 +59,16 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
         loader = _Loader(text)  # checks every character: may raise ReaderError
     except yaml.reader.ReaderError as exc:
         return _yaml_reader_error(display, text, exc)
+    rest: list[Any] = []  # the documents after the first, when each parses
     try:
         try:
             root = loader.get_node() if loader.check_node() else None
             try:
                 more = loader.check_node()
+                while loader.check_node() and len(rest) < 64:
+                    rest.append(loader.get_node())
             except yaml.YAMLError:
-                more = True
+                more, rest = True, []
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
@@ -76,7 +79,15 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
         return FileError(display, f"invalid YAML: {exc}")
     except RecursionError:
         return FileError(display, "YAML nested too deeply to read", line=1)
-    if more:
+    if more and root is not None and _disjoint_mappings([root, *rest]):
+        # seungwonpark/melgan config/default.yaml: ``data:`` / ``---`` / ``train:`` / ``---`` / ``audio:`` ...,
+        # read with ``yaml.load_all`` into one dict (utils/hparams.py:16-23): mappings with no key in common
+        # compose into one mapping whichever document wins
+        notes.append(f"{display} holds {1 + len(rest)} YAML documents, mappings with no top-level key in common: "
+                     "read as one mapping")
+        root = yaml.MappingNode("tag:yaml.org,2002:map", [pair for node in [root, *rest] for pair in node.value],
+                                start_mark=root.start_mark, end_mark=rest[-1].end_mark)
+    elif more:
         notes.append(f"{display} holds more than one YAML document; preflight reads the first")
     else:  # one document (or none): what yaml.compose(text) gives, kept for composed_yaml
         _COMPOSED[:] = [(text, root)]
@@ -91,6 +102,24 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
         return FileError(display, "YAML nested too deeply to read", line=1)
     builder.lines[()] = root.start_mark.line + 1
     return LoadedConfig(display, "yaml", data, builder.lines, notes, _package_header(text))
+
+
+def _disjoint_mappings(nodes: list[Any]) -> bool:
+    """Every document a mapping of plain scalar keys, no key in two of them (a Kubernetes file's documents
+    all have ``kind``: not one mapping)."""
+    import yaml
+
+    seen: set[str] = set()
+    if len(nodes) < 2:
+        return False
+    for node in nodes:
+        if not isinstance(node, yaml.MappingNode):
+            return False
+        for key, _value in node.value:
+            if not isinstance(key, yaml.ScalarNode) or key.value in seen or key.value == "<<":
+                return False
+            seen.add(key.value)
+    return True
 
 
 _PACKAGE_HEADER = re.compile(r"^\s*#\s*@package\s+(\S+)\s*$")
