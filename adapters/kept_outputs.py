@@ -53,6 +53,9 @@ _MODEL_MAKERS = ("from_pretrained", "from_config", "DistributedDataParallel", "D
 #: names that are not a model's forward, whatever they contain
 _NOT_MODEL = ("loss", "criterion", "metric", "optim", "sched", "token", "collat", "scaler", "accelerator",
               "fabric", "loader", "dataset", "processor", "autocast", "context", "ctx")
+#: a function named for what it does is a helper, not a model's forward
+_VERBS = ("get_", "make_", "build_", "create_", "compute_", "prepare_", "load_", "init_", "setup_", "sample_",
+          "apply_", "add_", "encode", "decode", "run_", "train_", "eval", "forward_")
 #: what a projection of the output that keeps only the loss reads
 _LOSS_ONLY = ("loss", "item", "tolist", "cpu", "numpy")
 
@@ -119,8 +122,8 @@ def _model_call(expr: ast.expr, models: set[str]) -> bool:
     if not name:
         return False
     last = name.rsplit(".", 1)[-1].lower()
-    if any(word in last for word in _NOT_MODEL):
-        return False
+    if any(word in last for word in _NOT_MODEL) or last.startswith(_VERBS):
+        return False  # (kohya ``flux_train_utils.get_noisy_model_input_and_timesteps(...)``: a helper)
     return name in models or "model" in last or last.endswith("net") or last in ("engine", "policy", "gpt", "llm")
 
 
@@ -150,6 +153,9 @@ def _forward(stmt: ast.stmt, models: set[str]) -> Optional[tuple[list[str], bool
             value = value.func.value
         else:
             return None
+    if isinstance(value, ast.Call) and any(k.arg and "logits" in k.arg and isinstance(k.value, ast.Constant)
+                                           and k.value.value is False for k in value.keywords):
+        loss_only = True  # karpathy/llm.c train_gpt2.py:810 ``_, loss = model(x, y, return_logits=False)``
     names: list[str] = []
     for target in targets:
         elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
@@ -189,13 +195,15 @@ def _read_loop(loop: _Loop, models: set[str]) -> Optional[Reading]:
     if not holds:
         return Reading(False, stmt.lineno, tuple(names),
                        f"`{ast.unparse(stmt)[:80]}` binds the loss only: the output object is dropped")
-    if isinstance(value, ast.Name) and value.id in names and len(names) == 1:
+    # the loss tensor is not the output: ``logits, loss = model(x, y)``; ``loss = model(data)`` then
+    # ``(loss / K).backward()`` (lucidrains/x-transformers train_length_extrapolate.py:124)
+    bare = {n.id for n in ast.walk(value or back[0]) if isinstance(n, ast.Name)
+            and not isinstance(_parent_of(value or back[0], n), (ast.Attribute, ast.Subscript))}
+    holders = {n for n in names if n not in bare and "loss" not in n.lower()}
+    if not holders:
         return Reading(False, stmt.lineno, tuple(names),
-                       f"`{value.id}` is the loss the model returns (back-propagated as it is): the loop "
-                       "binds no output object")
-    holders = set(names)
-    if isinstance(value, ast.Name):
-        holders.discard(value.id)  # ``logits, loss = model(x, y)``: the loss tensor is not the output
+                       f"{', '.join(f'`{n}`' for n in names)}: the loss the model returns, back-propagated: the "
+                       "loop binds no output object")
     # aliases of the output: ``logits = outputs.logits``, ``outputs[1]``
     aliases: set[int] = set()
     for later in body[index + 1:]:
@@ -216,7 +224,7 @@ def _read_loop(loop: _Loop, models: set[str]) -> Optional[Reading]:
     # a holder deleted or bound again anywhere in the loop (before the next forward) is not kept
     killed: dict[str, int] = {}
     for node in _walk_local(loop):
-        if node is stmt or id(node) in aliases:
+        if node is stmt or id(node) in aliases or _keeps_alive(node, holders, models):
             continue
         for target in _stored(node):
             for n in ast.walk(target):
@@ -232,6 +240,38 @@ def _read_loop(loop: _Loop, models: set[str]) -> Optional[Reading]:
                    f"`{ast.unparse(stmt)[:80]}` in the training loop (line {loop.lineno}); "
                    f"{', '.join(f'`{n}`' for n in live)} is never deleted or bound again before the next "
                    "forward, so the previous step's output lives through it")
+
+
+def _parent_of(root: ast.AST, node: ast.AST) -> Optional[ast.AST]:
+    for parent in ast.walk(root):
+        if any(child is node for child in ast.iter_child_nodes(parent)):
+            return parent
+    return None
+
+
+def _keeps_alive(node: ast.AST, holders: set[str], models: set[str]) -> bool:
+    """A store that keeps an output-sized tensor under the name: another forward (an ``except``
+    arm's, benchmarking-gnns ``train_molecules_graph_regression.py:31-33``), or a value computed
+    from the holder itself (diffusers ``model_pred = model_pred * -1``, ``model_pred,
+    model_pred_prior = torch.chunk(model_pred, 2, dim=0)``), not a loss-only projection of it."""
+    if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+        return False
+    if _forward(node, models) is not None:
+        return True
+    if not _mentions(node.value, holders):
+        return False
+    projected = node.value
+    while isinstance(projected, (ast.Attribute, ast.Subscript, ast.Call)):
+        attr = (projected.attr if isinstance(projected, ast.Attribute)
+                else projected.func.attr if isinstance(projected, ast.Call) and isinstance(projected.func, ast.Attribute)
+                else "")
+        if attr in _LOSS_ONLY:
+            return False
+        projected = (projected.value if isinstance(projected, (ast.Attribute, ast.Subscript))
+                     else projected.func.value if isinstance(projected.func, ast.Attribute) else projected.func)
+        if isinstance(projected, ast.Name):
+            break
+    return True
 
 
 def _stored(node: ast.AST) -> list[ast.expr]:
@@ -253,14 +293,15 @@ def _scopes(tree: ast.AST) -> Iterator[_Scope]:
             yield node
 
 
-def read_tree(tree: ast.AST) -> list[Reading]:
+def read_tree(tree: ast.AST, main: bool = True) -> list[Reading]:
     """Every training loop's reading in one file (outermost loops first; a loop nested in another
-    training loop is read on its own: nanoGPT's micro-step loop)."""
+    training loop is read on its own: nanoGPT's micro-step loop). ``main`` False: an imported
+    module, whose ``if __name__ == "__main__":`` block does not run."""
     models = _model_names(tree)
     out: list[Reading] = []
     seen: set[int] = set()
     for scope in _scopes(tree):
-        for node in _walk_local(scope) if not isinstance(scope, ast.Module) else _module_level(scope):
+        for node in _walk_local(scope) if not isinstance(scope, ast.Module) else _module_level(scope, main):
             if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and id(node) not in seen:
                 seen.add(id(node))
                 got = _read_loop(node, models)
@@ -269,9 +310,11 @@ def read_tree(tree: ast.AST) -> list[Reading]:
     return out
 
 
-def _module_level(tree: ast.Module) -> Iterator[ast.AST]:
+def _module_level(tree: ast.Module, main: bool = True) -> Iterator[ast.AST]:
     """The module's own code (not inside its functions or classes)."""
     for stmt in tree.body:
+        if not main and isinstance(stmt, ast.If) and "__name__" in ast.unparse(stmt.test):
+            continue
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             yield from _walk_local(stmt)
 
@@ -353,6 +396,6 @@ class KeptOutputsAdapter(Adapter):
                 except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                     continue
                 shown = os.path.relpath(path, root) if root is not None else path.name
-                for reading in read_tree(tree):
+                for reading in read_tree(tree, main=False):
                     out.append((reading, Source("code", shown, reading.line, None, reading.why)))
         return out
