@@ -100,16 +100,35 @@ def _autocast_call(call: ast.AST) -> Optional[bool]:
 
 
 def _autocast_site(tree: ast.AST) -> Optional[ast.AST]:
-    """The first ``with ...autocast(...):`` or ``@...autocast(...)`` that surely enters autocast."""
-    for node in nodes_of(tree):
-        items: list[ast.expr] = []
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            items = [item.context_expr for item in node.items]
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            items = list(node.decorator_list)
-        for expr in items:
-            if _autocast_call(expr) is True:
-                return expr
+    """The first ``with ...autocast(...):`` or ``@...autocast(...)`` that surely enters autocast in code
+    that trains: a function (or the module's own code) that calls ``backward``. An autocast in an
+    evaluation or logging function (diffusers ``log_validation``, LMFlow's ``evaluator.py:204``) says
+    nothing about the training forward. A bare ``autocast(...)`` counts only when the name is not
+    bound in the file (llama-cookbook ``train_utils.py:97`` binds ``autocast = torch.cuda.amp.autocast
+    if train_config.use_fp16 else nullcontext``: only under fp16)."""
+    from preflight.adapters.kept_outputs import _module_level, _walk_local
+
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    scopes: list[list[ast.AST]] = []
+    if isinstance(tree, ast.Module):
+        scopes.append(list(_module_level(tree)))
+    scopes.extend(list(_walk_local(fn)) for fn in nodes_of(tree)
+                  if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    for nodes in scopes:
+        if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
+                   for n in nodes):
+            continue
+        for node in nodes:
+            items: list[ast.expr] = []
+            if isinstance(node, (ast.With, ast.AsyncWith)):
+                items = [item.context_expr for item in node.items]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                items = list(node.decorator_list)
+            for expr in items:
+                if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in bound:
+                    continue
+                if _autocast_call(expr) is True:
+                    return expr
     return None
 
 

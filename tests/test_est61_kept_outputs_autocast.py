@@ -289,9 +289,16 @@ def test_accelerate_mixed_precision_is_true(tmp_path):
 
 
 @pytest.mark.parametrize("old,new", [
-    # llama-cookbook train_utils.py:97: autocast only under fp16, bound conditionally
+    # llama-cookbook train_utils.py:97,151: autocast only under fp16, bound conditionally, entered around the forward
     ("    for epoch in range(3):\n",
      "    autocast = torch.cuda.amp.autocast if use_fp16 else nullcontext\n    for epoch in range(3):\n"),
+    ("            logits: torch.Tensor = model(",
+     "            autocast = torch.cuda.amp.autocast if use_fp16 else nullcontext\n"
+     "            with autocast():\n                logits: torch.Tensor = model("),
+    # autocast only in an evaluation function (diffusers log_validation, LMFlow evaluator.py:204)
+    ("    for epoch in range(3):\n",
+     "    def evaluate(batch):\n        with torch.no_grad(), torch.autocast('cuda'):\n            return model(batch)\n"
+     "    for epoch in range(3):\n"),
     # an enabled= expression
     ("    for epoch in range(3):\n",
      "    ctx = torch.autocast('cuda', enabled=args.amp)\n    for epoch in range(3):\n"),
