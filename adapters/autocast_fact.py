@@ -18,8 +18,9 @@ how. Two mechanisms give that, and they differ for the loss:
 
 Written:
 
-- True (``medium``): an autocast context or decorator in the scripts or the local modules they
-  import, called without ``enabled=`` (or ``enabled=True``); or a precision fact written by
+- True (``medium``), beside an ``amp_*`` precision only: an autocast context or decorator in code
+  that trains (a function calling ``backward``) in the scripts or the local modules they import,
+  called without ``enabled=`` (or ``enabled=True``); or a precision fact written by
   accelerate, the Trainer or Lightning (their own autocast), unless the job uses DeepSpeed
   (its bf16/fp16 engine is not autocast: ``derive._deepspeed_precision``);
 - False (``medium``): the job shards with FSDP, the code builds ``MixedPrecision(param_dtype=...)``
@@ -147,16 +148,18 @@ def autocast_fact(plan: TrainingPlan, project: Any) -> None:
     if FIELD not in FIELDS or project is None or uses_deepspeed(plan):
         return
     files = _files(project)
+    precision = plan.resolve("precision.mode")
+    amp = precision is not None and str(precision.value).startswith("amp_")
     for shown, tree, _text in files:
-        site = _autocast_site(tree)
+        # (an autocast under ``if self.args.use_amp:`` while the plan reads use_amp False and fp32, PatchTST
+        # exp/exp_main.py:146-147: no autocast runs; True is written only beside an amp precision)
+        site = _autocast_site(tree) if amp else None
         if site is not None:
             plan.add(FIELD, True, Source("code", shown, getattr(site, "lineno", None), None,
                                          f"`{ast.unparse(site)[:80]}`: the forward runs under autocast"),
                      "medium", adapter="derive")
             return
-    precision = plan.resolve("precision.mode")
-    framework = (precision is not None and str(precision.value).startswith("amp_")
-                 and precision.adapter.startswith(_AUTOCASTING))
+    framework = amp and precision is not None and precision.adapter.startswith(_AUTOCASTING)
     if framework:
         assert precision is not None
         src = precision.source

@@ -397,3 +397,30 @@ def test_cli_prints_no_offload_line(tmp_path, capsys):
           "--precision", "bf16", "--seq-len", "1024", "--batch-size", "2", "--gpu", "a100-80gb"])
     out = capsys.readouterr().out
     assert "FSDP CPU offload" not in out
+
+
+def test_autocast_not_written_beside_fp32(tmp_path):
+    """PatchTST exp/exp_main.py:146-147: the autocast is taken only ``if self.args.use_amp``, whose
+    argparse default is False: the plan reads fp32, and no autocast fact is written."""
+    plan = plan_of(tmp_path, """\
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--use_amp", action="store_true", default=False)
+        args = parser.parse_args()
+        model = Net().cuda()
+        optimizer = torch.optim.Adam(model.parameters())
+        for x, y in loader:
+            optimizer.zero_grad()
+            if args.use_amp:
+                with torch.cuda.amp.autocast():
+                    outputs = model(x)
+            else:
+                outputs = model(x)
+            loss = criterion(outputs, y)
+            loss.backward()
+            optimizer.step()
+    """)
+    precision = plan.resolve("precision.mode")
+    assert precision is None or not str(precision.value).startswith("amp_")
+    assert plan.resolve("precision.autocast") is None
