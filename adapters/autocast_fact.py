@@ -123,6 +123,9 @@ def _autocast_site(tree: ast.AST) -> Optional[ast.AST]:
             items: list[ast.expr] = []
             if isinstance(node, (ast.With, ast.AsyncWith)):
                 items = [item.context_expr for item in node.items]
+                if any((dotted_name(e.func) or "").rsplit(".", 1)[-1] in ("no_grad", "inference_mode")
+                       for e in items if isinstance(e, ast.Call)):
+                    continue  # sampling beside the training step (F5-TTS trainer.py:413), not its forward
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 items = list(node.decorator_list)
             for expr in items:

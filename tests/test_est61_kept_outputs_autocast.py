@@ -424,3 +424,27 @@ def test_autocast_not_written_beside_fp32(tmp_path):
     precision = plan.resolve("precision.mode")
     assert precision is None or not str(precision.value).startswith("amp_")
     assert plan.resolve("precision.autocast") is None
+
+
+def test_autocast_site_is_the_training_forward():
+    """F5-TTS ``src/f5_tts/model/trainer.py:413``: ``with torch.inference_mode(), self.accelerator.autocast():``
+    around sampling inside the function that trains is not the training forward's autocast."""
+    import ast
+
+    from preflight.adapters.autocast_fact import _autocast_site
+
+    code = textwrap.dedent("""\
+        def train(model, loader, optimizer):
+            for batch in loader:
+                loss = model(**batch).loss
+                loss.backward()
+                with torch.inference_mode(), torch.autocast("cuda"):
+                    sample = model.generate(batch["input_ids"][:1])
+    """)
+    assert _autocast_site(ast.parse(code)) is None
+    forward = code.replace("        loss = model(**batch).loss\n",
+                           "        with torch.autocast('cuda', dtype=torch.bfloat16):\n"
+                           "            loss = model(**batch).loss\n")
+    assert forward != code
+    site = _autocast_site(ast.parse(forward))
+    assert site is not None and site.lineno == 3
