@@ -112,6 +112,10 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     from preflight.adapters.model_ref_count import count_from_ref
 
     count_from_ref(plan, project)
+    if project is not None:
+        from preflight.adapters.autocast_fact import autocast_fact
+
+        autocast_fact(plan, project)
 
 
 def _deepspeed_version(plan: TrainingPlan, project: Any) -> None:

@@ -286,6 +286,20 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The bf16 switch of a TrainingArguments/SFTConfig setting as the HF DeepSpeed integration "
               "compares it with the DeepSpeed config's bf16.enabled (bf16 or bf16_full_eval), when given "
               "explicitly."),
+    FieldSpec("memory.keeps_outputs", "bool",
+              "The training loop keeps the previous step's model output alive into the next "
+              "forward: the name bound to the forward's result (the output object, or the logits) "
+              "is neither deleted nor rebound before the next forward (outputs = model(**batch) "
+              "at loop level, no del). The previous step's logits (and the KV cache a "
+              "transformers decoder returns with use_cache on) stay allocated while the next "
+              "forward runs. False: the loop keeps only the loss (loss = model(**batch).loss), "
+              "deletes the output, or the framework's step drops it (the Trainer's compute_loss)."),
+    FieldSpec("precision.autocast", "bool",
+              "Autocast is in effect around the training forward (a torch.autocast / amp "
+              "context, accelerate or Trainer mixed precision, Lightning *-mixed precision): "
+              "the cross-entropy runs in fp32 whatever the logits' dtype. False: the 16-bit "
+              "compute comes only from FSDP's MixedPrecision(param_dtype=...) / "
+              "MixedPrecisionPolicy and no autocast runs: the loss stays in the logits' dtype."),
     FieldSpec("model.frozen_copies", "int",
               "Frozen full copies of the model the trainer holds beside the trained one: a "
               "DPO/KTO reference model (TRL builds none for a PEFT model: it disables the adapter "

@@ -97,6 +97,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the training loop keeps the model's outputs across steps (outputs = "
                         "model(...) at loop level): the previous step's logits and returned "
                         "cache live through the next forward")
+    j.add_argument("--autocast", action=argparse.BooleanOptionalAction, default=None,
+                   help="autocast runs around the forward (default: what --precision says; "
+                        "--no-autocast with amp-* under FSDP: only MixedPrecision casts the "
+                        "weights, and a loss on the 16-bit logits stays 16-bit)")
     j.add_argument("--use-cache", action=argparse.BooleanOptionalAction, default=None,
                    help="the decoder returns its KV cache in training (config.use_cache); "
                         "default: on, switched off by transformers' own gradient checkpointing. "
@@ -136,6 +140,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",
               "load_placement": "load_placement", "transformers_version": "transformers_version",
               "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache",
+              "autocast": "autocast",
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
               "padding": "padding", "longest_sample": "longest_sample", "ema": "ema", "trained_embeddings": "trained_embeddings",
               "cache_text_embeddings": "cache_text_embeddings", "cache_latents": "cache_latents",

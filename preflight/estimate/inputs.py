@@ -151,6 +151,10 @@ class EstimateInput:
     # the training loop keeps the model's output object across steps (``outputs = model(...)``
     # at loop level): previous step's logits and returned cache live through the next forward
     keeps_outputs: bool = False
+    # autocast runs around the forward (plan precision.autocast). None: what ``precision`` says
+    # (``amp-*`` is autocast); False with ``amp-*`` under FSDP: only MixedPrecision(param_dtype)
+    # casts the weights, so the script's loss on 16-bit logits stays 16-bit (terms.autocast_on)
+    autocast: Optional[bool] = None
     # the decoder returns its KV cache in a training forward (transformers' config.use_cache).
     # None: the config's value, switched off by gradient checkpointing (transformers' own does
     # that); True with grad_ckpt: checkpointing by torch's wrapper (FSDP/accelerate
@@ -513,7 +517,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
              ("deepspeed_version", "framework.deepspeed_version"),
              ("trained_embeddings", "peft.trained_embeddings"),
-             ("frozen_models", "model.frozen_copies"))
+             ("frozen_models", "model.frozen_copies"),
+             ("keeps_outputs", "memory.keeps_outputs"), ("autocast", "precision.autocast"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

@@ -529,12 +529,22 @@ def _loss_in_logits_dtype(inp: EstimateInput, arch: Any) -> bool:
             and str(getattr(arch, "model_type", "")) in LOSS_IN_LOGITS_DTYPE)
 
 
+def autocast_on(inp: EstimateInput) -> bool:
+    """Whether autocast runs around the forward and the loss: ``amp-*`` precision unless the plan
+    says no autocast runs (``autocast`` False, plan ``precision.autocast``: FSDP's
+    ``MixedPrecision(param_dtype=bf16)`` / FSDP2 ``MixedPrecisionPolicy`` cast the gathered
+    weights to 16 bits, so the model computes in 16 bits, but nothing puts ``cross_entropy`` /
+    ``log_softmax`` on autocast's fp32 list: a loss the script computes on the 16-bit logits stays
+    in their dtype). Unknown (None): ``amp-*`` is autocast, as before."""
+    return inp.precision.startswith("amp") and getattr(inp, "autocast", None) is not False
+
+
 def hf_loss_backward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> int:
     """Bytes per (token x vocab) at the start of the loss's backward: log_softmax's saved
     output, the nll gradient and log_softmax's gradient, fp32 each
     (:data:`constants.LOGITS_BACKWARD_FP32`); in the logits' own dtype for a head that
     computes its loss without upcasting (:data:`LOSS_IN_LOGITS_DTYPE`) outside autocast."""
-    if _loss_in_logits_dtype(inp, arch) and not inp.precision.startswith("amp"):
+    if _loss_in_logits_dtype(inp, arch) and not autocast_on(inp):
         return 3 * elem
     return C.LOGITS_BACKWARD_FP32
 
@@ -566,7 +576,7 @@ def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> in
         # (the model types' own ``lm_logits[..., :-1, :].contiguous()``: a view at batch 1;
         # a script's own shift is not read, its copy is kept)
         shift = elem if inp.loss_in_logits_dtype or int(inp.micro_batch or 1) > 1 else 0
-        return elem + shift + (4 + 4 if inp.precision.startswith("amp") else elem)
+        return elem + shift + (4 + 4 if autocast_on(inp) else elem)
     latest = elem + C.LOGITS_FORWARD_FP32 - (0 if elem < 4 else 4)
     version = _transformers_minor(inp)
     shifted = shifted_logits_copy(inp)

@@ -486,9 +486,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # (the interval's bottom leaves the pool out: the allocator releases it when short)
         for phase, value in pool_at.items():
             ph.add(phase, "stream_cache", value, (0.0, pb[1]))
+    if offload_shards:
         notes.append(f"FSDP CPU offload: every unit's sharded gradient ({offload_shards / 1024 ** 3:.1f} "
                      "GiB in all) stays on the GPU until backward ends, then cached by the "
                      "post-backward stream (reserved, released before an out-of-memory error)")
+    elif post_grads:
+        # no offload: the note must not name one (it printed "FSDP CPU offload ... (0.0 GiB)")
+        notes.append(f"FSDP: the sharded gradients ({post_grads / 1024 ** 3:.1f} GiB) are blocks of the "
+                     "post-backward stream; once zero_grad frees them they stay cached in its pool "
+                     "through the next forward (reserved, released before an out-of-memory error)")
     return trainable
 
 
