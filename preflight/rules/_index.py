@@ -274,6 +274,7 @@ JOB = {
     "PF326": "plan.pf326_shared_seed_noise_on_every_rank",
     "PF331": "plan.pf331_file_handle_opened_before_workers",
     "PF332": "plan.pf332_fixed_device_map_in_every_process",
+    "PF336": "plan.pf336_hydra_appended_key_at_another_path",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
