@@ -280,6 +280,7 @@ JOB = {
     "PF338": "plan.pf338_launcher_interpolates_swept_key",
     "PF339": "plan.pf339_config_key_misspells_a_defaulted_read",
     "PF340": "plan.pf340_hparams_yaml_reroots_hydra_config",
+    "PF342": "plan.pf342_no_decay_names_miss_the_norms",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
