@@ -282,6 +282,7 @@ JOB = {
     "PF339": "plan.pf339_config_key_misspells_a_defaulted_read",
     "PF340": "plan.pf340_hparams_yaml_reroots_hydra_config",
     "PF342": "plan.pf342_no_decay_names_miss_the_norms",
+    "PF344": "plan.pf344_functional_dropout_on_in_imported_model",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
