@@ -93,3 +93,50 @@ def test_pf438_silent_when_the_rmse_is_computed_from_all_gathered_outputs() -> N
 def test_pf438_a_tensor_gather_is_not_a_collective() -> None:
     local = "        y = y.gather(0, torch.argsort(t))"
     assert _hits("PF438", _EPOCH_END.format(gather=local)) == [("PF438", "example.py", 18)]
+
+
+# -- the Hydra launch-line rules report on the launch script's line, as a user runs `audit launch.sh` -------
+
+_SFT_APP = """import hydra
+
+
+@hydra.main(config_path="conf", config_name="sft", version_base="1.3")
+def main(cfg):
+    print(cfg.data.train.dataset_name, cfg.data.val.dataset_name, cfg.trainer.lr)
+
+
+if __name__ == "__main__":
+    main()
+"""
+_SFT_CONF = """data:
+  train:
+    dataset_name: squad
+  val:
+    dataset_name: squad
+trainer:
+  lr: 5.0e-6
+"""
+
+
+def _job(tmp_path, launch: str):
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "train.py").write_text(_SFT_APP)
+    (tmp_path / "conf" / "sft.yaml").write_text(_SFT_CONF)
+    (tmp_path / "launch.sh").write_text("#!/bin/bash\n" + launch + "\n")
+
+
+def _audit(cli, tmp_path, codes: str) -> list[tuple[str, str, int]]:
+    import json
+
+    result = cli("audit", "launch.sh", "--no-cache", "--format", "json", "--select", codes, cwd=tmp_path)
+    return sorted((f["code"], f["path"], f["line"]) for f in json.loads(result.out)["findings"])
+
+
+def test_pf336_reports_the_force_added_path_on_the_launch_line(cli, tmp_path) -> None:
+    _job(tmp_path, "python train.py ++data.dataset_name=openmathinstruct2 trainer.lr=1e-5")
+    assert _audit(cli, tmp_path, "PF336") == [("PF336", "launch.sh", 2)]
+
+
+def test_pf336_silent_on_the_paths_the_code_reads(cli, tmp_path) -> None:
+    _job(tmp_path, "python train.py data.train.dataset_name=openmathinstruct2 data.val.dataset_name=openmathinstruct2")
+    assert _audit(cli, tmp_path, "PF336") == []
