@@ -42,6 +42,54 @@ def _multi_process(ctx: FileContext, trainer: ast.Call) -> Optional[ast.AST]:
     return None
 
 
+# collectives whose result is the same on every rank (``self.all_gather``, ``dist.all_reduce``,
+# ``self.trainer.strategy.reduce``, ``accelerator.gather_for_metrics``)
+_COLLECTIVES = frozenset({"all_gather", "all_gather_object", "all_reduce", "gather_for_metrics", "reduce_boolean_decision"})
+_RECEIVED = frozenset({"gather", "reduce"})  # only on a strategy / accelerator / torch.distributed receiver
+
+
+def _collective(call: ast.AST) -> bool:
+    if not isinstance(call, ast.Call):
+        return False
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        if func.attr in _COLLECTIVES:
+            return True
+        if func.attr in _RECEIVED:
+            receiver = ast.unparse(func.value)
+            return receiver in ("dist", "torch.distributed") or receiver.endswith(("strategy", "accelerator"))
+    return isinstance(func, ast.Name) and func.id in _COLLECTIVES
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _synced(fn: ast.FunctionDef) -> set[str]:
+    """Names of ``fn`` whose value comes from a collective, in statement order: assigned from an
+    expression that calls one (``y = self.all_gather(y)``) or that reads a synced name
+    (``rmse = torch.sqrt(F.mse_loss(y, t))``), and the tensors a collective fills in place
+    (``dist.all_reduce(total)``, ``dist.all_gather(parts, x)``)."""
+    synced: set[str] = set()
+    statements = sorted((n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.Expr))),
+                        key=lambda n: (n.lineno, n.col_offset))
+    for stmt in statements:
+        value = stmt.value
+        if value is None:
+            continue
+        if isinstance(stmt, ast.Expr):
+            if _collective(value):
+                assert isinstance(value, ast.Call)
+                synced.update(a.id for a in value.args[:1] if isinstance(a, ast.Name))
+            continue
+        if not (any(_collective(n) for n in ast.walk(value)) or _names(value) & synced):
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for target in targets:
+            synced.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return synced
+
+
 @register
 class MonitoredMetricNotSynced(Rule):
     code = "PF438"
@@ -78,6 +126,9 @@ object (Lightning synchronises those itself).
 
 * The logged value is an attribute of the module (`self.val_loss`, a torchmetrics
   metric that syncs itself), or `sync_dist` is given.
+* The logged value is computed from gathered or reduced values (`y = self.all_gather(y)`
+  then `rmse = torch.sqrt(F.mse_loss(y, t))`; `dist.all_reduce(total)`;
+  `self.trainer.strategy.reduce(x)`): every rank logs the same number (lightning 5604's fix).
 * The Trainer runs one process, or its device count is not known in the file.
 * The metric is not monitored by a callback built in the same file, or the file
   builds several Trainers (a test file: which module each one fits is not followed).
@@ -105,6 +156,7 @@ object (Lightning synchronises those itself).
         for fn in ctx.nodes(ast.FunctionDef):
             if fn.name not in _VALIDATION_HOOKS:
                 continue
+            synced = _synced(fn)
             for node in ast.walk(fn):
                 call = node
                 if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
@@ -117,6 +169,8 @@ object (Lightning synchronises those itself).
                 value = call.args[1]
                 if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
                     continue  # a torchmetrics Metric of the module: synced by Lightning
+                if _collective(value) or any(_collective(n) for n in ast.walk(value)) or _names(value) & synced:
+                    continue  # computed from gathered / reduced values: the same on every rank
                 sync = kwarg(call, "sync_dist")
                 if any(k.arg is None for k in call.keywords) or (sync is not None and literal(ctx, sync) is not False):
                     continue

@@ -186,3 +186,46 @@ PF406_GOOD = [
         GradAscent(model=model, args=args, train_dataset=ds).train()
         """),
 ]
+
+PF406_GOOD.append(
+    # trl issue 1186's job: a per-example weighted mean loss under accumulation on a pinned
+    # transformers 4.36.2, whose Trainer never passes `num_items_in_batch` and divides by the
+    # window itself: the mean loss is right there
+    textwrap.dedent("""
+        # --- train.py
+        import torch
+        from transformers import Trainer, TrainingArguments
+
+        class WeightedTrainer(Trainer):
+            def compute_loss(self, model, inputs, return_outputs=False):
+                weight = inputs.pop("weight")
+                outputs = model(**inputs)
+                loss = (outputs.loss * weight).mean()
+                return (loss, outputs) if return_outputs else loss
+
+        args = TrainingArguments(output_dir="out", per_device_train_batch_size=2, gradient_accumulation_steps=16)
+        WeightedTrainer(model=model, args=args, train_dataset=ds).train()
+        # --- requirements.txt
+        transformers==4.36.2
+        trl==0.7.7
+        """))
+
+PF406_BAD.append(
+    # the same job with a lower bound: `pip install` may give 4.46+, whose Trainer skips its division
+    textwrap.dedent("""
+        # --- train.py
+        import torch
+        from transformers import Trainer, TrainingArguments
+
+        class WeightedTrainer(Trainer):
+            def compute_loss(self, model, inputs, return_outputs=False, **kwargs):  # error: PF406
+                weight = inputs.pop("weight")
+                outputs = model(**inputs)
+                loss = (outputs.loss * weight).mean()
+                return (loss, outputs) if return_outputs else loss
+
+        args = TrainingArguments(output_dir="out", per_device_train_batch_size=2, gradient_accumulation_steps=16)
+        WeightedTrainer(model=model, args=args, train_dataset=ds).train()
+        # --- requirements.txt
+        transformers>=4.36.2
+        """))

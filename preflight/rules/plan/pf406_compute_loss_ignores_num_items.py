@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -103,6 +103,14 @@ def _called_by_training_step(cls: ast.ClassDef) -> bool:
     ``compute_loss`` without the keyword)."""
     return not any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "training_step"
                    for n in cls.body)
+
+
+def _pinned_before_loss_fix(version: Any) -> bool:
+    """The project pins a transformers release before 4.46 (``transformers==4.36.2``): its
+    ``Trainer.training_step`` neither passes ``num_items_in_batch`` nor skips its own division
+    by the accumulation window, so a mean loss is right. A lower bound (``>=4.36``) may install
+    a later release and does not count."""
+    return version is not None and version.how == "pinned" and not version.at_least(4, 46)
 
 
 def _const_key(node: Optional[ast.AST]) -> Optional[str]:
@@ -206,6 +214,9 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
   `labels` key, so it passes None and divides by the window itself. The same for a
   batch unpacked as a sequence (`forget_inputs, retain_inputs = inputs`, `inputs[0]`).
 * Gradient accumulation is 1 or not known (the TypeError form aside).
+* The project pins a transformers release before 4.46 (`transformers==4.36.2`): that
+  Trainer neither passes `num_items_in_batch` nor skips its own division by the window
+  (trl issue 1186's job). A lower bound (`transformers>=4.36`) still counts as 4.46+ possible.
 * The TypeError form: no transformers version declared, one before 4.46, or the class
   overrides `training_step` itself.
 """
@@ -233,7 +244,7 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
                         "accept `**kwargs`)"), evidence=[pctx.code_evidence(script, method, "custom compute_loss",
                                                                             same_file=True)])
                     continue
-                if not accumulates or _opts_out(cls):
+                if not accumulates or _opts_out(cls) or _pinned_before_loss_fix(version):
                     continue
                 assert ga is not None
                 how = _ignores(method)  # type: ignore[arg-type]
