@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from preflight.plan import Source
+from preflight.sources import read_text_limited
 
 _LOADER_KEYS = (("batch_size", "batch.micro", int), ("num_workers", "data.num_workers", int),
                 ("pin_memory", "data.pin_memory", bool))
@@ -100,9 +101,9 @@ def _find_class(root: Path, name: str) -> Optional[tuple[ast.ClassDef, Path]]:
                 return None
             path = Path(folder) / f
             try:
-                if path.stat().st_size < 1_000_000 and needle in path.read_text(errors="replace"):
+                if path.stat().st_size < 1_000_000 and needle in read_text_limited(path, errors="replace"):
                     hits.append(path)
-            except OSError:
+            except OSError:  # InputRefused included
                 continue
     if len(hits) != 1:
         return None

@@ -212,7 +212,8 @@ def _run_adapters(project: Project, plan: TrainingPlan, strict: bool) -> None:
                                             f"internal error ({type(exc).__name__}: {exc}); "
                                             f"the plan may be incomplete; {whom_to_tell(cls.__module__)}"))
             continue
-        detected.append(name)
+        if cls.frameworks:  # the detail of framework.names: the adapters that name a framework
+            detected.append(name)
         frameworks.update(cls.frameworks)
     from preflight.adapters.derive import derive
 
