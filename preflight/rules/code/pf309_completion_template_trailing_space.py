@@ -9,11 +9,9 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import kwarg, literal
-from preflight.rules._pf414_support import call_last
+from preflight.rules._collator_templates import collator_templates
+from preflight.rules._pf4_support import literal
 from preflight.rules.base import Rule, examples
-
-_COLLATORS = frozenset({"DataCollatorForCompletionOnlyLM"})
 
 
 def _binding(ctx: FileContext, call: ast.Call, name: str) -> Optional[ast.Assign]:
@@ -72,26 +70,19 @@ context (`tokenizer.encode("\\nAnswer:", add_special_tokens=False)[1:]`).
     good_examples = examples("preflight.rules.code._pf309_examples", "PF309_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        for call in ctx.nodes(ast.Call):
-            if call_last(call) not in _COLLATORS:
+        for call, key, arg in collator_templates(ctx):
+            value = literal(ctx, arg)
+            if not isinstance(value, str) or not value.strip() or value[-1] not in " \t":
                 continue
-            for key, arg in (("response_template", kwarg(call, "response_template")
-                              or (call.args[0] if call.args else None)),
-                             ("instruction_template", kwarg(call, "instruction_template"))):
-                if arg is None:
-                    continue
-                value = literal(ctx, arg)
-                if not isinstance(value, str) or not value.strip() or value[-1] not in " \t":
-                    continue
-                where: ast.AST = arg
-                if isinstance(arg, ast.Name):
-                    bound = _binding(ctx, call, arg.id)
-                    if bound is not None:
-                        where = bound.value
-                evidence = [] if where is arg else [ctx.evidence(call, "the collator that searches for it")]
-                yield ctx.finding(self, where, (
-                    f"{key} {value!r} ends with a space: DataCollatorForCompletionOnlyLM tokenizes the template "
-                    "alone, where the trailing space becomes its own token, while in the formatted examples the "
-                    "space is part of the next word's token; the token sequence is found in no example, every "
-                    "instance is ignored (all labels -100) and the run trains on nothing. Use "
-                    f"{value.rstrip()!r}"), evidence=evidence)
+            where: ast.AST = arg
+            if isinstance(arg, ast.Name):
+                bound = _binding(ctx, call, arg.id)
+                if bound is not None:
+                    where = bound.value
+            evidence = [] if where is arg else [ctx.evidence(call, "the collator that searches for it")]
+            yield ctx.finding(self, where, (
+                f"{key} {value!r} ends with a space: DataCollatorForCompletionOnlyLM tokenizes the template "
+                "alone, where the trailing space becomes its own token, while in the formatted examples the "
+                "space is part of the next word's token; the token sequence is found in no example, every "
+                "instance is ignored (all labels -100) and the run trains on nothing. Use "
+                f"{value.rstrip()!r}"), evidence=evidence)

@@ -9,11 +9,10 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._collator_templates import collator_templates
 from preflight.rules._pf4_support import kwarg, literal
-from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
 
-_COLLATORS = frozenset({"DataCollatorForCompletionOnlyLM"})
 # tokenizers whose encode() adds no BOS: the ids of the template are those of its text (GPT-2 BPE and its
 # descendants, Qwen, Falcon, Phi, StarCoder, CodeGen)
 _NO_BOS = ("gpt2", "gpt-neo", "gpt-j", "gptj", "pythia", "neox", "qwen", "falcon", "phi-", "/phi", "starcoder",
@@ -133,30 +132,23 @@ Pass the string, or encode it as it appears in context:
     good_examples = examples("preflight.rules.code._pf350_examples", "PF350_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        for call in ctx.nodes(ast.Call):
-            if call_last(call) not in _COLLATORS:
+        for call, key, arg in collator_templates(ctx):
+            where: ast.AST = arg
+            encoded = _encoding_call(arg)
+            if encoded is None and isinstance(arg, ast.Name):
+                bound = _last_binding(ctx, call, arg.id)
+                if bound is not None:
+                    encoded = _encoding_call(bound.value)
+                    where = bound.value
+            if encoded is None or _special_tokens_off(encoded):
                 continue
-            for key, arg in (("response_template", kwarg(call, "response_template")
-                              or (call.args[0] if call.args else None)),
-                             ("instruction_template", kwarg(call, "instruction_template"))):
-                if arg is None:
-                    continue
-                where: ast.AST = arg
-                encoded = _encoding_call(arg)
-                if encoded is None and isinstance(arg, ast.Name):
-                    bound = _last_binding(ctx, call, arg.id)
-                    if bound is not None:
-                        encoded = _encoding_call(bound.value)
-                        where = bound.value
-                if encoded is None or _special_tokens_off(encoded):
-                    continue
-                if _tokenizer_adds_no_bos(ctx, encoded, _receiver(encoded)):
-                    continue
-                evidence = [] if where is arg else [ctx.evidence(call, "the collator that searches for these ids")]
-                yield ctx.finding(self, where, (
-                    f"the {key} is given as token ids encoded with the tokenizer's special tokens: for a "
-                    "tokenizer that adds a BOS (Llama, Mistral, Gemma, OPT...) the ids start with it, and "
-                    "DataCollatorForCompletionOnlyLM searches every example for that exact sequence; BOS "
-                    "never stands in front of the template, so no example matches, every label becomes -100 "
-                    "and the loss is 0 at every step. Encode it with add_special_tokens=False (or pass the "
-                    "string)"), evidence=evidence)
+            if _tokenizer_adds_no_bos(ctx, encoded, _receiver(encoded)):
+                continue
+            evidence = [] if where is arg else [ctx.evidence(call, "the collator that searches for these ids")]
+            yield ctx.finding(self, where, (
+                f"the {key} is given as token ids encoded with the tokenizer's special tokens: for a "
+                "tokenizer that adds a BOS (Llama, Mistral, Gemma, OPT...) the ids start with it, and "
+                "DataCollatorForCompletionOnlyLM searches every example for that exact sequence; BOS "
+                "never stands in front of the template, so no example matches, every label becomes -100 "
+                "and the loss is 0 at every step. Encode it with add_special_tokens=False (or pass the "
+                "string)"), evidence=evidence)
