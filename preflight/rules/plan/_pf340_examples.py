@@ -59,4 +59,8 @@ GOOD_EXAMPLES = [
     _JOB.format(pin="", arg="cfg", version="1.1.4"),
     # tricky: no interpolation in the config
     _JOB.format(pin="", arg="cfg", version="1.1.3").replace("${data.num_classes}", "35"),
+    # tricky: the config object itself handed over: Lightning 1.1 saves a single non-string argument as the
+    # hyperparameters at their root (PF578's whole-config fix), nothing is re-rooted under a name
+    _JOB.format(pin="", arg="cfg", version="1.1.3").replace("self.save_hyperparameters()  # ",
+                                                             "self.save_hyperparameters(cfg)  # "),
 ]

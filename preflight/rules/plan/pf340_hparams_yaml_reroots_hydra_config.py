@@ -48,8 +48,11 @@ def _saved_params(init: ast.FunctionDef, call: ast.Call) -> list[str]:
         return []
     if not call.args:
         return params
+    if sum(not (isinstance(a, ast.Constant) and isinstance(a.value, str)) for a in call.args) == 1:
+        # one object handed over (`save_hyperparameters(cfg)`): Lightning 1.1 saves it as the hparams themselves,
+        # at the root, not under its argument's name (save_hyperparameters' single non-str argument)
+        return []
     names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    names += [a.id for a in call.args if isinstance(a, ast.Name)]
     return [p for p in params if p in names]
 
 
@@ -105,6 +108,8 @@ Upgrade pytorch-lightning to 1.1.4 or later, or pass a resolved container
   release); the fix is in 1.1.4 (CHANGELOG), only 1.1.3's `save_hparams_to_yaml` was read.
 * The config has no absolute interpolation, the module is given a resolved container, or
   `save_hyperparameters(ignore=...)` / names that leave the config out.
+* The config object itself is handed over (`self.save_hyperparameters(cfg)`): Lightning saves
+  a single non-string argument as the hyperparameters, at their root, not under a name.
 """
     bad_examples = examples("preflight.rules.plan._pf340_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf340_examples", "GOOD_EXAMPLES")
