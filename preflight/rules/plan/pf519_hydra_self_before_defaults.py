@@ -49,6 +49,21 @@ def _group_package(item: Any) -> str:
     return package.replace("_group_", group).strip(".")
 
 
+
+def _override_evidence(loaded: Any, own_path: Any, own_value: Any, child_loaded: Any, child_key: Any, value: Any,
+                       merged: str) -> list[Evidence]:
+    """The file's own value and the value merged over it, each at its line where the files say."""
+    evidence: list[Evidence] = []
+    own_line = loaded.line_of(own_path, nearest=True)
+    if own_line is not None:
+        evidence.append(Evidence(line=own_line, path=loaded.path,
+                                 message=f"this file sets {'.'.join(own_path)}: {own_value!r}"))
+    child_line = child_loaded.line_of(child_key, nearest=True)
+    if child_line is not None:
+        evidence.append(Evidence(line=child_line, path=child_loaded.path,
+                                 message=f"{merged}: {'.'.join(child_key)}: {value!r}"))
+    return evidence
+
 @register
 class HydraSelfOverriddenByDefaults(PlanRule):
     code = "PF519"
@@ -177,15 +192,8 @@ not listed), or drop the keys from the file if the base is meant to win.
                            f"it) overrides this file's own values: `{'.'.join(own_path)}: {own_value!r}` becomes "
                            f"{value!r}{more}. Move `_self_` to the end of the defaults list so this file's "
                            "values win")
-                evidence: list[Evidence] = []
-                own_line = loaded.line_of(own_path, nearest=True)
-                if own_line is not None:
-                    evidence.append(Evidence(line=own_line, path=loaded.path,
-                                             message=f"this file sets {'.'.join(own_path)}: {own_value!r}"))
-                child_line = child_loaded.line_of(child_key, nearest=True)
-                if child_line is not None:
-                    evidence.append(Evidence(line=child_line, path=child_loaded.path,
-                                             message=f"composed after `_self_`: {'.'.join(child_key)}: {value!r}"))
+                evidence = _override_evidence(loaded, own_path, own_value, child_loaded, child_key, value,
+                                              "composed after `_self_`")
                 yield pctx.location_finding(self, loaded.path, line, message, evidence=evidence)
 
     @staticmethod
@@ -219,15 +227,8 @@ not listed), or drop the keys from the file if the base is meant to win.
                    f"overrides this file's own values: `{'.'.join(own_path)}: {own_value!r}` becomes {value!r}"
                    f"{more}. Hydra 1.1 reversed the order; on 1.0 set the values in the group's option file or "
                    "on the command line (or upgrade to hydra-core 1.1 or later and list `_self_` last)")
-        evidence: list[Evidence] = []
-        own_line = loaded.line_of(own_path, nearest=True)
-        if own_line is not None:
-            evidence.append(Evidence(line=own_line, path=loaded.path,
-                                     message=f"this file sets {'.'.join(own_path)}: {own_value!r}"))
-        child_line = child_loaded.line_of(child_key, nearest=True)
-        if child_line is not None:
-            evidence.append(Evidence(line=child_line, path=child_loaded.path,
-                                     message=f"merged after the primary on Hydra 1.0: {'.'.join(child_key)}: {value!r}"))
+        evidence = _override_evidence(loaded, own_path, own_value, child_loaded, child_key, value,
+                                      "merged after the primary on Hydra 1.0")
         where = version.where.rsplit(":", 1)
         evidence.append(Evidence(line=int(where[1]) if len(where) == 2 and where[1].isdigit() else 1, path=where[0],
                                  message="the pinned hydra-core version"))
