@@ -33,22 +33,22 @@ PF223_BAD = [
 """),
     # hunt46: two non-blocking host copies read together: nothing waits
     textwrap.dedent("""
-import torch
+    import torch
 
 
-def dispatch(num_tokens_per_expert, num_tokens_per_expert_group, ep_degree):
-    # both copies non-blocking: nothing waits before the reads
-    input_splits = (
-        num_tokens_per_expert.view(ep_degree, -1)  # error: PF223
-        .sum(dim=1)
-        .to(torch.device("cpu"), non_blocking=True)
-    )
-    output_splits = (
-        num_tokens_per_expert_group.view(ep_degree, -1)  # error: PF223
-        .sum(dim=1)
-        .to(torch.device("cpu"), non_blocking=True)
-    )
-    return input_splits.tolist(), output_splits.tolist()
+    def dispatch(num_tokens_per_expert, num_tokens_per_expert_group, ep_degree):
+        # both copies non-blocking: nothing waits before the reads
+        input_splits = (
+            num_tokens_per_expert.view(ep_degree, -1)  # error: PF223
+            .sum(dim=1)
+            .to(torch.device("cpu"), non_blocking=True)
+        )
+        output_splits = (
+            num_tokens_per_expert_group.view(ep_degree, -1)  # error: PF223
+            .sum(dim=1)
+            .to(torch.device("cpu"), non_blocking=True)
+        )
+        return input_splits.tolist(), output_splits.tolist()
 """),
 ]
 
@@ -93,22 +93,22 @@ PF223_GOOD = [
 """),
     # hunt46, torchao/torchtitan MoE all-to-all: a blocking host copy between the copy and the read
     textwrap.dedent("""
-import torch
+    import torch
 
 
-def dispatch(num_tokens_per_expert, num_tokens_per_expert_group, ep_degree):
-    # torchao/torchtitan MoE expert parallel (shape): the blocking copy of output_splits waits for the
-    # stream, so the non-blocking copy of input_splits queued before it has landed when it is read
-    input_splits = (
-        num_tokens_per_expert.view(ep_degree, -1)
-        .sum(dim=1)
-        .to(torch.device("cpu"), non_blocking=True)
-    )
-    output_splits = (
-        num_tokens_per_expert_group.view(ep_degree, -1)
-        .sum(dim=1)
-        .to(torch.device("cpu"), non_blocking=False)
-    )
-    return input_splits.tolist(), output_splits.tolist()
+    def dispatch(num_tokens_per_expert, num_tokens_per_expert_group, ep_degree):
+        # torchao/torchtitan MoE expert parallel (shape): the blocking copy of output_splits waits for the
+        # stream, so the non-blocking copy of input_splits queued before it has landed when it is read
+        input_splits = (
+            num_tokens_per_expert.view(ep_degree, -1)
+            .sum(dim=1)
+            .to(torch.device("cpu"), non_blocking=True)
+        )
+        output_splits = (
+            num_tokens_per_expert_group.view(ep_degree, -1)
+            .sum(dim=1)
+            .to(torch.device("cpu"), non_blocking=False)
+        )
+        return input_splits.tolist(), output_splits.tolist()
 """),
 ]

@@ -37,30 +37,30 @@ PF274_BAD = [
 """),
     # hunt46: the conditional expression's test is not a main-process test
     textwrap.dedent("""
-import os
-from contextlib import nullcontext
+    import os
+    from contextlib import nullcontext
 
-import torch
-from accelerate import Accelerator
+    import torch
+    from accelerate import Accelerator
 
 
-def main(args, model, loader, optimizer):
-    # the conditional expression tests a flag every process may hold: the others read prof_dir
-    accelerator = Accelerator()
-    if accelerator.is_main_process and args.profile_dir:
-        prof_dir = f"{args.profile_dir}/run"
-        os.makedirs(prof_dir, exist_ok=True)
-    accelerator.wait_for_everyone()
-    do_profile = args.profile
-    prof_context = torch.profiler.profile(
-        on_trace_ready=torch.profiler.tensorboard_trace_handler(prof_dir),  # warning: PF274
-    ) if do_profile else nullcontext()
-    with prof_context:
-        for batch in loader:
-            loss = model(**batch).loss
-            accelerator.backward(loss)
-            optimizer.step()
-            optimizer.zero_grad()
+    def main(args, model, loader, optimizer):
+        # the conditional expression tests a flag every process may hold: the others read prof_dir
+        accelerator = Accelerator()
+        if accelerator.is_main_process and args.profile_dir:
+            prof_dir = f"{args.profile_dir}/run"
+            os.makedirs(prof_dir, exist_ok=True)
+        accelerator.wait_for_everyone()
+        do_profile = args.profile
+        prof_context = torch.profiler.profile(
+            on_trace_ready=torch.profiler.tensorboard_trace_handler(prof_dir),  # warning: PF274
+        ) if do_profile else nullcontext()
+        with prof_context:
+            for batch in loader:
+                loss = model(**batch).loss
+                accelerator.backward(loss)
+                optimizer.step()
+                optimizer.zero_grad()
 """),
 ]
 
@@ -150,30 +150,30 @@ PF274_GOOD = [
 """),
     # hunt46, DeepSpeedExamples run_bench_lm.py: read in the branch a main-process flag picks
     textwrap.dedent("""
-import os
-from contextlib import nullcontext
+    import os
+    from contextlib import nullcontext
 
-import torch
-from accelerate import Accelerator
+    import torch
+    from accelerate import Accelerator
 
 
-def main(args, model, loader, optimizer):
-    # DeepSpeedExamples benchmarks/deepcompile/run_bench_lm.py (shape): prof_dir is read only in the
-    # branch a conditional expression picks on the main process
-    accelerator = Accelerator()
-    if accelerator.is_main_process and args.profile_dir:
-        prof_dir = f"{args.profile_dir}/run"
-        os.makedirs(prof_dir, exist_ok=True)
-    accelerator.wait_for_everyone()
-    do_profile = args.profile and accelerator.is_main_process
-    prof_context = torch.profiler.profile(
-        on_trace_ready=torch.profiler.tensorboard_trace_handler(prof_dir),
-    ) if do_profile else nullcontext()
-    with prof_context:
-        for batch in loader:
-            loss = model(**batch).loss
-            accelerator.backward(loss)
-            optimizer.step()
-            optimizer.zero_grad()
+    def main(args, model, loader, optimizer):
+        # DeepSpeedExamples benchmarks/deepcompile/run_bench_lm.py (shape): prof_dir is read only in the
+        # branch a conditional expression picks on the main process
+        accelerator = Accelerator()
+        if accelerator.is_main_process and args.profile_dir:
+            prof_dir = f"{args.profile_dir}/run"
+            os.makedirs(prof_dir, exist_ok=True)
+        accelerator.wait_for_everyone()
+        do_profile = args.profile and accelerator.is_main_process
+        prof_context = torch.profiler.profile(
+            on_trace_ready=torch.profiler.tensorboard_trace_handler(prof_dir),
+        ) if do_profile else nullcontext()
+        with prof_context:
+            for batch in loader:
+                loss = model(**batch).loss
+                accelerator.backward(loss)
+                optimizer.step()
+                optimizer.zero_grad()
 """),
 ]
