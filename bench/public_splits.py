@@ -137,6 +137,13 @@ with bf16 autocast, checkpointing and flash attention at 4 x 4,096 tokens on 8 t
 Thunder pages printing benchmark_litgpt.py's peaks for litgpt's GPT in pure bf16 on 8 H100s under torch FSDP1 / FSDP2,
 eager or torch.compile: Llama-2-7b-hf (PR #940), stablecode-completion-alpha-3b at 16,384 and 8,192 tokens (issue
 #1176), Llama-3-8B zero2 / zero3 (PR #1156); committed before it was first scored).
+
+``--split held-out-29`` the twenty-ninth, ``calibration/public/heldout29.json`` (six pages, three publishers:
+Chinese-CLIP's FlashAttention table, CN-CLIP ViT-B/16 to ViT-H/14 fine-tuned under DDP with AMP fp16 on 8 A100-80GB
+with and without FlashAttention; four LLMs-from-scratch READMEs printing max_memory_allocated for bf16 generation with
+the book's own models (a GPT with MHA / GQA and a KV cache over 32,768 tokens, a dense-FFN and a 32-expert MoE GPT,
+Llama 3.2 1B and Qwen3 0.6B without a KV cache); and DeepSpeed's Muon blog, Qwen2.5-3B full fine-tuning with AdamW under
+ZeRO-2 bf16 on 8 A100-40GB; committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -172,6 +179,7 @@ HELDOUT25 = REPO / "calibration" / "public" / "heldout25.json"
 HELDOUT26 = REPO / "calibration" / "public" / "heldout26.json"
 HELDOUT27 = REPO / "calibration" / "public" / "heldout27.json"
 HELDOUT28 = REPO / "calibration" / "public" / "heldout28.json"
+HELDOUT29 = REPO / "calibration" / "public" / "heldout29.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -183,4 +191,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-21": HELDOUT21, "held-out-22": HELDOUT22,
                "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
                "held-out-25": HELDOUT25, "held-out-26": HELDOUT26,
-               "held-out-27": HELDOUT27, "held-out-28": HELDOUT28}
+               "held-out-27": HELDOUT27, "held-out-28": HELDOUT28,
+               "held-out-29": HELDOUT29}

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 PUBLIC = Path(__file__).resolve().parent.parent / "calibration" / "public"
-SPLITS = [f"heldout{i}" for i in range(2, 29)]
-ALL_FIELDS_READ = [f"heldout{i}" for i in range(8, 29)]
+SPLITS = [f"heldout{i}" for i in range(2, 30)]
+ALL_FIELDS_READ = [f"heldout{i}" for i in range(8, 30)]
 
 
 def _load(name: str) -> dict:
