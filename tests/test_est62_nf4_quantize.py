@@ -84,3 +84,19 @@ def test_the_qlora_tutorial_row_is_inside_its_interval():
     inp, _ = P.estimate_input(row["setup"])
     load = estimate(inp).phases["load"]
     assert load["weights"] + load["load_transient"] < 9.13e9
+
+
+def test_a_replay_of_the_load_allocations_reaches_the_same_allocated_peak():
+    """calibration/est62_nf4_load.py replays the build and load_state_dict allocations read in torchtune ff594c23 and
+    torchao v0.1 through the allocator simulator: its allocated peak is the estimator's load phase (4-bit model +
+    68 bytes an element of the largest weight) within 1%; its reserved peak (7.3 GiB) stays under the tutorial's 9.13 GB
+    at init, the part the estimate still misses (allocator caching of the sequential quantizations)."""
+    from calibration.est62_nf4_load import estimator_load, run
+
+    sim, est = run(), estimator_load()
+    assert sim["peak_allocated_gib"] == pytest.approx(
+        est["estimator_load_weights_gib"] + est["estimator_load_transient_gib"], rel=0.01)
+    assert est["estimator_load_weights_gib"] + est["estimator_load_transient_gib"] < sim["peak_reserved_gib"]
+    assert sim["peak_reserved_gib"] < sim["tutorial_init_reserved_gib"]
+    committed = json.loads((ROOT / "calibration" / "data" / "est62_nf4_load.json").read_text(encoding="utf-8"))
+    assert committed["result"] == dict(sim, **est)
