@@ -205,9 +205,15 @@ def tt(rid, val, r, targets, *, model="Llama-2-7B", extra=None, note="", unm=())
     # `pad_sequence` to the batch's longest sample: lengths vary between steps, as the note says),
     # and torchtune's own modules run the model (torchtune/modules/transformer.py:210
     # `self.output(h).float()`; LoRALinear built in bf16; torchao NF4 for QLoRA)
+    # est62 (label, in-sample): the release the tutorials document. ff594c23 and 0914d5cf (2024-04-15) are first
+    # contained in tag v0.1.0, 20747cd8 (llama3.rst, 2024-04-18) in v0.1.1 (`git tag --contains`); each commit's
+    # pyproject.toml pins "torchao==0.1" (unchunked NF4 quantization: nf4_quantize.py) and its
+    # recipes/lora_finetune_single_device.py:447-468 keeps the shifted fp32 `logits` through `loss.backward()`
+    # (torchtune_loop.py: before 0.3)
     s = dict(model=model, mode="train", precision="bf16", optimizer="adamw", micro_batch=2,
              seq_len=512, grad_ckpt=True, attention="sdpa", loss="standard", lora_r=r,
-             lora_targets=targets, lora_dropout=0.05, model_impl="torchtune", padding="dynamic")
+             lora_targets=targets, lora_dropout=0.05, model_impl="torchtune", padding="dynamic",
+             torchtune_version="0.1.0")
     s.update(extra or {})
     add(S, rid, val, "GB", "memory_reserved", "A100-SXM-80GB", s, notes=TTN + note, unmodelled=unm)
 
@@ -224,7 +230,7 @@ tt("llama2-7b-qlora", 9.29, 8, ["q_proj", "k_proj", "v_proj", "o_proj", "gate_pr
    note="; qlora_finetune.rst table 'Peak memory reserved, training'; llama2/7B_qlora_single_device: "
         "LoRA r8 on q, k, v, output_proj and the MLP, base weights in torchao NF4 (double-quantized "
         "scales)")
-tt("llama3-8b-lora-qv-r8", 18.5, 8, QV, model="Llama-3-8B",
+tt("llama3-8b-lora-qv-r8", 18.5, 8, QV, model="Llama-3-8B", extra=dict(torchtune_version="0.1.1"),
    note="; llama3.rst: Llama3-8B-Instruct, llama3/8B_lora_single_device (LoRA r8 on q, v; batch 2; "
         "max_seq_len 512; activation checkpointing; CrossEntropyLoss over the 128k vocabulary): "
         "'we observed a peak memory usage of 18.5 GB' (reserved assumed, as in the other tutorials)")

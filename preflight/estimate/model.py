@@ -16,6 +16,7 @@ from preflight.estimate.dequant import stored_weights
 from preflight.estimate.gpu_facts import lazy_context
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.nf4_quantize import quantize_transient
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
     _ALL_LINEAR,
     _LLAMA_SHAPES,
@@ -514,7 +515,9 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     * A quantized base (bitsandbytes through transformers or Lightning): each weight
       arrives in 16 bits and is quantized on the GPU one tensor at a time
       (``Params4bit._quantize``: ``w = self.data.contiguous().to(device)``): the quantized
-      weights so far plus the largest matrix in 16 bits.
+      weights so far plus the largest matrix in 16 bits; torchtune's torchao NF4 quantizes each
+      checkpoint tensor on the GPU after the whole 4-bit model is built, with the quantizer's own
+      intermediates beside the 16-bit copy (:mod:`nf4_quantize`).
     """
     if inp.mode != "train" and not inp.quant:
         return False
@@ -543,7 +546,7 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
         # flattened: only the running unit is on the GPU)
         held = (prm.layer * base_bytes if (sharded and inp.offload_params)
                 else whole / (n if sharded else 1))
-        transient = largest * 2.0
+        transient = quantize_transient(inp, largest)   # the 16-bit copy and the quantizer's own (nf4_quantize.py)
     # FSDP1 flattening its largest unit (the root of a large vocabulary) beside the unit's own
     # parameters, after the quantization above (terms.fsdp1_wrap_peak); the larger of the two
     root = (prm.embeddings + prm.lm_head) * other_bytes

@@ -1,256 +1,25 @@
-"""Terms of the cost model that depend on a kernel or library choice: the attention path a
-GPU runs, the loss implementation's logits, and the optimizer's state and step temporaries.
-(Split from :mod:`preflight.estimate.model`, which uses them.) The ZeRO and FSDP terms live in
-:mod:`preflight.estimate.terms_sharded` and are re-exported here."""
+"""Terms of the cost model that depend on a kernel or library choice: the loss
+implementation's logits, the LM head's gradients, and the facts a job leaves unknown.
+(Split from :mod:`preflight.estimate.model`, which uses them.) The attention-path terms live
+in :mod:`preflight.estimate.terms_attention`, the optimizer's in
+:mod:`preflight.estimate.terms_optim`, the ZeRO and FSDP terms in
+:mod:`preflight.estimate.terms_sharded` and :mod:`preflight.estimate.terms_fsdp`; all are
+re-exported here (the cost model reads them as ``terms.X``)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.inputs import EstimateInput
-from preflight.estimate.shapes import lora_dims
-from preflight.estimate.softcap import scores_by_hand
+from preflight.estimate.terms_attention import *  # noqa: F403  (the attention terms, read as terms.X)
+from preflight.estimate.terms_attention import _transformers_minor  # (remedy.py reads it here)
 from preflight.estimate.terms_fsdp import *  # noqa: F403  (the FSDP terms, read by the cost model as terms.X)
+from preflight.estimate.terms_optim import *  # noqa: F403  (the optimizer terms, read as terms.X)
 from preflight.estimate.terms_sharded import *  # noqa: F403  (the ZeRO terms, read by the cost model as terms.X)
 from preflight.estimate.terms_sharded import deepspeed_parts
 from preflight.estimate.torchtune_loop import old_recipes
-
-
-def attention_kernel(inp: EstimateInput) -> str:
-    """The attention path that actually runs: SDPA's flash and memory-efficient kernels
-    need bf16 support in hardware for bf16 inputs (compute capability 8.0+); on a T4 or
-    V100 a bf16 job falls back to the math path, which materialises the scores like eager
-    attention (flash-attn 2 does not run there at all)."""
-    bf16 = inp.precision in ("bf16", "amp-bf16")
-    if inp.attention in ("sdpa", "flash") and bf16 and inp.gpu_bf16 is False:
-        return "eager"
-    if inp.attention in ("sdpa", "flash") and scores_by_hand(inp.model_impl, inp.arch):
-        # litgpt writes soft-capped attention out by hand (softcap.py)
-        return "eager"
-    if inp.attention == "sdpa" and sdpa_not_default(inp):
-        return "eager"
-    return inp.attention
-
-
-#: transformers' first release with an SDPA attention path (4.36.0, December 2023: Llama,
-#: Falcon, Whisper, Bart and kin; optimum 1.16.1's release note retires BetterTransformer for
-#: them with "use transformers>=4.36 and torch>=2.1.1 to use by default PyTorch's
-#: scaled_dot_product_attention"). Before it every transformers model ran its eager attention.
-SDPA_FROM_TRANSFORMERS = (4, 36)
-#: the torch release from which transformers picks SDPA by default
-#: (``is_torch_sdpa_available``: torch >= 2.1.1); before it the default is eager
-SDPA_DEFAULT_FROM_TORCH = (2, 1, 1)
-
-
-def sdpa_not_default(inp: EstimateInput) -> bool:
-    """The job did not choose its attention (``attention`` is the default, not read from
-    the plan, a config or the command line), runs transformers' modeling code, and the
-    transformers or torch version it pins gives no SDPA by default: it runs eager attention,
-    which stores the attention probabilities per layer. Unknown versions keep SDPA, and so does
-    an input that records no sources at all (built directly through the API, where the field
-    cannot tell a default from a choice), and a model whose attention is
-    ``torch.nn.MultiheadAttention`` (``torch_mha``: torch's own kernel choice)."""
-    sources = inp.sources or {}
-    if not sources or "attention" in sources or inp.model_impl != "transformers" or inp.torch_mha:
-        return False
-    version = _transformers_minor(inp)
-    if version is not None and version < SDPA_FROM_TRANSFORMERS:
-        return True
-    m = re.match(r"\s*(\d+)\.(\d+)(?:\.(\d+))?", str(inp.torch_version or ""))
-    if not m:
-        return False
-    major, minor = int(m.group(1)), int(m.group(2))
-    if m.group(3) is None and (major, minor) == SDPA_DEFAULT_FROM_TORCH[:2]:
-        return False   # "2.1": the patch release decides, and it is not known
-    return (major, minor, int(m.group(3) or 0)) < SDPA_DEFAULT_FROM_TORCH
-
-
-#: transformers model types whose SDPA query is contiguous in (batch, heads, seq, dim) memory
-#: in every release with SDPA: OPT's ``_shape`` (``view().transpose(1, 2).contiguous()``, read
-#: in 4.46.0 and 4.48.0), GPT-NeoX's partial-rotary ``torch.cat((query, query_pass), -1)``
-#: (4.42 to 4.48); from 4.52 both go through ``integrations/sdpa_attention.py``.
-_BHSD_QUERY_TYPES = ("opt", "gpt_neox")
-#: Model types whose 4.48 modeling code calls ``integrations/sdpa_attention.py`` (read:
-#: ``ALL_ATTENTION_FUNCTIONS`` in 4.48.0's llama and gpt_neox).
-_INTEGRATION_448 = ("llama", "gpt_neox")
-
-
-def sdpa_output_copied(inp: EstimateInput, arch: Any) -> bool:
-    """Whether SDPA's output is copied before the output projection, so that o_proj's saved
-    input is a second tensor next to the output SDPA saves (``ec x q_dim`` per token and
-    layer more when o_proj trains).
-
-    CUDA's flash kernel allocates its output with ``empty_like(q)`` after transposing q to
-    (batch, seq, heads, dim) (``mha_fwd``: ``out = torch::empty_like(q_padded)``; the SDPA
-    wrapper passes ``query.transpose(1, 2)``), so the output keeps the query's memory layout.
-    A query contiguous in (batch, heads, seq, dim) gives an output in that layout, and the
-    model's ``attn_output.transpose(1, 2).contiguous()`` is then a copy. The memory-efficient
-    kernel allocates ``{B, M, heads, K}`` (no copy). transformers' shared SDPA function
-    (``integrations/sdpa_attention.py``, from 4.48) makes q, k and v ``.contiguous()``.
-
-    Flash runs for 16-bit inputs on Ampere or later (unknown GPU: assumed), head size <= 256
-    and no explicit mask (packed or unpadded batches; a padding mask selects the
-    memory-efficient kernel). CPU and lit-gpt/torchtune code are not covered here."""
-    if inp.model_impl != "transformers" or inp.device != "cuda" or attention_kernel(inp) != "sdpa":
-        return False
-    if inp.precision not in ("bf16", "fp16", "amp-bf16", "amp-fp16") or inp.gpu_bf16 is False:
-        return False
-    if arch.head_dim > 256:
-        return False
-    mt = str(getattr(arch, "model_type", ""))
-    if mt in _BHSD_QUERY_TYPES:
-        return True
-    version = _transformers_minor(inp)
-    if version is None:
-        return inp.transformers_version is None      # unknown: the latest (the integration)
-    return version >= (4, 52) or (version >= (4, 48) and mt in _INTEGRATION_448)
-
-
-def softmax_saves_input(inp: EstimateInput) -> bool:
-    """Whether autograd keeps each softmax's INPUT for backward as well as its output: torch
-    before 1.11 (a known ``torch_version``), training.
-
-    Before pytorch/pytorch#65242 ("Avoid saving self for ``softmax`` and ``log_softmax``",
-    2021-09; #49600 reported it in 2020-12), the derivative of ``softmax`` was
-    ``_softmax_backward_data(grad, result, dim, self)``, so the generated ``SoftmaxBackward``
-    saved ``self`` (``grad_fn->self_ = SavedVariable(self, false)``) although the kernels read
-    only the output. The PR replaced the argument with the input's dtype (``aten::
-    _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType
-    input_dtype)``), and transformers' ``pytorch_utils.softmax_backward_data`` passes the
-    tensor ``if is_torch_less_than_1_11`` and its ``dtype`` otherwise: the change shipped in
-    1.11. The input is the scores the softmax reads in its own dtype (under autocast, or
-    with an explicit upcast, the fp32 copy), the same element size as its output."""
-    version = inp.torch_before
-    return inp.mode == "train" and version is not None and version < (1, 11)
-
-
-def mha_output_copied(inp: EstimateInput, arch: Any) -> bool:
-    """Whether ``torch.nn.MultiheadAttention`` (``inp.torch_mha``: torchvision's ViT) copies
-    SDPA's output before its output projection, so that ``out_proj`` saves a second tensor
-    of ``q_dim`` per token and layer next to the output SDPA saves.
-
-    From torch 2.0 ``F.multi_head_attention_forward`` (``need_weights=False``, as torchvision's
-    ``EncoderBlock`` calls it) runs ``scaled_dot_product_attention(q, k, v, ...)`` on views of
-    the packed in-projection, laid out (seq, batch, heads, dim) (``_in_projection_packed``:
-    ``proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()``),
-    then ``attn_output.permute(2, 0, 1, 3)`` and ``.contiguous().view(bsz * tgt_len, E)``
-    (``.reshape`` in later releases) before ``linear(attn_output, out_proj_weight, ...)``.
-
-    - The memory-efficient kernel allocates its output as (batch, seq, heads, dim)
-      (``_efficient_attention_forward``: ``at::empty({B, M, num_heads, Kv})``), and the math
-      path returns a contiguous (batch, heads, seq, dim) ``matmul``: either way the
-      (seq, batch, heads, dim) permutation is not contiguous once batch > 1, and the
-      reshape copies.
-    - The flash kernel's output is ``empty_like`` of the transposed query, which keeps the
-      query's (seq, batch, heads, dim) layout: the reshape is a view, no copy.
-
-    Flash runs for 16-bit inputs on Ampere or later (unknown GPU: assumed), head size <= 256,
-    no mask (torchvision passes none); fp32 always takes the memory-efficient kernel (or
-    math). Before torch 2.0 MHA ran its own math attention (``attention`` eager, which
-    charges o_proj's input already)."""
-    if not inp.torch_mha or inp.device != "cuda" or attention_kernel(inp) != "sdpa":
-        return False
-    version = inp.torch_before
-    if version is not None and version < (2, 0):
-        return False
-    if int(inp.micro_batch or 1) <= 1:
-        return False
-    flash = (inp.precision in ("bf16", "fp16", "amp-bf16", "amp-fp16") and inp.gpu_bf16 is not False
-             and arch.head_dim <= 256)
-    return not flash
-
-
-def value_view_keeps_qkv(inp: EstimateInput, arch: Any) -> bool:
-    """transformers' GPT-NeoX hands attention a ``value`` that is a permuted view of the fused
-    ``query_key_value`` output (``qkv[..., 2 * head_size:].permute(0, 2, 1, 3)`` in 4.42.0 and
-    4.48.0; ``qkv.chunk(3, dim=-1)`` of a transposed view in 4.52.0), while q and k become new
-    tensors in the partial-rotary ``torch.cat``. Whatever saves v (SDPA, or eager's
-    ``matmul(attn_weights, value)``) keeps the whole fused output alive. From 4.48 the shared
-    SDPA function copies v (``value.contiguous()``), which frees it; eager keeps the view.
-    Counted on CPU for 4.42.0 (``calibration/data/saved_per_layer.json``: the (1, 16, 256, 64)
-    entry of 3 x 2 x 1024 bytes per token)."""
-    if inp.model_impl != "transformers" or str(getattr(arch, "model_type", "")) != "gpt_neox":
-        return False
-    kernel = attention_kernel(inp)
-    if kernel == "eager":
-        return True
-    version = _transformers_minor(inp)
-    return kernel == "sdpa" and version is not None and version < (4, 48)
-
-
-def state_bytes(optimizer: str, state_dtype: float, arch: Any, full: bool) -> float:
-    """Optimizer state bytes per trainable parameter."""
-    if optimizer in ("adamw", "adamw-fused", "paged-adamw"):
-        return 2 * state_dtype
-    if optimizer in ("adamw-8bit", "paged-adamw-8bit"):
-        return C.ADAM8BIT_BYTES_PER_PARAM
-    if optimizer == "lion-8bit":
-        return C.ADAM8BIT_BYTES_PER_PARAM / 2
-    if optimizer in ("lion", "sgd-momentum"):
-        return state_dtype
-    if optimizer == "sgd":
-        return 0.0
-    if optimizer == "adafactor":
-        # factored second moment: a row and a column vector per matrix, no first moment
-        # (torch.optim.Adafactor; transformers' Adafactor with beta1=None): per parameter,
-        # (rows + cols) / (rows x cols) of a typical matrix of the model
-        h, i = arch.hidden_size, max(arch.intermediate_size, arch.hidden_size, 1)
-        per_param = (h + i) / (h * i) if full else 0.05   # LoRA: r x in matrices, r small
-        return state_dtype * per_param
-    return 2 * state_dtype
-
-
-def paged_state_bytes(optimizer: str, state_per_element: float, arch: Any, prm: Any,
-                      full: bool, lora_r: int, targets: tuple[str, ...]) -> float:
-    """Optimizer-state bytes a bitsandbytes paged optimizer keeps in CUDA managed memory,
-    outside PyTorch's caching allocator (``C.PAGED_STATE_MIN_ELEMENTS``): the states of
-    every trainable tensor of at least 1e5 elements. The rest stays on the device: the
-    states of smaller tensors (norms, biases, small adapters) and, for the 8-bit ones, the
-    fp32 absmax of each block (``torch.zeros(..., device=p.device)``), which is the part of
-    ``state_per_element`` above the two uint8 states."""
-    if not optimizer.startswith("paged"):
-        return 0.0
-    per = 2.0 if optimizer == "paged-adamw-8bit" else state_per_element
-    floor = C.PAGED_STATE_MIN_ELEMENTS
-    if full:
-        kv = arch.num_kv_heads * arch.head_dim if arch.num_kv_heads and arch.head_dim else arch.hidden_size
-        # the smallest block matrix is hidden x kv (k_proj / v_proj under grouped queries)
-        matrices = prm.quantizable if arch.hidden_size * min(kv, arch.hidden_size) >= floor else 0
-        big = matrices + sum(n for n in (prm.embeddings, prm.lm_head) if n >= floor)
-        return per * big
-    if not lora_r:
-        return 0.0
-    # LoRA: each adapter is A (r x in) and B (out x r); each is paged on its own size
-    big = 0
-    for name in targets:
-        big += sum(lora_r * d for d in lora_dims(arch, name) if lora_r * d >= floor)
-    return per * big * (arch.num_layers + arch.num_encoder_layers)
-
-
-def optimizer_temporaries(inp: EstimateInput, trainable: int, state_dtype: float,
-                           prm: Any) -> float:
-    """Transient buffers of the optimizer step: torch's foreach AdamW materialises
-    ``sqrt(exp_avg_sq)`` for the whole parameter list; fused and for-loop do not."""
-    foreach = inp.foreach
-    version = inp.torch_before
-    if version is not None and version < (2, 0) and "foreach" not in inp.sources:
-        # torch.optim picks the foreach implementation by default on CUDA from 2.0; before,
-        # the for-loop one (foreach=None meant False)
-        foreach = False
-    if inp.optimizer in ("adamw", "adafactor") and foreach and not inp.zero_stage:
-        # AdamW: sqrt(exp_avg_sq) (and, before torch 2.1, the denominator beside it:
-        # zero_client_optim.foreach_adamw_intermediates); Adafactor: the variance estimates
-        from preflight.estimate.zero_client_optim import foreach_adamw_intermediates
-
-        return trainable * state_dtype * foreach_adamw_intermediates(inp)
-    if inp.optimizer in ("adamw", "adafactor") and not inp.zero_stage:
-        # for-loop: two temporaries the size of the parameter being updated (sqrt and the
-        # bias-corrected denominator), the largest parameter sets the peak
-        return 2 * min(prm.largest, trainable) * state_dtype
-    return 0.0
 
 
 def chunked_or_fused_logits(inp: EstimateInput, arch: Any, d: A.Dtypes, tv: float,
@@ -504,11 +273,6 @@ def returned_logits_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> in
             or str(getattr(arch, "model_type", "")) in LOSS_IN_LOGITS_DTYPE):
         return elem
     return 4
-
-
-def _transformers_minor(inp: EstimateInput) -> Optional[tuple[int, int]]:
-    m = re.match(r"\s*(\d+)\.(\d+)", str(inp.transformers_version or ""))
-    return (int(m.group(1)), int(m.group(2))) if m and inp.model_impl == "transformers" else None
 
 
 #: Model types whose causal-LM head computed its loss itself before transformers 4.49
