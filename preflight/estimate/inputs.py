@@ -192,6 +192,10 @@ class EstimateInput:
     # the model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders; plan
     # model.torch_mha): see terms.mha_output_copied
     torch_mha: bool = False
+    # est63: q, k and v come from one packed linear outside nn.MultiheadAttention (flash-attn's
+    # FlashMHA ``Wqkv``): one saved input under autocast, as torch_mha's in_proj. Rows and
+    # EstimateInput only (no plan field reads it yet)
+    packed_qkv: bool = False
     # the loop calls zero_grad() after the forward, before backward (plan
     # optimizer.zero_grad_after_forward): see terms.grads_through_forward
     zero_grad_after_forward: bool = False
