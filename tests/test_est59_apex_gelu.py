@@ -30,11 +30,8 @@ def _arch(name):
 
 
 def _swin(name, batch, **kw):
-    # torch 1.11: no softmax input is saved, so apex O1 and torch autocast differ by the GELU alone (before
-    # 1.11 apex's softmax also keeps its fp32 input copy where autocast keeps the fp16 scores: est63,
-    # tests/test_est63_softmax_fp16_input.py)
     base = dict(arch=_arch(name), mode="train", precision="amp-fp16", optimizer="adamw", micro_batch=batch,
-                image_size=224, grad_ckpt=False, attention="eager", torch_version="1.11.0")
+                image_size=224, grad_ckpt=False, attention="eager", torch_version="1.10.0")
     base.update(kw)
     return estimate(EstimateInput(**base))
 
@@ -108,10 +105,8 @@ def _row(split_file, rid):
 
 @pytest.mark.parametrize("split_file, rid, before, after", [
     ("heldout17.json", "swin-transformer-training-logs/swin-small-224-ampfp16-ddp4-b48", -0.137, -0.027),
-    # (the torch-autocast twins of the two torch < 1.11 rows keep the fp16 scores as the softmax input
-    # since est63: -0.229 and -0.045 before it)
-    ("heldout17.json", "swin-transformer-training-logs/swin-tiny-224-ampfp16-ddp8-b128", -0.265, -0.134),
-    ("heldout10.json", "mesa-imagenet-train-memory/swin-t-apex-o1-b128", -0.091, 0.073),
+    ("heldout17.json", "swin-transformer-training-logs/swin-tiny-224-ampfp16-ddp8-b128", -0.229, -0.134),
+    ("heldout10.json", "mesa-imagenet-train-memory/swin-t-apex-o1-b128", -0.045, 0.073),
 ])
 def test_rows_before_and_after(split_file, rid, before, after):
     sys.path.insert(0, str(ROOT / "bench"))

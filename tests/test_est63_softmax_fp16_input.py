@@ -104,3 +104,41 @@ def test_the_336px_row_without_flash_attention_is_no_longer_a_false_oom():
     # the job ran on an 80 GB A100 (the page: 78 GB); it was likely-oom at 80.63 GiB
     assert verdict(est, gpu) in ("fits", "tight")
     assert est.peak_bytes < gpu.memory_bytes
+
+
+def _encoder(model_type, **extra):
+    cfg = {"model_type": model_type, "architectures": ["BertForMaskedLM"], "hidden_size": 256,
+           "num_hidden_layers": 4, "num_attention_heads": 4, "intermediate_size": 1024, "vocab_size": 1000,
+           "hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0, **extra}
+    if model_type == "distilbert":
+        cfg = {"model_type": "distilbert", "architectures": ["DistilBertForMaskedLM"], "dim": 256, "n_layers": 4,
+               "n_heads": 4, "hidden_dim": 1024, "vocab_size": 1000, "dropout": 0.0, "attention_dropout": 0.0}
+    return from_hf_config(cfg, name=model_type)
+
+
+def _enc_acts(arch, **kw):
+    base = dict(arch=arch, mode="train", precision="amp-fp16", optimizer="adamw", micro_batch=2, seq_len=128,
+                grad_ckpt=False, attention="eager", torch_version="1.10.1", world_size=1)
+    base.update(kw)
+    return estimate(EstimateInput(**base)).phases["forward"]["activations"]
+
+
+def test_an_fp32_mask_added_to_the_scores_keeps_four_bytes():
+    # BERT adds get_extended_attention_mask(...).to(self.dtype), fp32 under autocast: scores + mask is an fp32
+    # tensor, and that is the softmax's saved input; DistilBERT's masked_fill keeps the fp16 scores
+    # (4 layers x batch 2 x 4 heads x 128 x 128 scores)
+    scores = 4 * 2 * 4 * 128 * 128
+    bert = _encoder("bert")
+    assert _enc_acts(bert) - _enc_acts(bert, torch_version="1.11.0") == scores * 4
+    distil = _encoder("distilbert")
+    assert _enc_acts(distil) - _enc_acts(distil, torch_version="1.11.0") == scores * 2
+
+
+def test_a_clip_text_tower_with_its_causal_mask_keeps_four_bytes():
+    # transformers' CLIP (no torch_mha): the text tower adds its fp32 causal mask, the vision tower has none
+    width, layers, heads, patch, image, batch, tokens = TOWERS[0]
+    arch = _clip(width, layers, heads, patch, image)
+    t_layers, t_heads, t_tokens = TEXT
+    kw = dict(micro_batch=batch, image_size=image, torch_mha=False)
+    vision, text = layers * batch * heads * tokens ** 2, t_layers * batch * t_heads * t_tokens ** 2
+    assert _acts(arch, **kw) - _acts(arch, **kw, torch_version="1.11.0") == vision * 2 + text * 4

@@ -141,8 +141,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             vision = CL.vision_tower(arch)
             image = int(inp.image_size or vision.image_size)
             vseq = CL.vision_tokens(vision, image)
+            # (its scores meet no mask: the fp16 softmax input of softmax_dtype.py)
+            vcommon = {**common, "softmax_input_bytes": softmax_input_bytes(inp, vision, vision_tower=True)}
             layers += [A.transformer_layer(vision, d, tokens=b * vseq, seq=vseq, batch=b,
-                                           **common)] * vision.num_layers
+                                           **vcommon)] * vision.num_layers
             outside += CL.vision_fixed(vision, batch=b, image=image, comp=d.comp,
                                        autocast=d.autocast, conv_trains=full)
         elif family == "multimodal":
