@@ -174,15 +174,22 @@ SOURCES = {
 
 # ------------------------------------------------------------------ 1. Chinese-CLIP, 8 x A100-80GB, DDP, AMP fp16
 def roberta(hidden: int, layers: int, heads: int, inter: int) -> dict:
-    """Chinese RoBERTa-wwm-ext as a CLIP text tower (BERT layout, vocabulary 21,128, 512 positions)."""
+    """Chinese RoBERTa-wwm-ext as a CLIP text tower (BERT layout, vocabulary 21,128, 512 positions).
+    est63 (after the blind scoring, in-sample): ``hidden_act`` 'gelu_python', what Chinese-CLIP's own
+    ``modeling_bert.py`` runs for the config's "gelu" (``ACT2FN["gelu"]``: ``x * 0.5 * (1.0 + torch.erf(x /
+    math.sqrt(2.0)))``); the blind rows named no activation."""
     return {"hidden_size": hidden, "num_hidden_layers": layers, "num_attention_heads": heads,
             "intermediate_size": inter, "vocab_size": 21128, "max_position_embeddings": 512,
-            "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.1}
+            "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.1, "hidden_act": "gelu_python"}
 
 
 def vit(hidden: int, layers: int, heads: int, inter: int, patch: int, image: int) -> dict:
+    """est63 (after the blind scoring, in-sample): ``hidden_act`` 'quick_gelu', Chinese-CLIP's
+    ``ResidualAttentionBlock`` MLP (``QuickGELU``: ``x * torch.sigmoid(1.702 * x)``; also CLIPVisionConfig's
+    default)."""
     return {"hidden_size": hidden, "num_hidden_layers": layers, "num_attention_heads": heads,
-            "intermediate_size": inter, "patch_size": patch, "image_size": image, "num_channels": 3}
+            "intermediate_size": inter, "patch_size": patch, "image_size": image, "num_channels": 3,
+            "hidden_act": "quick_gelu"}
 
 
 def cnclip(text: dict, vision: dict, projection: int) -> dict:
@@ -221,14 +228,20 @@ NO_FLASH = ("without FlashAttention: the ViT's nn.MultiheadAttention and the BER
             "1.10.1 (no fused kernel): attention 'eager', torch_mha written")
 WITH_FLASH = ("with FlashAttention: --use-flash-attention swaps the attention of both towers for flash_attn 0.2.8's "
               "FlashMHA / flash kernels: attention 'flash'")
+EST63_CNCLIP = ("est63 (after the blind scoring, in-sample): the MLP activations written into the configs "
+                "(vision QuickGELU from cn_clip/clip/model.py, text 'gelu_python' from cn_clip/clip/modeling_bert.py "
+                "ACT2FN['gelu']), and on the FlashAttention rows packed_qkv: FlashMHA projects q, k and v with one "
+                "Wqkv linear (model.py: FlashMHA(d_model, n_head); modeling_bert.py BertAttention: FlashMHA(...)); "
+                "heldout29_first_scoring.txt keeps the blind rows' scores")
 for _name, (_cfg, _img, _mb, _without, _with, _cells) in CNCLIP_MODELS.items():
     _slug = _name.lower().replace("/", "").replace("@", "-").replace("vit-", "vit")
     for _flash, _gb in ((False, _without), (True, _with)):
         _setup = dict(CNCLIP_BASE, hf_config=_cfg, model_name=f"CN-CLIP {_name}", image_size=_img, micro_batch=_mb,
-                      attention="flash" if _flash else "eager", **({} if _flash else {"torch_mha": True}))
+                      attention="flash" if _flash else "eager",
+                      **({"packed_qkv": True} if _flash else {"torch_mha": True}))
         add(CNCLIP, f"cn-clip-{_slug}-ampfp16-ddp-b{_mb}-{'flash' if _flash else 'noflash'}-8xa100-80g", _gb, "GB",
             "nvidia-smi", "A100-SXM-80GB", _setup,
-            unknown=(*CNCLIP_UNKNOWN, WITH_FLASH if _flash else NO_FLASH),
+            unknown=(*CNCLIP_UNKNOWN, WITH_FLASH if _flash else NO_FLASH, EST63_CNCLIP),
             notes=f"Chinese-CLIP flash_attention_En.md at 7d661ef, | Memory | Unit: GB | Batch size | w/o FlashAttention "
                   f"| w/ FlashAttention |: '{_cells}'; this row: {'w/' if _flash else 'w/o'} FlashAttention {_gb}")
 
@@ -260,6 +273,13 @@ def llama_like(hidden: int, heads: int, kv: int, inter: int, layers: int, vocab:
             "tie_word_embeddings": tie, **extra}
 
 
+EST63_LEARNED = ("est63 (after the blind scoring, in-sample): position_table 'learned' written, the book GPT's "
+                 "nn.Embedding(context_length, emb_dim) position table that the llama-shaped config lacks "
+                 "(preflight/estimate/position_tables.py)")
+EST63_ROPE = ("est63 (after the blind scoring, in-sample): position_table 'rope' written, the one fp32 cos / sin pair "
+              "of context_length x head_dim the book model registers as buffers (pkg/llms_from_scratch/llama3.py lines "
+              "68-75, qwen3.py lines 141-147; compute_rope_params(dtype=torch.float32)), which transformers' layout "
+              "the rows use does not keep")
 KV_CAT = ("KV cache: each layer's keys and values grow by torch.cat([cache, new], dim=1) every step (use_cache True): "
           "the old and the new cache are alive together during the cat")
 PROMPT4 = "prompt 'Hello, I am': 4 GPT-2 tokens (seq_len 4), greedy argmax, batch 1"
@@ -274,12 +294,13 @@ add(GQA, "gpt-768-24h-12l-mha-bf16-kvcache-gen32768", 1.54, "GiB", "max_memory_a
 add(GQA, "gpt-768-24h-12l-gqa4-bf16-kvcache-gen32768", 0.63, "GiB", "max_memory_allocated", "A100-SXM-80GB",
     dict(GEN_BASE, hf_config=llama_like(768, 24, 4, 2048, 12, 50257, 32772, False),
          model_name="LLMs-from-scratch GPT (GQA 4 groups, 768 x 12)", seq_len=4, max_new_tokens=32768, use_cache=True,
-         attention="eager"),
+         attention="eager", position_table="learned"),
     unknown=(*GEN_UNKNOWN, CH04_GPU, KV_CAT, PROMPT4,
              "the GQA model keeps GPT-2's LayerNorm, learned positions and GELU MLP of 3,072; no GPT-2 config has "
              "key-value groups, so a llama config with 4 key-value heads is written, its SwiGLU width 2,048 chosen so "
              "the MLP holds the same 4.7 M weights per layer (3 x 768 x 2,048 = 2 x 768 x 3,072); the learned "
-             "position table (32,772 x 768, 48 MiB in bf16) is not in a llama config"),
+             "position table (32,772 x 768, 48 MiB in bf16) is not in a llama config",
+             EST63_LEARNED),
     notes="LLMs-from-scratch ch04/04_gqa/README.md at 28c65cd: 'uv run gpt_with_kv_gqa.py --max_new_tokens 32768 "
           "--n_heads 24 --n_layers 12 --n_kv_groups 4 ... Time: 516.33 sec 63 tokens/sec Max memory allocated: "
           "0.63 GB'")
@@ -291,8 +312,8 @@ add(MOE, "gpt-4096-16h-12l-dense-swiglu32768-bf16-kvcache-gen1024", 11.47, "GiB"
     "A100-SXM-80GB",
     dict(GEN_BASE, hf_config=llama_like(4096, 16, 16, 32768, 12, 50257, 1028, False),
          model_name="LLMs-from-scratch GPT (dense SwiGLU 32,768, 4,096 x 12)", seq_len=4, max_new_tokens=1024,
-         use_cache=True, attention="eager"),
-    unknown=MOE_UNKNOWN,
+         use_cache=True, attention="eager", position_table="learned"),
+    unknown=(*MOE_UNKNOWN, EST63_LEARNED),
     notes="LLMs-from-scratch ch04/07_moe/README.md at 28c65cd: 'uv run gpt_with_kv_ffn.py --max_new_tokens 1024 "
           "--n_heads 16 --n_layers 12 --emb_dim 4096 --hidden_dim 32768 ... 40 tokens/sec Max memory allocated: "
           "11.47 GB'")
@@ -303,8 +324,8 @@ add(MOE, "gpt-4096-16h-12l-moe32x1024-top2-bf16-kvcache-gen1024", 11.48, "GiB", 
                               "num_hidden_layers": 12, "vocab_size": 50257, "max_position_embeddings": 1028,
                               "num_local_experts": 32, "num_experts_per_tok": 2, "tie_word_embeddings": False},
          model_name="LLMs-from-scratch GPT (MoE 32 x 1,024, top 2, 4,096 x 12)", seq_len=4, max_new_tokens=1024,
-         use_cache=True, attention="eager"),
-    unknown=(*MOE_UNKNOWN, "the MoE: 32 SwiGLU experts of hidden 1,024 and a bias-free router per layer, top 2 with "
+         use_cache=True, attention="eager", position_table="learned"),
+    unknown=(*MOE_UNKNOWN, EST63_LEARNED, "the MoE: 32 SwiGLU experts of hidden 1,024 and a bias-free router per layer, top 2 with "
              "softmax over the chosen scores, tokens gathered per expert with index_select; written as a mixtral "
              "config (32 local experts, 2 per token)"),
     notes="LLMs-from-scratch ch04/07_moe/README.md at 28c65cd: 'uv run gpt_with_kv_moe.py --max_new_tokens 1024 "
@@ -327,19 +348,24 @@ for _impl, _attn, _cells in (("Llama3Model", "eager", "| Llama3Model     | 42   
     add(LLAMA, f"llama32-1b-instruct-{_impl.lower()}-bf16-nocache-gen150", 2.91, "GiB", "max_memory_allocated",
         "A100-SXM-80GB",
         dict(GEN_BASE, hf_config=L32, model_name=f"Llama 3.2 1B Instruct ({_impl}, LLMs-from-scratch)", seq_len=20,
-             max_new_tokens=150, use_cache=False, attention=_attn),
-        unknown=(*LLAMA_UNKNOWN, "Llama3Model computes softmax(QK^T) by hand ('eager'); Llama3ModelFast calls "
+             max_new_tokens=150, use_cache=False, attention=_attn, position_table="rope"),
+        unknown=(*LLAMA_UNKNOWN, EST63_ROPE, "Llama3Model computes softmax(QK^T) by hand ('eager'); Llama3ModelFast calls "
                  "scaled_dot_product_attention ('sdpa')"),
         notes="LLMs-from-scratch ch05/07_gpt_to_llama/README.md at 28c65cd: 'Time: 3.17 sec 50 tokens/sec Max memory "
               f"allocated: 2.91 GB' and 'The following table shows a performance comparison on an A100: {_cells}'")
 Q06 = {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "hidden_size": 1024, "num_attention_heads": 16,
        "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 3072, "num_hidden_layers": 28,
-       "vocab_size": 151936, "max_position_embeddings": 40960, "tie_word_embeddings": True, "rope_theta": 1000000.0}
+       "vocab_size": 151936, "max_position_embeddings": 40960, "tie_word_embeddings": False, "rope_theta": 1000000.0}
 QWEN_UNKNOWN = (*GEN_UNKNOWN, NO_CACHE,
                 "the prompt: the Qwen3 chat template with a generation prompt around 'Give me a short introduction to "
                 "large language models.' (about 20 tokens; 20 written)",
                 "the head: Qwen3-0.6B's checkpoint has no lm_head, so load_weights_into_qwen sets out_head.weight = "
                 "tok_emb.weight before the model moves to the GPU (tie True written)",
+                "est63 (after the blind scoring, in-sample): tie False. The README's 0.6B path is its section 3a, "
+                "not load_weights_into_qwen: model = Qwen3Model(QWEN_CONFIG_06_B); model.load_state_dict(torch.load("
+                "'qwen3-0.6B.pth')) (README lines 103-106); Qwen3Model builds out_head as its own nn.Linear "
+                "(pkg/llms_from_scratch/qwen3.py line 134) and load_state_dict copies into it, so the head is a "
+                "second 151,936 x 1,024 bf16 matrix on the GPU; heldout29_first_scoring.txt keeps the blind score",
                 "attention: Qwen3Model's GroupedQueryAttention computes the scores by hand ('eager')",
                 "'Nvidia A100 GPU' written as A100-SXM-80GB")
 for _compiled, _gib, _cells in ((False, 1.49, "| Qwen3Model 0.6B          | Nvidia A100 GPU | 25         | 1.49 GB  |"),
@@ -347,8 +373,8 @@ for _compiled, _gib, _cells in ((False, 1.49, "| Qwen3Model 0.6B          | Nvid
     add(QWEN, f"qwen3-0.6b-{'compiled' if _compiled else 'eager'}-bf16-nocache-gen150", _gib, "GiB",
         "max_memory_allocated", "A100-SXM-80GB",
         dict(GEN_BASE, hf_config=Q06, model_name="Qwen3 0.6B (LLMs-from-scratch)", seq_len=20, max_new_tokens=150,
-             use_cache=False, attention="eager", compiled=_compiled),
-        unknown=(*QWEN_UNKNOWN, *(("compiled: model = torch.compile(model) after model.to(device); the table reads "
+             use_cache=False, attention="eager", compiled=_compiled, position_table="rope"),
+        unknown=(*QWEN_UNKNOWN, EST63_ROPE, *(("compiled: model = torch.compile(model) after model.to(device); the table reads "
                                    "'consequent generate calls' after the first (the peak since the process "
                                    "started is what max_memory_allocated returns)",) if _compiled else ())),
         notes=f"LLMs-from-scratch ch05/11_qwen3/README.md at 28c65cd: '{_cells}'"

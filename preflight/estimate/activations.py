@@ -104,7 +104,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       softmax_input: bool = False, linear_saves_input: bool = False,
                       liger: bool = False, packed_in_proj: bool = False,
                       compiled: bool = False, scores_capped: bool = False,
-                      gelu_fp32: bool = False) -> LayerActs:
+                      gelu_fp32: bool = False,
+                      softmax_input_bytes: Optional[int] = None) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -207,9 +208,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         else:                                          # softmax in the 16-bit dtype
             soft, copy = ec, 0
         clamp = ec if arch.model_type in _CLAMPED_SCORES else 0
-        # torch before 1.11 also keeps the softmax's input, in the dtype of its output
-        # (terms.softmax_saves_input)
-        kept_input = soft if softmax_input else 0
+        # torch before 1.11 also keeps the softmax's input (terms.softmax_saves_input): in the
+        # dtype of its output, unless a CUDA fp16 softmax reads the fp16 scores themselves
+        # (``softmax_input_bytes``: softmax_dtype.py)
+        kept_input = ((soft if softmax_input_bytes is None else softmax_input_bytes)
+                      if softmax_input else 0)
         # a tanh soft cap before the softmax keeps its output, in the compute dtype (softcap.py)
         kept_input += ec if scores_capped else 0
         if dropout > 0:

@@ -77,8 +77,21 @@ def _vision_tower(mt: str, cfg: _Cfg) -> Tuple[int, Dict[str, Any]]:
             del heads
     info = {"hidden_size": d, "num_layers": layers, "image_size": image, "patch_size": patch,
             "num_channels": channels, "intermediate_size": inter,
-            "num_heads": cfg.integer("num_attention_heads", default=max(d // 64, 1))}
+            "num_heads": cfg.integer("num_attention_heads", default=max(d // 64, 1)),
+            "mlp_act": _tower_act(mt, cfg)}
     return total, info
+
+
+#: est63: the MLP activation a tower's config class uses when ``hidden_act`` is not written
+#: (transformers ``CLIPTextConfig`` / ``CLIPVisionConfig``: ``hidden_act="quick_gelu"``;
+#: ``SiglipVisionConfig``: ``"gelu_pytorch_tanh"``), as the Hub's configs omit default keys
+_TOWER_ACT_DEFAULT = {"clip_text_model": "quick_gelu", "clip_vision_model": "quick_gelu",
+                      "siglip_vision_model": "gelu_pytorch_tanh"}
+
+
+def _tower_act(mt: str, cfg: _Cfg) -> str:
+    default = _TOWER_ACT_DEFAULT.get(mt, "gelu")
+    return str(cfg.raw("hidden_act", default=default) or default).lower()
 
 
 def _qwen_vl_tower(mt: str, cfg: _Cfg, text_hidden: int) -> Tuple[int, int, Dict[str, Any]]:
@@ -127,7 +140,7 @@ def _read_clip(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         vocab_size=text.integer("vocab_size"), tie_embeddings=False, gated_mlp=False,
         max_position=text.integer("max_position_embeddings"), image_size=info["image_size"],
         patch_size=info["patch_size"], num_channels=info["num_channels"], source=source,
-        extra={"layout": "clip", "vision_params": vision_params,
+        extra={"layout": "clip", "vision_params": vision_params, "mlp_act": _tower_act("clip_text_model", text),
                "projector_params": projection * (hidden + info["hidden_size"]) + 1,
                "vision": info})
 

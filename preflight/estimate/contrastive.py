@@ -33,7 +33,10 @@ def vision_tower(arch: Any) -> Any:
     info: Dict[str, Any] = dict((arch.extra or {}).get("vision") or {})
     hidden = int(info.get("hidden_size") or arch.hidden_size)
     heads = int(info.get("num_heads") or max(hidden // 64, 1))
-    return replace(arch, hidden_size=hidden, num_layers=int(info.get("num_layers") or 0),
+    extra = dict(arch.extra or {})
+    if info.get("mlp_act"):
+        extra["mlp_act"] = str(info["mlp_act"])   # the vision config's own activation (est63)
+    return replace(arch, extra=extra, hidden_size=hidden, num_layers=int(info.get("num_layers") or 0),
                    num_heads=heads, num_kv_heads=heads, head_dim=hidden // heads,
                    intermediate_size=int(info.get("intermediate_size") or 4 * hidden),
                    vocab_size=0, image_size=int(info.get("image_size") or arch.image_size),

@@ -10,6 +10,7 @@ from preflight.estimate import activations as A
 from preflight.estimate import contrastive as CL
 from preflight.estimate import window_cache as WC
 from preflight.estimate.dequant import dequant_transients, stored_weights
+from preflight.estimate.gqa_decode import repeated_kv_bytes
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.terms import attention_kernel
 
@@ -115,7 +116,11 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
         ph.add("decode", "dequant_transient", max(head_t, block_t), ab)
     ph.add("decode", "weights", weights / n, pb)
     ph.add("decode", "kv_cache", kv_full / n, kvb)
-    ph.add("decode", "prefill_transient", decode_cache_copy(inp, kv_per_pos * b, context, arch.num_layers) / n, kvb)
+    copy = decode_cache_copy(inp, kv_per_pos * b, context, arch.num_layers)
+    # GQA under eager attention: one layer's cache expanded to every query head (gqa_decode.py)
+    expanded = repeated_kv_bytes(inp, arch, attention_kernel(inp), b, context, ec)
+    ph.add("decode", "prefill_transient", (copy + expanded if inp.legacy_kv_cache else max(copy, expanded)) / n,
+           kvb)
     ph.add("decode", "logits_loss", last_logits, ab)
     held = prompt_logits_held(inp, arch, b, seq, ec)
     if held:

@@ -192,6 +192,14 @@ class EstimateInput:
     # the model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders; plan
     # model.torch_mha): see terms.mha_output_copied
     torch_mha: bool = False
+    # est63: q, k and v come from one packed linear outside nn.MultiheadAttention (flash-attn's
+    # FlashMHA ``Wqkv``): one saved input under autocast, as torch_mha's in_proj. Rows and
+    # EstimateInput only (no plan field reads it yet)
+    packed_qkv: bool = False
+    # est63: a position table hand-written code keeps that the nearest HF layout lacks: "rope" (one fp32
+    # cos/sin pair of max_position_embeddings x head_dim as buffers) or "learned" (an absolute position
+    # embedding, inference/generation only): position_tables.py. Rows and EstimateInput only
+    position_table: Optional[str] = None
     # the loop calls zero_grad() after the forward, before backward (plan
     # optimizer.zero_grad_after_forward): see terms.grads_through_forward
     zero_grad_after_forward: bool = False
@@ -439,6 +447,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
     if inp.model_impl not in MODEL_IMPLS:
         raise InputError(f"unknown model implementation {inp.model_impl!r} (expected "
                          f"{', '.join(MODEL_IMPLS)})")
+    if inp.position_table is not None and inp.position_table not in ("rope", "learned"):
+        raise InputError(f"unknown position table {inp.position_table!r} (expected rope, learned)")
     if inp.amp_impl not in AMP_IMPLS:
         raise InputError(f"unknown AMP implementation {inp.amp_impl!r} (expected {', '.join(AMP_IMPLS)})")
     if inp.load_placement is not None and inp.load_placement not in LOAD_PLACEMENTS:

@@ -17,6 +17,7 @@ from preflight.estimate.gpu_facts import lazy_context
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.nf4_quantize import quantize_transient
+from preflight.estimate.position_tables import position_table_bytes
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
     _ALL_LINEAR,
     _LLAMA_SHAPES,
@@ -333,6 +334,10 @@ def _estimate(inp: EstimateInput) -> Estimate:
         ph.every(phases, "buffers", buffers, (1.0, 1.0))
         notes.append(f"transformers {inp.transformers_version} {arch.model_type}: per-layer "
                      f"causal-mask / rotary-table buffers, {buffers / 1e6:.0f} MB")
+    own_table = position_table_bytes(inp, arch)     # hand-written code's own table (est63)
+    if own_table:
+        ph.every(phases, "buffers", own_table, (1.0, 1.0))
+        notes.append(f"the model's own {inp.position_table} position table: {own_table / 1e6:.0f} MB")
     ctx_bytes, ctx_range = lazy_context(inp.gpu_threads)
     version = inp.torch_before
     if version is not None and version < (1, 13):

@@ -22,6 +22,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_targets,
 )
 from preflight.estimate.softcap import scores_by_hand, softcap_logits_bytes
+from preflight.estimate.softmax_dtype import softmax_input_bytes
 from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
@@ -89,9 +90,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                                  or mha_output_copied(inp, arch)),
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch),
                   softmax_input=softmax_saves_input(inp),
+                  softmax_input_bytes=softmax_input_bytes(inp, arch),
                   linear_saves_input=zero3_linear_saves_input(inp),
                   liger=bool(inp.liger_kernels) and inp.model_impl == "transformers",
-                  packed_in_proj=bool(inp.torch_mha),
+                  packed_in_proj=bool(inp.torch_mha) or bool(inp.packed_qkv),
                   # torch.compile's partitioner recomputes pointwise tensors (compiled_acts.py)
                   compiled=bool(inp.compiled) and inp.mode == "train",
                   scores_capped=scores_by_hand(inp.model_impl, arch),
@@ -139,8 +141,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             vision = CL.vision_tower(arch)
             image = int(inp.image_size or vision.image_size)
             vseq = CL.vision_tokens(vision, image)
+            # (its scores meet no mask: the fp16 softmax input of softmax_dtype.py)
+            vcommon = {**common, "softmax_input_bytes": softmax_input_bytes(inp, vision, vision_tower=True)}
             layers += [A.transformer_layer(vision, d, tokens=b * vseq, seq=vseq, batch=b,
-                                           **common)] * vision.num_layers
+                                           **vcommon)] * vision.num_layers
             outside += CL.vision_fixed(vision, batch=b, image=image, comp=d.comp,
                                        autocast=d.autocast, conv_trains=full)
         elif family == "multimodal":
