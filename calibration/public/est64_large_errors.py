@@ -26,7 +26,8 @@ sys.path.insert(0, str(REPO / "bench"))
 #: est62's docs/calibration.md section, "traced and left": id fragments
 EST62_LEFT = ("artidoro-qlora-issue-193/", "transformers-electra-sdpa-pr-37106/",
               "ms-swift-3.0-train-examples/qwen2-7b-lora-ddp-2gpu", "chatglm-finetuning-full-table/",
-              "liger-", "stanford-alpaca-fsdp-oom-issues/", "openrlhf-issue-384")
+              "liger-kernel-hf-trainer-example/llama-3-8b-fsdp4-b48", "stanford-alpaca-fsdp-oom-issues/",
+              "openrlhf-issue-384")
 
 ROW = re.compile(r"^(?P<id>\S.{0,71}?)\s+(?P<kind>\S+)\s+(?P<gib>[\d.]+)\s+(?P<est>[\d.]+)\s+"
                  r"(?P<err>[-+][\d.]+)%\s")
