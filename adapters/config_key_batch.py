@@ -154,6 +154,17 @@ class _Code:
         return False
 
 
+def _evaluation(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
+    """A loader for evaluation data: its first argument or the name it is bound to says so (ming024/FastSpeech2
+    ``dataset.py:225-230`` ``val_loader = DataLoader(val_dataset, batch_size=train_config["optimizer"]
+    ["batch_size"])``: not the training loader, whose batch is that key times ``group_size``)."""
+    names = [_last(call.args[0])] if call.args else []
+    up = parents.get(id(call))
+    if isinstance(up, ast.Assign):
+        names += [_last(t) for t in up.targets]
+    return any(re.match(r"_?(val|valid|eval|test|dev)(_|$|idation|set|loader|data)", n.lower()) for n in names if n)
+
+
 def _kind_of_use(use: ast.AST, parents: dict[int, ast.AST], code: _Code, display: str, loaders: bool = True
                  ) -> Optional[str]:
     """``per`` / ``global`` / None for one place the number is used; ``loaders`` False: a data loader's
@@ -172,7 +183,7 @@ def _kind_of_use(use: ast.AST, parents: dict[int, ast.AST], code: _Code, display
             return "per"
         if _GLOBAL.match(up.arg):
             return "global"
-        if loaders and up.arg == "batch_size" and isinstance(call, ast.Call) and (
+        if loaders and up.arg == "batch_size" and isinstance(call, ast.Call) and not _evaluation(call, parents) and (
                 _loader_call(call) or code.reaches_loader(_last(call.func), "batch_size", display)):
             return "per"
         return None

@@ -168,3 +168,35 @@ def test_twin_argparse_option_of_the_same_name_is_not_the_key(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "train.py", "--", "cfg.yaml", cwd=tmp_path)
     assert ours(plan, "batch.micro") is None and ours(plan, "batch.global") is None
+
+
+# ming024/FastSpeech2 @ d4e79ee train.py:30-35 ``batch_size = train_config["optimizer"]["batch_size"]`` and the
+# training loader's ``batch_size=batch_size * group_size``; dataset.py:225-230 a validation loader given the key
+# (here in vjepa2's scaffolding, whose hand-off by importlib the value-flow readers do not follow)
+_FS2 = """\
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    def main(args):
+        cfgs_opt = args.get("data")
+        batch_size = cfgs_opt.get("batch_size")
+        train_dataset = list(range(100))
+        val_dataset = list(range(10))
+        loader = DataLoader(train_dataset, batch_size={train})
+        val_loader = DataLoader(val_dataset, batch_size=cfgs_opt.get("batch_size"))
+        for x in loader:
+            loss = x.sum()
+            loss.backward()
+"""
+
+
+def test_plain_batch_key_bound_to_a_name_given_to_the_training_loader(cli, tmp_path):
+    micro = ours(_vjepa(cli, tmp_path, train=_FS2.replace("{train}", "batch_size")), "batch.micro")
+    assert micro is not None and (micro.value, micro.source.key) == (24, "data.batch_size"), micro
+
+
+def test_twin_only_the_validation_loader_takes_the_key_stays_unknown(cli, tmp_path):
+    plan = _vjepa(cli, tmp_path, train=_FS2.replace("{train}", "batch_size * 4"))
+    assert ours(plan, "batch.micro") is None and ours(plan, "batch.global") is None
+    assert all(f["value"] != 24 for f in plan["fields"].get("batch.micro", [])), plan["fields"].get("batch.micro")
