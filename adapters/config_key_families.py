@@ -269,9 +269,12 @@ def file_where(display: str, line_of: Callable[[tuple], Optional[int]]) -> Where
     return lambda path: ("config", display, line_of(path), ".".join(str(p) for p in path))
 
 
-def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]) -> dict[str, list[tuple]]:
+def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]], cache: Any = None
+               ) -> dict[str, list[tuple]]:
     """field -> [(value, (kind, file, line, key) where it is set, code line that reads it)] over
     ``configs`` ((data, where) each)."""
+    from preflight.adapters.config_key_batch import PLAIN, plain_batch_use
+
     by_key = {k: f for f, keys in _FAMILIES.items() for k in keys}
     out: dict[str, list[tuple]] = {}
     for data, where in configs:
@@ -288,6 +291,11 @@ def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]
                     out.setdefault("optimizer.name", []).append((cls, where(path), at))
                 continue
             field = by_key.get(key.lower())
+            if field is None and key.lower() in PLAIN:  # a plain batch key: its use says which batch
+                use = plain_batch_use(code, key, parent, cache)
+                if use is not None and _int(raw, use[0]) is not None:
+                    out.setdefault(use[0], []).append((_int(raw, use[0]), where(path), f"{use[1]}, plain key"))
+                continue
             if field is None or field == "optimizer.name":
                 continue
             value = _value(field, key.lower(), raw)
@@ -340,7 +348,7 @@ def config_key_facts(plan: TrainingPlan, project: Any) -> None:
     method = plan.resolve("peft.method")
     if "peft.rank" in wanted and method is not None and method.value not in ("lora", "qlora"):
         wanted.remove("peft.rank")
-    found = candidates(configs, code_text(project))
+    found = candidates(configs, code_text(project), project.cache)
     for field in wanted:
         rows = found.get(field)
         if not rows:
@@ -351,4 +359,9 @@ def config_key_facts(plan: TrainingPlan, project: Any) -> None:
             continue
         value, (kind, display, line, key), at = rows[0]
         detail = f"`{key}` is named like {field} and the code reads it ({at})"
+        if at.endswith(", plain key"):  # config_key_batch.py: the use decided it
+            how = "multiplied by a process count, or handed to a data loader or a per-process name" \
+                if field == "batch.micro" else "divided by a process count, or handed to a global-batch name"
+            detail = f"`{key}` is a plain batch key; the code uses it {how} ({at[:-len(', plain key')]}): " \
+                f"{'per process' if field == 'batch.micro' else 'the batch over all processes'}"
         plan.add(field, value, Source(kind, display, line, key, detail), "medium", adapter="config_key_families")

@@ -18,43 +18,26 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from preflight.adapters.literal_config import UNKNOWN
+
 from preflight.sources import read_text_limited
 
 _MAX_BYTES = 500_000
 _NOT = object()
 
 
-def _eval(node: ast.AST, names: dict[str, Any], lines: dict[tuple, int], path: tuple) -> Any:
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.Name) and node.id in names:
-        return names[node.id]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
-        return -node.operand.value
-    if isinstance(node, (ast.List, ast.Tuple)):
-        items = [_eval(e, names, lines, path) for e in node.elts]
-        return _NOT if any(i is _NOT for i in items) else (list(items) if isinstance(node, ast.List) else tuple(items))
-    pairs: list[tuple[Any, ast.expr]] = []
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:
-        if any(k.arg is None for k in node.keywords):
-            return _NOT
-        pairs = [(k.arg, k.value) for k in node.keywords]
-    elif isinstance(node, ast.Dict):
-        for k, v in zip(node.keys, node.values):
-            if not (isinstance(k, ast.Constant) and isinstance(k.value, (str, int))):
-                return _NOT
-            pairs.append((k.value, v))
-    else:
+def _known(value: Any) -> Any:
+    """``value`` without its unknown parts: a dict keeps its known keys, a list or tuple with an unknown item
+    is unknown (``_NOT``)."""
+    if isinstance(value, type(UNKNOWN)):
         return _NOT
-    out: dict[Any, Any] = {}
-    for key, value in pairs:
-        here = (*path, key)
-        lines[here] = value.lineno
-        got = _eval(value, names, lines, here)
-        if got is not _NOT:
-            out[key] = got
-    return out
+    if isinstance(value, dict):
+        out = {k: _known(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if v is not _NOT}
+    if isinstance(value, (list, tuple)):
+        items = [_known(v) for v in value]
+        return _NOT if any(i is _NOT for i in items) else (items if isinstance(value, list) else tuple(items))
+    return value
 
 
 def _bases_found(tree: ast.Module, folder: Path) -> bool:
@@ -80,23 +63,19 @@ def read_python_config(path: Path) -> Optional[tuple[dict, dict[tuple, int]]]:
         tree = ast.parse(read_text_limited(path, errors="replace"))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    data: dict[str, Any] = {}
-    lines: dict[tuple, int] = {}
     if not _bases_found(tree, path.parent):
         return None
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            name, value = stmt.targets[0].id, stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            name, value = stmt.target.id, stmt.value
-        else:
-            continue
-        lines[(name,)] = stmt.lineno
-        got = _eval(value, data, lines, (name,))
-        if got is _NOT:
-            data.pop(name, None)
-        else:
+    from preflight.adapters.mmengine_loader import read_module
+
+    own, base = read_module(tree, str(path))  # the OpenMMLab reader's evaluation of one file
+    data: dict[str, Any] = {}
+    for name, value in own.values.items():
+        got = _known(value)
+        if got is not _NOT:
             data[name] = got
+    if base is not None and _known(base) is not _NOT:
+        data["_base_"] = _known(base)
+    lines = {key: at[1] for key, at in own.where.items()}
     return data, lines
 
 

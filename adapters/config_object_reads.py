@@ -154,7 +154,7 @@ class ConfigObjectAdapter(ScratchAdapter):
         model_names: list[tuple[str, tuple, str]] = []
         trees = {shown: tree for shown, _, tree in modules.trees}
         plain = _plain_python(project)
-        from preflight.adapters.hydra_reads import rebound_parameters
+        from preflight.adapters.hydra_reads import ray_driver, rebound_parameters
 
         rebinds: dict[str, set[str]] = {}  # a switch handed to a callable that reassigns it is not read
         for tree in trees.values():
@@ -242,6 +242,7 @@ class ConfigObjectAdapter(ScratchAdapter):
         if len({spec[0] for spec in specs}) == 1:  # a key selecting a model spec's repo_id (model_spec_table.py)
             add("model.ref", *specs[0], "medium")
         found.padded = pads_to_model_max_length(modules)
+        found.ray_driver = any(ray_driver(tree) for tree in trees.values())  # hydra_reads.py
         sole_off[0] = _only_lora_off(found, modules)
         _emit(found, known, add, modules.trees[0][0])
         dead = helper_guards.dead() if not found.peft else None

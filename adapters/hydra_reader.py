@@ -287,4 +287,5 @@ class _Found:
         self.seq: list[tuple[int, tuple, int]] = []  # ``get_dataset(..., block_size=E)``
         self.tok_len: list[tuple[int, tuple, int]] = []  # a tokenizer's ``model_max_length=E``
         self.padded = False  # the project pads every sample to the tokenizer's length (``padding="max_length"``)
+        self.ray_driver = False  # the code hands its work to Ray actors (``ray_driver`` in hydra_reads.py)
         self.read: set[tuple] = set()

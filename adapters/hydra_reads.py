@@ -106,6 +106,25 @@ def _scan(tree: ast.AST, reader: _Reader, found: _Found) -> None:
             elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
                 reader.ev(node)
         found.read |= reader.read_paths
+    found.ray_driver = found.ray_driver or ray_driver(tree)
+
+
+def ray_driver(tree: ast.AST) -> bool:
+    """The module hands work to Ray actors or tasks (a ``@ray.remote`` decorator, ``X.remote(...)``): a
+    single controller whose data loaders feed the workers (Search-R1's vendored verl
+    ``verl/trainer/main_ppo.py:110-113`` ``@ray.remote def main_task`` and ``ray.get(main_task.remote(config))``,
+    whose ``RayPPOTrainer`` builds ``DataLoader(batch_size=config.data.train_batch_size)`` of prompts in the
+    driver, ``verl/trainer/ppo/ray_trainer.py:390``; each worker's micro batch is its own key,
+    ``fsdp_workers.py:98``). Ray Train's per-worker loops (``TorchTrainer(train_loop_per_worker)``) use neither."""
+    nodes = list(ast.walk(tree))
+    if not any((isinstance(n, ast.Import) and any(a.name.split(".")[0] == "ray" for a in n.names))
+               or (isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "ray" and not n.level)
+               for n in nodes):
+        return False
+    return any((isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and any(
+               _dotted(d.func if isinstance(d, ast.Call) else d) == "ray.remote" for d in n.decorator_list))
+               or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "remote")
+               for n in nodes)
 
 
 def _generation_call(name: str) -> bool:
@@ -420,7 +439,7 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path = micro[0]
         add("batch.micro", value, path, f"{'.'.join(map(str, path))} read by the code: the batch is split into "
             "micro batches of this size (one backward each; read from the key's name: low)", "low")
-    else:
+    elif not found.ray_driver:  # a Ray controller's loader batch is split over the workers (``ray_driver``)
         loaders = found.loader_batch
         if len({site[0] for site in loaders}) > 1:
             # loaders that disagree: one fed an evaluation option (``args.eval_batch_size``, ViT-pytorch

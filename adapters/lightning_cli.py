@@ -202,7 +202,7 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
         pass_.note(f"{pass_.where(site.call)}: LightningCLI: the plain keys of {shown}'s trainer: section are read; "
                    "one is an object (class_path), so no Trainer default is assumed")
         pass_.explicit_only(synthetic, "medium")
-    from preflight.adapters.lightning_cli_flags import cli_sections
+    from preflight.adapters.lightning_cli_data import cli_sections
 
-    cli_sections(pass_, site, argv, loaded)  # --optimizer, --data (lightning_cli_flags.py)
+    cli_sections(pass_, site, argv, loaded)  # --optimizer, --data (lightning_cli_data.py)
     return True

@@ -1,8 +1,9 @@
-"""The training DataLoader of a ``LightningCLI`` data module, named by ``class_path`` in the config the launch line
-gives and built with its ``init_args``.
+"""The training DataLoader of a ``LightningCLI`` data module and the optimizer LightningCLI builds, read from the
+job's config sections and launch flags: one reader with two entry points (nothing imported or instantiated).
 
-gemelo-ai/vocos @ c859e3b7 ``train.py:5-6`` ``cli = LightningCLI(run=False)``, launched as ``python train.py -c
-configs/vocos.yaml``, whose ``configs/vocos.yaml:4-12``::
+**The config's sections** (:class:`LightningCliDataAdapter`, a registered adapter). gemelo-ai/vocos @ c859e3b7
+``train.py:5-6`` ``cli = LightningCLI(run=False)``, launched as ``python train.py -c configs/vocos.yaml``, whose
+``configs/vocos.yaml:4-12``::
 
     data:
       class_path: vocos.dataset.VocosDataModule
@@ -15,47 +16,64 @@ and ``vocos/dataset.py:21-35``: ``__init__(self, train_params, val_params)`` kee
 train_params``; ``train_dataloader`` returns ``self._get_dataloder(self.train_config, train=True)``, whose
 ``DataLoader(dataset, batch_size=cfg.batch_size, num_workers=cfg.num_workers, shuffle=train, pin_memory=True)``.
 LightningCLI (jsonargparse) builds the class with the section's ``init_args``, so the train loader takes
-``batch_size`` 16 (per process), ``num_workers`` 8 and ``pin_memory`` True.
+``batch_size`` 16 (per process), ``num_workers`` 8 and ``pin_memory`` True. The class is the one its
+``class_path`` imports; a keyword left out is the DataLoader's default (``num_workers`` 0, ``pin_memory`` False)
+unless the loader spreads ``**kwargs``; a launch line that sets anything under ``--data`` leaves it all to the
+flags' reading. ``model: class_path``: the LightningModule's ``configure_optimizers`` building one
+``torch.optim`` class.
 
-Read, never imported or instantiated: the class a project module of the job defines; its ``train_dataloader``
-building one ``DataLoader`` itself or returning ``self.<method>(...)`` that does; each keyword of that loader a
-literal, ``self.<a>`` / ``self.<a>.<key>`` / ``self.<a>[<key>]``, or ``<p>.<key>`` / ``<p>[<key>]`` of the method's
-parameter ``p`` handed ``self.<a>``, where ``__init__`` stores one of its parameters as ``self.<a>`` and the
-section's ``init_args`` give that parameter (a dict for ``.<key>``). A keyword left out is the DataLoader's
-default (``num_workers`` 0, ``pin_memory`` False) unless the loader spreads ``**kwargs``. A launch line that sets
-anything under ``--data`` leaves it all unread. Medium.
+**The flags** (:func:`cli_sections`, called by :mod:`preflight.adapters.lightning_cli` after it read the
+Trainer). LightningCLI adds ``--optimizer`` (a ``torch.optim`` class by name or ``class_path``) and, when a data
+module is not fixed, ``--data`` (a ``LightningDataModule`` subclass by name or ``class_path``);
+``--data.KEY=VALUE`` (``--data.init_args.KEY``) and a loaded config's ``data:`` section are that class's
+``__init__`` arguments. krasserm/perceiver-io @ 46c6325 ``examples/training/img_clf/train.sh``:
+``--data=MNISTDataModule --data.batch_size=128 --optimizer=AdamW``; ``perceiver/data/vision/mnist.py:17-70``
+``MNISTDataModule.__init__(..., batch_size=64, num_workers=3, pin_memory=True, ...)`` with
+``self.save_hyperparameters()`` and ``train_dataloader()`` returning ``DataLoader(..., batch_size=
+self.hparams.batch_size, ...)``. The class is the one class of that name in the project's files; a parameter
+the flags and configs do not give is the ``__init__``'s literal default. ``optimizer.name`` is medium:
+LightningCLI's ``configure_optimizers`` replaces the model's when ``--optimizer`` is given.
+
+**The one reading both share** (:func:`train_loader`, :func:`init_key`, :func:`value_ok`): the class's
+``train_dataloader`` building one ``DataLoader`` itself or returning ``self.<method>(...)`` that does (the
+flags' entry: itself only); each keyword of that loader a literal, or an ``__init__`` argument (and a key
+inside it; the flags' entry: the argument only): ``self.<a>`` / ``self.<a>.<key>`` / ``self.<a>[<key>]``, or
+``<p>.<key>`` / ``<p>[<key>]`` of the method's parameter ``p`` handed ``self.<a>``, where ``__init__`` stores
+one of its parameters as ``self.<a>`` (once in the class); or ``self.hparams.K`` / ``self.hparams["K"]``
+after ``self.save_hyperparameters()``. Every fact is medium.
 """
 
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
-from preflight.plan import TrainingPlan
+from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.sources import read_text_limited
 
-_FIELDS = (("batch_size", "batch.micro"), ("num_workers", "data.num_workers"), ("pin_memory", "data.pin_memory"))
+FIELDS = (("batch_size", "batch.micro"), ("num_workers", "data.num_workers"), ("pin_memory", "data.pin_memory"))
 _DEFAULTS = {"num_workers": 0, "pin_memory": False}
+_SKIP_DIRS = {"node_modules", "site-packages", "build", "dist", "venv", "__pycache__"}
+_MAX_FILES = 3000
 
 
-def _section(data: Any, name: str = "data") -> Optional[dict]:
-    sec = data.get(name) if isinstance(data, dict) else None
-    if isinstance(sec, dict) and isinstance(sec.get("class_path"), str) and isinstance(sec.get("init_args"), dict):
-        return sec
-    return None
+# --------------------------------------------------------------------------- the one reading of a data module
 
 
-def _method(cls: ast.ClassDef, name: str) -> Optional[ast.FunctionDef]:
+def method(cls: ast.ClassDef, name: str) -> Optional[ast.FunctionDef]:
+    """The class's own method ``name`` when it defines it once."""
     found = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == name]
     return found[0] if len(found) == 1 else None
 
 
 def _stored(cls: ast.ClassDef) -> dict[str, str]:
     """``self.<a> = <p>`` in ``__init__`` for a parameter ``p``, each ``self.<a>`` stored once: a -> p."""
-    init = _method(cls, "__init__")
+    init = method(cls, "__init__")
     if init is None:
         return {}
     params = {a.arg for a in (*init.args.args, *init.args.kwonlyargs)}
@@ -71,17 +89,18 @@ def _stored(cls: ast.ClassDef) -> dict[str, str]:
             and any(isinstance(n, ast.Assign) and n.value is v[0] for n in ast.walk(init))}
 
 
-def _loader(cls: ast.ClassDef) -> Optional[tuple[ast.Call, dict[str, str]]]:
-    """The train DataLoader call and what its method's parameters hold (param -> ``self`` attribute)."""
-    train = _method(cls, "train_dataloader")
+def train_loader(cls: ast.ClassDef, through_helper: bool = True) -> Optional[tuple[ast.Call, dict[str, str]]]:
+    """The train DataLoader call and what its method's parameters hold (param -> ``self`` attribute); with
+    ``through_helper`` False, only a loader ``train_dataloader`` builds itself."""
+    train = method(cls, "train_dataloader")
     if train is None:
         return None
     fn, bound = train, {}
     returns = [n for n in ast.walk(train) if isinstance(n, ast.Return)]
-    if len(returns) == 1 and isinstance(returns[0].value, ast.Call) \
+    if through_helper and len(returns) == 1 and isinstance(returns[0].value, ast.Call) \
             and (dotted_name(returns[0].value.func) or "").startswith("self."):
         call = returns[0].value
-        helper = _method(cls, (dotted_name(call.func) or "")[5:])
+        helper = method(cls, (dotted_name(call.func) or "")[5:])
         if helper is None or any(isinstance(a, ast.Starred) for a in call.args):
             return None
         params = [a.arg for a in helper.args.args][1:]
@@ -93,8 +112,16 @@ def _loader(cls: ast.ClassDef) -> Optional[tuple[ast.Call, dict[str, str]]]:
     return (loaders[0], bound) if len(loaders) == 1 else None
 
 
-def _path_of(node: ast.expr, bound: dict[str, str], stored: dict[str, str]) -> Optional[tuple[str, ...]]:
-    """The ``init_args`` key path a loader keyword reads, or None."""
+def init_key(node: ast.expr, cls: ast.ClassDef, bound: dict[str, str]) -> Optional[tuple[str, ...]]:
+    """The ``__init__`` argument (and the key inside it) a loader keyword reads, or None."""
+    init = method(cls, "__init__")
+    hparams = _hparams_key(node)
+    if hparams is not None:
+        params = {a.arg for a in init.args.args + init.args.kwonlyargs} if init is not None else set()
+        saves = init is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                         and n.func.attr == "save_hyperparameters" and not n.args
+                                         for n in ast.walk(init))
+        return (hparams,) if saves and hparams in params else None
     key: tuple[str, ...] = ()
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         key, node = (node.slice.value,), node.value
@@ -102,7 +129,43 @@ def _path_of(node: ast.expr, bound: dict[str, str], stored: dict[str, str]) -> O
         key, node = (node.attr,), node.value
     name = dotted_name(node) or ""
     attr = name[5:] if name.startswith("self.") and name.count(".") == 1 else bound.get(name, "")
+    stored = _stored(cls)
     return (stored[attr], *key) if attr in stored else None
+
+
+def _hparams_key(node: ast.expr) -> Optional[str]:
+    """``K`` of ``self.hparams.K`` / ``self.hparams["K"]``."""
+    owner = node.value if isinstance(node, (ast.Attribute, ast.Subscript)) else None
+    if not (isinstance(owner, ast.Attribute) and owner.attr == "hparams" and isinstance(owner.value, ast.Name)
+            and owner.value.id == "self"):
+        return None
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    sub = node.slice if isinstance(node, ast.Subscript) else None
+    return sub.value if isinstance(sub, ast.Constant) and isinstance(sub.value, str) else None
+
+
+def value_ok(key: str, value: Any) -> bool:
+    """A value the loader keyword can take: a bool pin_memory, a positive batch, a count of workers."""
+    if key == "pin_memory":
+        return isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and value >= (1 if key == "batch_size" else 0)
+
+
+def _dig(value: Any, keys: tuple[str, ...]) -> Any:
+    for k in keys:
+        value = value.get(k) if isinstance(value, dict) else None
+    return value
+
+
+# --------------------------------------------------------------------------- the config's sections (an adapter)
+
+
+def _class_section(data: Any, name: str = "data") -> Optional[dict]:
+    sec = data.get(name) if isinstance(data, dict) else None
+    if isinstance(sec, dict) and isinstance(sec.get("class_path"), str) and isinstance(sec.get("init_args"), dict):
+        return sec
+    return None
 
 
 @register_adapter
@@ -112,32 +175,31 @@ class LightningCliDataAdapter(Adapter):
 
     def detect(self, project: Project) -> bool:
         return any("LightningCLI" in s.source.text for s in project.scripts) and any(
-            _section(cfg.data) is not None for _, cfg in project.configs)
+            _class_section(cfg.data) is not None for _, cfg in project.configs)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         if any(str(a).startswith("--data") for a in (project.argv or [])):
             return
-        found = [cfg for _, cfg in project.configs if _section(cfg.data) is not None]
+        found = [cfg for _, cfg in project.configs if _class_section(cfg.data) is not None]
         if len(found) != 1:
             return
         cfg = found[0]
-        sec = _section(cfg.data)
+        sec = _class_section(cfg.data)
         assert sec is not None
         from preflight.adapters.target_params_data import _class_of
 
         bases = [Path(str(project.root))] if project.root else []
         bases += [Path(str(s.source.path)).resolve().parent for s in project.scripts if s.source.path is not None]
         got = _class_of(sec["class_path"], bases)
-        picked = _loader(got[1]) if got is not None else None
+        picked = train_loader(got[1]) if got is not None else None
         if got is None or picked is None:
             return
         path, cls = got
         self._optimizer(project, plan, cfg, bases)
         call, bound = picked
-        stored = _stored(cls)
         spread = any(k.arg is None for k in call.keywords)
         shown = f"{sec['class_path']} ({path.name}:{call.lineno})"
-        for key, field in _FIELDS:
+        for key, field in FIELDS:
             given = next((k.value for k in call.keywords if k.arg == key), None)
             if given is None:
                 if key in _DEFAULTS and not spread:
@@ -150,18 +212,14 @@ class LightningCliDataAdapter(Adapter):
                 value, src = given.value, project.config_source(
                     cfg, ("data", "class_path"), detail=f"{shown}: its train DataLoader({key}={given.value!r})")
             else:
-                keys = _path_of(given, bound, stored)
-                value = sec["init_args"]
-                for k in keys or ():
-                    value = value.get(k) if isinstance(value, dict) else None
+                keys = init_key(given, cls, bound)
+                value = _dig(sec["init_args"], keys or ())
                 if keys is None or value is None:
                     continue
                 src = project.config_source(cfg, ("data", "init_args", *keys),
                                             detail=f"data.init_args.{'.'.join(keys)}, given by LightningCLI to "
                                                    f"{shown}: its train DataLoader({key}={ast.unparse(given)})")
-            ok = isinstance(value, bool) if key == "pin_memory" else (
-                isinstance(value, int) and not isinstance(value, bool) and value >= (1 if key == "batch_size" else 0))
-            if ok:
+            if value_ok(key, value):
                 self.add_checked(plan, field, value, src, "medium")
 
     def _optimizer(self, project: Project, plan: TrainingPlan, cfg: Any, bases: list[Path]) -> None:
@@ -169,9 +227,9 @@ class LightningCliDataAdapter(Adapter):
         every optimizer it builds of that one class (vocos ``experiment.py:81-82``: two ``AdamW``)."""
         from preflight.adapters.target_params_data import _class_of
 
-        sec = _section(cfg.data, "model")
+        sec = _class_section(cfg.data, "model")
         got = _class_of(sec["class_path"], bases) if sec is not None else None
-        hook = _method(got[1], "configure_optimizers") if got is not None else None
+        hook = method(got[1], "configure_optimizers") if got is not None else None
         if sec is None or got is None or hook is None:
             return
         built = {(dotted_name(n.func) or "").rsplit(".", 1)[-1] for n in ast.walk(hook) if isinstance(n, ast.Call)
@@ -185,3 +243,149 @@ class LightningCliDataAdapter(Adapter):
                                         detail=f"{sec['class_path']} ({got[0].name}:{hook.lineno}): its "
                                                f"configure_optimizers builds torch.optim.{name}")
             self.add_checked(plan, "optimizer.name", name, src, "medium")
+
+
+# --------------------------------------------------------------------------- the flags (lightning_cli.py calls)
+
+
+def _flag(argv: list[str], name: str) -> list[tuple[str, str]]:
+    """(sub-key, raw value) of ``--NAME=V`` ('' sub-key) and ``--NAME.KEY=V`` flags, in order."""
+    out: list[tuple[str, str]] = []
+    for i, tok in enumerate(argv):
+        flag, eq, val = tok.partition("=")
+        if flag != f"--{name}" and not flag.startswith(f"--{name}."):
+            continue
+        if not eq:
+            if i + 1 >= len(argv) or argv[i + 1].startswith("--"):
+                continue
+            val = argv[i + 1]
+        out.append((flag[len(name) + 3:], val))
+    return out
+
+
+def _value(raw: str) -> Any:
+    low = raw.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low.lstrip("-").isdigit():
+        return int(low)
+    return raw
+
+
+def _section(argv: list[str], loaded: list[tuple[Any, Optional[str]]], name: str
+             ) -> tuple[Optional[tuple[str, str]], dict[str, tuple[Any, str, Optional[int], str]]]:
+    """The class (name, where) and the init arguments (value, kind, line, where) a section gets."""
+    klass: Optional[tuple[str, str]] = None
+    args: dict[str, tuple[Any, str, Optional[int], str]] = {}
+    for config, shown in loaded:
+        section = config.data.get(name) if isinstance(config.data, dict) else None
+        where = shown or str(config.path)
+        if isinstance(section, str):
+            klass, args = (section, where), {}
+        elif isinstance(section, dict):
+            if isinstance(section.get("class_path"), str):
+                klass, args = (section["class_path"], where), {}
+            inner = section.get("init_args") if "class_path" in section else section
+            for key, value in (inner or {}).items() if isinstance(inner, dict) else ():
+                line = config.line_of((name, "init_args", key) if "class_path" in section else (name, key),
+                                      nearest=True)
+                args[str(key)] = (value, "config", line, where)
+    for sub, raw in _flag(argv, name):
+        if sub in ("", "class_path"):
+            klass, args = (raw, f"--{name}{'.' + sub if sub else ''} {raw}"), {}
+        else:
+            key = sub[len("init_args."):] if sub.startswith("init_args.") else sub
+            args[key] = (_value(raw), "cli", None, f"--{name}.{sub}")
+    return klass, args
+
+
+def _find_class(root: Path, name: str) -> Optional[tuple[ast.ClassDef, Path]]:
+    from preflight.local_trees import parse_file
+
+    needle = f"class {name}("
+    hits: list[Path] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS]
+        for f in files:
+            if not f.endswith(".py"):
+                continue
+            seen += 1
+            if seen > _MAX_FILES:
+                return None
+            path = Path(folder) / f
+            try:
+                if path.stat().st_size < 1_000_000 and needle in read_text_limited(path, errors="replace"):
+                    hits.append(path)
+            except OSError:  # InputRefused included
+                continue
+    if len(hits) != 1:
+        return None
+    try:
+        tree = parse_file(hits[0])
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    return (classes[0], hits[0]) if len(classes) == 1 else None
+
+
+def _defaults(init: ast.FunctionDef) -> dict[str, ast.expr]:
+    args = init.args
+    out = dict(zip([a.arg for a in args.args][len(args.args) - len(args.defaults):], args.defaults))
+    out.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    return out
+
+
+def cli_sections(pass_: Any, site: Any, argv: list[str], loaded: list[tuple[Any, Optional[str]]]) -> None:
+    """Write the optimizer and the data module's loader facts of the LightningCLI at ``site``."""
+    optim, _ = _section(argv, loaded, "optimizer")
+    if optim is not None:
+        name = optim[0].rsplit(".", 1)[-1]
+        if name[:1].isupper():
+            flag = optim[1].startswith("--")
+            pass_.add("optimizer.name", name, Source("cli" if flag else "config", None if flag else optim[1], None,
+                                                     optim[1].split(" ")[0] if flag else "optimizer",
+                                                     f"{optim[1]}: LightningCLI builds this optimizer and its "
+                                                     "configure_optimizers replaces the model's"), "medium")
+    klass, args = _section(argv, loaded, "data")
+    if klass is None or pass_.project.root is None:
+        return
+    found = _find_class(Path(str(pass_.project.root)), klass[0].rsplit(".", 1)[-1])
+    if found is None:
+        return
+    cls, path = found
+    # the loader ``train_dataloader`` builds itself, keywords of top-level init arguments (a data section whose
+    # loader a helper builds, or that reads a key inside an argument, is the config adapter's reading above)
+    init, picked = method(cls, "__init__"), train_loader(cls, through_helper=False)
+    if init is None or picked is None or any(k.arg is None for k in picked[0].keywords):
+        return
+    call, bound = picked  # bound is empty: no helper
+    try:
+        shown = str(path.resolve().relative_to(Path(str(pass_.project.root)).resolve()))
+    except (ValueError, OSError):
+        shown = str(path)
+    defaults = _defaults(init)
+    for key, field in FIELDS:
+        expr = next((k.value for k in call.keywords if k.arg == key), None)
+        if expr is None:
+            continue
+        what = f"{klass[0]} ({klass[1]}): {cls.name}.train_dataloader()'s DataLoader({key}=...) ({shown}:{call.lineno})"
+        source: Optional[Source] = None
+        value: Any = None
+        if isinstance(expr, ast.Constant):
+            value, source = expr.value, Source("code", shown, expr.lineno, None, what)
+        else:
+            keys = init_key(expr, cls, bound)
+            if keys is None or len(keys) != 1:
+                continue
+            param = keys[0]
+            if param in args:
+                value, how, line, where = args[param]
+                source = Source(how, None if how == "cli" else where, line, where if how == "cli" else
+                                f"data.{param}", f"{what}, {param} from {where}")
+            elif param in defaults and isinstance(defaults[param], ast.Constant):
+                value = defaults[param].value  # type: ignore[attr-defined]
+                source = Source("code", shown, defaults[param].lineno, None,
+                                f"{what}, {param} not given: {cls.name}.__init__'s default")
+        if source is not None and value_ok(key, value):
+            pass_.add(field, value, source, "medium")

@@ -125,6 +125,32 @@ def _merge(base: Any, child: Any, path: tuple, where: Where, child_where: Where)
     return child
 
 
+def read_module(tree: ast.Module, shown: str, notes: Optional[list[str]] = None) -> tuple[_File, Any]:
+    """One config module's own top-level assignments (``name = value`` and ``name: T = value``; a name bound
+    again: the last binding), evaluated as literals with names bound earlier in the file, and its ``_base_``
+    value as written (None when it has none); not merged with the bases. A value that is not a literal is
+    :data:`UNKNOWN`. ``read_base()`` blocks are noted in ``notes``."""
+    own = _File(shown)
+    base: Any = None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.With) and "read_base" in ast.dump(stmt) and notes is not None:
+            notes.append(f"{shown}:{stmt.lineno}: read_base() imports of other config files are not read")
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name, value = stmt.targets[0].id, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            name, value = stmt.target.id, stmt.value
+        else:
+            continue
+        if name == "_base_":
+            base = own.ev(value, ("_base_",))
+            continue
+        for key in [k for k in own.where if k[:1] == (name,)]:
+            del own.where[key]  # bound again: the last binding counts
+        own.values[name] = own.ev(value, (name,))
+        own.where[(name,)] = (shown, stmt.lineno)
+    return own, base
+
+
 class _Loader:
     def __init__(self, project: Project) -> None:
         self.project = project
@@ -148,23 +174,9 @@ class _Loader:
         except (OSError, ValueError, SyntaxError, RecursionError, MemoryError) as exc:
             self.notes.append(f"{shown}: not read ({type(exc).__name__})")
             return None
-        own = _File(shown)
-        bases: list[str] = []
-        for stmt in tree.body:
-            if isinstance(stmt, ast.With) and "read_base" in ast.dump(stmt):
-                self.notes.append(f"{shown}:{stmt.lineno}: read_base() imports of other config files are not read")
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-                continue
-            name = stmt.targets[0].id
-            if name == "_base_":
-                got = own.ev(stmt.value, ("_base_",))
-                bases = [got] if isinstance(got, str) else [b for b in got if isinstance(b, str)] \
-                    if isinstance(got, (list, tuple)) else []
-                continue
-            for key in [k for k in own.where if k[:1] == (name,)]:
-                del own.where[key]  # bound again: the last binding counts
-            own.values[name] = own.ev(stmt.value, (name,))
-            own.where[(name,)] = (shown, stmt.lineno)
+        own, base = read_module(tree, shown, self.notes)
+        bases = [base] if isinstance(base, str) else [b for b in base if isinstance(b, str)] \
+            if isinstance(base, (list, tuple)) else []
         values: dict = {}
         where: Where = {}
         for base in bases:
