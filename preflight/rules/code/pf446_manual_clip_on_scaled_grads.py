@@ -29,8 +29,8 @@ def _fp16_trainer(ctx: FileContext) -> Optional[ast.AST]:
         if call_last(call) != "Trainer":
             continue
         kw = next((k.value for k in call.keywords if k.arg == "precision"), None)
-        if kw is None:
-            continue
+        if kw is None or any(k.arg == "plugins" for k in call.keywords):
+            continue  # a custom precision plugin may clip or unscale its own way
         value = const_str(kw)
         if value is None and isinstance(kw, ast.Constant) and isinstance(kw.value, int):
             value = kw.value  # type: ignore[assignment]
@@ -79,7 +79,9 @@ optimization with `Trainer(gradient_clip_val=...)`.
 
 ## When preflight stays silent
 
-* bf16 or 32-bit precision (no loss scale), or no `Trainer(precision=...)` in the file.
+* bf16 or 32-bit precision (no loss scale), or no `Trainer(precision=...)` in the file; a
+  Trainer given `plugins=` (a custom precision plugin may unscale before clipping, as the
+  workaround plugins written for Lightning issue 18089 do).
 * `unscale_` is called in the method, or the clip comes before the backward or sits in another
   method (`on_before_optimizer_step`, `configure_gradient_clipping`).
 * (Until det69 a `self.clip_gradients` call in the method silenced the rule, which took it for an
