@@ -43,17 +43,26 @@ BAD_EXAMPLES = [
     _GAN.format(clip="        clip_grad_value_(self.discriminator.parameters(), 0.5)  # warning: PF446",
                 precision="16").replace("from torch.nn import functional as F",
                                         "from torch.nn import functional as F\nfrom torch.nn.utils import clip_grad_value_"),
+    # Lightning issue 18089: the docs' own `self.clip_gradients` does not unscale either (until det69 it was
+    # taken for the fix)
+    _GAN.format(clip="        self.clip_gradients(opt_d, gradient_clip_val=self.max_grad_norm, gradient_clip_algorithm=\"norm\")"
+                     "  # warning: PF446", precision='"16-mixed"'),
 ]
 
 GOOD_EXAMPLES = [
-    # the fix: Lightning's clip_gradients unscales first
-    _GAN.format(clip="        self.clip_gradients(opt_d, gradient_clip_val=self.max_grad_norm, gradient_clip_algorithm=\"norm\")",
-                precision='"16-mixed"'),
     # bf16 has no loss scale
     _GAN.format(clip="        torch.nn.utils.clip_grad_norm_(self.discriminator.parameters(), self.max_grad_norm)",
                 precision='"bf16-mixed"'),
+    # tricky-correct: clipped in on_before_optimizer_step, which Lightning calls after unscaling
+    _GAN.format(clip="        pass", precision='"16-mixed"').replace(
+        "\n\n\ndef fit(", "\n\n    def on_before_optimizer_step(self, optimizer):\n"
+        "        self.clip_gradients(optimizer, gradient_clip_val=self.max_grad_norm, gradient_clip_algorithm=\"norm\")\n"
+        "\n\ndef fit(", 1),
     # unscaled by hand before the clip
     _GAN.format(clip="        self.trainer.precision_plugin.scaler.unscale_(opt_d)\n"
                      "        torch.nn.utils.clip_grad_norm_(self.discriminator.parameters(), self.max_grad_norm)",
+                precision='"16-mixed"'),
+    _GAN.format(clip="        self.trainer.precision_plugin.scaler.unscale_(opt_d)\n"
+                     "        self.clip_gradients(opt_d, gradient_clip_val=self.max_grad_norm, gradient_clip_algorithm=\"norm\")",
                 precision='"16-mixed"'),
 ]

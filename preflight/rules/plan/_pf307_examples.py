@@ -130,3 +130,234 @@ PF307_GOOD = [
     # tricky-correct: validation every epoch on the old release
     _sched("1.3.1", "1", ""),
 ]
+
+
+# --- 0.7.x: a custom sampler dropped under ddp (Lightning issue 1995) -----------------------------------------
+_SAMPLER = textwrap.dedent("""
+    # --- requirements.txt
+    pytorch-lightning=={version}
+    # --- train.py
+    import pytorch_lightning as pl
+    import torch
+    from torch.nn import functional as F
+    from torch.utils.data import DataLoader, WeightedRandomSampler
+
+    from data import Patches, weights_of
+
+
+    class Classifier(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(64, 7)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return {{"loss": F.cross_entropy(self.net(x), y)}}
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=1e-3)
+
+        def train_dataloader(self):
+            data = Patches("train")
+            sampler = {sampler}
+            return DataLoader(data, batch_size=64, sampler=sampler)
+
+
+    trainer = pl.Trainer(gpus=4, distributed_backend="ddp"{extra}, max_epochs=30){mark}
+    trainer.fit(Classifier())
+""")
+
+# --- 0.7.4-0.7.6: EarlyStopping counted twice per epoch (issue 1751) ------------------------------------------
+_ES07 = textwrap.dedent("""
+    # --- requirements.txt
+    pytorch-lightning=={version}
+    # --- train.py
+    import torch
+    from pytorch_lightning import LightningModule, Trainer
+    from pytorch_lightning.callbacks import EarlyStopping
+    from torch.nn import functional as F
+
+
+    class Net(LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.out = torch.nn.Linear(9, 2)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return {{"loss": F.cross_entropy(self.out(x), y)}}
+
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            return {{"val_loss": F.cross_entropy(self.out(x), y)}}
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=1e-3)
+
+
+    stopper = EarlyStopping(monitor="val_loss", patience=20, mode="min")
+    trainer = Trainer(
+        early_stop_callback={given},{mark}
+        max_epochs=200,
+        gpus=1,
+    )
+    trainer.fit(Net())
+""")
+
+# --- 1.2.x: a CombinedLoader of evaluation loaders is not sharded (issue 7013) ---------------------------------
+_COMBINED = textwrap.dedent("""
+    # --- requirements.txt
+    pytorch-lightning=={version}
+    # --- train.py
+    import pytorch_lightning as pl
+    import torch
+    from pytorch_lightning.trainer.supporters import CombinedLoader
+    from torch.nn import functional as F
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+
+    from data import Clips
+
+
+    class Spotter(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(40, 35)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return F.cross_entropy(self.net(x), y)
+
+        def validation_step(self, batch, batch_idx):
+            x, y = batch["clean"]
+            self.log("val_acc_clean", (self.net(x).argmax(1) == y).float().mean(), sync_dist=True)
+
+        def val_dataloader(self):
+            clean, noisy = Clips("valid"), Clips("valid_noisy")
+            loaders = {{"clean": DataLoader(clean, batch_size=64{sampler_clean}),
+                       "noisy": DataLoader(noisy, batch_size=64{sampler_noisy})}}
+            return CombinedLoader(loaders, "max_size_cycle"){mark}
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=1e-3)
+
+
+    trainer = pl.Trainer(gpus={gpus}, accelerator="ddp", max_epochs=40)
+    trainer.fit(Spotter())
+""")
+
+# --- 1.7.0-2.0.2: a shuffled loader sharded without a global seed (PR 17713) -----------------------------------
+_UNSEEDED = textwrap.dedent("""
+    # --- requirements.txt
+    lightning=={version}
+    # --- train.py
+    import lightning as L
+    import torch
+    from torch.nn import functional as F
+    from torch.utils.data import DataLoader
+
+    from data import Images
+
+
+    class Net(L.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(32, 10)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return F.cross_entropy(self.net(x), y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.05)
+
+    {seed}
+    loader = DataLoader(Images("train"), batch_size=128, shuffle=True, num_workers=4)
+    trainer = L.Trainer(accelerator="gpu", devices={devices}, strategy="{strategy}", max_epochs=30){mark}
+    trainer.fit(Net(), loader)
+""")
+
+# --- before 1.8.0.post1: BaseFinetuning.freeze(train_bn=False) leaves BatchNorm statistics updating -------------
+_FREEZE = textwrap.dedent("""
+    # --- requirements.txt
+    pytorch-lightning=={version}
+    # --- probe.py
+    import pytorch_lightning as pl
+    import torch
+    import torchvision
+    from pytorch_lightning.callbacks import BaseFinetuning
+    from torch.nn import functional as F
+
+
+    class FreezeBackbone(BaseFinetuning):
+        def freeze_before_training(self, pl_module):
+            self.freeze(pl_module.backbone, train_bn={train_bn}){mark}
+
+        def finetune_function(self, pl_module, current_epoch, optimizer, optimizer_idx):
+            pass
+
+
+    class Probe(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.backbone = torch.nn.Sequential(*list(torchvision.models.{model}().children())[:-1])
+            self.head = torch.nn.Linear(2048, 10)
+
+        def forward(self, x):
+            return self.head(self.backbone(x).flatten(1))
+    {hook}
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return F.cross_entropy(self(x), y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.head.parameters(), lr=0.1)
+
+
+    trainer = pl.Trainer(max_epochs=30, accelerator="gpu", devices=1, callbacks=[FreezeBackbone()])
+    trainer.fit(Probe(), train_loader)
+""")
+
+_EVAL_HOOK = """
+        def on_train_epoch_start(self):
+            self.backbone.eval()
+"""
+
+PF307_BAD += [
+    # issue 1995: WeightedRandomSampler under ddp on 0.7.6
+    _SAMPLER.format(version="0.7.6", sampler="WeightedRandomSampler(weights_of(data), num_samples=len(data))",
+                    extra="", mark="  # error: PF307"),
+    # issue 1751: EarlyStopping as early_stop_callback on 0.7.5
+    _ES07.format(version="0.7.5", given="stopper", mark="  # error: PF307"),
+    _ES07.format(version="0.7.6", given="True", mark="  # error: PF307"),
+    # issue 7013: CombinedLoader returned by val_dataloader on 1.2.7, 2 GPUs
+    _COMBINED.format(version="1.2.7", sampler_clean="", sampler_noisy="", gpus="2", mark="  # error: PF307"),
+    # PR 17713: shuffled loader, 4 processes, no seed, on 2.0.2
+    _UNSEEDED.format(version="2.0.2", seed="", devices="4", strategy="ddp", mark="  # error: PF307"),
+    # issue 15062: freeze(train_bn=False) of a ResNet backbone on 1.7.7
+    _FREEZE.format(version="1.7.7", train_bn="False", model="resnet50", hook="", mark="  # error: PF307"),
+]
+
+PF307_GOOD += [
+    # the fixed releases
+    _SAMPLER.format(version="0.8.0", sampler="WeightedRandomSampler(weights_of(data), num_samples=len(data))",
+                    extra="", mark=""),
+    _ES07.format(version="0.8.0", given="stopper", mark=""),
+    _COMBINED.format(version="1.3.0", sampler_clean="", sampler_noisy="", gpus="2", mark=""),
+    _UNSEEDED.format(version="2.0.3", seed="", devices="4", strategy="ddp", mark=""),
+    _FREEZE.format(version="1.8.1", train_bn="False", model="resnet50", hook="", mark=""),
+    # the workarounds on the affected releases
+    _SAMPLER.format(version="0.7.6", sampler="DistributedWeightedSampler(weights_of(data), num_samples=len(data))",
+                    extra=", replace_sampler_ddp=False", mark=""),
+    _ES07.format(version="0.7.5", given="False", mark=""),
+    _COMBINED.format(version="1.2.7", sampler_clean=", sampler=DistributedSampler(clean, shuffle=False)",
+                     sampler_noisy=", sampler=DistributedSampler(noisy, shuffle=False)", gpus="2", mark=""),
+    _UNSEEDED.format(version="2.0.2", seed="L.seed_everything(1234)", devices="4", strategy="ddp", mark=""),
+    _FREEZE.format(version="1.7.7", train_bn="False", model="resnet50", hook=_EVAL_HOOK, mark=""),
+    # tricky-correct: a sampler Lightning keeps (its own sequential/random kinds), one GPU, `dp`, BatchNorm trained
+    _SAMPLER.format(version="0.7.6", sampler="RandomSampler(data)", extra="", mark=""),
+    _COMBINED.format(version="1.2.7", sampler_clean="", sampler_noisy="", gpus="1", mark=""),
+    _UNSEEDED.format(version="2.0.2", seed="", devices="1", strategy="auto", mark=""),
+    _UNSEEDED.format(version="2.0.2", seed="", devices="4", strategy="dp", mark=""),
+    _FREEZE.format(version="1.7.7", train_bn="True", model="resnet50", hook="", mark=""),
+]

@@ -1,7 +1,8 @@
 """PF307 lightning-pinned-release-defect: a job whose configuration triggers a documented defect of the
 Lightning release the project pins (epoch schedulers stepped only on validation epochs before 1.4,
 EarlyStopping checked before validation on 1.4.0-1.4.4, scheduler state lost by a DeepSpeed resume
-before 1.5.9)."""
+before 1.5.9; the sampler, EarlyStopping, CombinedLoader, unseeded-shuffle and BatchNorm-freeze defects of
+0.7.x to 2.0.2 are checked in ``_pf307_releases``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
+from preflight.rules.plan import _pf307_releases as releases
 from preflight.sources import ParsedPython
 
 _PACKAGES = ("pytorch-lightning", "pytorch_lightning", "lightning")
@@ -87,8 +89,10 @@ class LightningPinnedReleaseDefect(PlanRule):
     severity = Severity.ERROR
     category = Category.CORRECTNESS
     frameworks = ("lightning",)
-    summary = ("the job's Trainer settings trigger a known defect of the pinned Lightning release (epoch "
-               "schedulers before 1.4, EarlyStopping on 1.4.0-1.4.4, DeepSpeed resume before 1.5.9)")
+    summary = ("the job triggers a known defect of the pinned Lightning release (custom sampler dropped and "
+               "EarlyStopping counted twice on 0.7.x, CombinedLoader unsharded on 1.2.x, epoch schedulers before "
+               "1.4, EarlyStopping on 1.4.0-1.4.4, DeepSpeed resume before 1.5.9, BatchNorm of a frozen module "
+               "before 1.8.0.post1, unseeded DDP shuffle on 1.7.0-2.0.2)")
     explanation = """
 ## What it finds
 
@@ -113,11 +117,39 @@ documented defects, and a job that triggers it:
   and 11322, released in 1.5.9), so each resumed run starts the warmup and decay again from
   step 0 while weights and optimizer state are restored.
 
+* **0.7.0 to 0.7.6**: a ddp/ddp2 Trainer (`distributed_backend="ddp"`) without
+  `replace_sampler_ddp=False` and a `DataLoader(..., sampler=S)` with a sampler other than the
+  distributed, sequential or random ones (`WeightedRandomSampler`, `SubsetRandomSampler`, a
+  project class). `auto_add_sampler` rebuilds the loader with a plain `DistributedSampler` and
+  drops `S` without a word, so class-balanced or subset sampling disappears (issue 1995; 0.8.0
+  raises `MisconfigurationException` instead).
+* **0.7.4 to 0.7.6**: `Trainer(early_stop_callback=EarlyStopping(...))` (or `True`).
+  `EarlyStopping.on_epoch_end` is called after the validation run and again at the end of the
+  training epoch, so an epoch without improvement counts twice and patience runs out in about
+  half the epochs (issue 1751; read in 0.7.5 `training_loop.py`; 0.8.0 checks once).
+* **1.2.x**: `val_dataloader`/`test_dataloader` returns a `CombinedLoader` under a multi-GPU
+  distributed Trainer, with no `DistributedSampler` in the function. 1.2 adds the sampler only
+  to plain `DataLoader`s, so every GPU runs the whole evaluation sets (issue 7013; 1.3.0 shards
+  the loaders inside a `CombinedLoader`).
+* **1.7.0 to 2.0.2**: a multi-process Trainer (`devices`/`gpus` > 1, not `dp`), a
+  `DataLoader(..., shuffle=True)` and no global seed (`seed_everything`, `PL_GLOBAL_SEED`)
+  anywhere in the project. These releases shard a shuffled loader with
+  `DistributedSamplerWrapper(RandomSampler)`, whose permutation comes from each process's own
+  random state, so the shards overlap (PR 17713, released in 2.0.3).
+* **Before 1.8.0.post1**: `self.freeze(module, train_bn=False)` in a `BaseFinetuning`
+  callback, in a project with BatchNorm layers (the layer, or a ResNet/EfficientNet/... model),
+  and no `.eval()` in a training hook. `freeze` only turns `requires_grad` off; the Trainer puts
+  the model back in train mode, so the frozen BatchNorm layers keep updating their running
+  statistics (issue 15062; PR 15063 sets `track_running_stats=False`).
+
 ## How to fix it
 
-Upgrade the pin past the fix (1.4, 1.4.5, 1.5.9), or work around it on the pinned release:
-validate every epoch; pass `EarlyStopping(..., check_on_train_epoch_end=False)`; do not
-resume DeepSpeed runs that use a scheduler (or restore the scheduler's step yourself).
+Upgrade the pin past the fix (0.8, 1.3, 1.4, 1.4.5, 1.5.9, 1.8.1, 2.0.3), or work around it on
+the pinned release: validate every epoch; pass `EarlyStopping(..., check_on_train_epoch_end=False)`;
+do not resume DeepSpeed runs that use a scheduler (or restore the scheduler's step yourself);
+`replace_sampler_ddp=False` with a sampler sharded per rank; a `DistributedSampler` in each
+evaluation loader; `seed_everything(...)`; the frozen module put in eval mode in
+`on_train_epoch_start`.
 
 ## When preflight stays silent
 
@@ -125,12 +157,21 @@ resume DeepSpeed runs that use a scheduler (or restore the scheduler's step your
 * The validation interval is 1 or not known statically; the scheduler steps per step or is
   ReduceLROnPlateau; `check_on_train_epoch_end` is given; the resume path is a literal None;
   no scheduler is built.
+* A sampler preflight cannot name (a parameter, an object built elsewhere); a single device or a
+  device count it cannot read; a strategy given as an object; `dp`; `replace_sampler_ddp=False` /
+  `use_distributed_sampler=False`; `early_stop_callback=False`.
+* A project with no BatchNorm evidence, or one that calls `.eval()` in a training hook or sets
+  `track_running_stats` itself.
+
+Releases older than the ranges above were not read; the rule stays silent on them.
 """
     bad_examples = examples("preflight.rules.plan._pf307_examples", "PF307_BAD")
     good_examples = examples("preflight.rules.plan._pf307_examples", "PF307_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        seen: set[tuple[str, int]] = set()
         schedulers: Optional[list[tuple[ParsedPython, ast.FunctionDef, bool]]] = None
+        yield from self._check_finetuning(pctx)
         for script in pctx.scripts:
             idx = pctx.index(script)
             trainers = [c for c in ast.walk(script.tree) if isinstance(c, ast.Call) and call_last(c) == "Trainer"
@@ -144,6 +185,7 @@ resume DeepSpeed runs that use a scheduler (or restore the scheduler's step your
                 schedulers = _schedulers(pctx)
             for trainer in trainers:
                 yield from self._check(pctx, script, trainer, version, schedulers)
+                yield from self._check_releases(pctx, script, trainer, version, seen)
 
     def _check(self, pctx: PlanContext, script: ParsedPython, trainer: ast.Call, version: Any,
                schedulers: list[tuple[ParsedPython, ast.FunctionDef, bool]]) -> Iterable[Finding]:
@@ -182,6 +224,38 @@ resume DeepSpeed runs that use a scheduler (or restore the scheduler's step your
                     f"scheduler of `configure_optimizers` (line {fn.lineno}) restarts its warmup and decay from "
                     "step 0 at each resume while weights and optimizer are restored. Upgrade to >= 1.5.9"),
                     evidence=[pctx.code_evidence(script, trainer, "the DeepSpeed Trainer", same_file=True)])
+
+    def _check_releases(self, pctx: PlanContext, script: ParsedPython, trainer: ast.Call,
+                        version: Any, seen: set[tuple[str, int]]) -> Iterable[Finding]:
+        """The defects of ``_pf307_releases``: 0.7.x samplers and EarlyStopping, 1.2.x CombinedLoader,
+        1.7.0-2.0.2 unseeded shuffle."""
+        for check in (releases.sampler_replaced, releases.unseeded_shuffle):
+            found = check(pctx, script, trainer, version)
+            if found is not None:
+                node, message, where = found
+                yield pctx.code_finding(self, script, node, message, evidence=[
+                    pctx.code_evidence(s, n, what) for s, n, what in where])
+        stopped = releases.early_stop_twice(pctx, script, trainer, version)
+        if stopped is not None:
+            yield pctx.code_finding(self, script, stopped[0], stopped[1])
+        combined = releases.combined_val_loader(pctx, trainer, script, version)
+        if combined is not None and (str(combined[0].source.path), combined[1].lineno) not in seen:
+            seen.add((str(combined[0].source.path), combined[1].lineno))
+            yield pctx.code_finding(self, combined[0], combined[1], combined[2], evidence=[
+                pctx.code_evidence(script, trainer, "the distributed Trainer")])
+
+    def _check_finetuning(self, pctx: PlanContext) -> Iterable[Finding]:
+        """The BatchNorm defect of ``BaseFinetuning.freeze``: a callback, not a Trainer argument, so it is
+        read wherever the callback class is, against the pin nearest to it."""
+        for script in pctx.scripts:
+            if "train_bn" not in script.source.text:
+                continue
+            version = _pinned(pctx, script)
+            if version is None:
+                continue
+            for owner, call, message in releases.finetuning_bn_stats(pctx, version):
+                if owner is script:
+                    yield pctx.code_finding(self, owner, call, message)
 
     @staticmethod
     def _resume(script: ParsedPython, trainer: ast.Call) -> Optional[ast.AST]:
