@@ -113,6 +113,8 @@ class _Exprs(_LayerExprs):
                 return _Function(self.ctx.functions[node.id])  # a constructor in a table (``{"vitl": vit_large}``)
             if node.id in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.id]
+            if node.id in self.ctx.nn_layers and self.imported_by_name(node.id):
+                return _Factory(node, [])  # ``norm_layer=LayerNorm`` after ``from torch.nn import LayerNorm``
             if node.id in self.ctx.plain_functions:
                 return _Functional(node.id)  # ``self.rearrange = rearrange`` (consistency_models ``cm/unet.py:362``)
             raise _Unknown(f"name {node.id}")
@@ -243,6 +245,11 @@ class _Exprs(_LayerExprs):
         if isinstance(node, ast.Call):
             return self.call(node)
         raise _Unknown(type(node).__name__)
+
+    def imported_by_name(self, name: str) -> bool:
+        """``name`` is a torch layer or tuple helper imported by name, not shadowed by a local, class or function."""
+        return (name in self.ctx.nn_layers or name in self.ctx.ntuples) and name not in self.env \
+            and name not in self.ctx.classes and name not in self.ctx.functions
 
     def truth(self, test: ast.AST) -> bool:
         value = self.ev(test)
@@ -407,6 +414,16 @@ class _Exprs(_LayerExprs):
             return self.ev(node.args[0])
         if _layer_name(node.func) is not None or name in ("Parameter", "torch.nn.Parameter"):
             return self.layer(last, node)
+        if isinstance(node.func, ast.Name) and self.imported_by_name(node.func.id):
+            if node.func.id in self.ctx.nn_layers:  # ``Conv2d(...)`` after ``from torch.nn import Conv2d``
+                return self.layer(self.ctx.nn_layers[node.func.id], node)
+            if len(node.args) == 1 and not node.keywords:  # ``_pair(img_size)``: torch/nn/modules/utils.py ``_ntuple``
+                v = self.ev(node.args[0])
+                if isinstance(v, (list, tuple)):
+                    return tuple(v)
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    return (v,) * self.ctx.ntuples[node.func.id]
+            raise _Unknown(name)
         if name in ("nn.quantized.FloatFunctional", "torch.nn.quantized.FloatFunctional") and not node.args:
             return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a parameter-free wrapper of ``+``/``*`` (MiDaS/DPT)
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
