@@ -95,6 +95,30 @@ def _bound_once(tree: ast.Module, function: Optional[str], name: str) -> Optiona
     return binds[0].value if len(stores) == 1 and len(binds) == 1 else None
 
 
+def _changed(tree: ast.Module, function: Optional[str], name: str) -> bool:
+    """``name`` may change after it is bound in ``function`` (the module when None): an attribute or item of it
+    set or deleted (Beckschen/TransUNet ``train.py:83-84`` ``config_vit.n_classes = args.num_classes``), a method
+    of it called but for reading ones, or it handed to a function of the script."""
+    scope: list[ast.AST] = list(tree.body)
+    if function is not None:
+        scope = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name == function]
+    local = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in (n for st in scope for n in ast.walk(st)):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                and _root(node) == name:
+            return True
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and _root(node.func.value) == name \
+                    and node.func.attr not in ("get", "keys", "items", "values", "to_dict", "copy"):
+                return True
+            if isinstance(node.func, ast.Name) and node.func.id in local \
+                    and any(isinstance(a, ast.Name) and a.id == name
+                            for a in [*node.args, *(k.value for k in node.keywords)]):
+                return True
+    return False
+
+
 def _moved_target(tree: ast.Module, call: ast.Call) -> str:
     """``model = Tacotron2(hparams).cuda()`` (NVIDIA/tacotron2 ``train.py:74``): the name the moved model is
     bound to, when the call is the receiver of ``.cuda()``/``.to(...)``/``.train()``; else ""."""
@@ -189,11 +213,19 @@ class ModelImportedAdapter(Adapter):
             return UNKNOWN
         if depth < 4 and isinstance(node, ast.Name):
             bound = _bound_once(script.tree, site.function, node.id)
+            if isinstance(bound, ast.Subscript):
+                picked = self._config_table(idx, script, bound)
+                if picked is not None:  # ``config = CONFIGS[args.model_type]``, used as it was built
+                    return UNKNOWN if _changed(script.tree, site.function, node.id) else picked
             got = self._value(idx, script, site, bound, depth + 1) if bound is not None else UNKNOWN
             if got is not UNKNOWN:
                 return got
             # else the options rebound through a call that hands them back (``args = backend.adjust(args)``,
             # preflight/script_passthrough.py): read below as the namespace they are
+        if isinstance(node, ast.Subscript):
+            picked = self._config_table(idx, script, node)
+            if picked is not None:
+                return picked
         factory = layer_factory(node)
         if factory is not UNKNOWN:
             return factory
@@ -209,6 +241,26 @@ class ModelImportedAdapter(Adapter):
             if got is not MISSING and isinstance(got, int) and not isinstance(got, bool):
                 return got
         return self._namespace(idx, node)
+
+    @staticmethod
+    def _config_table(idx: Any, script: Any, node: ast.Subscript) -> Optional[dict[str, Any]]:
+        """``CONFIGS[args.model_type]``: the entry of a module-level table of config functions (defined in the
+        script or imported from a project module), built as ``adapters/config_builder_fn.py`` reads it."""
+        from preflight.adapters.config_builder_fn import config_table_entry
+
+        if not isinstance(node.value, ast.Name) or script.source.path is None:
+            return None
+        key = idx.resolve(node.slice)
+        if key is None or not isinstance(key.value, str):
+            return None
+        imported = _imported_classes(script)
+        name = node.value.id
+        if name in imported and imported[name][1]:
+            path, table = imported[name]
+            tree = _parse(path)
+        else:
+            path, table, tree = Path(str(script.source.path)), name, script.tree
+        return config_table_entry(path, tree, table, key.value) if tree is not None else None
 
     def _mapping(self, idx: Any, script: Any, site: Any, node: ast.expr) -> Optional[dict[str, Any]]:
         """The keywords ``**node`` spreads: a dict literal (its ``**`` parts too), or an entry of a table

@@ -8,6 +8,7 @@ import ast
 from typing import Any
 
 from preflight.adapters.module_params import _layer_name, _Unknown
+from preflight.adapters.module_params_builtins import NOT_BUILTIN, builtin_call
 from preflight.adapters.module_params_layers import _LayerExprs
 from preflight.adapters.module_params_optim import optimizer_call
 from preflight.adapters.module_params_timm import _TIMM_FREE, _TIMM_LAYERS, timm_layer, vit
@@ -30,8 +31,6 @@ from preflight.adapters.module_params_values import (
 )
 
 from preflight.analysis.syntax import dotted_name
-
-_STR_METHODS = frozenset({"split", "strip", "lower", "upper", "rstrip", "lstrip"})
 
 
 class _Function:
@@ -114,6 +113,8 @@ class _Exprs(_LayerExprs):
                 return _Function(self.ctx.functions[node.id])  # a constructor in a table (``{"vitl": vit_large}``)
             if node.id in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.id]
+            if node.id in self.ctx.nn_layers and self.imported_by_name(node.id):
+                return _Factory(node, [])  # ``norm_layer=LayerNorm`` after ``from torch.nn import LayerNorm``
             if node.id in self.ctx.plain_functions:
                 return _Functional(node.id)  # ``self.rearrange = rearrange`` (consistency_models ``cm/unet.py:362``)
             raise _Unknown(f"name {node.id}")
@@ -244,6 +245,11 @@ class _Exprs(_LayerExprs):
         if isinstance(node, ast.Call):
             return self.call(node)
         raise _Unknown(type(node).__name__)
+
+    def imported_by_name(self, name: str) -> bool:
+        """``name`` is a torch layer or tuple helper imported by name, not shadowed by a local, class or function."""
+        return (name in self.ctx.nn_layers or name in self.ctx.ntuples) and name not in self.env \
+            and name not in self.ctx.classes and name not in self.ctx.functions
 
     def truth(self, test: ast.AST) -> bool:
         value = self.ev(test)
@@ -408,6 +414,16 @@ class _Exprs(_LayerExprs):
             return self.ev(node.args[0])
         if _layer_name(node.func) is not None or name in ("Parameter", "torch.nn.Parameter"):
             return self.layer(last, node)
+        if isinstance(node.func, ast.Name) and self.imported_by_name(node.func.id):
+            if node.func.id in self.ctx.nn_layers:  # ``Conv2d(...)`` after ``from torch.nn import Conv2d``
+                return self.layer(self.ctx.nn_layers[node.func.id], node)
+            if len(node.args) == 1 and not node.keywords:  # ``_pair(img_size)``: torch/nn/modules/utils.py ``_ntuple``
+                v = self.ev(node.args[0])
+                if isinstance(v, (list, tuple)):
+                    return tuple(v)
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    return (v,) * self.ctx.ntuples[node.func.id]
+            raise _Unknown(name)
         if name in ("nn.quantized.FloatFunctional", "torch.nn.quantized.FloatFunctional") and not node.args:
             return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a parameter-free wrapper of ``+``/``*`` (MiDaS/DPT)
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
@@ -455,106 +471,11 @@ class _Exprs(_LayerExprs):
             return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_FREE:
             return _Mod(0, {}, [f"timm.{self.ctx.timm[name]}@{node.lineno}=0"])
-        if name == "isinstance" and len(node.args) == 2 and not node.keywords:
-            # ``isinstance(img_size, tuple)`` on a known plain value and builtin types
-            types: dict[str, Any] = {"int": int, "float": float, "str": str, "bool": bool, "tuple": (tuple, list),
-                                     "list": (tuple, list), "dict": dict}
-            spec = node.args[1]
-            names = [e for e in spec.elts] if isinstance(spec, ast.Tuple) else [spec]
-            if not all(isinstance(e, ast.Name) and e.id in types for e in names):
-                raise _Unknown("isinstance")
-            value = self.ev(node.args[0])
-            if value is _UNK or isinstance(value, (_Mod, _Tensor, _Factory)):
-                raise _Unknown("isinstance")
-            return any(isinstance(value, types[e.id]) for e in names if isinstance(e, ast.Name))
-        if name == "len" and len(node.args) == 1 and not node.keywords:
-            seq = self.ev(node.args[0])
-            if not isinstance(seq, (list, tuple, str, dict)):
-                raise _Unknown("len")
-            return len(seq)
-        if name in ("int", "max", "min", "abs", "round", "float", "bool", "sum"):
-            args = self.items(list(node.args))
-            if node.keywords or not args:
-                raise _Unknown(name)
-            if name in ("max", "min", "sum") and len(args) == 1 and isinstance(args[0], (tuple, list)):
-                args = list(args[0])
-            if name in ("int", "float") and len(args) == 1 and isinstance(args[0], str):
-                try:  # a number written in a known string (``int("16")``)
-                    return int(args[0]) if name == "int" else float(args[0])
-                except ValueError:
-                    raise _Unknown(name) from None
-            if not all(_number(a) or isinstance(a, bool) for a in args):
-                raise _Unknown(name)
-            return {"int": lambda: int(args[0]), "float": lambda: float(args[0]), "bool": lambda: bool(args[0]),
-                    "abs": lambda: abs(args[0]), "round": lambda: round(*args), "max": lambda: max(args),
-                    "min": lambda: min(args), "sum": lambda: sum(args)}[name]()
-        if name in ("math.sqrt", "math.ceil", "math.floor", "math.log2"):
-            import math
-            arg = self.ev(node.args[0]) if len(node.args) == 1 else _UNK
-            if not _number(arg):
-                raise _Unknown(name)
-            try:
-                return getattr(math, last)(arg)
-            except ValueError:
-                raise _Unknown(name) from None
-        if name == "dict" and not node.args:
-            return {kw.arg: self.ev(kw.value) for kw in node.keywords if kw.arg is not None} \
-                if all(kw.arg is not None for kw in node.keywords) else self.unknown(name)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and 1 <= len(node.args) <= 2 \
-                and not node.keywords:
-            owner = self.ev(node.func.value)
-            if isinstance(owner, dict):
-                key = self.ev(node.args[0])
-                if key in owner:
-                    return self.known(owner[key])
-                return self.ev(node.args[1]) if len(node.args) == 2 else None
-        if name in ("list", "tuple", "enumerate", "zip", "reversed") and node.args:
-            return tuple(self.iterate(node) if name != "list" and name != "tuple" else self.iterate(node.args[0])) \
-                if len(node.args) == 1 or name == "zip" else self.unknown(name)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "pop" and isinstance(node.func.value, ast.Name) \
-                and isinstance(self.env.get(node.func.value.id), tuple) and not node.keywords and len(node.args) <= 1:
-            # a local list used as a stack (improved-diffusion ``unet.py``: ``input_block_chans.pop()``)
-            held = list(self.env[node.func.value.id])
-            at = self.ev(node.args[0]) if node.args else -1
-            if not isinstance(at, int) or isinstance(at, bool) or not -len(held) <= at < len(held):
-                raise _Unknown("pop")
-            value = held.pop(at)
-            self.env[node.func.value.id] = tuple(held)
-            return value
-        if name in ("copy.deepcopy", "deepcopy") and len(node.args) == 1 and not node.keywords \
-                and isinstance(node.args[0], ast.Name) and isinstance(self.env.get(node.args[0].id), _Mod):
-            # a module copied (facebookresearch/detr ``models/transformer.py`` ``_get_clones``: ``nn.ModuleList(
-            # [copy.deepcopy(module) for i in range(N)])``): each copy is a module of its own; the original is
-            # counted only if it too reaches ``self``
-            original: _Mod = self.env[node.args[0].id]
-            return _Mod(original.n, dict(original.weights), list(original.layers), dict(original.facts))
-        if name in ("copy.deepcopy", "deepcopy") and len(node.args) == 1 and not node.keywords \
-                and not (isinstance(node.args[0], ast.Name) and isinstance(self.env.get(node.args[0].id), _Mod)):
-            copied = self.ev(node.args[0])  # a plain value copied (poolformer ``self.init_cfg = copy.deepcopy(init_cfg)``)
-            if isinstance(copied, (_Mod, _Tensor, _Factory)):
-                raise _Unknown("deepcopy")
-            return copied
+        done = builtin_call(self, node, name)  # module_params_builtins.py
+        if done is not NOT_BUILTIN:
+            return done
         if isinstance(node.func, ast.Name) and node.func.id in self.ctx.functions and node.func.id not in self.env:
             return self.local_function(self.ctx.functions[node.func.id], node)
-        if isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS and not node.keywords \
-                and len(node.args) <= 1:
-            # a method of a known string (improved-diffusion ``script_util.py:109``: ``for res in
-            # attention_resolutions.split(","): attention_ds.append(image_size // int(res))``)
-            owner = self.ev(node.func.value)
-            given = [self.ev(a) for a in node.args]
-            if isinstance(owner, str) and all(isinstance(a, str) for a in given):
-                done = getattr(owner, node.func.attr)(*given)
-                return tuple(done) if isinstance(done, list) else done
-        if isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "get") and not node.keywords \
-                and isinstance(node.func.value, ast.Name) and isinstance(self.env.get(node.func.value.id), dict):
-            # a ``**kwargs`` dict asked (sihyun-yu/REPA @ 67f7145 ``models/sit.py:116``: ``"fused_attn" in
-            # block_kwargs.keys()``; ``kwargs.get("qk_norm", False)``)
-            held = self.env[node.func.value.id]
-            given = [self.ev(a) for a in node.args]
-            if node.func.attr == "keys" and not given:
-                return tuple(held)
-            if node.func.attr == "get" and given and len(given) <= 2 and isinstance(given[0], str):
-                return held.get(given[0], given[1] if len(given) == 2 else None)
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
                 and node.func.value.id == "self":
             method = self.method(node.func.attr)

@@ -71,14 +71,14 @@ def imported_files(path: Path, tree: ast.Module) -> list[Path]:
 
 def _kept(node: ast.stmt) -> bool:
     """What a merged module contributes: its classes, functions, imports of timm, torchvision and plain
-    packages, and torch imported under another name."""
+    packages, layers and helpers imported by name from torch.nn, and torch imported under another name."""
     from preflight.adapters.module_params_values import _PLAIN_PACKAGES
 
     if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
         return True
     if isinstance(node, ast.ImportFrom) and node.level == 0:
         return (node.module or "").split(".")[0] in {"timm", "torchvision", *_PLAIN_PACKAGES} \
-            or node.module == "torch.nn.init"
+            or node.module in ("torch.nn.init", "torch.nn", "torch.nn.modules.utils")
     if isinstance(node, ast.Import):
         # ``import torch as th`` of an imported module (openai/guided-diffusion ``unet.py:7``): its alias;
         # ``import torchvision`` (a backbone built by name: module_params_torchvision)

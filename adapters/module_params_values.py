@@ -119,6 +119,23 @@ class _Ctx:
         # functions of tensor libraries held as values (``self.rearrange = rearrange`` from einops)
         self.plain_functions = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                                 and (n.module or "").split(".")[0] == "einops" for a in n.names}
+        # layers imported by name from torch.nn (jeonsworld/ViT-pytorch @ 460a162 ``models/modeling.py:16`` ``from
+        # torch.nn import CrossEntropyLoss, Dropout, Softmax, Linear, Conv2d, LayerNorm``): the layer of that name
+        self.nn_layers = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+                          and n.level == 0 and n.module == "torch.nn" for a in n.names if a.name[:1].isupper()}
+        # torch's tuple helpers (``from torch.nn.modules.utils import _pair``, ``modeling.py:17``): a value repeated
+        self.ntuples = {a.asname or a.name: _NTUPLES[a.name] for n in tree.body if isinstance(n, ast.ImportFrom)
+                        and n.level == 0 and n.module == "torch.nn.modules.utils" for a in n.names
+                        if a.name in _NTUPLES}
+        # a name also bound otherwise (a merged module's ``from mylib import Linear``, a top-level assignment):
+        # which one a call means is not decided here, so it is neither
+        other = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
+                 and not (isinstance(n, ast.ImportFrom) and n.level == 0
+                          and n.module in ("torch.nn", "torch.nn.modules.utils")) for a in n.names} \
+            | {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+               for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        self.nn_layers = {k: v for k, v in self.nn_layers.items() if k not in other}
+        self.ntuples = {k: v for k, v in self.ntuples.items() if k not in other}
         # initialisers imported by name (``from torch.nn.init import xavier_uniform_, constant_``): in place
         self.inits = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
                       and n.module == "torch.nn.init" for a in n.names}
@@ -427,11 +444,16 @@ def _builds(node: ast.AST, ctx: _Ctx, moves: bool = True) -> bool:
         if _layer_name(sub.func) is not None or last == "Parameter" or (name in ctx.classes
                                                                          and not ctx.plain_class(name)):
             return True
+        if isinstance(sub.func, ast.Name) and sub.func.id in ctx.nn_layers:
+            return True  # ``Conv2d(...)`` imported from torch.nn
         if isinstance(sub.func, ast.Attribute) and sub.func.attr in _BUILDS_ATTR \
                 and (moves or sub.func.attr not in ("append", "extend", "insert")):
             return True
     return False
 
+
+#: torch.nn.modules.utils's helpers: how many times each repeats a single value
+_NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
 
 _PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs", "sum",
                 "round", "os.environ.get", "os.getenv"}
