@@ -279,7 +279,14 @@ class _ArgsApply:
             # the Trainer's DataLoader takes num_workers=args.dataloader_num_workers (default 0 in
             # every release: the batches are loaded in the main process)
             default("data.num_workers", 0, "dataloader_num_workers", f"dataloader_num_workers=0 ({span})")
-        if "dataloader_pin_memory" not in given:
+        tv = getattr(self.o, "transformers", None)
+        if "dataloader_pin_memory" not in given and tv is not None and not tv.at_least(4, 3):
+            # before 4.3.0 the Trainer's DataLoader passes no pin_memory (the field came with
+            # huggingface/transformers#9857/#9874, January 2021): torch's default False (voidism/DiffCSE's
+            # vendored 4.2.1, trainer.py:473-480)
+            default("data.pin_memory", False, "dataloader_pin_memory",
+                    f"no pin_memory before transformers 4.3: torch's default False ({tv.describe()})")
+        elif "dataloader_pin_memory" not in given:
             # the Trainer's DataLoader takes pin_memory=args.dataloader_pin_memory (default True)
             default("data.pin_memory", True, "dataloader_pin_memory", f"dataloader_pin_memory=True ({span})")
         if sft and not given & set(_SEQ_KEYS) and self.o.trl_at_least(0, 16):
