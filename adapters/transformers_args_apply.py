@@ -223,6 +223,21 @@ class _ArgsApply:
         if "offload" in words:
             for field in ("dist.offload_params", "dist.offload_optimizer"):
                 self.add(field, "cpu", source, conf)
+        elif words and not self.accelerate_launch():
+            # the Trainer offloads only for the ``offload`` word (CPUOffload(offload_params=True)); without
+            # it FSDP keeps parameters and optimizer state on the GPU (OpenGVLab/RRHF train.sh:9 ``--fsdp
+            # "full_shard auto_wrap"``). An accelerate config could still set fsdp_offload_params: not
+            # under ``accelerate launch``
+            off = Source(source.kind, source.path, source.line, source.key,
+                         (source.detail or "") + ": no `offload` word, so no CPU offload")
+            for field in ("dist.offload_params", "dist.offload_optimizer"):
+                self.add(field, "none", off, "medium" if conf == "high" else conf)
+
+    def accelerate_launch(self) -> bool:
+        from preflight.adapters.launchers import parse_launch
+
+        argv = self.o.project.argv
+        return bool(argv) and parse_launch(argv).launcher == "accelerate"
 
     def loaded_deepspeed(self, value: str) -> list[str]:
         name = Path(value).name
