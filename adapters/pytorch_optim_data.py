@@ -67,7 +67,10 @@ class _OptimDataPass(_ModelPass):
             if state is not None:
                 self.add("optimizer.state_dtype", state, source, conf)
         if not known and not named and not self.timm_optimizer():
-            optimizer_from_local_modules(self)
+            from preflight.adapters.optimizer_dispatch import dispatched_optimizer
+
+            if not dispatched_optimizer(self):
+                optimizer_from_local_modules(self)
 
     def cpu_offload_optimizer(self, site: CallSite, conf: str) -> str:
         """torchao's ``CPUOffloadOptimizer(params, optimizer_class=torch.optim.AdamW, *,
