@@ -27,7 +27,10 @@ _LIBRARY: dict[str, dict[str, Any]] = {
                   "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
                           "gradient_checkpointing": False, "bf16": False, "optim": None,
-                          "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
+                          "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0,
+                          # -1 unless a launcher passes --local_rank (every release): a copied
+                          # _setup_devices joins a process group only for another value (DiffCSE train.py:200-247)
+                          "local_rank": -1},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},

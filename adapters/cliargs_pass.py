@@ -106,7 +106,10 @@ _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _SPREAD_DEFAULTS = re.compile(r"\.set_defaults\(\s*\*\*\s*\w+\s*\)")
 
 
-_RAY = re.compile(r"^\s*(import ray\b|from ray(\.[\w.]+)? import )", re.M)
+# a Ray driver: ray imported at the top of a module, or ray started or remote tasks declared anywhere; not
+# ``from ray import tune`` inside a hyperparameter-search method (voidism/DiffCSE diffcse/trainers.py:206, the
+# HF Trainer's copied ``_tune_save_checkpoint``), which starts nothing when the job trains
+_RAY = re.compile(r"^(import ray\b|from ray(\.[\w.]+)? import )|\bray\.init\(|^\s*@ray\.remote\b", re.M)
 
 
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
