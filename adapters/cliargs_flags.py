@@ -110,6 +110,8 @@ class _FlagsPass(_PassCore):
     def trainer_flags(self) -> None:
         """``--fsdp``/``--bf16``/``--fp16`` of a TrainingArguments subclass the script declares
         (the transformers adapter reads TrainingArguments itself)."""
+        from preflight.adapters.launchers import parse_launch
+
         if not any(o.library == "TrainingArguments" and o.origin == "library" and ":" in o.where
                    for o in self.decl.options.values()):
             return
@@ -121,6 +123,11 @@ class _FlagsPass(_PassCore):
             self.add("dist.sharding", mode, found[2], found[3])
             if "offload" in words:
                 self.add("dist.offload_params", "cpu", found[2], found[3])
+            elif not (self.project.argv and parse_launch(self.project.argv).launcher == "accelerate"):
+                # the Trainer offloads only for the ``offload`` word (adapters/transformers_args_apply.py)
+                self.add("dist.offload_params", "none",
+                         Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                f"{found[2].detail}: no `offload` word, so no CPU offload"), "medium")
         for key, mode in (("bf16", "amp_bf16"), ("fp16", "amp_fp16")):
             if key in self.cli and _as_bool(self.cli[key][0]):
                 given = self.value(key)

@@ -27,7 +27,10 @@ _LIBRARY: dict[str, dict[str, Any]] = {
                   "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
                           "gradient_checkpointing": False, "bf16": False, "optim": None,
-                          "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
+                          "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0,
+                          # -1 unless a launcher passes --local_rank (every release): a copied
+                          # _setup_devices joins a process group only for another value (DiffCSE train.py:200-247)
+                          "local_rank": -1},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},
@@ -68,7 +71,7 @@ class Declared:
     arch_lookup: bool = False  # models.__dict__[args.arch] / getattr(models, args.arch)
     parser_classes: list = field(default_factory=list)  # local subclasses of HfArgumentParser/TrlParser
     dotted: dict = field(default_factory=dict)  # "micro_batch_size" -> "train.micro_batch_size" (None: ambiguous)
-    maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
+    maybe_parsers: list = field(default_factory=list)  # (name, tuple, module tree) calls: a parser if the class is one
     positionals: list = field(default_factory=list)  # typer.Argument parameters, in order
     no_abbrev: bool = False  # a parser built with ``allow_abbrev=False`` somewhere in the modules read
     # ``--no_pin_mem`` (store_false, ``dest="pin_mem"``): the flag given alone stores this value in that dest
@@ -238,10 +241,51 @@ def _call_parse(fn: ast.FunctionDef, display: str, decl: Declared) -> None:
         decl.parsers.append("fastcore")
 
 
-def _library_classes(arg: ast.expr, decl: Declared) -> None:
+_LIBRARY_MODULES = ("transformers", "trl")
+
+
+def library_origin(tree: Optional[ast.Module], c: ast.expr) -> bool:
+    """Whether the class ``c`` a parser names is the library's of that name: ``transformers.X``/
+    ``trl.X``, or a name the module imports from transformers or trl. A class the module defines
+    itself or imports from anywhere else is not, whatever its name (TigerResearch/TigerBot @ the
+    benchmark's commit, ``train/train_sft.py:13-23``: its own ``@dataclass class SFTConfig`` of model
+    path, dataset and ``max_length``, parsed with ``transformers.TrainingArguments``; trl is not
+    imported). ``tree`` None: not known where the class comes from, read by name as before."""
+    if tree is None:
+        return True
+    if isinstance(c, ast.Attribute):
+        root = c.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return False
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Import):
+                for a in n.names:
+                    if (a.asname or a.name.split(".")[0]) == root.id:
+                        return a.name.split(".")[0] in _LIBRARY_MODULES
+        return root.id in _LIBRARY_MODULES
+    if not isinstance(c, ast.Name):
+        return False
+    star = False
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ClassDef) and n.name == c.id:
+            return False  # the project's own class (its fields are read as a dataclass)
+        if isinstance(n, ast.ImportFrom):
+            top = (n.module or "").split(".")[0] if not n.level else ""
+            for a in n.names:
+                if (a.asname or a.name) == c.id:
+                    return top in _LIBRARY_MODULES
+                star = star or (a.name == "*" and top in _LIBRARY_MODULES)
+    return star
+
+
+def _library_classes(arg: ast.expr, decl: Declared, tree: Optional[ast.Module] = None) -> None:
     classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
     for c in classes:
         lib = _name_of(c)
+        if lib in _LIBRARY and not library_origin(tree, c):
+            continue
         for key, value in _LIBRARY.get(lib, {}).items():
             decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
 

@@ -121,9 +121,9 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                     next(k.value for k in node.keywords if k.arg == "dataclass_types")
                 if isinstance(arg, ast.Name) and arg.id in tuples:
                     arg = tuples[arg.id]
-                _library_classes(arg, decl)
+                _library_classes(arg, decl, tree)
             elif node.args and isinstance(node.args[0], (ast.Tuple, ast.List)) and fname[:1].isupper():
-                decl.maybe_parsers.append((fname, node.args[0]))  # a parser class defined elsewhere?
+                decl.maybe_parsers.append((fname, node.args[0], tree))  # a parser class defined elsewhere?
             elif fname == "Fire" and node.args and isinstance(node.args[0], ast.Name):
                 decl.parsers.append("fire")
                 fire_targets.append(node.args[0].id)
@@ -350,10 +350,10 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         dict_helper_options(trees, decl, Option)
     if "prefigure" in script.source.text or any("prefigure" in t for t in decl.texts):
         _prefigure(script, project, decl)
-    for fname, arg in decl.maybe_parsers:
+    for fname, arg, where in decl.maybe_parsers:
         if fname in decl.parser_classes:
             decl.parsers.append("HfArgumentParser")
-            _library_classes(arg, decl)
+            _library_classes(arg, decl, where)
     for short, full in decl.dotted.items():
         if full is not None and short not in decl.options:
             opt = decl.options[full]

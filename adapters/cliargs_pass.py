@@ -106,7 +106,10 @@ _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _SPREAD_DEFAULTS = re.compile(r"\.set_defaults\(\s*\*\*\s*\w+\s*\)")
 
 
-_RAY = re.compile(r"^\s*(import ray\b|from ray(\.[\w.]+)? import )", re.M)
+# a Ray driver: ray imported at the top of a module, or ray started or remote tasks declared anywhere; not
+# ``from ray import tune`` inside a hyperparameter-search method (voidism/DiffCSE diffcse/trainers.py:206, the
+# HF Trainer's copied ``_tune_save_checkpoint``), which starts nothing when the job trains
+_RAY = re.compile(r"^(import ray\b|from ray(\.[\w.]+)? import )|\bray\.init\(|^\s*@ray\.remote\b", re.M)
 
 
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
@@ -212,6 +215,19 @@ class _PassCore:
         self.cli = _cli_values(self.args, self.decl)
         self.file_values = self._parser_file()
         self.line = " ".join(project.argv)
+        from preflight.adapters.cliargs_override_file import override_values
+
+        # keys a helper setattr()s over the parsed options from a file (GraphMAE's --use_cfg): they win
+        self.override = override_values(project, script, self._known_option) if script is not None else {}
+
+    def _known_option(self, name: str) -> Any:
+        """An option's value from the line, else its declared default; None when not known."""
+        if name in self.cli:
+            return self.cli[name][0]
+        opt = self.decl.options.get(name)
+        if self.opaque or opt is None or not opt.has_default:
+            return None
+        return opt.default
 
     def _parser_file(self) -> dict[str, tuple[Any, Source]]:
         """Values of the JSON/YAML file an HfArgumentParser/TrlParser reads, or the ``--config_path``
@@ -295,6 +311,9 @@ class _PassCore:
         for name in names:
             if name not in self.decl.options:
                 continue
+            if name in self.override:
+                value, source = self.override[name]
+                return name, value, source, "medium"
             if name in self.cli:
                 value, tok = self.cli[name]
                 return name, value, Source("cli", None, None, f"--{name}",

@@ -54,13 +54,44 @@ def decided_by_options(test: ast.AST, local: dict) -> Optional[bool]:
         return same if isinstance(test.ops[0], ast.Is) else not same
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)) \
             and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, str):
-        # ``if args.config_file != "":`` (michuanhaohao/reid-strong-baseline tools/train.py:130 @ 3da7e6f)
-        value = _option(test.left, local)
+        # ``if args.config_file != "":`` (michuanhaohao/reid-strong-baseline tools/train.py:130 @ 3da7e6f);
+        # a slice of it, ``if args.config[-5:] == ".yaml":`` (MooreThreads/Moore-AnimateAnyone
+        # train_stage_1.py:466-471 @ the benchmark's commit, the YAML arm against a ``.py`` one)
+        value = _sliced(test.left, local)
         if not isinstance(value, str):
             return None
         same = value == test.comparators[0].value
         return same if isinstance(test.ops[0], ast.Eq) else not same
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) \
+            and test.func.attr in ("endswith", "startswith") and len(test.args) == 1 and not test.keywords:
+        # ``if args.config.endswith(".yaml"):``
+        text = _option(test.func.value, local)
+        arg = test.args[0]
+        ends = [e.value for e in (arg.elts if isinstance(arg, ast.Tuple) else [arg])
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if not isinstance(text, str) or len(ends) != (len(arg.elts) if isinstance(arg, ast.Tuple) else 1):
+            return None
+        return text.endswith(tuple(ends)) if test.func.attr == "endswith" else text.startswith(tuple(ends))
     value = _option(test, local)
     if value is None or isinstance(value, bool):
         return bool(value)
     return None
+
+
+def _sliced(node: ast.AST, local: dict) -> Any:
+    """``ns.x`` or ``ns.x[a:b]`` (literal bounds) of a known str option."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.step is None:
+        text = _option(node.value, local)
+        bounds: list[Optional[int]] = []
+        for b in (node.slice.lower, node.slice.upper):
+            if b is None:
+                bounds.append(None)
+            elif isinstance(b, ast.Constant) and isinstance(b.value, int) and not isinstance(b.value, bool):
+                bounds.append(b.value)
+            elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand, ast.Constant) \
+                    and isinstance(b.operand.value, int):
+                bounds.append(-b.operand.value)
+            else:
+                return _NOT_KNOWN
+        return text[bounds[0]:bounds[1]] if isinstance(text, str) else _NOT_KNOWN
+    return _option(node, local)

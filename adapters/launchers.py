@@ -67,8 +67,16 @@ class LaunchersAdapter(Adapter):
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         info = parse_launch(project.argv)
+        self._loop: Any = None
+        self._loop_kept = True
         if not self._runs_audited_script(project, plan, info):
             return
+        loop = getattr(project, "launch_loop", None)
+        if loop is not None and (loop.count is None or loop.count > 1):
+            from preflight.adapters.launch_loop import loop_kept
+
+            self._loop, self._loop_kept = loop, loop_kept(loop, info)
+            self.note(plan, loop.describe())
         for text in info.notes:
             self.note(plan, text)
         self._config_notes(project, plan, info)
@@ -93,9 +101,13 @@ class LaunchersAdapter(Adapter):
 
         visible_device_facts(self, project, plan, info, line)
         if info.wrapper == "srun":
-            self._srun(plan, info, line)
+            self._srun(plan, info, line, project)
         elif info.wrapper == "mpiexec" and info.launcher in (None, "python"):
             self._mpiexec(plan, info, line, project)
+        if self._loop is not None and not self._loop_kept:
+            from preflight.adapters.launch_loop import srun_steps
+
+            srun_steps(self, project, plan, info, line, self._loop)
 
     # -- helpers -------------------------------------------------------------
     def _allocator_env(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
@@ -147,6 +159,15 @@ class LaunchersAdapter(Adapter):
         return names[0].replace("__", "--", 1)
 
     def _put(self, plan: TrainingPlan, field: str, value: Any, source: Source, confidence: str = "high") -> None:
+        loop = getattr(self, "_loop", None)
+        if loop is not None and field.startswith("dist."):
+            from preflight.adapters.launch_loop import LOOP_FIELDS, capped
+
+            if field in LOOP_FIELDS:
+                if not self._loop_kept:
+                    return  # one step of a job the loop starts several times: read by srun_steps
+                source = capped(source, loop)
+                confidence = "medium" if confidence == "high" else confidence
         self.add_checked(plan, field, value, source, confidence)
 
     def _world(self, plan: TrainingPlan, value: int, arithmetic: str, line: str, key: Optional[str],
@@ -304,7 +325,7 @@ class LaunchersAdapter(Adapter):
         if "__num_gpus" in opts and "__num_accelerators" in opts:
             self.note(plan, "both --num_gpus and --num_accelerators given; --num_gpus was read")
 
-    def _srun(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
+    def _srun(self, plan: TrainingPlan, info: LaunchInfo, line: str, project: Optional[Project] = None) -> None:
         w = info.wrapper_options
         node_flag = next((f for f in ("-N", "__nodes") if f in w), None)
         nodes = _int(w.get(node_flag)) if node_flag else None
@@ -322,6 +343,11 @@ class LaunchersAdapter(Adapter):
                              f"(launch line: {line})"), "medium")
         if info.launcher not in (None, "python"):
             return
+        if project is not None and project.scripts:
+            from preflight.adapters.launch_loop import srun_spawn
+
+            if srun_spawn(self, project, plan, info, line) is not None:
+                return  # each task spawns processes itself: srun's tasks are not the processes
         if per_node is not None:
             self._put(plan, "dist.devices_per_node", per_node, self._src("--ntasks-per-node", line,
                                                                          "srun: one process per task"))

@@ -67,7 +67,10 @@ class _OptimDataPass(_ModelPass):
             if state is not None:
                 self.add("optimizer.state_dtype", state, source, conf)
         if not known and not named and not self.timm_optimizer():
-            optimizer_from_local_modules(self)
+            from preflight.adapters.optimizer_dispatch import dispatched_optimizer
+
+            if not dispatched_optimizer(self):
+                optimizer_from_local_modules(self)
 
     def cpu_offload_optimizer(self, site: CallSite, conf: str) -> str:
         """torchao's ``CPUOffloadOptimizer(params, optimizer_class=torch.optim.AdamW, *,
@@ -217,9 +220,13 @@ class _OptimDataPass(_ModelPass):
         # torchdata's StatefulDataLoader subclasses DataLoader with its signature and defaults
         # (torchdata/stateful_dataloader/stateful_dataloader.py; volcengine/verl
         # verl/trainer/fsdp_sft_trainer.py:183-191 builds its train loader with it)
+        # PyG's DataLoader subclasses torch's with its signature (torch_geometric/loader/dataloader.py); DGL's
+        # GraphDataLoader(dataset, collate_fn=None, use_ddp=False, ddp_seed=0, **kwargs) hands the rest to
+        # torch's (THUDM/GraphMAE graphmae/datasets/data_util.py, no num_workers): with its batch size by keyword
         sites = [s for s in self.calls if (s.last == "DataLoader" and (
-                     s.qualified == "DataLoader" or (s.qualified or "").startswith("torch.")))
-                 or (s.last == "StatefulDataLoader" and (s.qualified or "").startswith("torchdata."))]
+                     s.qualified == "DataLoader" or (s.qualified or "").startswith(("torch.", "torch_geometric."))))
+                 or (s.last == "StatefulDataLoader" and (s.qualified or "").startswith("torchdata."))
+                 or (s.last == "GraphDataLoader" and (s.qualified or "").startswith("dgl.") and len(s.call.args) <= 1)]
         sites = [s for s in sites if s.function not in _EVAL_LOADER_HOOKS]
         train = [s for s in sites if s.target and "train" in s.target.lower()]
         chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]

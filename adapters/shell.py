@@ -39,6 +39,7 @@ from preflight.adapters.launchers import LaunchInfo, parse_launch
 from preflight.adapters.shell_arrays import _ARRAY_ASSIGN, _ARRAY_REF, _assign_array, _join_arrays
 from preflight.adapters.shell_expand import _SELF_DIR, _arith_end, expand
 from preflight.adapters.shell_lex import _strip_comment, command_tokens, logical_lines  # noqa: F401  (moved; re-exported)
+from preflight.adapters.shell_loops import ShellLoop, loop_header, ranked, runs_in_background
 from preflight.adapters.shell_values import (
     _ARGS_FROM,
     _SHIFT,
@@ -77,6 +78,8 @@ class LaunchLine:
     # the directory the line runs in after ``cd DIR`` lines before it (relative to where the
     # script is started, or absolute; SCRIPT_DIR for ``cd "$(dirname "$0")"``); None: not moved
     cwd: Optional[str] = None
+    # the shell loop the line sits in (its count the product of nested loops'); None: not in a loop
+    loop: Optional[ShellLoop] = None
 
 
 def _srun_without_command(tokens: list[str]) -> bool:
@@ -326,6 +329,19 @@ def _source_file(script: ShellScript, n: int, raw: str, vars_: dict[str, str], e
                             + (" ..." if len(changed) > 6 else ""))
 
 
+def _enclosing_loop(loops_open: Sequence[Optional[ShellLoop]], logical: str) -> Optional[ShellLoop]:
+    """The innermost loop around a launch line, its count the product of every enclosing loop's
+    (None when one is not known), and whether the line runs in the background."""
+    around = [lp for lp in loops_open if lp is not None]
+    if not around:
+        return None
+    count: Optional[int] = 1
+    for lp in around:
+        count = None if count is None or lp.count is None else count * lp.count
+    inner = around[-1]
+    return ShellLoop(inner.line, inner.header, inner.var, count, runs_in_background(logical), ranked(logical))
+
+
 Sourced = Callable[[str, Optional[str]], Optional[tuple[str, str]]]
 
 
@@ -359,6 +375,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     # the if/elif/else branches around the line: (this branch is taken, an earlier branch of the
     # chain was), each True/False when the test is over known values, None when not known
     branches: list[list[Optional[bool]]] = []
+    loops_open: list[Optional[ShellLoop]] = []  # per open block: the loop it is, None for if/case
     arrays: dict[str, Optional[list[str]]] = {}  # bash arrays; None: elements not known
     heredoc: Optional[tuple[str, str, list[str]]] = None  # (variable, delimiter, body so far)
     cwd: Optional[str] = None  # after `cd DIR` at the top level
@@ -407,12 +424,16 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 else:
                     test = compound_condition(part, condition, vars_, empty) if head == "if" else None
                     branches.append([test, test])
+                    loops_open.append(loop_header(stripped if stripped.startswith(head) else part, n, vars_, empty)
+                                      if head in ("for", "while", "until") else None)
                 depth += 1
                 continue
             if _BLOCK_CLOSE.match(part):
                 depth = max(0, depth - 1)
                 if branches:
                     branches.pop()
+                if loops_open:
+                    loops_open.pop()
                 continue
             skipped = any(b[0] is False for b in branches)
             taken = all(b[0] is True for b in branches)  # True at the top level too
@@ -533,6 +554,6 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             final, info = _srun_allocation(final, info, slurm)
         if info.launcher is None and info.wrapper is None and not is_tune_run(final):
             continue
-        script.launches.append(LaunchLine(n, stripped, final, info, cwd))
+        script.launches.append(LaunchLine(n, stripped, final, info, cwd, _enclosing_loop(loops_open, logical)))
     script.variables = {k: v for k, v in vars_.items() if not k.isdigit() and k != "#"}
     return script

@@ -223,6 +223,21 @@ class _ArgsApply:
         if "offload" in words:
             for field in ("dist.offload_params", "dist.offload_optimizer"):
                 self.add(field, "cpu", source, conf)
+        elif words and not self.accelerate_launch():
+            # the Trainer offloads only for the ``offload`` word (CPUOffload(offload_params=True)); without
+            # it FSDP keeps parameters and optimizer state on the GPU (OpenGVLab/RRHF train.sh:9 ``--fsdp
+            # "full_shard auto_wrap"``). An accelerate config could still set fsdp_offload_params: not
+            # under ``accelerate launch``
+            off = Source(source.kind, source.path, source.line, source.key,
+                         (source.detail or "") + ": no `offload` word, so no CPU offload")
+            for field in ("dist.offload_params", "dist.offload_optimizer"):
+                self.add(field, "none", off, "medium" if conf == "high" else conf)
+
+    def accelerate_launch(self) -> bool:
+        from preflight.adapters.launchers import parse_launch
+
+        argv = self.o.project.argv
+        return bool(argv) and parse_launch(argv).launcher == "accelerate"
 
     def loaded_deepspeed(self, value: str) -> list[str]:
         name = Path(value).name
@@ -279,7 +294,14 @@ class _ArgsApply:
             # the Trainer's DataLoader takes num_workers=args.dataloader_num_workers (default 0 in
             # every release: the batches are loaded in the main process)
             default("data.num_workers", 0, "dataloader_num_workers", f"dataloader_num_workers=0 ({span})")
-        if "dataloader_pin_memory" not in given:
+        tv = getattr(self.o, "transformers", None)
+        if "dataloader_pin_memory" not in given and tv is not None and not tv.at_least(4, 3):
+            # before 4.3.0 the Trainer's DataLoader passes no pin_memory (the field came with
+            # huggingface/transformers#9857/#9874, January 2021): torch's default False (voidism/DiffCSE's
+            # vendored 4.2.1, trainer.py:473-480)
+            default("data.pin_memory", False, "dataloader_pin_memory",
+                    f"no pin_memory before transformers 4.3: torch's default False ({tv.describe()})")
+        elif "dataloader_pin_memory" not in given:
             # the Trainer's DataLoader takes pin_memory=args.dataloader_pin_memory (default True)
             default("data.pin_memory", True, "dataloader_pin_memory", f"dataloader_pin_memory=True ({span})")
         if sft and not given & set(_SEQ_KEYS) and self.o.trl_at_least(0, 16):

@@ -175,6 +175,11 @@ def _in_folder(package: str, folder: Path, top: Path) -> Optional[Version]:
             found = _from_readme(package, text, _display(path, top))
             if found is not None:
                 return found
+    from preflight.adapters.vendored_package import vendored_version
+
+    copy = vendored_version(package, folder, _read, lambda p: _display(p, top))
+    if copy is not None:
+        return Version(package, copy[0], "pinned", copy[1])
     return None
 
 

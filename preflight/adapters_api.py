@@ -58,6 +58,8 @@ class Project:
     argv: list[str] = field(default_factory=list)  # launch command arguments, may be empty
     # (display path, line) of the launch script line ``argv`` was read from, when a launch script gave it
     launch_at: Optional[tuple[str, int]] = None
+    # the shell loop around that line (preflight.adapters.shell_loops.ShellLoop): it runs several times
+    launch_loop: Optional[Any] = None
     # transformers version the user stated (--transformers-version / [tool.preflight]
     # transformers-version); used when the project's requirement files declare none
     transformers_version: Optional[str] = None

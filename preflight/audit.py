@@ -33,6 +33,7 @@ def build_plan(
     transformers_version: Optional[str] = None,
     read_roots: Optional[Sequence[Path]] = None,
     launch_at: Optional[tuple[str, int]] = None,
+    launch_loop: Optional[Any] = None,
 ) -> tuple[TrainingPlan, Project]:
     """Read and parse each script and config once, run every detecting adapter (in name
     order) and return the plan and the project (whose ``errors`` hold per-file problems).
@@ -44,11 +45,12 @@ def build_plan(
     ``[tool.preflight] transformers-version``), used where the project declares none.
     ``read_roots`` confines what the inputs name (a Hydra ``config_path``) to these
     directories (the scheduler gate's job directories); None reads anywhere. ``launch_at`` is the
-    launch script line ``argv`` was read from (display path, line), for the adapters that read it.
+    launch script line ``argv`` was read from (display path, line), for the adapters that read it;
+    ``launch_loop`` the shell loop around that line (:class:`preflight.adapters.shell_loops.ShellLoop`).
     """
     project = Project(root=root, argv=[str(a) for a in argv], transformers_version=transformers_version,
                       read_roots=None if read_roots is None else [Path(r) for r in read_roots],
-                      launch_at=launch_at)
+                      launch_at=launch_at, launch_loop=launch_loop)
     plan = TrainingPlan()
     seen: set[str] = set()
     for path in scripts:

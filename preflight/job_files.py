@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
@@ -33,6 +33,8 @@ class JobInputs:
     errors: list[FileError] = field(default_factory=list)
     launch_script: Optional[str] = None  # the shell script read, if any
     launch_line: Optional[int] = None
+    # the shell loop around that line (preflight.adapters.shell_loops.ShellLoop), if one
+    launch_loop: Optional[Any] = None
 
     def launch_at(self) -> Optional[tuple[str, int]]:
         """(display path, line) of the launch script line the job was read from, if one."""

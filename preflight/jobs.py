@@ -379,6 +379,7 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
         line_bases = _moved_bases(ln.cwd, path, root, bases, out, f"{display}:{ln.line}")
         if _from_launch_or_tool(ln, line_bases, root, out, f"{display}:{ln.line}"):
             out.launch_script, out.launch_line = display, ln.line
+            out.launch_loop = ln.loop
             out.argv = _with_exported_env(text, shell.variables, ln.info.env, out.argv)
             others = [f"{n}" for n in sorted(x.line for x in runnable if x is not ln)]
             extra = f" (other launch lines at line(s) {', '.join(others)} not followed)" if others else ""
@@ -463,6 +464,7 @@ def _follow_subscripts(shell, path: Path, root: Path, bases: list[Path], out: Jo
         out.configs.extend(c for c in trial.configs if c not in out.configs)
         out.argv = trial.argv
         out.launch_script, out.launch_line = trial.launch_script, trial.launch_line
+        out.launch_loop = trial.launch_loop
         out.notes.append(f"{where} runs {_display(target, root)} {' '.join(sub.args)}".rstrip()
                          + ": the job is that script's launch line")
         out.notes.extend(trial.notes)

@@ -116,7 +116,19 @@ def _load_json(text: str, display: str) -> Union[LoadedConfig, FileError]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        return FileError(display, f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
+        from preflight.loaders_jsonc import without_comments
+
+        bare = without_comments(text)
+        if bare is None:
+            return FileError(display, f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
+        try:
+            data = json.loads(bare)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            return FileError(display, f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
+        return LoadedConfig(display, "json", data, _json_lines(bare),
+                            notes=[f"{display}: JSON with // or /* */ comments, read with the comments left out (the "
+                                   "projects that write such files strip them before json.loads; a strict JSON "
+                                   "reader, DeepSpeed's among them, rejects the file)"])
     except RecursionError:
         return FileError(display, "JSON nested too deeply to read", line=1)
     except ValueError as exc:  # e.g. integer string too long to convert

@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
         job = resolve_job(args.scripts, args.config, args.launch, Path.cwd())
         plan, project = build_plan(job.scripts, job.configs, root=Path.cwd(), argv=job.argv,
-                                   launch_at=job.launch_at())
+                                   launch_at=job.launch_at(), launch_loop=job.launch_loop)
         for note in job.notes:
             plan.note(note)
         for err in job.errors:

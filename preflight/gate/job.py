@@ -35,6 +35,7 @@ class Launch:
     procs_how: str = ""
     plan_argv: Optional[list[str]] = None  # the command as it runs (scheduler-set flags added)
     cwd: Optional[str] = None  # after `cd DIR` earlier in the script (adapters.shell.LaunchLine.cwd)
+    loop: Optional[Any] = None  # the shell loop around the line (adapters.shell.LaunchLine.loop)
 
 
 @dataclass

@@ -86,6 +86,7 @@ class LaunchLine:
     # the command the line runs when it is held in a variable or a string (`eval $cmd`,
     # `srun bash -c "$LAUNCHER $CMD"`): the line's own words are not the command
     held: Optional[list[str]] = None
+    loop: Optional[Any] = None  # the shell loop around the line (adapters.shell.LaunchLine.loop)
 
 
 def _held(text: str, tokens: list[str]) -> Optional[list[str]]:
@@ -341,7 +342,8 @@ def parse_sbatch(text: str, path: str = "<script>", cli: Sequence[str] = (),
     for item in read_shell("\n".join(kept), path, args=job.script_args, start=start,
                            slurm=slurm_env_of(job)).launches:
         if is_launch(item.info):
-            job.launches.append(LaunchLine(item.line, item.text, item.info, item.cwd, _held(item.text, item.tokens)))
+            job.launches.append(LaunchLine(item.line, item.text, item.info, item.cwd, _held(item.text, item.tokens),
+                                           item.loop))
     return job
 
 
@@ -363,7 +365,7 @@ def job_from_sbatch(sj: SlurmJob) -> JobSpec:
     job.workdir = sj.value("chdir")
     job.rejections.extend(f"{sj.path}:{line}: {message}" for line, message in sj.too_long)
     for item in sj.launches:
-        launch = Launch(item.line, item.text, item.info, cwd=item.cwd, plan_argv=item.held)
+        launch = Launch(item.line, item.text, item.info, cwd=item.cwd, plan_argv=item.held, loop=item.loop)
         _procs(job, launch)
         job.launches.append(launch)
     return job

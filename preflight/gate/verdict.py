@@ -240,6 +240,7 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
     elif req.scripts:
         scripts.extend(req.scripts)
     plan, project = build_plan(scripts, configs, root=Path(req.root) if req.root else Path.cwd(), argv=argv,
+                               launch_loop=launch.loop if launch is not None else None,
                                read_roots=[*bases, *(Path(s).resolve().parent for s in req.scripts)])
     _scheduler_facts(plan, job)
     # what could not be read while the plan was built (a config that is a FIFO, binary, not
