@@ -295,6 +295,7 @@ JOB = {
     "PF342": "plan.pf342_no_decay_names_miss_the_norms",
     "PF344": "plan.pf344_functional_dropout_on_in_imported_model",
     "PF348": "plan.pf348_resize_embeddings_under_zero3_before_4_32",
+    "PF358": "plan.pf358_fsdp_prepare_rebuilds_optimizer",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",

@@ -1,0 +1,71 @@
+"""Rules written while reading the pytorch/accelerate/transformers misses of held-out-26..29 (issue 18, branch
+det68; those sets are in-sample for these). The rules' own examples are pinned by the meta-tests; these run the
+CLI the way a user does, with a launch script and a requirements file (projects written here)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def audit(cli, tmp_path: Path, code: str, *args: str) -> list[tuple[str, int, str]]:
+    result = cli("audit", *args, "--select", code, "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path)
+    return sorted((f["path"], f["line"], f["message"]) for f in json.loads(result.out)["findings"]
+                  if f["code"] == code)
+
+
+FSDP_TRAIN = """\
+    import bitsandbytes as bnb
+    from accelerate import Accelerator
+    from transformers import AutoModelForCausalLM
+
+    accelerator = Accelerator()
+    model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+    optimizer = bnb.optim.AdamW(model.parameters(), lr=2e-5, optim_bits=8, is_paged=True)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+    """
+
+
+@pytest.mark.parametrize("pin, distributed, flagged", [
+    ("0.21.0", "FSDP", True), ("0.24.1", "FSDP", True), ("0.25.0", "FSDP", False), ("0.21.0", "MULTI_GPU", False)])
+def test_pf358_the_8bit_optimizer_rebuilt_by_fsdp_prepare(cli, tmp_path, pin, distributed, flagged):
+    # accelerate issue 1902: 0.12-0.24 rebuild the optimizer from `defaults` under FSDP
+    write(tmp_path, "train.py", FSDP_TRAIN)
+    write(tmp_path, "fsdp.yaml", f"distributed_type: {distributed}\nnum_processes: 2\nmixed_precision: bf16\n")
+    write(tmp_path, "requirements.txt", f"accelerate=={pin}\nbitsandbytes==0.41.1\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch --config_file fsdp.yaml train.py\n")
+    found = audit(cli, tmp_path, "PF358", "launch.sh")
+    assert [(p, line) for p, line, _ in found] == ([("train.py", 7)] if flagged else [])
+    if flagged:
+        assert f"accelerate {pin} (pinned" in found[0][2] and "`optim_bits`, `is_paged`" in found[0][2]
+
+
+def test_pf358_is_silent_without_a_pin_and_when_the_model_is_prepared_first(cli, tmp_path):
+    write(tmp_path, "fsdp.yaml", "distributed_type: FSDP\nnum_processes: 2\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch --config_file fsdp.yaml train.py\n")
+    write(tmp_path, "train.py", FSDP_TRAIN)
+    assert audit(cli, tmp_path, "PF358", "launch.sh") == []  # no accelerate pin: today's releases do not rebuild
+    write(tmp_path, "requirements.txt", "accelerate==0.21.0\n")
+    fixed = FSDP_TRAIN.replace(
+        "    optimizer = bnb.optim.AdamW(model.parameters(), lr=2e-5, optim_bits=8, is_paged=True)\n"
+        "    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)\n",
+        "    model = accelerator.prepare(model)\n"
+        "    optimizer = bnb.optim.AdamW(model.parameters(), lr=2e-5, optim_bits=8, is_paged=True)\n"
+        "    optimizer, loader = accelerator.prepare(optimizer, loader)\n")
+    assert fixed != FSDP_TRAIN
+    write(tmp_path, "train.py", fixed)
+    assert audit(cli, tmp_path, "PF358", "launch.sh") == []
