@@ -69,3 +69,42 @@ def test_pf358_is_silent_without_a_pin_and_when_the_model_is_prepared_first(cli,
     assert fixed != FSDP_TRAIN
     write(tmp_path, "train.py", fixed)
     assert audit(cli, tmp_path, "PF358", "launch.sh") == []
+
+
+RESUME = """\
+    import torch
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
+
+    accelerator = Accelerator()
+    train_dl = DataLoader(dataset, batch_size=16, shuffle=True)
+    model, optimizer, train_dl = accelerator.prepare(model, optimizer, train_dl)
+    accelerator.load_state("checkpoints/last")
+    loader = accelerator.skip_first_batches(train_dl, resume_step)
+    for batch in loader:
+        accelerator.backward(model(batch))
+        optimizer.step()
+        optimizer.zero_grad()
+    """
+
+
+def test_pf359_a_mid_epoch_resume_on_a_shuffled_loader(cli, tmp_path):
+    # accelerate issue 2823: load_state restores the mid-epoch RNG, skip_first_batches skips another order
+    write(tmp_path, "train.py", RESUME)
+    write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch --num_processes 2 train.py\n")
+    found = audit(cli, tmp_path, "PF359", "launch.sh")
+    assert [(p, line) for p, line, _ in found] == [("train.py", 9)]
+    assert "`train_dl` shuffles (line 6)" in found[0][2] and "(line 8)" in found[0][2]
+
+
+@pytest.mark.parametrize("change", [
+    ("shuffle=True", "shuffle=False"),
+    ("Accelerator()", "Accelerator(dataloader_config=DataLoaderConfiguration(use_seedable_sampler=True))"),
+    ('accelerator.load_state("checkpoints/last")\n', ""),
+])
+def test_pf359_silent_without_shuffle_with_a_seedable_sampler_or_without_load_state(cli, tmp_path, change):
+    changed = RESUME.replace(*change)
+    assert changed != RESUME
+    write(tmp_path, "train.py", changed)
+    write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch --num_processes 2 train.py\n")
+    assert audit(cli, tmp_path, "PF359", "launch.sh") == []
