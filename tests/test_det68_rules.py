@@ -108,3 +108,60 @@ def test_pf359_silent_without_shuffle_with_a_seedable_sampler_or_without_load_st
     write(tmp_path, "train.py", changed)
     write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch --num_processes 2 train.py\n")
     assert audit(cli, tmp_path, "PF359", "launch.sh") == []
+
+
+FP16_SEG = """\
+    import torch
+    from accelerate import Accelerator
+    from torch import nn
+
+    accelerator = Accelerator(fp16=True)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    criterion = nn.CrossEntropyLoss()
+    for images, labels in loader:
+        outputs = model(images)["out"]
+        loss = criterion(outputs, labels)
+        accelerator.backward(loss)
+        optimizer.step()
+    """
+
+
+@pytest.mark.parametrize("pin, cast, flagged", [("0.3.0", "", True), ("0.4.0", "", False),
+                                                ("0.3.0", ".float()", False)])
+def test_pf360_fp16_loss_outside_the_model_before_0_4(cli, tmp_path, pin, cast, flagged):
+    # accelerate issue 101: before 0.4 the prepared model returned fp16 outputs; the loss ran in fp16
+    write(tmp_path, "main.py", FP16_SEG.replace('["out"]', '["out"]' + cast))
+    write(tmp_path, "requirements.txt", f"accelerate=={pin}\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch main.py\n")
+    found = audit(cli, tmp_path, "PF360", "launch.sh")
+    assert [(p, line) for p, line, _ in found] == ([("main.py", 10)] if flagged else [])
+    if flagged:
+        assert "accelerate 0.3.0 (pinned" in found[0][2] and "issue 101" in found[0][2]
+
+
+MID_EVAL = """\
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model, optimizer, train_dl, eval_dl = accelerator.prepare(model, optimizer, train_dl, eval_dl)
+    for step, batch in enumerate(train_dl):
+        with accelerator.accumulate(model):
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        if step % 100 == 0:
+            for eval_batch in eval_dl:
+                model(**eval_batch)
+    """
+
+
+@pytest.mark.parametrize("pin, flagged", [("0.15.0", True), ("0.16.0", True), ("0.17.0", False), ("0.11.0", False)])
+def test_pf360_mid_epoch_evaluation_leaves_the_gradient_state_at_the_end(cli, tmp_path, pin, flagged):
+    # accelerate issue 960 / PR 1162 (0.17.0): accumulate() syncs on every step after the inner pass
+    write(tmp_path, "train.py", MID_EVAL)
+    write(tmp_path, "requirements.txt", f"accelerate=={pin}\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch --multi_gpu train.py\n")
+    found = audit(cli, tmp_path, "PF360", "launch.sh")
+    assert [(p, line) for p, line, _ in found] == ([("train.py", 6)] if flagged else [])
+    if flagged:
+        assert "`accumulate` syncs and steps on every batch" in found[0][2] and "(line 11)" in found[0][2]
