@@ -69,16 +69,16 @@ def _half_output(expr: ast.AST, models: set[str], assigns: dict[str, list[ast.As
     for node in ast.walk(expr):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in models:
             return True
-        if isinstance(node, ast.Name) and node.id in assigns and not isinstance(node.ctx, ast.Store):
-            if any(_half_output(a.value, models, assigns, depth + 1) for a in assigns[node.id]
-                   if a.lineno <= getattr(node, "lineno", 0)):
-                return True
+        if isinstance(node, ast.Name) and node.id in assigns and not isinstance(node.ctx, ast.Store) \
+                and any(_half_output(a.value, models, assigns, depth + 1) for a in assigns[node.id]
+                        if a.lineno <= getattr(node, "lineno", 0)):
+            return True
     return False
 
 
 def _fp16_losses(tree: ast.AST) -> Iterable[ast.Call]:
     """Loss calls outside the model on a prepared model's half-precision output."""
-    models = {n for n in _prepared_names(tree)}
+    models = _prepared_names(tree)
     criteria = {n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
                 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Call)
                 and call_last(n.value).endswith("Loss")}
