@@ -227,10 +227,10 @@ workaround) after the mid-epoch evaluation, or evaluate at the end of the epoch.
                     yield pctx.code_finding(
                         self, script, use,
                         f"the project pins {pin}: the pass over `{other}` run inside the loop over `{train}` "
-                        f"(line {where.lineno}) leaves the shared GradientState at the end of `{other}` "
+                        f"(line {getattr(where, 'lineno', 0)}) leaves the shared GradientState at the end of `{other}` "
                         f"(end_of_dataloader=True), and for the rest of the training epoch `{what}` {consequence} "
                         "(accelerate issue 960, fixed in 0.17.0). Set "
                         "`accelerator.gradient_state.end_of_dataloader = False` after the evaluation, evaluate at "
                         "the end of the epoch, or upgrade accelerate",
-                        evidence=[Evidence(line=where.lineno, path=script.source.display,
+                        evidence=[Evidence(line=getattr(where, "lineno", 0), path=script.source.display,
                                            message=f"`{other}` is iterated to its end here, mid-epoch")])
