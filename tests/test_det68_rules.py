@@ -165,3 +165,55 @@ def test_pf360_mid_epoch_evaluation_leaves_the_gradient_state_at_the_end(cli, tm
     assert [(p, line) for p, line, _ in found] == ([("train.py", 6)] if flagged else [])
     if flagged:
         assert "`accumulate` syncs and steps on every batch" in found[0][2] and "(line 11)" in found[0][2]
+
+
+CLS_DS = """\
+    from transformers import AutoModelForSequenceClassification, Trainer, TrainingArguments
+
+    model = AutoModelForSequenceClassification.from_pretrained("roberta-large", num_labels=2)
+    args = TrainingArguments(output_dir="out", gradient_accumulation_steps=8, deepspeed="ds.json")
+    Trainer(model=model, args=args, train_dataset=train).train()
+    """
+
+
+@pytest.mark.parametrize("pin, flagged", [("4.48.0", True), ("4.48.3", True), ("4.47.1", False), ("4.49.0", False)])
+def test_pf361_deepspeed_accumulation_divided_twice_on_4_48(cli, tmp_path, pin, flagged):
+    # transformers PR 35808 (4.49.0); the Trainer-side division read in the 4.47.0/4.48.3 wheels
+    write(tmp_path, "train.py", CLS_DS)
+    write(tmp_path, "ds.json", '{"zero_optimization": {"stage": 2}, "gradient_accumulation_steps": "auto",'
+                               ' "gradient_clipping": "auto"}\n')
+    write(tmp_path, "requirements.txt", f"transformers=={pin}\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\ndeepspeed --num_gpus 2 train.py\n")
+    found = audit(cli, tmp_path, "PF361", "launch.sh")
+    assert [(p, line) for p, line, _ in found] == ([("train.py", 4)] if flagged else [])
+    if flagged:
+        assert "gradients are 64x smaller instead of 8x" in found[0][2]
+
+
+def test_pf361_a_causal_lm_head_is_not_divided_by_the_trainer(cli, tmp_path):
+    write(tmp_path, "train.py", CLS_DS.replace("AutoModelForSequenceClassification", "AutoModelForCausalLM")
+          .replace(", num_labels=2", ""))
+    write(tmp_path, "requirements.txt", "transformers==4.48.0\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\ndeepspeed --num_gpus 2 train.py\n")
+    assert audit(cli, tmp_path, "PF361", "launch.sh") == []
+
+
+@pytest.mark.parametrize("padding, pin, model, flagged", [
+    ('padding="max_length", max_length=512', "4.40.2", "AutoModelForCausalLM", True),
+    ('padding="max_length", max_length=512', "4.41.0", "AutoModelForCausalLM", False),
+    ("padding=True", "4.40.2", "AutoModelForCausalLM", False),
+    ('padding="max_length", max_length=512', "4.40.2", "AutoModelForSeq2SeqLM", False),
+])
+def test_pf361_seq2seq_collator_labels_short_of_max_length(cli, tmp_path, padding, pin, model, flagged):
+    # transformers issue 30521: before 4.41 the labels are padded to the longest label only
+    write(tmp_path, "sft.py", f"""\
+        from transformers import {model}, DataCollatorForSeq2Seq, Trainer, TrainingArguments
+
+        model = {model}.from_pretrained("Qwen/Qwen1.5-0.5B")
+        collator = DataCollatorForSeq2Seq(tokenizer, {padding})
+        Trainer(model=model, args=TrainingArguments("out"), train_dataset=data, data_collator=collator).train()
+        """)
+    write(tmp_path, "requirements.txt", f"transformers=={pin}\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\npython sft.py\n")
+    found = audit(cli, tmp_path, "PF361", "launch.sh")
+    assert [(p, line) for p, line, _ in found] == ([("sft.py", 4)] if flagged else [])

@@ -298,6 +298,7 @@ JOB = {
     "PF348": "plan.pf348_resize_embeddings_under_zero3_before_4_32",
     "PF358": "plan.pf358_fsdp_prepare_rebuilds_optimizer",
     "PF360": "plan.pf360_accelerate_pinned_release_defect",
+    "PF361": "plan.pf361_transformers_pinned_release_defect",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
