@@ -217,3 +217,65 @@ def test_pf361_seq2seq_collator_labels_short_of_max_length(cli, tmp_path, paddin
     write(tmp_path, "launch.sh", "#!/bin/bash\npython sft.py\n")
     found = audit(cli, tmp_path, "PF361", "launch.sh")
     assert [(p, line) for p, line, _ in found] == ([("sft.py", 4)] if flagged else [])
+
+
+HOUSING = """\
+    import numpy as np
+    import torch
+    from torch.utils.data import Dataset
+
+
+    class HousingPrices(Dataset):
+        def __init__(self, path):
+            data = np.loadtxt(path, delimiter=",", dtype=np.float32)
+            x, y = data[:, :-1], data[:, -1]
+            self.x, self.y = torch.from_numpy(x), torch.from_numpy(y)
+
+        def __len__(self):
+            return len(self.y)
+
+        def __getitem__(self, i):
+            return self.x[i], self.y[i]
+    """
+
+REGRESS = """\
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader
+
+    from housing import HousingPrices
+
+    train_loader = DataLoader(HousingPrices("train.csv"), batch_size=64, shuffle=True)
+    model = nn.Sequential(nn.Linear(13, 64), nn.ReLU(), nn.Linear(64, 1))
+    criterion = nn.MSELoss()
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+    """
+
+
+@pytest.mark.parametrize("change, flagged", [
+    (None, True),
+    (("criterion(model(x), y)", "criterion(model(x).squeeze(-1), y)"), False),
+    (("criterion(model(x), y)", "criterion(model(x), y.unsqueeze(-1))"), False),
+    (("nn.Linear(64, 1))", "nn.Linear(64, 2))"), False),
+])
+def test_pf362_n_by_1_predictions_against_n_targets(cli, tmp_path, change, flagged):
+    # pytorch issue 16045: MSELoss broadcasts [n, 1] against [n] to [n, n]; the dataset lives in another file
+    write(tmp_path, "housing.py", HOUSING)
+    write(tmp_path, "train.py", REGRESS if change is None else REGRESS.replace(*change))
+    write(tmp_path, "launch.sh", "#!/bin/bash\npython train.py\n")
+    found = audit(cli, tmp_path, "PF362", "launch.sh", "housing.py")
+    assert [(p, line) for p, line, _ in found] == ([("train.py", 13)] if flagged else [])
+    if flagged:
+        assert "`nn.Linear(64, 1)` (output [batch, 1])" in found[0][2] and "`HousingPrices`" in found[0][2]
+
+
+def test_pf362_a_two_dimensional_target_column_is_silent(cli, tmp_path):
+    write(tmp_path, "housing.py", HOUSING.replace("data[:, -1]", "data[:, -1:]"))
+    write(tmp_path, "train.py", REGRESS)
+    write(tmp_path, "launch.sh", "#!/bin/bash\npython train.py\n")
+    assert audit(cli, tmp_path, "PF362", "launch.sh", "housing.py") == []

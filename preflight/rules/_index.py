@@ -299,6 +299,7 @@ JOB = {
     "PF358": "plan.pf358_fsdp_prepare_rebuilds_optimizer",
     "PF360": "plan.pf360_accelerate_pinned_release_defect",
     "PF361": "plan.pf361_transformers_pinned_release_defect",
+    "PF362": "plan.pf362_regression_target_broadcast",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
