@@ -279,3 +279,37 @@ def test_pf362_a_two_dimensional_target_column_is_silent(cli, tmp_path):
     write(tmp_path, "train.py", REGRESS)
     write(tmp_path, "launch.sh", "#!/bin/bash\npython train.py\n")
     assert audit(cli, tmp_path, "PF362", "launch.sh", "housing.py") == []
+
+
+WEIGHTED_SFT = """\
+    import torch
+    from transformers import TrainingArguments
+    from trl import SFTTrainer
+
+
+    class WeightedCollator:
+        def __call__(self, examples):
+            batch = pad([e["input_ids"] for e in examples])
+            batch["weight"] = torch.tensor([e["weight"] for e in examples])
+            return batch
+
+
+    args = TrainingArguments(output_dir="out", remove_unused_columns=False)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset, dataset_text_field="text",
+                         data_collator=WeightedCollator())
+    trainer.train()
+    """
+
+
+@pytest.mark.parametrize("pin, remove, flagged", [
+    ("0.7.7", "remove_unused_columns=False", True), ("0.7.8", "remove_unused_columns=False", False),
+    ("0.9.6", "remove_unused_columns=True", True), ("0.12.0", "remove_unused_columns=True", False)])
+def test_pf363_sft_trainer_removes_the_column_the_collator_reads(cli, tmp_path, pin, remove, flagged):
+    # trl issue 1186; _prepare_non_packed_dataloader read at v0.7.7/v0.7.8/v0.9.6/v0.10.1
+    write(tmp_path, "sft.py", WEIGHTED_SFT.replace("remove_unused_columns=False", remove))
+    write(tmp_path, "requirements.txt", f"trl=={pin}\n")
+    write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch sft.py\n")
+    found = audit(cli, tmp_path, "PF363", "launch.sh")
+    assert [(p, line) for p, line, _ in found] == ([("sft.py", 14)] if flagged else [])
+    if flagged:
+        assert "reads the column `weight`" in found[0][2] and f"trl {pin} (pinned" in found[0][2]

@@ -300,6 +300,7 @@ JOB = {
     "PF360": "plan.pf360_accelerate_pinned_release_defect",
     "PF361": "plan.pf361_transformers_pinned_release_defect",
     "PF362": "plan.pf362_regression_target_broadcast",
+    "PF363": "plan.pf363_sft_trainer_drops_collator_column",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
