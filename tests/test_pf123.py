@@ -214,3 +214,45 @@ def test_silent_when_the_optimizer_is_not_used_after_the_rebuild():
             return model
     """
     assert lines(src) == []
+
+
+QAT_INIT = """\
+import torch
+from torch import nn
+
+
+def init_quantizer_ranges(model, stats):
+    for name, q in model.named_modules():
+        if name in stats:
+            q.scale = nn.Parameter(torch.tensor(stats[name] / 127.0))
+
+
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+init_quantizer_ranges(model, collect(model))
+for x, y in loader:
+    optimizer.zero_grad()
+    nn.functional.cross_entropy(model(x), y).backward()
+    optimizer.step()
+"""
+
+
+def test_a_parameter_replaced_in_a_helper_called_after_the_optimizer():
+    # NNCF PR 327: the range initialiser assigns a new nn.Parameter to each quantizer's scale after the
+    # optimizer took model.parameters(); the finding sits on the assignment in the helper
+    found = check(QAT_INIT)
+    assert [(f.code, f.span.line) for f in found] == [("PF123", 8)]
+    assert "`q.scale` is replaced by a new `nn.Parameter(...)` in `init_quantizer_ranges`" in found[0].message
+    assert "line 12 calls on `model`" in found[0].message and "(line 11)" in found[0].message
+
+
+def test_the_in_place_copy_and_the_early_call_are_silent():
+    copied = QAT_INIT.replace("q.scale = nn.Parameter(torch.tensor(stats[name] / 127.0))",
+                              "q.scale.data.copy_(torch.tensor(stats[name] / 127.0))")
+    assert copied != QAT_INIT and check(copied) == []
+    early = QAT_INIT.replace("optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)\n"
+                             "init_quantizer_ranges(model, collect(model))\n",
+                             "init_quantizer_ranges(model, collect(model))\n"
+                             "optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)\n")
+    assert early != QAT_INIT and check(early) == []
+    other = QAT_INIT.replace("init_quantizer_ranges(model, collect(model))", "init_quantizer_ranges(teacher, {})")
+    assert check(other) == []

@@ -109,6 +109,28 @@ PF123_BAD = [
         loss_fn(net(x), y).backward()
         opt.step()
 """),
+    # NNCF PR 327's shape: a range initialiser called after the optimizer replaces each quantizer's scale
+    # with a new nn.Parameter (the stale scale stays in the optimizer); a positional table swapped directly
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    def init_ranges(model, stats):
+        for name, q in model.named_modules():
+            if name in stats:
+                q.scale = nn.Parameter(torch.tensor(stats[name] / 127.0))  # warning: PF123
+
+
+    def train(model, loader, stats, table):
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+        init_ranges(model, stats)
+        model.pos_embed = nn.Parameter(table.clone())  # warning: PF123
+        for x, y in loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+"""),
 ]
 
 PF123_GOOD = [
@@ -215,4 +237,46 @@ PF123_GOOD = [
         loss_fn(net(x), y).backward()
         opt.step()
 """),
+    # the NNCF fix: the value copied into the existing parameter; tricky-correct: a helper that replaces
+    # parameters before the optimizer is built, one whose caller builds a new optimizer afterwards, and one
+    # that only rebinds `.data`
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    def init_ranges(model, stats):
+        for name, q in model.named_modules():
+            if name in stats:
+                with torch.no_grad():
+                    q.scale.copy_(torch.tensor(stats[name] / 127.0))
+
+
+    def reset_scales(model):
+        for q in model.modules():
+            if hasattr(q, "scale"):
+                q.scale = nn.Parameter(torch.ones(()))
+
+
+    def rebind(model, table):
+        model.pos_embed.data = table.clone()
+
+
+    def train(model, loader, stats, table):
+        reset_scales(model)
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+        init_ranges(model, stats)
+        rebind(model, table)
+        for x, y in loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        reset_scales(model)
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-4)
+        for x, y in loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+"""),
 ]
+

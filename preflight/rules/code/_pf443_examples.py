@@ -25,6 +25,36 @@ _TOP_LEVEL = textwrap.dedent("""
                     "epoch": epoch + 1}}, "checkpoint.pth.tar")
 """)
 
+_EMA_TRAINER = textwrap.dedent("""
+    import torch
+    from timm.utils import ModelEmaV2
+
+
+    class Trainer:
+        def __init__(self, model, optimizer, loader, path):
+            self.model, self.optimizer, self.loader, self.path = model, optimizer, loader, path
+            self.ema = ModelEmaV2(model, decay=0.9998)
+
+        def resume(self):
+            state = torch.load(self.path, map_location="cpu")
+            self.model.load_state_dict(state["model"])
+            self.optimizer.load_state_dict(state["optimizer"]){load}
+            return state["epoch"] + 1
+
+        def save(self, epoch):
+            torch.save({{"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),{save}{pin}
+                        "epoch": epoch}}, self.path)
+
+        def fit(self, start, epochs):
+            for epoch in range(start, epochs):
+                for x, y in self.loader:
+                    self.optimizer.zero_grad()
+                    torch.nn.functional.mse_loss(self.model(x), y).backward()
+                    self.optimizer.step()
+                    self.ema.update(self.model)
+                self.save(epoch)
+""")
+
 BAD_EXAMPLES = [
     # the_well issue 77: a Trainer saving model and optimizer, not its scheduler nor its GradScaler
     textwrap.dedent("""
@@ -107,6 +137,9 @@ BAD_EXAMPLES = [
     # deep-person-reid issue 270: a script's top-level epoch loop steps a MultiStepLR and saves model,
     # optimizer and epoch only; the resumed run starts the milestones again
     _TOP_LEVEL.format(load="", save="", pin="  # warning: PF443"),
+    # ai2cm/ace issue 349: the trainer keeps an EMA of the weights (validated and exported) but its resume
+    # checkpoint holds model, optimizer and epoch only; a resumed run rebuilds the average from the raw weights
+    _EMA_TRAINER.format(load="", save="", pin="  # warning: PF443"),
 ]
 
 GOOD_EXAMPLES = [
@@ -268,5 +301,47 @@ GOOD_EXAMPLES = [
         lr_scheduler.step()
         save_model(epoch, "checkpoints/last.pt")
         torch.save(lr_scheduler.state_dict(), "checkpoints/last_scheduler.pt")
+"""),
+    # the ace fix: the EMA saved with the checkpoint and restored on resume
+    _EMA_TRAINER.format(load='\n        self.ema.load_state_dict(state["ema"])',
+                        save=' "ema": self.ema.state_dict(),', pin=""),
+    # tricky-correct: an EMA saved to a file of its own next to every checkpoint and reloaded from it; a
+    # weights-only export of the EMA at the end of a script that does not resume
+    textwrap.dedent("""
+    import torch
+    from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+
+    ema = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.999))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    start = 0
+    if resume:
+        state = torch.load("last.pt")
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        ema.load_state_dict(torch.load("last_ema.pt"))
+        start = state["epoch"] + 1
+    for epoch in range(start, 100):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+            ema.update_parameters(model)
+        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, "last.pt")
+        torch.save(ema.state_dict(), "last_ema.pt")
+"""),
+    textwrap.dedent("""
+    import torch
+    from ema_pytorch import EMA
+
+    ema = EMA(model, beta=0.999)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    for epoch in range(100):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+            ema.update()
+        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, "last.pt")
+    torch.save(ema.ema_model.state_dict(), "ema.pt")
 """),
 ]

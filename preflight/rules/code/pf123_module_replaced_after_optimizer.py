@@ -120,6 +120,58 @@ def _inplace_rewrite(ctx: FileContext, stmt: ast.stmt) -> Optional[tuple[str, st
     return None
 
 
+_MODULE_WALKS = frozenset({"modules", "named_modules", "children", "named_children"})
+
+
+def _parameter_ctor(ctx: FileContext, value: ast.AST) -> Optional[str]:
+    """``nn.Parameter(...)`` / ``torch.nn.Parameter(...)``: a new parameter tensor."""
+    if isinstance(value, ast.Call) and qualify(ctx, value.func) in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        return ast.unparse(value.func)
+    return None
+
+
+def _walked_modules(fn: ast.AST, root: str) -> dict[str, str]:
+    """Loop variables bound to the submodules of ``root`` (``for name, q in model.named_modules():`` ->
+    ``{"q": "model"}``), so that ``q.scale = ...`` counts as a change of ``root``."""
+    out: dict[str, str] = {}
+    for node in ast.walk(fn):
+        if not (isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Call)
+                and isinstance(node.iter.func, ast.Attribute) and node.iter.func.attr in _MODULE_WALKS):
+            continue
+        base = _chain(node.iter.func.value)
+        if base is None or not (base == root or base.startswith(root + ".")):
+            continue
+        target = node.target
+        if isinstance(target, ast.Tuple) and node.iter.func.attr.startswith("named") and len(target.elts) == 2:
+            target = target.elts[1]
+        if isinstance(target, ast.Name):
+            out[target.id] = root
+    return out
+
+
+def _helper_changes(ctx: FileContext, fn: ast.FunctionDef, param: str,
+                    classes: set[str]) -> list[tuple[ast.Assign, str, str]]:
+    """(assignment, target, constructor) for each new module or ``nn.Parameter`` that ``fn`` assigns to an
+    attribute of its parameter ``param`` or of a submodule it walks (``for m in param.modules()``)."""
+    roots = {param: param, **_walked_modules(fn, param)}
+    out = []
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        tgt = node.targets[0]
+        base = tgt.value if isinstance(tgt, ast.Subscript) else tgt
+        if not isinstance(base, ast.Attribute):
+            continue
+        text = _chain(base)
+        if text is None or text.split(".")[0] not in roots or text.endswith((".data", ".grad")):
+            continue
+        ctor = _parameter_ctor(ctx, node.value) or _new_module(ctx, node.value, classes)
+        if ctor is None or text in _argument_chains(node.value):
+            continue
+        out.append((node, text, ctor))
+    return out
+
+
 def _argument_chains(value: ast.AST) -> set[str]:
     """The name/attribute chains passed as arguments anywhere in ``value`` (``LoRA(model.fc, r=8)``)."""
     out = set()
@@ -186,6 +238,15 @@ Replace the layers first and build the optimizer afterwards, or build a new opti
   `model.head` replaced).
 * The optimizer and the replacement sit in the two branches of one `if`.
 
+A new `nn.Parameter` assigned to an attribute of the model (`model.pos_embed = nn.Parameter(...)`,
+or `m.scale = nn.Parameter(...)` for the `m` of a `for m in model.modules()` loop) is the same
+bug one tensor at a time. So is a helper function of the file, called on the model after the
+optimizer was built, that assigns a new module or `nn.Parameter` to its argument or to the
+submodules it walks: the finding sits on the assignment in the helper (openvinotoolkit/nncf
+PR 327: the range initialiser replaced each quantizer's `scale` after the optimizer had taken
+the parameters, "breaks the gradient updates"; the fix copies the value in under
+`torch.no_grad()`). Assigning to `.data` or copying in place keeps the tensor and stays silent.
+
 Calls that rewrite the model's layers in place count as a replacement too:
 `ModelSpeedup(model, ...).speedup_model()` (NNI replaces the pruned layers by smaller new
 modules; microsoft/nni#4521: "the parameters registered in the optimizer are outdated"),
@@ -211,11 +272,13 @@ modules; microsoft/nni#4521: "the parameters registered in the optimizer are out
         reported: set[int] = set()
         for opt_node, opt, owners in optimizers:
             scope = _scope(ctx, opt_node)
+            scope_node = ctx.enclosing_function(opt_node) or ctx.tree
+            walked = {k: v for owner in owners for k, v in _walked_modules(scope_node, owner).items()}
             for node in assigns:
                 if id(node) in reported or len(node.targets) != 1 or _pos(node) <= _pos(opt_node) \
                         or _scope(ctx, node) != scope or self._apart(ctx, opt_node, node):
                     continue
-                hit = self._replaces(ctx, node, owners, classes)
+                hit = self._replaces(ctx, node, owners, classes, walked)
                 if hit is None:
                     continue
                 target, owner, ctor = hit
@@ -233,6 +296,45 @@ modules; microsoft/nni#4521: "the parameters registered in the optimizer are out
                     f"add the new parameters with `{opt}.add_param_group(...)`",
                     evidence=[ctx.evidence(opt_node, "the optimizer takes its parameter list here")])
             yield from self._rewritten_in_place(ctx, opt_node, opt, owners, scope, reported)
+            yield from self._changed_in_helpers(ctx, opt_node, opt, owners, scope, classes, reported)
+
+    def _changed_in_helpers(self, ctx: FileContext, opt_node: ast.Assign, opt: str, owners: list[str], scope: int,
+                            classes: set[str], reported: set[int]) -> Iterable[Finding]:
+        """``helper(model, ...)`` called after the optimizer, where the file's ``def helper(m, ...)`` assigns a
+        new ``nn.Parameter`` or module to an attribute of ``m`` or of a submodule it walks (NNCF PR 327: the
+        range initialiser replaced each quantizer's ``scale`` after the optimizer had taken the parameters)."""
+        helpers = {fn.name: fn for fn in getattr(ctx.tree, "body", []) if isinstance(fn, ast.FunctionDef)}
+        if not helpers:
+            return
+        for call in ctx.nodes(ast.Call):
+            if not isinstance(call.func, ast.Name) or call.func.id not in helpers or _pos(call) <= _pos(opt_node) \
+                    or _scope(ctx, call) != scope or self._apart(ctx, opt_node, call):
+                continue
+            fn = helpers[call.func.id]
+            if fn is ctx.enclosing_function(opt_node):
+                continue
+            params = [a.arg for a in fn.args.args]
+            stmt = next((a for a in ctx.ancestors(call) if isinstance(a, ast.stmt)), None)
+            for i, arg in enumerate(call.args):
+                text = _chain(arg)
+                owner = next((o for o in owners if text is not None and (text == o or o.startswith(text + "."))),
+                             None)
+                if owner is None or i >= len(params) or stmt is None:
+                    continue
+                for node, target, ctor in _helper_changes(ctx, fn, params[i], classes):
+                    if id(node) in reported or not self._trains_after(ctx, opt, opt_node, stmt, scope):
+                        continue
+                    reported.add(id(node))
+                    yield ctx.finding(
+                        self, node,
+                        f"`{target}` is replaced by a new `{ctor}(...)` in `{fn.name}`, which line {call.lineno} "
+                        f"calls on `{text}` after `{opt}` was built over `{owner}.parameters()` (line "
+                        f"{opt_node.lineno}): the optimizer keeps the old tensors, so `{opt}.step()` never updates "
+                        f"the new one and it stays at the value it was given. Copy the value into the existing "
+                        f"parameter (`with torch.no_grad(): {target}.copy_(...)`), or build `{opt}` after "
+                        f"`{fn.name}(...)`",
+                        evidence=[ctx.evidence(opt_node, "the optimizer takes its parameter list here"),
+                                  ctx.evidence(call, f"`{fn.name}` changes `{text}` here")])
 
     def _rewritten_in_place(self, ctx: FileContext, opt_node: ast.Assign, opt: str, owners: list[str],
                             scope: int, reported: set[int]) -> Iterable[Finding]:
@@ -256,16 +358,21 @@ modules; microsoft/nni#4521: "the parameters registered in the optimizer are out
                 evidence=[ctx.evidence(opt_node, "the optimizer takes its parameter list here")])
 
     @staticmethod
-    def _replaces(ctx: FileContext, node: ast.Assign, owners: list[str],
-                  classes: set[str]) -> Optional[tuple[str, str, str]]:
+    def _replaces(ctx: FileContext, node: ast.Assign, owners: list[str], classes: set[str],
+                  walked: dict[str, str]) -> Optional[tuple[str, str, str]]:
         tgt = node.targets[0]
         base = tgt.value if isinstance(tgt, ast.Subscript) else tgt
         text = _chain(base)
-        if text is None:
+        if text is None or text.endswith((".data", ".grad")):
             return None
-        ctor = _new_module(ctx, node.value, classes)
+        ctor = _parameter_ctor(ctx, node.value) if isinstance(base, ast.Attribute) else None
+        ctor = ctor or _new_module(ctx, node.value, classes)
         if ctor is None:
             return None
+        shown = text
+        head = text.split(".")[0]
+        if head in walked and "." in text:  # `for m in model.modules(): m.scale = nn.Parameter(...)`
+            text = walked[head] + ".<submodule>." + text.split(".", 1)[1]
         mentioned = {c for c in (_chain(n) for n in ast.walk(node.value)) if c is not None}
         for owner in owners:
             if text == owner and any(m == owner or m.startswith(owner + ".") for m in mentioned):
@@ -277,7 +384,7 @@ modules; microsoft/nni#4521: "the parameters registered in the optimizer are out
             else:
                 related = text == owner or text.startswith(owner + ".") or owner.startswith(text + ".")
             if related:
-                return text, owner, ctor
+                return shown, owner, ctor
         return None
 
     @staticmethod

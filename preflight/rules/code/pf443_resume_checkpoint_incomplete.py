@@ -1,8 +1,10 @@
-"""PF443 resume-checkpoint-incomplete: a resume checkpoint with the optimizer's state but not the scheduler's or the GradScaler's."""
+"""PF443 resume-checkpoint-incomplete: a resume checkpoint with the optimizer's state but not the scheduler's, the
+GradScaler's or the weight EMA's."""
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
@@ -33,6 +35,59 @@ def _resume_dict(d: ast.Dict) -> bool:
     has_optim = any(("optim" in k or _is_state_dict_of(v, "optim")) and isinstance(v, ast.Call)
                     for k, v in zip(keys, d.values))
     return has_optim and any(any(w in k for w in _PROGRESS_WORDS) for k in keys)
+
+
+# weight averagers whose shadow weights and update counter a resume must restore: timm ModelEma(V2/V3),
+# diffusers EMAModel, torch.optim.swa_utils.AveragedModel, ema_pytorch.EMA, torch_ema.ExponentialMovingAverage,
+# and a project's own EMA class
+_EMA_UPDATES = ("update", "update_parameters", "step")
+
+
+def _is_ema_ctor(call: ast.Call) -> bool:
+    name = call_last(call)
+    return name in ("AveragedModel", "ExponentialMovingAverage") or name.startswith("ModelEma") \
+        or name.endswith("Ema") or re.search(r"(?:^|[a-z_])EMA(?:[A-Z][a-z]|_|$)", name) is not None
+
+
+def _ema_objects(scope: ast.AST) -> dict[str, tuple[str, ast.AST]]:
+    """``text -> ("EMA", its update)`` of the weight averagers built in ``scope`` and updated there."""
+    built: set[str] = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                and _is_ema_ctor(node.value):
+            text = target_text(node.targets[0])
+            if text:
+                built.add(text)
+    found: dict[str, tuple[str, ast.AST]] = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _EMA_UPDATES \
+                and ast.unparse(node.func.value) in built:
+            found.setdefault(ast.unparse(node.func.value), ("EMA", node))
+    return found
+
+
+def _ema_state_kept(ctx: FileContext, save: ast.Call, text: str) -> bool:
+    """Whether the EMA ``text`` is saved where the checkpoint is (in the dict, or by another save or a
+    ``state_dict()`` in the innermost loop or function around it) or restored from anywhere in the file."""
+    for call in ctx.nodes(ast.Call):
+        if isinstance(call.func, ast.Attribute) and call.func.attr in ("load_state_dict", "load") \
+                and (ast.unparse(call.func.value) + ".").startswith(text + "."):
+            return True
+    region: ast.AST = save
+    for anc in ctx.ancestors(save):
+        if isinstance(anc, (ast.For, ast.While, ast.FunctionDef, ast.AsyncFunctionDef)):
+            region = anc
+            break
+    else:
+        region = save
+    for node in ast.walk(region):
+        if isinstance(node, ast.Call) and (call_last(node) in _SAVERS or call_last(node) == "state_dict"):
+            inner = [node.func.value] if call_last(node) == "state_dict" and isinstance(node.func, ast.Attribute) \
+                else [*node.args, *(k.value for k in node.keywords)]
+            for arg in inner:
+                if any(isinstance(n, (ast.Name, ast.Attribute)) and ast.unparse(n) == text for n in ast.walk(arg)):
+                    return True
+    return False
 
 
 def _stepped_objects(scope: ast.AST) -> dict[str, tuple[str, ast.AST]]:
@@ -120,7 +175,7 @@ class ResumeCheckpointIncomplete(Rule):
     severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("pytorch", "accelerate", "fabric")
-    summary = "A resume checkpoint saves the optimizer's state but not the LR scheduler's or the GradScaler's"
+    summary = "A resume checkpoint saves the optimizer's state but not the LR scheduler's, the GradScaler's or the weight EMA's"
     explanation = """
 ## What it finds
 
@@ -135,19 +190,31 @@ for the schedulers and scalers that top-level code steps, when the script resume
 optimizer's state) (deep-person-reid issue 270: the
 epoch loop steps a `MultiStepLR` and saves model, optimizer and epoch only).
 
+In a script that resumes (it loads an optimizer's state), the same checkpoint must also hold
+the state of an exponential moving average of the weights that the training loop updates
+(`ema = ModelEmaV2(model)` / `EMAModel` / `AveragedModel` / `ExponentialMovingAverage` / a
+project's `EMA` class, with `ema.update(...)`, `ema.update_parameters(...)` or `ema.step(...)`):
+the EMA must appear in the checkpoint dict, or be saved or `state_dict()`-ed in the loop (or
+function) that writes the checkpoint, or be restored with `load_state_dict` somewhere in the
+file (ai2cm/ace issue 349: "When training stops and resumes, the EMA model is reset to the
+non-EMA state").
+
 ## Why it matters
 
 A resumed run restores the weights, the optimizer and the epoch counter, but builds the
 scheduler and the scaler afresh: the warmup and cosine schedule restart from step 0
 (the learning rate jumps back up mid-training) and the loss scale restarts at 65536,
-so the resumed run differs from an uninterrupted one (the_well issue 77: "the LR
+and a rebuilt EMA starts again from the current raw weights with its update counter (and its
+warm-up) at 0, so the averaged weights that are validated and exported restart after every
+preemption; the resumed run differs from an uninterrupted one (the_well issue 77: "the LR
 scheduling state and the grad scaler are not stored with the rest of the training run
 data").
 
 ## How to fix it
 
 Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
-`"grad_scaler": self.grad_scaler.state_dict()` with the rest, and load them on resume.
+`"grad_scaler": self.grad_scaler.state_dict()` (and `"ema": ema.state_dict()`) with the rest, and load
+them on resume.
 
 ## When preflight stays silent
 
@@ -155,14 +222,18 @@ Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
   another key, pickled whole, saved to another file).
 * The dict has no optimizer state or no epoch/step key (a weights-only export), or
   `**` entries.
-* The file rebuilds the schedule from the epoch (`last_epoch=` given to a scheduler).
+* The file rebuilds the schedule from the epoch (`last_epoch=` given to a scheduler): no
+  scheduler or scaler finding (the EMA is still checked).
+* An EMA exported only once after training (`torch.save(ema.module.state_dict(), ...)` after the
+  loop) in a script that never resumes.
 """
     bad_examples = examples("preflight.rules.code._pf443_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf443_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if ctx.mentions("last_epoch") or ctx.call_names().isdisjoint(_SAVERS):
+        if ctx.call_names().isdisjoint(_SAVERS):
             return
+        rebuilt_schedule = ctx.mentions("last_epoch")
         for call in ctx.nodes(ast.Call):
             if call_last(call) not in _SAVERS or not call.args or not isinstance(call.args[0], ast.Dict):
                 continue
@@ -178,14 +249,29 @@ Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
                 objects.update({k: v for k, v in _stepped_objects(klass).items() if k.startswith("self.")})
             elif fn is not None:
                 objects.update({k: v for k, v in _callers_objects(ctx, fn).items() if k not in objects})
-            missing = [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(scope, text)]
+            missing = [] if rebuilt_schedule else \
+                [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(scope, text)]
+            if _restores_optimizer(ctx):
+                emas = _ema_objects(scope)
+                if klass is not None:
+                    emas.update({k: v for k, v in _ema_objects(klass).items() if k.startswith("self.")})
+                missing += [(text, kind, use) for text, (kind, use) in emas.items()
+                            if not _ema_state_kept(ctx, call, text)]
             if not missing:
                 continue
             names = " and ".join(f"`{text}` ({kind})" for text, kind, _ in missing)
+            effects = []
+            if any(kind != "EMA" for _, kind, _ in missing):
+                effects.append("the LR schedule restarts (warmup again, the cosine from the top) and the loss "
+                               "scale restarts at its initial value")
+            if any(kind == "EMA" for _, kind, _ in missing):
+                effects.append("the moving average restarts from the current raw weights with its update "
+                               "counter at 0 (the averaged weights that are validated or exported start over "
+                               "after every resume)")
             yield ctx.finding(
                 self, call,
                 f"this checkpoint saves the optimizer's state and the progress counter but not {names}: a run "
-                "resumed from it rebuilds them from scratch, so the LR schedule restarts (warmup again, the "
-                "cosine from the top) and the loss scale restarts at its initial value. Save their "
+                f"resumed from it rebuilds them from scratch, so {'; '.join(effects)}. Save their "
                 "`state_dict()` with the rest and load them on resume",
-                evidence=[ctx.evidence(use, f"the {kind} is used here") for _, kind, use in missing])
+                evidence=[ctx.evidence(use, f"the {kind} is {'updated' if kind == 'EMA' else 'used'} here")
+                          for _, kind, use in missing])
