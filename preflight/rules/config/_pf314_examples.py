@@ -91,7 +91,7 @@ GOOD_EXAMPLES = [
       lr: 0.0003
 """),
     # tricky: the group is selected into _global_, and another group file overrides an app group only
-    _APP + textwrap.dedent("""\
+    _APP.replace("print(cfg.train.lr)", "print(cfg.train.lr, cfg.model.width)") + textwrap.dedent("""\
     # --- conf/config.yaml
     defaults:
       - experiment@_global_: null

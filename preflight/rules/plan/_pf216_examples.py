@@ -155,7 +155,8 @@ BAD_EXAMPLES = [
 
 GOOD_EXAMPLES = [
     # the fix: the same shape in both configs
-    _WEATHER.format(pl="    pl:\n      param: [u, v, w]"),
+    _WEATHER.format(pl="    pl:\n      param: [u, v, w]").replace(
+        "config.training.variable_groups)", "config.training.variable_groups, config.data.resolution)"),
     # the fix: the override key with the entry's package
     _PREDICTOR.format(pin="", override="module/model@predictor.model=model_1"),
     # the fix: Hydra's options set inline, no hydra: entry in the defaults list

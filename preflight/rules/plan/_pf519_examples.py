@@ -8,11 +8,13 @@ import textwrap
 _APP = textwrap.dedent("""
     # --- train.py
     import hydra
+    from mypkg.loop import fit
 
 
     @hydra.main(config_path="conf", config_name="{name}", version_base=None)
     def main(cfg):
         model = hydra.utils.instantiate(cfg.model)
+        fit(model, cfg)  # the installed training loop reads the other groups
 
 
     if __name__ == "__main__":
