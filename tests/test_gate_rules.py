@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from preflight.cli import main
+from preflight.diagnostics import Severity
 from preflight.gate.cluster import cluster_from_data
 from preflight.gate.rules import job_rules
 from preflight.gate.verdict import GateRequest, gate
@@ -109,3 +110,50 @@ def test_lightning_devices_against_tasks_per_node(tmp_path):
                               cluster=cluster_from_data(CLUSTER), allow_unknown=True))
     messages = [f.message for f in result.findings if f.code == "PF701"]
     assert any("devices=4" in m and "8 task(s) per node" in m for m in messages), result.text()
+
+
+_SPAWNING = """\
+    import torch
+    import torch.multiprocessing as mp
+
+    def worker(gpu, n):
+        torch.distributed.init_process_group("nccl", rank=gpu, world_size=n)
+        model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(4, 4).cuda(gpu))
+
+    if __name__ == "__main__":
+        n = torch.cuda.device_count()
+        mp.spawn(worker, nprocs={nprocs}, args=(n,))
+    """
+
+
+def _gate_spawning(tmp_path: Path, script: str):
+    (tmp_path / "train.py").write_text(textwrap.dedent(script))
+    (tmp_path / "job.sh").write_text(textwrap.dedent("""\
+        #!/bin/bash
+        #SBATCH --partition=a100
+        #SBATCH --nodes=1
+        #SBATCH --ntasks=1
+        #SBATCH --gres=gpu:a100:4
+        srun -N 1 -n 1 python train.py
+        """))
+    result = gate(GateRequest(job_path=tmp_path / "job.sh", display="job.sh", root=tmp_path,
+                              cluster=cluster_from_data(CLUSTER), allow_unknown=True))
+    return [f for f in result.findings if f.code == "PF701"], result
+
+
+def test_pf701_counts_the_processes_a_task_spawns_itself(tmp_path):
+    # MedSAM's train_multi_gpus.py (set 32): one srun task per node, mp.spawn over device_count()
+    found, result = _gate_spawning(tmp_path, _SPAWNING.format(nprocs="n"))
+    assert found == [], result.text()
+
+
+def test_pf701_twin_a_task_that_spawns_too_few_still_leaves_gpus_idle(tmp_path):
+    found, result = _gate_spawning(tmp_path, _SPAWNING.format(nprocs="2"))
+    assert [f.severity for f in found] == [Severity.WARNING], result.text()
+    assert "only 2 process(es) per node" in found[0].message
+    assert "each task spawns 2" in " ".join(e.message for e in found[0].evidence)
+
+
+def test_pf701_twin_a_task_that_spawns_nothing_leaves_gpus_idle(tmp_path):
+    found, result = _gate_spawning(tmp_path, "import torch\nmodel = torch.nn.Linear(4, 4).cuda()\n")
+    assert len(found) == 1 and "only 1 process(es) per node" in found[0].message, result.text()

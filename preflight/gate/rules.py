@@ -126,8 +126,15 @@ python`) equal to the GPUs per node, and Lightning `devices` equal to `--ntasks-
         if launch is None or job.gpus_per_node is None:
             return
         gpus, procs = job.gpus_per_node, launch.procs_per_node
+        procs_how = launch.procs_how
+        if procs is not None and gpus and procs < gpus:
+            spawned = _spawned_per_task(ctx, launch)
+            if spawned is not None:  # each task's script starts processes itself (mp.spawn)
+                if spawned[0] is None:
+                    return
+                procs, procs_how = procs * spawned[0], f"{procs_how}; each task spawns {spawned[0]}: {spawned[1]}"
         where = Evidence(job.gpu_line or launch.line, f"GPUs per node: {gpus} ({job.gpu_how})")
-        started = Evidence(launch.line, f"processes per node: {procs} ({launch.procs_how})")
+        started = Evidence(launch.line, f"processes per node: {procs} ({procs_how})")
         if gpus == 0:
             if _uses_cuda(ctx):
                 yield ctx.finding(type(self), launch.line,
@@ -152,6 +159,17 @@ python`) equal to the GPUs per node, and Lightning `devices` equal to `--ntasks-
                               f"Lightning devices={value} ({fact}) but SLURM starts {procs} task(s) per node: "
                               f"set --ntasks-per-node={value} or devices={procs}",
                               [started, Evidence(launch.line, f"devices={value} at {fact}")])
+
+
+def _spawned_per_task(ctx: JobContext, launch: Any) -> Optional[tuple[Optional[int], str]]:
+    """Processes each ``srun``/``python`` task starts itself (``torch.multiprocessing.spawn`` in an
+    audited script), read by the same adapter code that writes the plan's world size; None when no
+    script spawns."""
+    if ctx.project is None or launch.info.launcher not in (None, "python"):
+        return None
+    from preflight.adapters.launch_loop import spawned_per_task
+
+    return spawned_per_task(ctx.project, launch.info)
 
 
 def _uses_cuda(ctx: JobContext) -> bool:
