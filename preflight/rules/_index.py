@@ -228,6 +228,7 @@ FILE = {
     "PF633": "code.pf633_transform_set_on_shared_split_dataset",
     "PF634": "code.pf634_prepared_schedule_lengths_times_accumulation",
     "PF636": "code.pf636_frozen_pretrained_batchnorm_in_train_mode",
+    "PF637": "code.pf637_step_on_nonzero_remainder",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -614,4 +615,5 @@ NEEDS = {
     "PF633": ('.dataset.',),
     "PF634": ('gradient_accumulation_steps', 'prepare'),
     "PF636": ('requires_grad', '.train('),
+    "PF637": ('backward',),
 }
