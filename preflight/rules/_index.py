@@ -229,6 +229,7 @@ FILE = {
     "PF634": "code.pf634_prepared_schedule_lengths_times_accumulation",
     "PF636": "code.pf636_frozen_pretrained_batchnorm_in_train_mode",
     "PF637": "code.pf637_step_on_nonzero_remainder",
+    "PF639": "code.pf639_pipeline_stages_draw_own_samples",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -412,6 +413,7 @@ JOB = {
     "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
     "PF629": "plan.pf629_deepspeed_include_with_num_gpus",
     "PF630": "plan.pf630_zero3_model_with_device_map",
+    "PF638": "plan.pf638_index_free_dataset_seeded_alike",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -616,4 +618,5 @@ NEEDS = {
     "PF634": ('gradient_accumulation_steps', 'prepare'),
     "PF636": ('requires_grad', '.train('),
     "PF637": ('backward',),
+    "PF639": ('PipelineModule', 'training_data'),
 }
