@@ -230,6 +230,7 @@ FILE = {
     "PF636": "code.pf636_frozen_pretrained_batchnorm_in_train_mode",
     "PF637": "code.pf637_step_on_nonzero_remainder",
     "PF639": "code.pf639_pipeline_stages_draw_own_samples",
+    "PF640": "code.pf640_init_applied_after_zero_init",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -619,4 +620,5 @@ NEEDS = {
     "PF636": ('requires_grad', '.train('),
     "PF637": ('backward',),
     "PF639": ('PipelineModule', 'training_data'),
+    "PF640": ('zero.Init', 'apply'),
 }
