@@ -415,6 +415,7 @@ JOB = {
     "PF629": "plan.pf629_deepspeed_include_with_num_gpus",
     "PF630": "plan.pf630_zero3_model_with_device_map",
     "PF638": "plan.pf638_index_free_dataset_seeded_alike",
+    "PF641": "plan.pf641_warmup_scheduler_first_step_default_lr",
     "PF801": "plan.pf801_does_not_fit",
 }
 
