@@ -232,6 +232,7 @@ FILE = {
     "PF639": "code.pf639_pipeline_stages_draw_own_samples",
     "PF640": "code.pf640_init_applied_after_zero_init",
     "PF642": "code.pf642_bound_only_on_main_process",
+    "PF643": "code.pf643_clip_every_accumulated_backward",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -624,4 +625,5 @@ NEEDS = {
     "PF639": ('PipelineModule', 'training_data'),
     "PF640": ('zero.Init', 'apply'),
     "PF642": ('main_process', 'is_main', 'rank', 'is_global_zero', 'is_master'),
+    "PF643": ('clip_grad_',),
 }
