@@ -233,6 +233,7 @@ FILE = {
     "PF640": "code.pf640_init_applied_after_zero_init",
     "PF642": "code.pf642_bound_only_on_main_process",
     "PF643": "code.pf643_clip_every_accumulated_backward",
+    "PF644": "code.pf644_labels_shifted_before_causal_lm",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -626,4 +627,5 @@ NEEDS = {
     "PF640": ('zero.Init', 'apply'),
     "PF642": ('main_process', 'is_main', 'rank', 'is_global_zero', 'is_master'),
     "PF643": ('clip_grad_',),
+    "PF644": ('labels',),
 }
