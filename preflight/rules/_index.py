@@ -234,6 +234,7 @@ FILE = {
     "PF642": "code.pf642_bound_only_on_main_process",
     "PF643": "code.pf643_clip_every_accumulated_backward",
     "PF644": "code.pf644_labels_shifted_before_causal_lm",
+    "PF645": "code.pf645_predict_label_ids_as_predictions",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -628,4 +629,5 @@ NEEDS = {
     "PF642": ('main_process', 'is_main', 'rank', 'is_global_zero', 'is_master'),
     "PF643": ('clip_grad_',),
     "PF644": ('labels',),
+    "PF645": ('predict',),
 }
