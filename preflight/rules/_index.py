@@ -235,6 +235,7 @@ FILE = {
     "PF643": "code.pf643_clip_every_accumulated_backward",
     "PF644": "code.pf644_labels_shifted_before_causal_lm",
     "PF645": "code.pf645_predict_label_ids_as_predictions",
+    "PF646": "code.pf646_duplicate_hydra_override",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -630,4 +631,5 @@ NEEDS = {
     "PF643": ('clip_grad_',),
     "PF644": ('labels',),
     "PF645": ('predict',),
+    "PF646": ('=',),
 }
