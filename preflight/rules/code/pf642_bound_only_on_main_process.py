@@ -119,15 +119,11 @@ class BoundOnlyOnMainProcess(Rule):
     explanation = """
 ## What it finds
 
-* Names bound only inside an `if accelerator.is_main_process:` block (also
-  `is_local_main_process`, `trainer.is_global_zero`, `rank == 0`, `dist.get_rank() == 0`)
-  and read after the block by code every process runs, e.g. data loaders, model and
-  optimizer built on the main process and then handed to `accelerator.prepare(...)`.
-  Reported on the `if`.
-* An attribute `self.x` assigned only inside such a block (an EMA model built `if
-  self.is_main:` in `__init__`) and read, outside any main-process test, in a method that
-  the class calls where every process runs (`save_checkpoint` called from the training loop).
-  Reported on the read.
+An attribute `self.x` assigned only inside an `if self.accelerator.is_main_process:` block
+(also `is_local_main_process`, `self.is_main`, `trainer.is_global_zero`, `rank == 0`) — an
+EMA model built `if self.is_main:` in `__init__` — and read, outside any main-process test,
+in a method that the class calls where every process runs (`save_checkpoint` called from the
+training loop). Reported on the read. (Plain names bound only under such a test are PF274's.)
 
 ## Why it matters
 
@@ -160,49 +156,7 @@ on every process.
         guards = [n for n in ctx.nodes(ast.If) if _main_test(n.test)]
         if not guards:
             return
-        yield from self._names(ctx, guards)
         yield from self._attributes(ctx, guards)
-
-    def _names(self, ctx: FileContext, guards: list[ast.If]) -> Iterable[Finding]:
-        for guard in guards:
-            scope = _scope_of(ctx, guard)
-            if scope is None or isinstance(scope, ast.ClassDef):
-                continue
-            inside = {t.id for s in guard.body for n in ast.walk(s) if isinstance(n, ast.Assign)
-                      for t in n.targets if isinstance(t, ast.Name)}
-            if not inside:
-                continue
-            stores: dict[str, list[tuple[int, int]]] = {}  # name -> end of each statement binding it elsewhere
-            for n in ast.walk(scope):
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in inside \
-                        and not _in_body(ctx, n, guard) and _scope_of(ctx, n) is scope:
-                    stmt = _statement(ctx, n)
-                    stores.setdefault(n.id, []).append((stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0))
-                elif isinstance(n, (ast.Global, ast.Nonlocal)):
-                    stores.update({name: [(0, 0)] for name in n.names})
-            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                args = scope.args
-                stores.update({a.arg: [(0, 0)] for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]})
-            reads = sorted((n for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-                            and n.id in inside and n.lineno > (guard.end_lineno or guard.lineno)
-                            and not _comprehension_bound(ctx, n)
-                            and _scope_of(ctx, n) is scope and not _guarded(ctx, n, scope)
-                            and not any(end <= (n.lineno, n.col_offset) for end in stores.get(n.id, []))),
-                           key=lambda n: (n.lineno, n.col_offset))
-            if not reads:
-                continue
-            names = sorted({r.id for r in reads})
-            listed = ", ".join(f"`{n}`" for n in names[:5]) + (" ..." if len(names) > 5 else "")
-            first = reads[0]
-            yield ctx.finding(
-                self, guard,
-                f"{listed} {'is' if len(names) == 1 else 'are'} created only inside `if {ast.unparse(guard.test)}:` "
-                f"and read at line {first.lineno}, which every process runs: on the other processes "
-                f"{'it does' if len(names) == 1 else 'they do'} not exist, so they stop with NameError while the "
-                "main process waits in the next collective (objects are not sent between processes). Keep only "
-                "the side effect (a download) on the main process, `wait_for_everyone()`, and build the objects "
-                "on every process",
-                evidence=[ctx.evidence(first, "read here by every process")])
 
     def _attributes(self, ctx: FileContext, guards: list[ast.If]) -> Iterable[Finding]:
         for cls in ctx.nodes(ast.ClassDef):
