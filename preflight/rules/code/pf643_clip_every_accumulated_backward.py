@@ -87,7 +87,9 @@ AMP, after `scaler.unscale_(optimizer)`).
 * The clip is inside the accumulation guard (or under any `%` window test), or the loop
   does not accumulate (the step runs every batch).
 * The window is the literal 1, or the step that the guard holds is not in the same loop.
-* Accelerate's `accelerator.clip_grad_norm_` inside `accumulate` is PF452's concern.
+* Accelerate's `accelerator.clip_grad_norm_` inside `accumulate` is PF452's concern, and an
+  AMP `scaler.unscale_(optimizer)` before the clip on every micro-batch is PF604's (the second
+  `unscale_` of a window raises before any clipping matters).
 """
     bad_examples = examples("preflight.rules.code._pf643_examples", "PF643_BAD")
     good_examples = examples("preflight.rules.code._pf643_examples", "PF643_GOOD")
@@ -106,6 +108,9 @@ AMP, after `scaler.unscale_(optimizer)`).
             backward = [e for e in events if e.kind in ("backward", "helper-backward") and e.pos < clip.pos]
             if not backward:
                 continue
+            if any(e.kind == "unscale" and e.pos < clip.pos and _window_guard(ctx, e.node, loop.node) is None
+                   for e in events):
+                continue  # AMP: the unscale_ on every micro-batch is PF604's finding (it raises first)
             guarded = [(e, g) for e in events if e.kind == "step" and e.pos > clip.pos
                        for g in [_window_guard(ctx, e.node, loop.node)] if g is not None]
             if not guarded or any(e.kind == "step" and _window_guard(ctx, e.node, loop.node) is None
