@@ -42,6 +42,7 @@ from preflight.analysis.binding_syntax import (
 )
 from preflight.analysis.bindings_optimized import (
     optimized_models,
+    optimizer_class_parameter,
     optimizer_over_parameters,
     torch_optimizer_class,
 )
@@ -446,8 +447,9 @@ class Bindings:
         if last == "instantiate" and (qual.startswith("hydra.") or qual == "instantiate") and call.args \
                 and hydra_optimizer(call):
             return Binding(OPTIMIZER, call, "`instantiate(...)` of an optimizer config")
-        if last in tables.OPTIMIZERS or (torch_optimizer_class(qual) and last != "Optimizer"):
-            return Binding(OPTIMIZER, call, None)
+        if last in tables.OPTIMIZERS or (torch_optimizer_class(qual) and last != "Optimizer") or (
+                isinstance(func, ast.Name) and optimizer_class_parameter(fn.node, func.id, self.imports.qualify)):
+            return Binding(OPTIMIZER, call, None)  # the last: ``optimizer_klass(...)``, a parameter defaulting to Adam
         if optimizer_over_parameters(last, call):
             # a third-party optimizer named after a torch one (aihwkit's `AnalogSGD`, `Adam8bit`
             # variants) built over a module's parameters

@@ -6,7 +6,7 @@ Part of the bindings analysis, split by concern."""
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Optional
 
 from preflight.analysis import tensor_ops as tables
 from preflight.analysis.binding_kinds import MODULE, Binding
@@ -39,6 +39,24 @@ def torch_optimizer_class(qual: str) -> bool:
     last = qual.rsplit(".", 1)[-1]
     return (qual.startswith("torch.optim.") and last[:1].isupper() and ".lr_scheduler." not in qual
             and ".swa_utils." not in qual)
+
+
+def optimizer_class_parameter(node: ast.AST, name: str, qualify: Callable[[ast.AST], Optional[str]]) -> bool:
+    """``name`` is a parameter of the function ``node`` whose default is an optimizer class:
+    ``optimizer_klass(self.byol.parameters(), lr=...)`` in ``def __init__(self, ..., optimizer_klass=Adam)``
+    (lucidrains/byol-pytorch ``byol_pytorch/trainer.py``) builds an Adam unless a caller passes another."""
+    args = getattr(node, "args", None)
+    if not isinstance(args, ast.arguments):
+        return False
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    for arg, default in pairs:
+        if arg.arg == name and isinstance(default, (ast.Name, ast.Attribute)):
+            qual = qualify(default) or ""
+            last = qual.rsplit(".", 1)[-1]
+            return last in tables.OPTIMIZERS or (torch_optimizer_class(qual) and last != "Optimizer")
+    return False
 
 
 def optimized_models(bindings: Bindings) -> None:

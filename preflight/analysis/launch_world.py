@@ -86,3 +86,49 @@ def _one_process(tokens: list[str]) -> bool:
         # `deepspeed --num_gpus 1 train.py` with no --num_nodes and no hostfile: this machine, one GPU
         return info.procs_per_node == 1 and info.nodes in (None, 1)
     return False
+
+
+def launch_script_args(ctx: FileContext) -> list[list[str]]:
+    """The script arguments of every launch line beside the analysed file that runs it (a launcher
+    or ``python`` line naming the file; ``deepspeed main.py --num_train_epochs 1`` gives
+    ``["--num_train_epochs", "1"]``). Empty when there is no such line or a line cannot be read."""
+    return list(ctx.cached("launch-world-args", lambda: _script_args(ctx)))
+
+
+def _script_args(ctx: FileContext) -> list[list[str]]:
+    from preflight.adapters.launch_line import parse_launch
+    from preflight.analysis import project_imports
+    from preflight.sources import InputRefused, read_text_limited
+
+    try:
+        me = Path(ctx.parsed.source.path)
+        if not me.is_file():
+            return []
+        here = me.resolve().parent
+        scripts = sorted(p for p in here.iterdir() if p.suffix in _SUFFIXES and p.is_file())
+    except (OSError, RuntimeError, ValueError):
+        return []
+    if not scripts or len(scripts) > MAX_SCRIPTS:
+        return []
+    project_imports._local.read = True  # the result depends on other files: not cached by content
+    out: list[list[str]] = []
+    for path in scripts:
+        try:
+            text = read_text_limited(path, MAX_BYTES, errors="replace")
+        except (OSError, InputRefused, ValueError):
+            continue
+        for line in text.replace("\\\n", " ").splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or me.name not in line:
+                continue
+            try:
+                tokens = shlex.split(line, comments=True)
+            except ValueError:
+                return []
+            info = parse_launch(tokens)
+            if info.script is None or os.path.basename(info.script) != me.name:
+                if any(os.path.basename(t) == me.name for t in tokens):
+                    return []  # a line that runs the file in a way not read: its arguments are not known
+                continue
+            out.append([str(t) for t in info.script_args])
+    return out

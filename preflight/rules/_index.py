@@ -229,6 +229,14 @@ FILE = {
     "PF633": "code.pf633_transform_set_on_shared_split_dataset",
     "PF634": "code.pf634_prepared_schedule_lengths_times_accumulation",
     "PF636": "code.pf636_frozen_pretrained_batchnorm_in_train_mode",
+    "PF637": "code.pf637_step_on_nonzero_remainder",
+    "PF639": "code.pf639_pipeline_stages_draw_own_samples",
+    "PF640": "code.pf640_init_applied_after_zero_init",
+    "PF642": "code.pf642_bound_only_on_main_process",
+    "PF643": "code.pf643_clip_every_accumulated_backward",
+    "PF644": "code.pf644_labels_shifted_before_causal_lm",
+    "PF645": "code.pf645_predict_label_ids_as_predictions",
+    "PF646": "code.pf646_duplicate_hydra_override",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -421,6 +429,8 @@ JOB = {
     "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
     "PF629": "plan.pf629_deepspeed_include_with_num_gpus",
     "PF630": "plan.pf630_zero3_model_with_device_map",
+    "PF638": "plan.pf638_index_free_dataset_seeded_alike",
+    "PF641": "plan.pf641_warmup_scheduler_first_step_default_lr",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -625,4 +635,12 @@ NEEDS = {
     "PF633": ('.dataset.',),
     "PF634": ('gradient_accumulation_steps', 'prepare'),
     "PF636": ('requires_grad', '.train('),
+    "PF637": ('backward',),
+    "PF639": ('PipelineModule', 'training_data'),
+    "PF640": ('zero.Init', 'apply'),
+    "PF642": ('main_process', 'is_main', 'rank', 'is_global_zero', 'is_master'),
+    "PF643": ('clip_grad_',),
+    "PF644": ('labels',),
+    "PF645": ('predict',),
+    "PF646": ('=',),
 }

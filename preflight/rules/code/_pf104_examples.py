@@ -46,6 +46,30 @@ BAD_EXAMPLES = [
         scaler.step(optimizer)
         scaler.update()
 """),
+    # held-out-30 (lucidrains/byol-pytorch issue 93): a trainer module whose optimizer class is a
+    # parameter defaulting to Adam; zero_grad between accelerator.backward and step
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from torch.nn import Module
+    from torch.optim import Adam
+
+
+    class Trainer(Module):
+        def __init__(self, net, dataloader, *, learning_rate, optimizer_klass=Adam, optimizer_kwargs=dict()):
+            super().__init__()
+            self.accelerator = Accelerator()
+            self.net = net
+            self.optimizer = optimizer_klass(self.net.parameters(), lr=learning_rate, **optimizer_kwargs)
+            self.net, self.optimizer, self.dataloader = self.accelerator.prepare(self.net, self.optimizer, dataloader)
+
+        def forward(self, num_steps):
+            for _, images in zip(range(num_steps), self.dataloader):
+                loss = self.net(images)
+                self.accelerator.backward(loss)
+                self.optimizer.zero_grad()  # error: PF104
+                self.optimizer.step()
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -127,5 +151,49 @@ GOOD_EXAMPLES = [
         loss.backward()
         teacher.zero_grad()
         opt.step()
+"""),
+    # the byol-pytorch trainer's fix (held-out-30): zero_grad after the step
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from torch.nn import Module
+    from torch.optim import Adam
+
+
+    class Trainer(Module):
+        def __init__(self, net, dataloader, *, learning_rate, optimizer_klass=Adam, optimizer_kwargs=dict()):
+            super().__init__()
+            self.accelerator = Accelerator()
+            self.net = net
+            self.optimizer = optimizer_klass(self.net.parameters(), lr=learning_rate, **optimizer_kwargs)
+            self.net, self.optimizer, self.dataloader = self.accelerator.prepare(self.net, self.optimizer, dataloader)
+
+        def forward(self, num_steps):
+            for _, images in zip(range(num_steps), self.dataloader):
+                loss = self.net(images)
+                self.accelerator.backward(loss)
+                self.optimizer.step()
+                self.optimizer.zero_grad()
+"""),
+    # tricky-correct: a class parameter defaulting to a scheduler class is no optimizer; zeroing
+    # before the backward in the same trainer shape
+    textwrap.dedent("""
+    import torch
+    from torch.optim import Adam
+    from torch.optim.lr_scheduler import StepLR
+
+
+    class Trainer:
+        def __init__(self, net, *, optimizer_klass=Adam, scheduler_klass=StepLR):
+            self.net = net
+            self.optimizer = optimizer_klass(net.parameters(), lr=1e-3)
+            self.scheduler = scheduler_klass(self.optimizer, step_size=10)
+
+        def fit(self, loader):
+            for images in loader:
+                self.optimizer.zero_grad()
+                self.net(images).backward()
+                self.optimizer.step()
+                self.scheduler.step()
 """),
 ]

@@ -177,3 +177,26 @@ PF274_GOOD = [
                 optimizer.zero_grad()
 """),
 ]
+
+PF274_BAD.append(
+    # held-out-30 (accelerate issue 496): loaders, model and optimizer built on the main process, then prepared
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
+
+    accelerator = Accelerator()
+    if accelerator.is_main_process:
+        download_data("s3://bucket/reviews", "/data")
+        train_dataloader = DataLoader(ReviewsDataset("/data/train.jsonl"), batch_size=32, shuffle=True)
+        model = AutoModelForSequenceClassification.from_pretrained("roberta-base", num_labels=5)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+    accelerator.wait_for_everyone()
+    train_dataloader, model, optimizer = accelerator.prepare(train_dataloader, model, optimizer)  # warning: PF274  # warning: PF274  # warning: PF274
+    model.train()
+    for batch in train_dataloader:
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+""")
+)

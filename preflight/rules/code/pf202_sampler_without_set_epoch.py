@@ -54,7 +54,10 @@ start of every epoch, before iterating the loader.
   loop is not a training loop (evaluation order does not matter).
 * The epoch loop runs once (`for epoch in range(1):`, a one-epoch reward-model
   run of DeepSpeedExamples): the sampler's epoch 0 is the only one used, so
-  `set_epoch` would change nothing.
+  `set_epoch` would change nothing. Also when the count is an argparse option
+  (`range(args.num_train_epochs)`) and every launch script beside the file that runs
+  it passes 1, or leaves an argparse default of 1 (DeepSpeed-Chat's step-1 `main.py`
+  launched with `--num_train_epochs 1`); without a launch script the count is unknown.
 * Any `set_epoch` call in the file could reach this sampler (a call on an
   object preflight cannot follow counts).
 * The loader went through `accelerator.prepare` (Accelerate calls `set_epoch`),
@@ -77,7 +80,7 @@ start of every epoch, before iterating the loader.
                 if not use.loop.training:
                     continue
                 epoch = la.epoch_loop(use)
-            if epoch is None or _runs_once(epoch):
+            if epoch is None or _runs_once(epoch) or _launched_for_one_epoch(ctx, epoch):
                 continue
             missing = []
             for leaf, sampler in [(lf, s) for lf in use.loaders
@@ -208,6 +211,43 @@ def _runs_once(loop: ast.AST) -> bool:
         return False
     start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
     return stop - start <= 1  # type: ignore[operator]
+
+
+def _launched_for_one_epoch(ctx: FileContext, loop: ast.AST) -> bool:
+    """``for epoch in range(args.num_train_epochs):`` where every launch line beside the script sets
+    the option to 1, or leaves it at an argparse default of 1 (DeepSpeed-Chat's step-1 ``main.py``
+    launched with ``--num_train_epochs 1``): the job trains one epoch. Without a launch line the
+    count is not known and the loop counts as repeating."""
+    from preflight.analysis.launch_world import launch_script_args
+    from preflight.rules._pf4_support import script_index
+    from preflight.script_argv import from_argv
+
+    it = getattr(loop, "iter", None)
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and not it.keywords and 1 <= len(it.args) <= 2):
+        return False
+    if len(it.args) == 2 and not (isinstance(it.args[0], ast.Constant) and it.args[0].value == 0):
+        return False
+    count = it.args[-1]
+    if not (isinstance(count, ast.Attribute) and isinstance(count.value, ast.Name)):
+        return False
+    index = script_index(ctx)
+    specs = index.arguments.get(count.attr) or []
+    if count.value.id not in index.parsed_args or len(specs) != 1 or not specs[0].takes_value:
+        return False
+    spec = specs[0]
+    lines = launch_script_args(ctx)
+    if not lines:
+        return False
+    for args in lines:
+        given = from_argv(spec, index.arguments, args)
+        if given is None:
+            default = spec.default
+            if not (isinstance(default, ast.Constant) and type(default.value) is int and default.value == 1):
+                return False
+        elif given[0] is None or given[0].strip() != "1":
+            return False
+    return True
 
 
 def _loop_var(loop: ast.AST) -> str:

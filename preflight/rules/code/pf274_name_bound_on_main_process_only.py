@@ -58,6 +58,12 @@ def _bound_elsewhere(scope: _Scope, guard: ast.If, name: str) -> bool:
                                        *([args.kwarg] if args.kwarg else [])]):
             return True
     inside = {id(n) for n in ast.walk(guard)}
+    # ``train_loader, model = accelerator.prepare(train_loader, model)`` after the block (accelerate issue
+    # 496): the statement reads the name before it rebinds it, so the read fails first
+    end = guard.end_lineno or guard.lineno
+    inside |= {id(t) for a in _own_nodes(scope) if isinstance(a, ast.Assign) and a.lineno > end
+               and any(isinstance(v, ast.Name) and v.id == name for v in ast.walk(a.value))
+               for target in a.targets for t in ast.walk(target)}
     for node in _own_nodes(scope):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)) \
                 and id(node) not in inside:
@@ -118,7 +124,9 @@ after it when the others must wait), or bind the name on every process first
 ## When preflight stays silent
 
 * The block has an `else` branch, or the name is bound elsewhere in the function
-  (before the block, in a loop target, as a parameter, `global`).
+  (before the block, in a loop target, as a parameter, `global`); a later statement that
+  reads the name before rebinding it (`loader, model = accelerator.prepare(loader, model)`,
+  accelerate issue 496) does not count.
 * The read is under a main-process test of its own (`if accelerator.is_main_process:`
   again, a `@rank_zero_only` function), or under `rank == -1` (a run without
   distribution: its one process is the main one).

@@ -494,3 +494,73 @@ PF505_GOOD.extend([
     num_processes: 7
 """),
 ])
+
+# held-out-30 (DeepSpeedExamples PR 415, DeepSpeed-Chat step 1): the engine handed to a project save
+# helper on rank 0, whose body torch.saves the module's own state dict; the stage comes from the launch
+# line through the dict helper
+_CHAT_SAVE = textwrap.dedent("""
+    # --- main.py
+    import argparse
+
+    import deepspeed
+    import torch
+
+    from utils.ds_utils import get_train_ds_config
+    from utils.utils import save_hf_format, save_zero_three_model
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--local_rank", type=int, default=-1)
+        parser.add_argument("--zero_stage", type=int, default=0)
+        parser.add_argument("--output_dir", default="out")
+        args = parser.parse_args()
+        ds_config = get_train_ds_config(stage=args.zero_stage)
+        model, optimizer, _, _ = deepspeed.initialize(model=net, args=args, config=ds_config,
+                                                      model_parameters=net.parameters())
+        for batch in loader:
+            model.backward(model(**batch).loss)
+            model.step()
+        if torch.distributed.get_rank() == 0:
+            save_hf_format(model, tokenizer, args){pin}
+    {later}
+
+    main()
+    # --- utils/__init__.py
+    # --- utils/ds_utils.py
+    def get_train_ds_config(stage=2):
+        return {{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4,
+                "zero_optimization": {{"stage": stage}}, "fp16": {{"enabled": True}}}}
+    # --- utils/utils.py
+    import os
+
+    import deepspeed
+    import torch
+
+
+    def save_hf_format(model, tokenizer, args):
+        model_to_save = model.module if hasattr(model, "module") else model
+        save_dict = model_to_save.state_dict()
+        torch.save(save_dict, os.path.join(args.output_dir, "pytorch_model.bin"))
+        tokenizer.save_vocabulary(args.output_dir)
+
+
+    def save_zero_three_model(model, rank, save_dir):
+        out = {{}}
+        for k, v in model.module.named_parameters():
+            with deepspeed.zero.GatheredParameters([v]):
+                out[k] = v.data.cpu()
+        if rank == 0:
+            torch.save(out, os.path.join(save_dir, "pytorch_model.bin"))
+    # --- launch
+    deepspeed --num_gpus 8 main.py --zero_stage {stage} --output_dir out
+""")
+
+PF505_BAD.append(_CHAT_SAVE.format(pin="  # warning: PF505", later="", stage=3))
+PF505_GOOD.extend([
+    # the PR's fix: the ZeRO-3 parameters are gathered and the file overwritten after the rank-0 helper
+    _CHAT_SAVE.format(pin="", stage=3, later="        if args.zero_stage == 3:\n"
+                      "            save_zero_three_model(model, torch.distributed.get_rank(), args.output_dir)"),
+    # tricky-correct: the same helper at ZeRO stage 2, where every rank holds whole parameters
+    _CHAT_SAVE.format(pin="", later="", stage=2),
+])

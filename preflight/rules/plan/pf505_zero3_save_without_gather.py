@@ -88,6 +88,10 @@ convert the checkpoint with `zero_to_fp32.py` after training.
             yield from self._unwrapped_saves(pctx, zero3)
             if zero3.adapter == "deepspeed":
                 yield from _partitioned_state_dicts(self, pctx, zero3)
+                from preflight.rules.plan._pf505_helper_saves import helper_saves
+
+                yield from helper_saves(self, pctx, zero3, _engines, _own_nodes, _saved, _guarded,
+                                        _zero3_evidence(pctx, zero3))
         save = self._save_call(pctx)
         if save is None:
             return
