@@ -30,6 +30,8 @@ import ast
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.import_names import import_names
+
 from preflight._record import dataclass, field
 
 _LIGHTNING = ("lightning.pytorch.cli.LightningCLI", "pytorch_lightning.cli.LightningCLI",
@@ -50,15 +52,7 @@ class CliChain:
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-        elif isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-    return out
+    return import_names(tree.body)
 
 
 def _qualify(expr: ast.expr, imports: dict[str, str]) -> str:

@@ -27,6 +27,8 @@ import ast
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.import_names import import_names
+
 from preflight.adapters_api import CallSite, Resolved
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source
@@ -39,15 +41,7 @@ _LOADER_FIELDS = (("batch_size", "batch.micro", 1), ("num_workers", "data.num_wo
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
+    return import_names(tree.body)
 
 
 def _qualify(name: str, imports: dict[str, str]) -> str:

@@ -32,6 +32,8 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.import_names import import_names
+
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
@@ -50,15 +52,7 @@ _CACHE = "module_loaders.found"
 
 
 def _imports(tree: ast.AST) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
+    return import_names(ast.walk(tree))
 
 
 def _hf_trainer(tree: ast.AST) -> bool:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from preflight.adapters.import_names import import_names
+
 from preflight.analysis.syntax import dotted_name
 
 
@@ -91,15 +93,7 @@ def _apply(value: str, steps: list[tuple[str, Any]]) -> Optional[str]:
 
 
 def _imports(tree: ast.AST) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
+    return import_names(ast.walk(tree))
 
 
 def _torch_optimizer(stmts: list[ast.stmt], imports: dict[str, str]) -> Optional[str]:

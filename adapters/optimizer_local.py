@@ -20,6 +20,7 @@ import ast
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.import_names import import_names
 from preflight.adapters.module_main_block import main_block_nodes
 
 from preflight.analysis.syntax import dotted_name
@@ -30,15 +31,7 @@ _LIBS = ("bitsandbytes", "apex", "deepspeed", "torchao")
 
 
 def _imports(tree: ast.AST) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for node in nodes_of(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
+    return import_names(nodes_of(tree))
 
 
 def _local_optimizer_classes(tree: ast.AST) -> set[str]:
