@@ -13,6 +13,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
+from preflight.sources import read_text_limited
 
 
 def _stored(script: Any) -> list[tuple[str, str, int]]:
@@ -55,8 +56,8 @@ def _defaults_mention(app: Any, name: str) -> bool:
         return False
     path = folder / (primary if primary.endswith((".yaml", ".yml")) else primary + ".yaml")
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_text_limited(path, errors="replace")
+    except OSError:  # InputRefused too
         return False
     return any((line.strip().startswith("-") and line.strip().lstrip("-").strip().startswith(
         (f"{name}:", f"override {name}:", f"/{name}:"))) or line.startswith(f"{name}:") for line in text.splitlines())
