@@ -132,18 +132,18 @@ PF110_BAD = (
 """),
     # hunt46: a generation loop on a torch model after eval()
     textwrap.dedent("""\
-import torch
+    import torch
 
 
-def greedy_search(model, input_ids, max_len):
-    # the same loop on a torch model: each forward records a graph
-    model.eval()
-    for _ in range(max_len):
-        logits = model(input_ids)  # warning: PF110
-        next_ids = torch.argmax(logits[:, -1, :], dim=-1)
-        input_ids = torch.cat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
-    return input_ids
-"""),
+    def greedy_search(model, input_ids, max_len):
+        # the same loop on a torch model: each forward records a graph
+        model.eval()
+        for _ in range(max_len):
+            logits = model(input_ids)  # warning: PF110
+            next_ids = torch.argmax(logits[:, -1, :], dim=-1)
+            input_ids = torch.cat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
+        return input_ids
+    """),
 )
 
 PF110_GOOD = (
@@ -345,16 +345,16 @@ PF110_GOOD = (
 """),
     # hunt46, MOSS models_jittor/generation.py: a Jittor file (no torch import)
     textwrap.dedent("""\
-import jittor as jt
+    import jittor as jt
 
 
-def greedy_search(model, input_ids, max_len):
-    # MOSS models_jittor/generation.py (shape): a Jittor model, Jittor's eval(); no torch autograd here
-    model.eval()
-    for _ in range(max_len):
-        logits = model(input_ids)
-        next_ids = jt.argmax(logits[:, -1, :], dim=-1)[0]
-        input_ids = jt.concat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
-    return input_ids
-"""),
+    def greedy_search(model, input_ids, max_len):
+        # MOSS models_jittor/generation.py (shape): a Jittor model, Jittor's eval(); no torch autograd here
+        model.eval()
+        for _ in range(max_len):
+            logits = model(input_ids)
+            next_ids = jt.argmax(logits[:, -1, :], dim=-1)[0]
+            input_ids = jt.concat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
+        return input_ids
+    """),
 )

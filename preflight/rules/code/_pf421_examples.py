@@ -375,61 +375,61 @@ PF422_GOOD.append(
 # hunt46: the Trainer's fp16_full_eval cast in an evaluation function is silent; the same cast where the
 # trained model is prepared is reported
 PF422_GOOD.append(textwrap.dedent("""
-import torch
+    import torch
 
 
-class Trainer:
-    # microsoft/LoRA examples/NLU/src/transformers/trainer.py (a vendored Transformers Trainer): the
-    # GradScaler scales the training steps; fp16_full_eval halves the model in the evaluation loop only
-    def __init__(self, model, args):
-        self.model = model
-        self.args = args
-        self.scaler = torch.cuda.amp.GradScaler()
+    class Trainer:
+        # microsoft/LoRA examples/NLU/src/transformers/trainer.py (a vendored Transformers Trainer): the
+        # GradScaler scales the training steps; fp16_full_eval halves the model in the evaluation loop only
+        def __init__(self, model, args):
+            self.model = model
+            self.args = args
+            self.scaler = torch.cuda.amp.GradScaler()
 
-    def train(self, loader):
-        model = self.model
-        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-        for batch in loader:
-            with torch.cuda.amp.autocast():
-                loss = self.model(**batch).loss
-            self.scaler.scale(loss).backward()
-            self.scaler.step(optimizer)
-            self.scaler.update()
-            optimizer.zero_grad()
+        def train(self, loader):
+            model = self.model
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            for batch in loader:
+                with torch.cuda.amp.autocast():
+                    loss = self.model(**batch).loss
+                self.scaler.scale(loss).backward()
+                self.scaler.step(optimizer)
+                self.scaler.update()
+                optimizer.zero_grad()
 
-    def prediction_loop(self, loader):
-        model = self.model
-        if self.args.fp16_full_eval:
-            model = model.half().to(self.args.device)
-        with torch.no_grad():
-            return [model(**batch).logits for batch in loader]
-"""))
+        def prediction_loop(self, loader):
+            model = self.model
+            if self.args.fp16_full_eval:
+                model = model.half().to(self.args.device)
+            with torch.no_grad():
+                return [model(**batch).logits for batch in loader]
+    """))
 PF422_BAD.append(textwrap.dedent("""
-import torch
+    import torch
 
 
-class Trainer:
-    # microsoft/LoRA examples/NLU/src/transformers/trainer.py (a vendored Transformers Trainer): the
-    # GradScaler scales the training steps; the same cast outside an evaluation function halves the trained model
-    def __init__(self, model, args):
-        self.model = model
-        self.args = args
-        self.scaler = torch.cuda.amp.GradScaler()
+    class Trainer:
+        # microsoft/LoRA examples/NLU/src/transformers/trainer.py (a vendored Transformers Trainer): the
+        # GradScaler scales the training steps; the same cast outside an evaluation function halves the trained model
+        def __init__(self, model, args):
+            self.model = model
+            self.args = args
+            self.scaler = torch.cuda.amp.GradScaler()
 
-    def train(self, loader):
-        model = self.model
-        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-        for batch in loader:
-            with torch.cuda.amp.autocast():
-                loss = self.model(**batch).loss
-            self.scaler.scale(loss).backward()
-            self.scaler.step(optimizer)
-            self.scaler.update()
-            optimizer.zero_grad()
+        def train(self, loader):
+            model = self.model
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            for batch in loader:
+                with torch.cuda.amp.autocast():
+                    loss = self.model(**batch).loss
+                self.scaler.scale(loss).backward()
+                self.scaler.step(optimizer)
+                self.scaler.update()
+                optimizer.zero_grad()
 
-    def prepare(self):
-        model = self.model
-        if self.args.fp16:
-            model = model.half().to(self.args.device)  # error: PF422
-        self.model = model
-"""))
+        def prepare(self):
+            model = self.model
+            if self.args.fp16:
+                model = model.half().to(self.args.device)  # error: PF422
+            self.model = model
+    """))

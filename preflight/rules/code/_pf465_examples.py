@@ -75,22 +75,22 @@ BAD_EXAMPLES = [
 """),
     # hunt46: the prompt masked per example in dataset.map, then the LM collator
     textwrap.dedent("""
-from transformers import DataCollatorForLanguageModeling, Trainer
+    from transformers import DataCollatorForLanguageModeling, Trainer
 
 
-def mask_prompt(feature):
-    # the same masking done per example in dataset.map: the LM collator rebuilds these labels
-    ids = feature["input_ids"]
-    seq_len = feature["seq_len"]
-    feature["labels"] = [-100] * (seq_len - 1) + ids[(seq_len - 1):]
-    return feature
+    def mask_prompt(feature):
+        # the same masking done per example in dataset.map: the LM collator rebuilds these labels
+        ids = feature["input_ids"]
+        seq_len = feature["seq_len"]
+        feature["labels"] = [-100] * (seq_len - 1) + ids[(seq_len - 1):]
+        return feature
 
 
-def train(args, model, tokenizer, train_dataset):
-    train_dataset = train_dataset.map(mask_prompt)
-    data_collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)  # warning: PF465
-    Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator).train()
-"""),
+    def train(args, model, tokenizer, train_dataset):
+        train_dataset = train_dataset.map(mask_prompt)
+        data_collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)  # warning: PF465
+        Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator).train()
+    """),
 ]
 
 GOOD_EXAMPLES = [
@@ -161,30 +161,30 @@ GOOD_EXAMPLES = [
 """),
     # hunt46, LLM-Tuning *_lora_tuning.py: the masking lives in the other collator the script may pick
     textwrap.dedent("""
-import torch
-from transformers import DataCollatorForLanguageModeling, Trainer
+    import torch
+    from transformers import DataCollatorForLanguageModeling, Trainer
 
 
-def my_data_collator(features, tokenizer):
-    # LLM-Tuning llama2_lora_tuning.py (shape): this collator masks the prompt itself; the LM collator
-    # is the other choice (prompt tokens in the loss), never applied to these labels
-    longest = max(len(f["input_ids"]) for f in features)
-    input_ids, labels_list = [], []
-    for feature in features:
-        ids = feature["input_ids"]
-        seq_len = feature["seq_len"]
-        labels = [-100] * (seq_len - 1) + ids[(seq_len - 1):] + [-100] * (longest - len(ids))
-        input_ids.append(torch.LongTensor(ids + [tokenizer.pad_token_id] * (longest - len(ids))))
-        labels_list.append(torch.LongTensor(labels))
-    labels = torch.stack(labels_list)
-    return {"input_ids": torch.stack(input_ids), "labels": labels}
+    def my_data_collator(features, tokenizer):
+        # LLM-Tuning llama2_lora_tuning.py (shape): this collator masks the prompt itself; the LM collator
+        # is the other choice (prompt tokens in the loss), never applied to these labels
+        longest = max(len(f["input_ids"]) for f in features)
+        input_ids, labels_list = [], []
+        for feature in features:
+            ids = feature["input_ids"]
+            seq_len = feature["seq_len"]
+            labels = [-100] * (seq_len - 1) + ids[(seq_len - 1):] + [-100] * (longest - len(ids))
+            input_ids.append(torch.LongTensor(ids + [tokenizer.pad_token_id] * (longest - len(ids))))
+            labels_list.append(torch.LongTensor(labels))
+        labels = torch.stack(labels_list)
+        return {"input_ids": torch.stack(input_ids), "labels": labels}
 
 
-def train(args, model, tokenizer, train_dataset):
-    if args.no_prompt_loss:
-        data_collator = my_data_collator
-    else:
-        data_collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
-    Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator).train()
-"""),
+    def train(args, model, tokenizer, train_dataset):
+        if args.no_prompt_loss:
+            data_collator = my_data_collator
+        else:
+            data_collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+        Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator).train()
+    """),
 ]
