@@ -150,30 +150,30 @@ PF115_BAD = [
 """),
     # hunt46: a probe with dropout, evaluated in training mode after its training loop
     textwrap.dedent("""
-import torch
-from torch.utils.data import DataLoader
+    import torch
+    from torch.utils.data import DataLoader
 
 
-def evaluate(features, targets, val_loader, epochs, devices):
-    # the same probe with dropout before the linear layer: the mode matters
-    probe = torch.nn.Sequential(torch.nn.Dropout(0.5), torch.nn.Linear(features.shape[1], int(targets.max()) + 1))
-    probe = probe.cuda()
-    probe = torch.nn.DataParallel(probe, device_ids=devices)
-    optimizer = torch.optim.AdamW(probe.parameters(), lr=1e-3)
-    criterion = torch.nn.CrossEntropyLoss()
-    loader = DataLoader(list(zip(features, targets)), batch_size=256, shuffle=True)
-    for epoch in range(epochs):
-        for x, y in loader:
-            optimizer.zero_grad()
-            loss = criterion(probe(x.cuda()), y.cuda())
-            loss.backward()
-            optimizer.step()
-    pred = []
-    with torch.no_grad():
-        for x, y in val_loader:
-            pred.append(probe(x.cuda()).argmax(-1).cpu())  # warning: PF115
-    return pred
-"""),
+    def evaluate(features, targets, val_loader, epochs, devices):
+        # the same probe with dropout before the linear layer: the mode matters
+        probe = torch.nn.Sequential(torch.nn.Dropout(0.5), torch.nn.Linear(features.shape[1], int(targets.max()) + 1))
+        probe = probe.cuda()
+        probe = torch.nn.DataParallel(probe, device_ids=devices)
+        optimizer = torch.optim.AdamW(probe.parameters(), lr=1e-3)
+        criterion = torch.nn.CrossEntropyLoss()
+        loader = DataLoader(list(zip(features, targets)), batch_size=256, shuffle=True)
+        for epoch in range(epochs):
+            for x, y in loader:
+                optimizer.zero_grad()
+                loss = criterion(probe(x.cuda()), y.cuda())
+                loss.backward()
+                optimizer.step()
+        pred = []
+        with torch.no_grad():
+            for x, y in val_loader:
+                pred.append(probe(x.cuda()).argmax(-1).cpu())  # warning: PF115
+        return pred
+    """),
 ]
 
 PF115_GOOD = [
@@ -363,29 +363,29 @@ PF115_GOOD = [
 """),
     # hunt46, InternVL clip_benchmark metrics/linear_probe.py: a single torch.nn.Linear (in DataParallel) has no mode
     textwrap.dedent("""
-import torch
-from torch.utils.data import DataLoader
+    import torch
+    from torch.utils.data import DataLoader
 
 
-def evaluate(features, targets, val_loader, epochs, devices):
-    # InternVL clip_benchmark linear_probe.py (shape): a linear probe trained, then evaluated without
-    # probe.eval(); one nn.Linear behaves the same in both modes
-    probe = torch.nn.Linear(features.shape[1], int(targets.max()) + 1)
-    probe = probe.cuda()
-    probe = torch.nn.DataParallel(probe, device_ids=devices)
-    optimizer = torch.optim.AdamW(probe.parameters(), lr=1e-3)
-    criterion = torch.nn.CrossEntropyLoss()
-    loader = DataLoader(list(zip(features, targets)), batch_size=256, shuffle=True)
-    for epoch in range(epochs):
-        for x, y in loader:
-            optimizer.zero_grad()
-            loss = criterion(probe(x.cuda()), y.cuda())
-            loss.backward()
-            optimizer.step()
-    pred = []
-    with torch.no_grad():
-        for x, y in val_loader:
-            pred.append(probe(x.cuda()).argmax(-1).cpu())
-    return pred
-"""),
+    def evaluate(features, targets, val_loader, epochs, devices):
+        # InternVL clip_benchmark linear_probe.py (shape): a linear probe trained, then evaluated without
+        # probe.eval(); one nn.Linear behaves the same in both modes
+        probe = torch.nn.Linear(features.shape[1], int(targets.max()) + 1)
+        probe = probe.cuda()
+        probe = torch.nn.DataParallel(probe, device_ids=devices)
+        optimizer = torch.optim.AdamW(probe.parameters(), lr=1e-3)
+        criterion = torch.nn.CrossEntropyLoss()
+        loader = DataLoader(list(zip(features, targets)), batch_size=256, shuffle=True)
+        for epoch in range(epochs):
+            for x, y in loader:
+                optimizer.zero_grad()
+                loss = criterion(probe(x.cuda()), y.cuda())
+                loss.backward()
+                optimizer.step()
+        pred = []
+        with torch.no_grad():
+            for x, y in val_loader:
+                pred.append(probe(x.cuda()).argmax(-1).cpu())
+        return pred
+    """),
 ]
