@@ -144,6 +144,12 @@ with and without FlashAttention; four LLMs-from-scratch READMEs printing max_mem
 the book's own models (a GPT with MHA / GQA and a KV cache over 32,768 tokens, a dense-FFN and a 32-expert MoE GPT,
 Llama 3.2 1B and Qwen3 0.6B without a KV cache); and DeepSpeed's Muon blog, Qwen2.5-3B full fine-tuning with AdamW under
 ZeRO-2 bf16 on 8 A100-40GB; committed before it was first scored).
+
+``--split held-out-30`` the thirtieth, ``calibration/public/heldout30.json`` (three pages, three publishers: the Qwen3
+documentation's speed benchmark, bf16 generation of 2,048 tokens with transformers and FlashAttention-2 on one H20 96GB,
+one row per model; torchao's gpt-fast generate.py lines, Llama-2-7B chat and Llama-3-8B in bf16 and fp32, eager and
+compiled, 200 new tokens on an A100-80GB; LLMs-from-scratch's Gemma 3 270M page, bf16 greedy generation with and without
+a KV cache, eager and compiled, on an A100; committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -180,6 +186,7 @@ HELDOUT26 = REPO / "calibration" / "public" / "heldout26.json"
 HELDOUT27 = REPO / "calibration" / "public" / "heldout27.json"
 HELDOUT28 = REPO / "calibration" / "public" / "heldout28.json"
 HELDOUT29 = REPO / "calibration" / "public" / "heldout29.json"
+HELDOUT30 = REPO / "calibration" / "public" / "heldout30.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -192,4 +199,4 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
                "held-out-25": HELDOUT25, "held-out-26": HELDOUT26,
                "held-out-27": HELDOUT27, "held-out-28": HELDOUT28,
-               "held-out-29": HELDOUT29}
+               "held-out-29": HELDOUT29, "held-out-30": HELDOUT30}
