@@ -15,7 +15,9 @@ This script records the same step (``est62_card_edge._record``) and replays it t
 (one pool), and with every block a micro-step allocates and does not free within it (the gradients: the only
 tensors a forward+backward leaves alive) in a second pool of the same allocator, whose wholly free segments
 ``release_cached_blocks`` also returns. For each it searches the smallest capacity at which the run completes (to
-16 MiB). Not modelled: FSDP's sharding (the parameters, gradients and AdamW states here are the whole model's, as in
+16 MiB), over est62's sequence and over one whose step after the optimizer's starts again with the first micro-step
+(``next_step_*``: the gradients allocated again after ``zero_grad(set_to_none=True)``, with the AdamW states now
+resident; est62's repeats of the second micro-step allocate no gradient). Not modelled: FSDP's sharding (the parameters, gradients and AdamW states here are the whole model's, as in
 est62's replay), the all-gather stream's pool, and the unsharded gradient each unit holds on the compute stream until
 its reduce-scatter (a transient of one unit).
 
@@ -78,21 +80,27 @@ def persistent_keys(events: List[Any]) -> Set[Any]:
     return {key for kind, key, _ in events if kind == "a" and key not in freed}
 
 
-def replay(rec: Dict[str, Any], split_grads: bool, capacity: Optional[int] = None, repeats: int = 3) -> Dict[str, int]:
+def replay(rec: Dict[str, Any], split_grads: bool, capacity: Optional[int] = None, repeats: int = 3,
+           regrad: bool = False) -> Dict[str, int]:
     """``fixed_length.replay``'s sequence (load, micro-step 1, micro-step 2, optimizer step, micro-step 2
-    ``repeats`` times more); with ``split_grads`` the first micro-step's persistent blocks go to stream 1."""
+    ``repeats`` times more); with ``split_grads`` the first micro-step's persistent blocks go to stream 1.
+    ``regrad``: after the optimizer step the next step starts again with micro-step 1, which allocates
+    the gradients again (``zero_grad(set_to_none=True)`` freed them), then micro-step 2: the steady state
+    the job runs in (``fixed_length.replay``'s repeats of micro-step 2 allocate no gradient)."""
     alloc = _two_pool_allocator(capacity)
     grads = persistent_keys(rec["steps"][0]) if split_grads else set()
     live: Dict[Any, Any] = {}
     for kind, key, n in rec["setup"]:
         if kind == "a":
             live[key] = alloc.malloc_on(n, 0)
-    seq = [rec["steps"][0], rec["steps"][1], rec["optim"]] + [rec["steps"][1]] * repeats
+    tail = [rec["steps"][0], rec["steps"][1]] if regrad else [rec["steps"][1]] * repeats
+    seq = [rec["steps"][0], rec["steps"][1], rec["optim"], *tail]
     for i, events in enumerate(seq):
+        first = i == 0 or (regrad and i == 3)
         for kind, key, n in events:
             own = (i, key) if i >= 3 else key
             if kind == "a":
-                live[own] = alloc.malloc_on(n, 1 if (i == 0 and key in grads) else 0)
+                live[own] = alloc.malloc_on(n, 1 if (first and key in grads) else 0)
             elif own in live:
                 alloc.free(live.pop(own))
             elif key in live:
@@ -101,15 +109,15 @@ def replay(rec: Dict[str, Any], split_grads: bool, capacity: Optional[int] = Non
     return {"peak_allocated": s.peak_allocated, "peak_reserved": s.peak_reserved}
 
 
-def min_capacity(rec: Dict[str, Any], split_grads: bool) -> Dict[str, float]:
+def min_capacity(rec: Dict[str, Any], split_grads: bool, regrad: bool = False) -> Dict[str, float]:
     from calibration.caching_allocator import OutOfMemory
 
-    free = replay(rec, split_grads)
+    free = replay(rec, split_grads, regrad=regrad)
     lo, hi = free["peak_allocated"], free["peak_reserved"]
     while hi - lo > 16 * 2 ** 20:
         mid = (lo + hi) // 2
         try:
-            replay(rec, split_grads, capacity=mid)
+            replay(rec, split_grads, capacity=mid, regrad=regrad)
             hi = mid
         except OutOfMemory:
             lo = mid
@@ -136,6 +144,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                                            if k == "a" and key in grads) / GIB, 3)}
         row["one_pool"] = min_capacity(rec, False)
         row["grads_in_own_pool"] = min_capacity(rec, True)
+        row["next_step_one_pool"] = min_capacity(rec, False, regrad=True)
+        row["next_step_grads_in_own_pool"] = min_capacity(rec, True, regrad=True)
         row["seconds"] = round(time.time() - t)
         runs.append(row)
         print(json.dumps(row), flush=True)
