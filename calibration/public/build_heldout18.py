@@ -427,6 +427,17 @@ NC_UNKNOWN = ("'9GB' / '28GB' name no counter or unit base: the driver's figure 
               "(preflight/estimate/terms.py mha_output_copied); the repository's own environment script (scripts/create_environment.sh at 42dbb5e; the training fork's requirements were not read) installs "
               "torch unpinned ('pip install torch>=1.13.1' unquoted: the shell takes '>=1.13.1' as a redirection), "
               "the PyPI release of mid-2023 (2.0.1), so sdpa is written (eager before est55)")
+#: est65: what the README's setting (batch 256: 512 images and 1,024 captions per step, fp16 AMP, no checkpointing,
+#: OpenAI weights, so QuickGELU: vinid/open_clip e680f8e ``build_model_from_openai_state_dict(..., quick_gelu=True)``)
+#: must keep for backward, counted from the fork's ``ResidualAttentionBlock`` ops (tests/test_est65_negclip_floor.py)
+NC_FLOOR_B256 = ("the stated setting cannot have produced 28 GiB: per layer and token the fork's ResidualAttentionBlock "
+                 "keeps at least 20 x width + 6 x MLP width bytes (ln_1 and ln_2 inputs in fp32, the fp16 inputs of "
+                 "in_proj, out_proj and c_fc, q/k/v, and QuickGELU's input, sigmoid output and product; "
+                 "22,528 B text, 33,792 B image), x 12 layers x (1,024 captions x 77 + 512 images x 50 tokens) = "
+                 "31.70 GB, plus 16 bytes per parameter (fp32 weights, gradients, AdamW) x 151.3M = 2.42 GB: 31.77 GiB "
+                 "of tensors, above the reading and the 32 GB card's 31.75 GiB; with nn.GELU (two MLP tensors) the "
+                 "same count is 26.4 GiB, so the run was likely not the README's QuickGELU setting "
+                 "(docs/calibration.md, est65)")
 add(NEGCLIP, "clip-vit-b32-negclip-b32-ampfp16-rtx3060", 9, "GiB", "nvidia-smi", "RTX-3060-12GB",
     dict(NC_BASE, micro_batch=96), unknown=(*NC_UNKNOWN, "torch not stated (2.0.1 written: July 2023)"),
     notes="vision-language-models-are-bows issue #30 (wangzehao0704, 2023-07-10): 'Although I used the same "
@@ -435,6 +446,8 @@ add(NEGCLIP, "clip-vit-b32-negclip-b32-ampfp16-rtx3060", 9, "GiB", "nvidia-smi",
 add(NEGCLIP, "clip-vit-b32-negclip-b256-ampfp16-v100-32gb", 28, "GiB", "nvidia-smi", "V100-SXM2-32GB",
     dict(NC_BASE, micro_batch=768),
     unknown=(*NC_UNKNOWN, "SXM2 or PCIe not said (SXM2 written); torch not stated (2.0.1 written: August 2023)"),
+    # est65: the stated setting's floor, counted by hand from the fork's code (vinid/open_clip e680f8e)
+    not_scored=NC_FLOOR_B256,
     notes="vision-language-models-are-bows issue #30 (wujianP, 2023-08-22): 'when I use a batch size of 256 on a "
           "32GB V100, it consumes 28GB of GPU memory'")
 
