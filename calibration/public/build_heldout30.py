@@ -138,6 +138,54 @@ QWEN3_UNKNOWN = (
 )
 QWEN3_NOTE = ("QwenLM/Qwen3 docs/source/getting_started/speed_benchmark.md at 7a2f61f, '### {model} (Transformers)', "
               "BF16, GPU Num 1: '<td rowspan=\"3\">{inp}</td><td>BF16</td><td>1</td><td>{speed}</td><td>{mb}</td>'")
+#: est66 (after the blind scoring, in-sample): the shapes of the catalog's Qwen3 configs the floor below reads:
+#: model -> (bf16 weight bytes = the estimator's parameter count x 2, hidden, intermediate (0 for the MoE, whose
+#: experts' tensors are left out of the floor), layers, key-value heads, head_dim)
+QWEN3_SHAPES = {"Qwen3-0.6B": (596_049_920 * 2, 1024, 3072, 28, 8, 128),
+                "Qwen3-1.7B": (1_720_574_976 * 2, 2048, 6144, 28, 8, 128),
+                "Qwen3-4B": (4_022_468_096 * 2, 2560, 9728, 36, 8, 128),
+                "Qwen3-8B": (8_190_735_360 * 2, 4096, 12288, 36, 8, 128),
+                "Qwen3-14B": (14_768_307_200 * 2, 5120, 17408, 40, 8, 128),
+                "Qwen3-32B": (32_762_123_264 * 2, 5120, 25600, 64, 8, 128),
+                "Qwen3-30B-A3B": (30_532_122_624 * 2, 2048, 0, 48, 4, 128)}
+
+
+def qwen3_prefill_floor(model: str, tokens: int) -> int:
+    """est66: bytes an unchunked transformers 4.51.3 prefill of ``tokens`` prompt tokens must hold at once, at the last
+    layer's MLP: the bf16 weights, every layer's keys and values for the prompt (DynamicCache), the residual and the
+    post-attention norm's output (Qwen3DecoderLayer: ``residual = hidden_states``; ``hidden_states =
+    self.mlp(self.post_attention_layernorm(...))``), and the SiLU output and up projection that are alive together
+    before their product (Qwen3MLP: ``self.down_proj(self.act_fn(self.gate_proj(x)) * self.up_proj(x))``), all bf16.
+    A lower bound: the product, attention's tensors and the logits are left out."""
+    weights, hidden, inter, layers, kv_heads, head_dim = QWEN3_SHAPES[model]
+    kv = layers * 2 * kv_heads * head_dim * 2 * tokens
+    return weights + kv + 2 * tokens * hidden * 2 + 2 * tokens * inter * 2
+
+
+def qwen3_end_of_generation(model: str, tokens: int, new: int = 2048) -> int:
+    """est66: the bf16 weights plus the keys and values of all ``tokens + new`` positions (what the cache holds when
+    generation ends), nothing transient."""
+    weights, _, _, layers, kv_heads, head_dim = QWEN3_SHAPES[model]
+    return weights + layers * 2 * kv_heads * head_dim * 2 * (tokens + new)
+
+
+def qwen3_not_scored(model: str, tokens: int, mib: int) -> str:
+    """est66: the reason a Qwen3 row is not scored, or "" where its figure can be a peak of the stated run."""
+    floor = qwen3_prefill_floor(model, tokens)
+    if floor <= mib * 2**20:
+        return ""
+    end = qwen3_end_of_generation(model, tokens)
+    return (f"est66 (after the blind scoring, in-sample): the stated setting cannot give {mib:,} MiB as a peak: an "
+            f"unchunked prefill of {tokens:,} tokens (transformers 4.51.3 generate: prefill_chunk_size None) holds at "
+            f"the last layer's MLP at least the bf16 weights, the prompt's keys and values in every layer, the residual "
+            f"and the normed input (2 x tokens x hidden x 2 bytes) and the SiLU and up-projection outputs (2 x tokens x "
+            f"intermediate x 2 bytes): {floor / 2**20:,.0f} MiB, above the figure. The figure is the weights plus the "
+            f"cache of all {tokens + 2048:,} positions ({end / 2**20:,.0f} MiB) + {mib - end / 2**20:.0f} MiB, as every "
+            f"Transformers BF16 figure of the page at input 6,144 and up is (+34 to +48 MiB; its rise per input token "
+            f"equals the cache's per-token size for all seven models): memory held when generation ends, with no "
+            f"prefill transient and not even the decode's torch.cat copy of one layer's keys (cache_utils.py line 446)")
+
+
 for _model, _inp, _speed, _mb in (("Qwen3-0.6B", 1, "58.57", 1394), ("Qwen3-1.7B", 6144, "238.53", 4213),
                                   ("Qwen3-4B", 14336, "195.31", 10012), ("Qwen3-8B", 30720, "208.98", 20267),
                                   ("Qwen3-14B", 1, "40.66", 28402), ("Qwen3-32B", 6144, "51.41", 64583),
@@ -146,7 +194,8 @@ for _model, _inp, _speed, _mb in (("Qwen3-0.6B", 1, "58.57", 1394), ("Qwen3-1.7B
         dict(QWEN3_BASE, model=_model, seq_len=_inp),
         unknown=(*QWEN3_UNKNOWN, f"the model: Qwen/{_model} (the page names no -Instruct / -Base variant; Qwen3 "
                                  f"checkpoints are one post-trained model): the catalog's {_model}"),
-        notes=QWEN3_NOTE.format(model=_model, inp=_inp, speed=_speed, mb=_mb))
+        notes=QWEN3_NOTE.format(model=_model, inp=_inp, speed=_speed, mb=_mb),
+        not_scored=qwen3_not_scored(_model, _inp, _mb))
 
 # ------------------------------------------------------------------ 2. torchao generate.py (gpt-fast), A100-80GB
 AO_UNKNOWN = (
@@ -192,11 +241,11 @@ for _ckpt, _model, _prec, _compiled, _gb, _stamp, _tok in (
 # ------------------------------------------------------------------ 3. LLMs-from-scratch Gemma 3 270M, A100
 GEMMA270M = {"model_type": "gemma3_text", "architectures": ["Gemma3ForCausalLM"], "hidden_size": 640,
              "intermediate_size": 2048, "num_hidden_layers": 18, "num_attention_heads": 4, "num_key_value_heads": 1,
-             "head_dim": 256, "vocab_size": 262144, "max_position_embeddings": 32768, "tie_word_embeddings": True,
+             "head_dim": 256, "vocab_size": 262144, "max_position_embeddings": 32768, "tie_word_embeddings": False,
              "rms_norm_eps": 1e-06, "sliding_window": 512, "query_pre_attn_scalar": 256,
              "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0}
 GEMMA_BASE = dict(mode="generate", precision="bf16", micro_batch=1, seq_len=20, max_new_tokens=70, num_beams=1,
-                  attention="eager", world_size=1, torch_version="2.8.0", position_table="rope",
+                  attention="eager", world_size=1, torch_version="2.8.0", position_table="rope_local_global",
                   hf_config=GEMMA270M, model_name="Gemma 3 270M (LLMs-from-scratch)")
 GEMMA_UNKNOWN = (
     "the figure: the notebooks' 'GPU memory used: {max_memory_allocated() / 1024**3:.2f} GB' after "
@@ -207,12 +256,23 @@ GEMMA_UNKNOWN = (
     "gemma3_text config with GEMMA3_CONFIG_270M's shapes)",
     "the head: google/gemma-3-270m-it has no lm_head.weight, so load_weights_into_gemma sets model.out_head.weight = "
     "model.tok_emb.weight ('Model uses weight tying.'): tie True written",
+    "est66 (after the blind scoring, in-sample): tie False. The A100 figures entered the README in f571b5e "
+    "(2025-08-19; git log -S'1.84 GB' finds no later change), whose notebooks' load_weights_into_gemma ends 'elif "
+    "\"model.embed_tokens.weight\" in params: model.out_head.weight = assign(model.out_head.weight, "
+    "params[\"model.embed_tokens.weight\"], ...)', and assign returns torch.nn.Parameter(right.clone().detach()): "
+    "a second 262,144 x 640 bf16 matrix on the GPU; the tying line above came in 8add26c (2025-09-14). "
+    "heldout30_first_scoring.txt keeps the blind score",
+    "est66 (after the blind scoring, in-sample): position_table 'rope_local_global' written: Gemma3Model calls "
+    "compute_rope_params twice (theta_base rope_local_base and rope_base, context_length 32,768, dtype "
+    "torch.float32) and registers cos_local, sin_local, cos_global and sin_global (two fp32 pairs, 128 MiB), at "
+    "f571b5e and at 28c65cd",
     "the prompt: Gemma 3's chat template around 'Give me a short introduction to large language models.' with the "
     "generation prompt (about 20 tokens; 20 written)",
     "the new tokens: greedy (argmax), at most 500, stopping at <end_of_turn>; the notebook's printed answer (55 words) "
     "is about 70 tokens: 70 written",
     "RoPE: Gemma3Model registers two fp32 cos / sin pairs of 32,768 x 256 (local base 10,000 and global base 1e6: 64 "
-    "MiB each pair) as buffers; position_table 'rope' written (one pair); the second pair is not expressible",
+    "MiB each pair) as buffers; position_table 'rope' written (one pair); the second pair is not expressible (the "
+    "blind reading; est66 below)",
     "attention: GroupedQueryAttention computes the scores by hand with a boolean mask built per call for the current "
     "length (global and sliding-window masks): 'eager' written",
     "'Nvidia A100 GPU' written as A100-SXM-80GB",

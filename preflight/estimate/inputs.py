@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional
 
 from preflight.estimate.fsdp_wrap import FSDP_WRAPS
+from preflight.estimate.position_tables import POSITION_TABLES
 
 MODES = ("train", "infer", "generate")
 PRECISIONS = ("fp32", "amp-fp16", "amp-bf16", "fp16", "bf16")
@@ -197,8 +198,9 @@ class EstimateInput:
     # EstimateInput only (no plan field reads it yet)
     packed_qkv: bool = False
     # est63: a position table hand-written code keeps that the nearest HF layout lacks: "rope" (one fp32
-    # cos/sin pair of max_position_embeddings x head_dim as buffers) or "learned" (an absolute position
-    # embedding, inference/generation only): position_tables.py. Rows and EstimateInput only
+    # cos/sin pair of max_position_embeddings x head_dim as buffers), "rope_local_global" (est66: two such
+    # pairs, Gemma 3's local and global bases) or "learned" (an absolute position embedding,
+    # inference/generation only): position_tables.py. Rows and EstimateInput only
     position_table: Optional[str] = None
     # the loop calls zero_grad() after the forward, before backward (plan
     # optimizer.zero_grad_after_forward): see terms.grads_through_forward
@@ -447,8 +449,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
     if inp.model_impl not in MODEL_IMPLS:
         raise InputError(f"unknown model implementation {inp.model_impl!r} (expected "
                          f"{', '.join(MODEL_IMPLS)})")
-    if inp.position_table is not None and inp.position_table not in ("rope", "learned"):
-        raise InputError(f"unknown position table {inp.position_table!r} (expected rope, learned)")
+    if inp.position_table is not None and inp.position_table not in POSITION_TABLES:
+        raise InputError(f"unknown position table {inp.position_table!r} (expected {', '.join(POSITION_TABLES)})")
     if inp.amp_impl not in AMP_IMPLS:
         raise InputError(f"unknown AMP implementation {inp.amp_impl!r} (expected {', '.join(AMP_IMPLS)})")
     if inp.load_placement is not None and inp.load_placement not in LOAD_PLACEMENTS:
