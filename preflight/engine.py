@@ -166,10 +166,10 @@ def _rules_for(codes: tuple[str, ...]) -> list:
 
 def _codes_for_text(codes: tuple[str, ...], ctx: FileContext) -> tuple[str, ...]:
     """The codes among ``codes`` whose rule can fire on the file: a built-in rule whose
-    ``needs_text`` (from the generated index) holds no string the file mentions is left out,
+    ``needs_text`` (from the generated ``_needs.py``) holds no string the file mentions is left out,
     so its module is not even imported. ``FileContext.mentions`` reads the text as written
     and in the NFKC form in which Python reads identifiers (``ｌｒ`` is ``lr``)."""
-    from preflight.rules._index import NEEDS
+    from preflight.rules._needs import NEEDS
 
     found = ctx.mentioned(_needed_strings())
     kept = []
@@ -186,7 +186,7 @@ _NEEDED: list[frozenset[str]] = []
 def _needed_strings() -> frozenset[str]:
     """Every string some rule's ``needs_text`` names: each is looked for once per file."""
     if not _NEEDED:
-        from preflight.rules._index import NEEDS
+        from preflight.rules._needs import NEEDS
 
         _NEEDED.append(frozenset(n for needs in NEEDS.values() for n in needs))
     return _NEEDED[0]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from preflight.engine import Selection, analyse_parsed
 from preflight.registry import all_rules
-from preflight.rules import _index
+from preflight.rules import _needs
 from preflight.sources import SourceText, parse_python
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ def test_a_file_naming_the_hook_loads_and_runs_its_rule(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("code,cls", NEEDING, ids=[c for c, _ in NEEDING])
 def test_every_must_fire_example_holds_one_of_the_needed_strings(code, cls) -> None:
-    assert _index.NEEDS[code] == tuple(cls.needs_text)
+    assert _needs.NEEDS[code] == tuple(cls.needs_text)
     for example in cls.bad_examples:
         assert any(n in example for n in cls.needs_text), (code, example[:80])
 

@@ -157,11 +157,31 @@ def test_rules_reference_is_generated_and_current():
     assert committed == rules_reference(), "docs/rules.md is stale: run `python -m preflight.docs`"
 
 
-def test_rules_index_is_generated_and_current():
-    from preflight.docs import INDEX_PATH, rules_index
+@pytest.mark.parametrize("name", ["_index.py", "_needs.py"])
+def test_rules_index_and_needs_are_generated_and_current(name):
+    from preflight.docs import GENERATED
 
-    assert INDEX_PATH.read_text(encoding="utf-8") == rules_index(), \
-        "preflight/rules/_index.py is stale: run `python -m preflight.docs`"
+    (path,) = [p for p in GENERATED if p.name == name]
+    committed = path.read_text(encoding="utf-8").splitlines()
+    expected = GENERATED[path]().splitlines()
+    first = next((i for i, (a, b) in enumerate(zip(committed, expected)) if a != b), min(len(committed),
+                                                                                          len(expected)))
+    assert committed == expected, (
+        f"preflight/rules/{name} is stale from line {first + 1} (committed: "
+        f"{committed[first] if first < len(committed) else '<end>'!r}, generated: "
+        f"{expected[first] if first < len(expected) else '<end>'!r}): run `python -m preflight.docs`")
+
+
+def test_the_generated_modules_are_the_only_generated_ones_and_agree():
+    from preflight.docs import GENERATED
+    from preflight.rules import _index, _needs
+
+    assert sorted(p.name for p in GENERATED) == ["_index.py", "_needs.py"]
+    assert all(p.parent == REPO / "preflight" / "rules" for p in GENERATED)
+    # NEEDS holds every FILE rule with a needs_text and nothing else, in code order
+    assert list(_needs.NEEDS) == [code for code, cls in RULES.items() if cls.scope == "file" and cls.needs_text]
+    assert set(_needs.NEEDS) <= set(_index.FILE)
+    assert not hasattr(_index, "NEEDS")  # one table, one home
 
 
 def test_every_rule_is_in_the_index_under_its_scope():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Iterator, Optional
 
 # fields that hold shared singleton nodes (expression contexts, operators), and fields that hold
 # a name, a number or a flag in every node type that has them (never a node)
@@ -124,6 +124,18 @@ def keyword(call: ast.Call, name: str) -> Optional[ast.expr]:
 
 def is_true(node: Optional[ast.AST]) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
+
+
+def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function (or module) body, not those of the functions, classes and lambdas it defines
+    (nor those nodes themselves), depth first from the last statement."""
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
 
 
 def names_in(node: ast.AST) -> set[str]:

@@ -6,7 +6,8 @@
 - ``meta/``: meta rules (:class:`~preflight.rules.base.MetaRule`), read suppression comments.
 
 Each rule's examples (``_pfNNN_examples.py``) and helpers sit beside it; helpers that rules
-of several kinds share, ``base.py`` and the generated ``_index.py`` sit here.
+of several kinds share, ``base.py`` and the generated ``_index.py`` (code -> module) and
+``_needs.py`` (code -> ``needs_text``) sit here.
 ``preflight.registry.all_rules()`` imports every module here and in every sub-folder.
 
 A module that moved into a kind folder can still be imported under its old flat name

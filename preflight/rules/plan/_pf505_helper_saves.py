@@ -6,9 +6,17 @@ rank's empty partitions. Split out of :mod:`pf505_zero3_save_without_gather` by 
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Iterable, Optional
 
+from preflight.analysis.syntax import own_nodes
 from preflight.plan_rules import PlanContext, PlanRule
+from preflight.rules.plan._zero3_saves import (
+    engine_scripts,
+    function_bodies,
+    guarded,
+    parent_map,
+    saved,
+)
 
 _GATHERS = ("GatheredParameters", "zero3_consolidated_16bit_state_dict", "save_16bit_model", "zero_to_fp32")
 
@@ -42,23 +50,12 @@ def _gathers(fn: ast.FunctionDef) -> bool:
     return any(w in ast.unparse(fn) for w in _GATHERS)
 
 
-def helper_saves(rule: PlanRule, pctx: PlanContext, zero3: Any, engines_of: Callable[[ast.AST], Any],
-                 own_nodes: Callable[[ast.AST], Iterable[ast.AST]], saved: Callable[[list, ast.Call], bool],
-                 guarded: Callable[[ast.AST, dict, ast.AST], bool], evidence: list) -> Iterable[Any]:
+def helper_saves(rule: PlanRule, pctx: PlanContext, evidence: list) -> Iterable[Any]:
     from preflight.diagnostics import Evidence
 
-    for script in pctx.scripts:
-        text = script.text if script.text is not None else script.source.text
-        if "initialize" not in text or "deepspeed" not in text:
-            continue
-        engines, _ = engines_of(script.tree)
-        if not engines:
-            continue
-        parents = {id(child): node for node in ast.walk(script.tree) for child in ast.iter_child_nodes(node)}
-        for fn in ast.walk(script.tree):
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-                continue
-            own = list(own_nodes(fn))
+    for script, engines, _ in engine_scripts(pctx, "initialize", "deepspeed"):
+        parents = parent_map(script.tree)
+        for fn, own in function_bodies(script.tree):
             calls = [n for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
             for call in calls:
                 positions = [i for i, a in enumerate(call.args)
@@ -70,8 +67,7 @@ def helper_saves(rule: PlanRule, pctx: PlanContext, zero3: Any, engines_of: Call
                     continue
                 helper, display = found
                 params = [a.arg for a in helper.args.args]
-                write = _partitioned_write(helper, [params[i] for i in positions if i < len(params)], own_nodes,
-                                           saved, guarded)
+                write = _partitioned_write(helper, [params[i] for i in positions if i < len(params)])
                 if write is None or _gathered_later(pctx, script, call, calls):
                     continue
                 where = display or script.source.display
@@ -89,13 +85,11 @@ def helper_saves(rule: PlanRule, pctx: PlanContext, zero3: Any, engines_of: Call
                 yield pctx.code_finding(rule, script, call, message, evidence=ev)
 
 
-def _partitioned_write(helper: ast.FunctionDef, params: list[str], own_nodes: Callable[[ast.AST], Iterable[ast.AST]],
-                       saved: Callable[[list, ast.Call], bool],
-                       guarded: Callable[[ast.AST, dict, ast.AST], bool]) -> Optional[ast.Call]:
+def _partitioned_write(helper: ast.FunctionDef, params: list[str]) -> Optional[ast.Call]:
     """The ``X.state_dict()`` (``X`` the parameter, a name bound to it, or its ``.module``) that the helper
     writes to a file outside a ZeRO guard."""
     own = list(own_nodes(helper))
-    parents = {id(child): node for node in ast.walk(helper) for child in ast.iter_child_nodes(node)}
+    parents = parent_map(helper)
     for param in params:
         names = _aliases(helper, param)
         for node in own:

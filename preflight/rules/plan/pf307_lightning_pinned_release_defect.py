@@ -16,6 +16,7 @@ from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
 from preflight.rules.plan import _pf307_releases as releases
+from preflight.rules.plan._pinned_release import released_between
 from preflight.sources import ParsedPython
 
 _PACKAGES = ("pytorch-lightning", "pytorch_lightning", "lightning")
@@ -28,10 +29,6 @@ def _pinned(pctx: PlanContext, script: ParsedPython) -> Optional[Any]:
         if found is not None:
             return found if found.how == "pinned" else None
     return None
-
-
-def _in(version: Any, low: tuple[int, ...], high: tuple[int, ...]) -> bool:
-    return version.at_least(*low) and not version.at_least(*high)
 
 
 def _int_value(pctx: PlanContext, script: ParsedPython, node: Optional[ast.AST]) -> Optional[int]:
@@ -194,14 +191,14 @@ Releases older than the ranges above were not read; the rule stays silent on the
         pin = version.describe()
         if n is not None and n > 1 and every is not None:
             epochwise = [fn for _, fn, per_epoch in schedulers if per_epoch]
-            if _in(version, (1, 2), (1, 4)) and epochwise and _defines(pctx, "validation_step"):
+            if released_between(version, (1, 2), (1, 4)) and epochwise and _defines(pctx, "validation_step"):
                 yield pctx.code_finding(self, script, every, (
                     f"`check_val_every_n_epoch={n}` on {pin}: before 1.4 Lightning steps epoch-interval LR "
                     f"schedulers from the validation loop, so the scheduler of `configure_optimizers` "
                     f"(line {epochwise[0].lineno}) advances once every {n} epochs and its schedule runs {n}x "
                     "slower than written (Lightning issue 7737, fixed in 1.4). Upgrade to >= 1.4 or validate "
                     "every epoch"))
-            if _in(version, (1, 4), (1, 4, 5)):
+            if released_between(version, (1, 4), (1, 4, 5)):
                 for call in ast.walk(script.tree):
                     if isinstance(call, ast.Call) and call_last(call) == "EarlyStopping" \
                             and kwarg(call, "check_on_train_epoch_end") is None \
@@ -214,7 +211,7 @@ Releases older than the ranges above were not read; the rule stays silent on the
                             "`check_on_train_epoch_end=False` or upgrade"),
                             evidence=[pctx.code_evidence(script, every, "validation every few epochs",
                                                          same_file=True)])
-        if _in(version, (1, 2), (1, 5, 9)) and _deepspeed_strategy(trainer) and schedulers:
+        if released_between(version, (1, 2), (1, 5, 9)) and _deepspeed_strategy(trainer) and schedulers:
             resume = self._resume(script, trainer)
             if resume is not None:
                 _, fn, _ = schedulers[0]

@@ -10,77 +10,11 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._loader_datasets import text_of
-from preflight.rules.plan._schedule_support import processes
+from preflight.rules.plan._shared_seed import SEEDED_ALIKE, seeded_alike, world_evidence
 
 # draws from the global torch RNG (a `generator=` keyword takes them off it)
 _DRAWS = frozenset({"randn", "randn_like", "rand", "rand_like", "randint", "randint_like", "randperm",
                     "normal", "bernoulli", "multinomial"})
-_RANK_WORDS = ("rank", "process_index", "local_process_index", "device_specific")
-
-
-def _callee(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
-def _per_rank(node: ast.AST) -> bool:
-    """``node`` names something that differs between processes (a rank, a process index)."""
-    text = ast.unparse(node).lower()
-    return any(w in text for w in _RANK_WORDS)
-
-
-def _library_seeder(call: ast.Call, text: str) -> bool:
-    """A seeding call whose effect is known: ``torch.manual_seed``/``torch.cuda.manual_seed(_all)``,
-    accelerate's or transformers' ``set_seed``, Lightning's ``seed_everything`` (a project helper of
-    another module may add the rank inside: not read)."""
-    name = _callee(call)
-    func = ast.unparse(call.func)
-    if name in ("manual_seed", "manual_seed_all"):
-        return func.startswith("torch.")
-    if name == "set_seed":
-        return "accelerate" in text or "transformers" in text
-    if name == "seed_everything":
-        return func.startswith(("pl.", "L.", "lightning", "pytorch_lightning")) or "lightning" in text
-    return False
-
-
-def _shared_seed(tree: ast.AST, text: str) -> Optional[ast.Call]:
-    """The first library seeding call of the file when no seeding call of the file involves the rank
-    (``set_seed(seed + accelerator.process_index)``, ``set_seed(seed, device_specific=True)``, a seed
-    variable assigned from the rank: ``seed = args.global_seed * world_size + rank``)."""
-    # what the file assigns from a rank: `seed = base * world + rank`, `args.seed += rank`
-    ranked: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None \
-                and _per_rank(node.value):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            ranked.update(ast.unparse(t) for t in targets)
-    params: dict[int, set[str]] = {}
-    for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            names = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
-            for sub in ast.walk(fn):
-                params.setdefault(id(sub), set()).update(names)
-    first: Optional[ast.Call] = None
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or "seed" not in _callee(node).lower():
-            continue
-        if isinstance(node.func, ast.Attribute) and "generator" in ast.unparse(node.func.value).lower():
-            continue  # a generator of its own, not the global RNG
-        args = [*node.args, *(k.value for k in node.keywords)]
-        if _per_rank(node) or any(ast.unparse(sub) in ranked for a in args for sub in ast.walk(a)):
-            return None
-        if not _library_seeder(node, text):
-            continue
-        if any(isinstance(sub, ast.Name) and sub.id in params.get(id(node), set()) for a in args
-               for sub in ast.walk(a)):
-            continue  # seeded with a parameter (a helper's `seed`, `train(rank, ...)`): decided by the caller
-        if first is None or (node.lineno, node.col_offset) < (first.lineno, first.col_offset):
-            first = node
-    return first
 
 
 def _global_draw(call: ast.Call) -> bool:
@@ -119,6 +53,11 @@ def _loop_draw(tree: ast.AST) -> Optional[ast.Call]:
     return None
 
 
+def _mentions(text: str) -> bool:
+    return "seed" in text and "backward" in text \
+        and any(f"torch.{d}" in text for d in ("rand", "normal", "bernoulli", "multinomial"))
+
+
 @register
 class SharedSeedNoiseOnEveryRank(PlanRule):
     code = "PF326"
@@ -131,10 +70,7 @@ class SharedSeedNoiseOnEveryRank(PlanRule):
     explanation = """
 ## What it finds
 
-A job launched on several processes (a known process count above one) whose training
-script seeds the global RNG with the same value on every process (`set_seed(args.seed)`,
-`torch.manual_seed(seed)`, `seed_everything(seed)`: no rank, no process index, no
-`device_specific=True` in any seeding call of the file), and whose training loop (a loop
+""" + SEEDED_ALIKE + """ whose training loop (a loop
 that calls `backward`) draws from the global torch RNG: `torch.randn`, `torch.randn_like`,
 `torch.rand`, `torch.randint`, `torch.randperm`, `torch.normal`... without `generator=`,
 outside a test of the rank or the main process. Reported on the seeding call (the line
@@ -172,25 +108,12 @@ from a per-rank `torch.Generator` (`generator=g`).
     good_examples = examples("preflight.rules.plan._pf326_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        world = processes(pctx)
-        if world is None:
-            return
-        for script in pctx.scripts:
-            text = text_of(script)
-            if "seed" not in text or "backward" not in text \
-                    or not any(f"torch.{d}" in text for d in ("rand", "normal", "bernoulli", "multinomial")):
-                continue
-            seed = _shared_seed(script.tree, text)
-            if seed is None:
-                continue
+        for world, script, seed in seeded_alike(pctx, _mentions):
             draw = _loop_draw(script.tree)
             if draw is None:
                 continue
             evidence = [pctx.code_evidence(script, draw, "a draw from the global torch RNG in the training loop",
-                                           same_file=True)]
-            world_ev = pctx.fact_evidence(world, f"{world.value} processes")
-            if world_ev is not None:
-                evidence.append(world_ev)
+                                           same_file=True), *world_evidence(pctx, world)]
             yield pctx.code_finding(
                 self, script, seed,
                 f"`{ast.unparse(seed)}` seeds every one of the {world.value} processes alike, and the training loop "

@@ -7,12 +7,13 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from preflight.analysis.syntax import own_nodes
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import qualify
 from preflight.rules.base import examples
-from preflight.rules.plan.pf580_fsdp_optimizer_before_prepare import _load, _own
+from preflight.rules.plan.pf580_fsdp_optimizer_before_prepare import _load
 from preflight.sources import ParsedPython
 
 # bitsandbytes optimizer arguments kept in ``self.args`` / the class, never in ``defaults``
@@ -51,7 +52,7 @@ def _rebuilt(pctx: PlanContext, tree: ast.AST, script: ParsedPython) -> Iterable
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
             continue
-        nodes = list(_own(fn))
+        nodes = list(own_nodes(fn))
         prepares = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                     and n.func.attr == "prepare" and "accelerator" in ast.unparse(n.func.value).lower()]
         for node in nodes:

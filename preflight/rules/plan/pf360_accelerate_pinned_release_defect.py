@@ -5,7 +5,7 @@ of an evaluation loader run in the middle of a training epoch before 0.17)."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -13,16 +13,11 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
-from preflight.sources import ParsedPython
+from preflight.rules.plan._pinned_release import pinned_scripts, released_between
 
 _LOSS_FUNCTIONS = frozenset({"cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
                              "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "ctc_loss"})
 _TO_FLOAT = frozenset({"float", "double"})
-
-
-def _pinned(pctx: PlanContext, script: ParsedPython) -> Optional[Any]:
-    found = pctx.version("accelerate", script)
-    return found if found is not None and found.how == "pinned" else None
 
 
 def _prepared_names(tree: ast.AST) -> set[str]:
@@ -196,13 +191,8 @@ workaround) after the mid-epoch evaluation, or evaluate at the end of the epoch.
     good_examples = examples("preflight.rules.plan._pf360_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        for script in pctx.scripts:
-            text = script.text if script.text is not None else script.source.text
-            if "Accelerator" not in text or "prepare" not in text:
-                continue
-            version = _pinned(pctx, script)
-            if version is None:
-                continue
+        for script, text, version in pinned_scripts(pctx, "accelerate",
+                                                    lambda text: "Accelerator" in text and "prepare" in text):
             pin = version.describe()
             if not version.at_least(0, 4):
                 accelerator = _fp16_accelerator(script.tree)
@@ -215,7 +205,7 @@ workaround) after the mid-epoch evaluation, or evaluate at the end of the epoch.
                             "entirely in float16, and the loss overflows to inf from the first iterations (accelerate "
                             "issue 101, fixed in 0.4.0). Compute the loss on `outputs.float()` or upgrade accelerate",
                             evidence=[pctx.code_evidence(script, accelerator, "fp16 is turned on here")])
-            if version.at_least(0, 12) and not version.at_least(0, 17) and "end_of_dataloader" not in text:
+            if released_between(version, (0, 12), (0, 17)) and "end_of_dataloader" not in text:
                 for use, where, train, other in _mid_epoch_evaluations(script.tree):
                     what = "gather_for_metrics" if isinstance(use.func, ast.Attribute) \
                         and use.func.attr == "gather_for_metrics" else "accumulate"

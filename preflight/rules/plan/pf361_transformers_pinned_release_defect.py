@@ -5,7 +5,7 @@ release the project pins (the DeepSpeed loss divided by the accumulation steps t
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -13,17 +13,13 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
+from preflight.rules.plan._pinned_release import pinned_scripts, released_between
 from preflight.sources import ParsedPython
 
 # heads whose forward takes no **kwargs on 4.48 (Trainer.model_accepts_loss_kwargs False): Trainer divides
 # their loss by the accumulation steps itself
 _NO_LOSS_KWARGS = ("ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering",
                    "ForMultipleChoice")
-
-
-def _pinned(pctx: PlanContext, script: ParsedPython) -> Optional[Any]:
-    found = pctx.version("transformers", script)
-    return found if found is not None and found.how == "pinned" else None
 
 
 def _calls(tree: ast.AST, name: str) -> list[ast.Call]:
@@ -134,15 +130,10 @@ DeepSpeed (or a `compute_loss_func`); return the targets as `labels`; pad dynami
     good_examples = examples("preflight.rules.plan._pf361_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        for script in pctx.scripts:
-            text = script.text if script.text is not None else script.source.text
-            if "Trainer" not in text and "DataCollatorForSeq2Seq" not in text:
-                continue
-            version = _pinned(pctx, script)
-            if version is None:
-                continue
+        for script, _, version in pinned_scripts(pctx, "transformers",
+                                                 lambda text: "Trainer" in text or "DataCollatorForSeq2Seq" in text):
             pin = version.describe()
-            if version.at_least(4, 48) and not version.at_least(4, 49):
+            if released_between(version, (4, 48), (4, 49)):
                 found = _deepspeed_double_division(pctx, script)
                 if found is not None:
                     ta, head, steps = found
@@ -154,7 +145,7 @@ DeepSpeed (or a `compute_loss_func`); return the targets as `labels`; pad dynami
                         f"smaller instead of {steps}x, max_grad_norm never clips and the logged grad_norm is off "
                         "(transformers PR 35808, fixed in 4.49.0). Upgrade transformers or do not accumulate under "
                         "DeepSpeed on this release")
-            if version.at_least(2, 9) and not version.at_least(2, 10) and _calls(script.tree, "Trainer"):
+            if released_between(version, (2, 9), (2, 10)) and _calls(script.tree, "Trainer"):
                 key = _lm_labels_key(script.tree)
                 if key is not None:
                     yield pctx.code_finding(

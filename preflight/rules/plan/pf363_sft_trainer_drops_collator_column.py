@@ -12,7 +12,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
-from preflight.sources import ParsedPython
+from preflight.rules.plan._pinned_release import pinned_scripts
 
 # what SFTTrainer's tokenisation returns (and what a collator may read after it)
 _KEPT = frozenset({"input_ids", "attention_mask", "labels", "token_type_ids"})
@@ -117,13 +117,8 @@ SFTTrainer's arguments.
     good_examples = examples("preflight.rules.plan._pf363_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        for script in pctx.scripts:
-            text = script.text if script.text is not None else script.source.text
-            if "SFTTrainer" not in text or "data_collator" not in text:
-                continue
-            version = self._pinned(pctx, script)
-            if version is None:
-                continue
+        for script, _, version in pinned_scripts(pctx, "trl",
+                                                 lambda text: "SFTTrainer" in text and "data_collator" in text):
             why = _affected(version, script.tree)
             if why is None:
                 continue
@@ -148,8 +143,3 @@ SFTTrainer's arguments.
                     f"'{key}' (trl issue 1186). Tokenise the dataset yourself and keep the column (a Trainer with "
                     "remove_unused_columns=False)",
                     evidence=[pctx.code_evidence(script, node, f"the collator reads `{key}` here", same_file=True)])
-
-    @staticmethod
-    def _pinned(pctx: PlanContext, script: ParsedPython) -> Optional[Any]:
-        found = pctx.version("trl", script)
-        return found if found is not None and found.how == "pinned" else None

@@ -9,6 +9,14 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._zero3_saves import (
+    engine_scripts,
+    function_bodies,
+    guarded,
+    is_file_save,
+    parent_map,
+    saved,
+)
 
 _SAVES = ("save_model", "save_pretrained", "save_16bit_model", "_save")
 _NOT_MODEL = ("tokenizer", "processor", "config", "feature_extractor", "image_processor")
@@ -90,8 +98,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 yield from _partitioned_state_dicts(self, pctx, zero3)
                 from preflight.rules.plan._pf505_helper_saves import helper_saves
 
-                yield from helper_saves(self, pctx, zero3, _engines, _own_nodes, _saved, _guarded,
-                                        _zero3_evidence(pctx, zero3))
+                yield from helper_saves(self, pctx, _zero3_evidence(pctx, zero3))
         save = self._save_call(pctx)
         if save is None:
             return
@@ -166,11 +173,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
         """``save_file(accelerator.unwrap_model(m).state_dict(), path)`` / ``torch.save(...)`` (the unwrapped
         model directly, or a name bound to it earlier in the function): under ZeRO-3 the module's own state
         dict holds this rank's empty partitions (accelerate issue 3238)."""
-        parents = {id(child): node for node in ast.walk(script.tree) for child in ast.iter_child_nodes(node)}
-        for fn in ast.walk(script.tree):
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-                continue
-            own = list(_own_nodes(fn))
+        parents = parent_map(script.tree)
+        for fn, own in function_bodies(script.tree):
             bound: dict[str, int] = {}
             for node in own:
                 if isinstance(node, ast.Assign) and _is_unwrap(node.value):
@@ -178,7 +182,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                         if isinstance(t, ast.Name):
                             bound[t.id] = min(bound.get(t.id, node.lineno), node.lineno)
             for node in own:
-                if not (isinstance(node, ast.Call) and _is_file_save(node) and node.args):
+                if not (isinstance(node, ast.Call) and is_file_save(node) and node.args):
                     continue
                 given = node.args[0]
                 if not (isinstance(given, ast.Call) and isinstance(given.func, ast.Attribute)
@@ -188,7 +192,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 if not (_is_unwrap(owner) or (isinstance(owner, ast.Name) and owner.id in bound
                                               and bound[owner.id] < given.lineno)):
                     continue
-                if _guarded(node, parents, fn):
+                if guarded(node, parents, fn):
                     continue
                 message = (f"ZeRO stage 3 and `{ast.unparse(given)}` of the unwrapped model written to a file: the "
                            "unwrapped module still holds only this rank's partitions of each parameter, so the "
@@ -218,9 +222,9 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                     and n.lineno > node.lineno]
             consumed = [u for u in uses if not (isinstance(parents.get(id(u)), ast.Attribute)
                                                 and parents[id(u)].attr == "keys")]  # type: ignore[attr-defined]
-            if not consumed or _guarded(node, parents, fn):
+            if not consumed or guarded(node, parents, fn):
                 continue
-            if any(isinstance(parents.get(id(u)), ast.Call) and _is_file_save(parents[id(u)])  # type: ignore[arg-type]
+            if any(isinstance(parents.get(id(u)), ast.Call) and is_file_save(parents[id(u)])  # type: ignore[arg-type]
                    for u in consumed):
                 # ``sd = accelerator.unwrap_model(flux).state_dict()`` then ``save_file(sd, path)``
                 message = (f"ZeRO stage 3 and `{name} = {ast.unparse(value)}`, written to a file below: the "
@@ -266,86 +270,13 @@ def _is_unwrap(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "unwrap_model"
 
 
-_GUARDS = ("zero", "stage", "partition", "gathered")
-
-
-def _engines(tree: ast.AST) -> tuple[set[tuple[int, str]], dict[tuple[int, str], int]]:
-    """The engines ``deepspeed.initialize`` returned ((function, ``model_engine``); (0, ``self.ds_engine``)
-    for an attribute, seen from every method) and the models given to it ((function, name) -> the line
-    of the call: partitioned from there)."""
-    engines: set[tuple[int, str]] = set()
-    models: dict[tuple[int, str], int] = {}
-    for fn in ast.walk(tree):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-            continue
-        for node in _own_nodes(fn):
-            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-                continue
-            func = node.value.func
-            if not (isinstance(func, ast.Attribute) and func.attr == "initialize"
-                    and ast.unparse(func.value).split(".")[-1] == "deepspeed"):
-                continue
-            for target in node.targets:
-                first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-                if isinstance(first, ast.Name):
-                    engines.add((id(fn), first.id))
-                elif isinstance(first, ast.Attribute):
-                    engines.add((0, ast.unparse(first)))
-            given = next((kw.value for kw in node.value.keywords if kw.arg == "model"), None)
-            if isinstance(given, (ast.Name, ast.Attribute)):
-                models[(id(fn), ast.unparse(given))] = node.lineno
-    return engines, models
-
-
-def _saved(own: list[ast.AST], call: ast.Call) -> bool:
-    """The state dict ``call`` returns reaches a ``torch.save``/``save_file`` of the same function:
-    directly, or through names bound to it, to a loop over it, or to a dict filled from it."""
-    tainted: set[str] = set()
-
-    def carries(expr: Optional[ast.AST]) -> bool:
-        return expr is not None and any(n is call or (isinstance(n, ast.Name) and n.id in tainted)
-                                        for n in ast.walk(expr))
-
-    for _ in range(4):
-        before = len(tainted)
-        for node in own:
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and carries(node.value):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    base = t
-                    while isinstance(base, (ast.Subscript, ast.Attribute)):
-                        base = base.value
-                    tainted |= {n.id for n in ast.walk(base) if isinstance(n, ast.Name)}
-            elif isinstance(node, (ast.For, ast.comprehension)) and carries(node.iter):
-                tainted |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
-        if len(tainted) == before:
-            break
-    return any(isinstance(n, ast.Call) and _is_file_save(n) and any(carries(a) for a in n.args)
-               for n in own)
-
-
-def _is_file_save(node: ast.Call) -> bool:
-    text = ast.unparse(node.func)
-    return text.split(".")[-1] in ("save", "save_file") and text.split(".")[0] in ("torch", "safetensors",
-                                                                                   "save_file", "st")
-
-
 def _partitioned_state_dicts(rule: PlanRule, pctx: PlanContext, zero3: Any) -> Iterable[Finding]:
     """``torch.save(engine.module.state_dict(), ...)`` and its spellings under ZeRO-3 (see the
     explanation): the module's own state dict holds this rank's empty partitions."""
-    for script in pctx.scripts:
-        text = script.text if script.text is not None else script.source.text
-        if "state_dict" not in text or "initialize" not in text or ("save" not in text):
-            continue
-        engines, models = _engines(script.tree)
-        if not engines:
-            continue
-        parents = {id(child): node for node in ast.walk(script.tree) for child in ast.iter_child_nodes(node)}
-        for fn in ast.walk(script.tree):
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-                continue
-            own = list(_own_nodes(fn))
-            if not any(isinstance(n, ast.Call) and _is_file_save(n) for n in own):
+    for script, engines, models in engine_scripts(pctx, "state_dict", "initialize", "save"):
+        parents = parent_map(script.tree)
+        for fn, own in function_bodies(script.tree):
+            if not any(isinstance(n, ast.Call) and is_file_save(n) for n in own):
                 continue
             for node in own:
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -356,7 +287,7 @@ def _partitioned_state_dicts(rule: PlanRule, pctx: PlanContext, zero3: Any) -> I
                 given_at = models.get((id(fn), owner))
                 if (id(fn), base) not in engines and (0, base) not in engines and not (given_at is not None and node.lineno > given_at):
                     continue
-                if _guarded(node, parents, fn) or not _saved(own, node):
+                if guarded(node, parents, fn) or not saved(own, node):
                     continue
                 message = (f"ZeRO stage 3: `{owner}.state_dict()` returns this rank's partitions of the "
                            "parameters, empty placeholders (`tensor([])`), and this function writes it to "
@@ -366,27 +297,3 @@ def _partitioned_state_dicts(rule: PlanRule, pctx: PlanContext, zero3: Any) -> I
                            " on every rank), or convert the checkpoint with `zero_to_fp32.py`")
                 evidence = _zero3_evidence(pctx, zero3)
                 yield pctx.code_finding(rule, script, node, message, evidence=evidence)
-
-
-def _own_nodes(fn: ast.AST) -> Iterable[ast.AST]:
-    """The nodes of a function (or module) body, not those of the functions and classes it defines."""
-    todo = list(ast.iter_child_nodes(fn))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        yield node
-        todo.extend(ast.iter_child_nodes(node))
-
-
-def _guarded(node: ast.AST, parents: dict[int, ast.AST], stop: ast.AST) -> bool:
-    """Inside a ``with deepspeed.zero.GatheredParameters(...)`` or a branch on the stage/ZeRO."""
-    cur = parents.get(id(node))
-    while cur is not None and cur is not stop:
-        if isinstance(cur, ast.If) and any(w in ast.unparse(cur.test).lower() for w in _GUARDS):
-            return True
-        if isinstance(cur, (ast.With, ast.AsyncWith)) and any(
-                w in ast.unparse(item.context_expr).lower() for item in cur.items for w in _GUARDS):
-            return True
-        cur = parents.get(id(cur))
-    return False

@@ -6,6 +6,7 @@ import ast
 import re
 from typing import Any, Iterable
 
+from preflight.analysis.syntax import own_nodes
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -110,7 +111,7 @@ def _engine_models(tree: ast.AST) -> set[tuple[int, str]]:
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
             continue
-        for node in _own_nodes(fn):
+        for node in own_nodes(fn):
             if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                     and last_name(node.value.func) == "initialize" and "deepspeed" in ast.unparse(node.value.func)):
                 continue
@@ -126,17 +127,6 @@ def _engine_models(tree: ast.AST) -> set[tuple[int, str]]:
     return out
 
 
-def _own_nodes(fn: ast.AST) -> Iterable[ast.AST]:
-    """The nodes of a function (or module) body, not those of the functions and classes it defines."""
-    todo = list(ast.iter_child_nodes(fn))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        yield node
-        todo.extend(ast.iter_child_nodes(node))
-
-
 def _rank_zero_pretrained_saves(rule: PlanRule, pctx: PlanContext, zero3: Any) -> Iterable[Finding]:
     """``if rank == 0: model.save_pretrained(dir)`` of a ZeRO-3 engine's model (see the explanation)."""
     for script in pctx.scripts:
@@ -150,7 +140,7 @@ def _rank_zero_pretrained_saves(rule: PlanRule, pctx: PlanContext, zero3: Any) -
         for fn in ast.walk(script.tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
                 continue
-            for node in _own_nodes(fn):
+            for node in own_nodes(fn):
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                         and node.func.attr == "save_pretrained"):
                     continue

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
+from preflight.analysis.syntax import own_nodes
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.loaders import LoadedConfig
 from preflight.plan_rules import PlanContext, PlanRule
@@ -32,22 +33,12 @@ def _param_owners(node: ast.AST) -> set[str]:
     return out
 
 
-def _own(fn: ast.AST) -> Iterator[ast.AST]:
-    todo = list(ast.iter_child_nodes(fn))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        yield node
-        todo.extend(ast.iter_child_nodes(node))
-
-
 def _early_optimizers(tree: ast.AST) -> Iterator[tuple[ast.Call, str, ast.Call, bool]]:
     """(optimizer call, model name, the later prepare call of the model, optimizer in that same call)."""
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
             continue
-        nodes = list(_own(fn))
+        nodes = list(own_nodes(fn))
         built: dict[str, set[str]] = {}  # name -> models whose parameters it holds (param groups)
         for node in nodes:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):

@@ -12,9 +12,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._index_free_datasets import index_free_datasets, instances, picks_from_data
 from preflight.rules.base import examples
-from preflight.rules.plan._loader_datasets import text_of
-from preflight.rules.plan._schedule_support import processes
-from preflight.rules.plan.pf326_shared_seed_noise_on_every_rank import _shared_seed
+from preflight.rules.plan._shared_seed import SEEDED_ALIKE, seeded_alike, world_evidence
 
 
 @register
@@ -29,10 +27,7 @@ class IndexFreeDatasetSeededAlike(PlanRule):
     explanation = """
 ## What it finds
 
-A job launched on several processes (a known process count above one) whose training
-script seeds the global RNG with the same value on every process (`set_seed(args.seed)`,
-`torch.manual_seed(seed)`, `seed_everything(seed)`: no rank, no process index, no
-`device_specific=True` in any seeding call of the file), and builds a dataset of a class of
+""" + SEEDED_ALIKE + """ builds a dataset of a class of
 the same file whose `__getitem__(self, idx)` never reads `idx` and draws what it returns from
 a global random stream: `random.choice(self.folders)`, `np.random.randint(...)`,
 `torch.randint(...)` without `generator=`. Reported on the draw.
@@ -71,19 +66,9 @@ generator seeded with the index (`random.Random(idx)`), or seed per process
     good_examples = examples("preflight.rules.plan._pf638_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        world = processes(pctx)
-        if world is None:
-            return
-        for script in pctx.scripts:
-            text = text_of(script)
-            if "seed" not in text or "__getitem__" not in text or "backward" not in text:
-                continue
+        for world, script, seed in seeded_alike(
+                pctx, lambda text: "seed" in text and "__getitem__" in text and "backward" in text):
             found = index_free_datasets(script.tree)
-            if not found:
-                continue
-            seed = _shared_seed(script.tree, text)
-            if seed is None:
-                continue
             for name, (cls, draw) in found.items():
                 built = instances(script.tree, name)
                 if not built or not picks_from_data(cls):
@@ -91,10 +76,7 @@ generator seeded with the index (`random.Random(idx)`), or seed per process
                 evidence = [pctx.code_evidence(script, seed, "every process is seeded with this value",
                                                same_file=True),
                             pctx.code_evidence(script, built[0], "the training dataset is built here",
-                                               same_file=True)]
-                world_ev = pctx.fact_evidence(world, f"{world.value} processes")
-                if world_ev is not None:
-                    evidence.append(world_ev)
+                                               same_file=True), *world_evidence(pctx, world)]
                 yield pctx.code_finding(
                     self, script, draw,
                     f"`{name}.__getitem__` ignores its index and picks the sample with `{ast.unparse(draw.func)}`, "
