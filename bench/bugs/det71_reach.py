@@ -1,0 +1,52 @@
+"""Score the cases of the OTHER families (lightning, transformers, hydra) of held-out-20..30 that det71's rule
+changes can reach, the way score.py scores a set (same variants, same runs, same counting), to show that no
+recall is lost and no twin newly flagged outside det71's own families.
+
+det71 changed PF201 (a loader returned through iter()/a re-yielding generator, a loop drawing with next()),
+PF260 (a step parsed from the loaded checkpoint's path, a weights load in the same block), PF341 (the
+save_checkpoint directory), PF468 (an imported dataset class, args.num_workers) and added PF364 (ZeRO-3
+resize_token_embeddings on transformers 4.32.0-4.33.3). A case whose files never say any of
+``resize_token_embeddings``, ``save_checkpoint(``, ``torch.load(``, ``next(``, ``num_workers`` cannot change.
+
+Usage::
+
+    python bench/bugs/det71_reach.py [--sets 20 21 ...] [--preflight "env PYTHONPATH=/tmp/base python -m preflight"]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import score
+
+REACHABLE = re.compile(r"resize_token_embeddings|save_checkpoint\(|torch\.load\(|next\(|num_workers")
+OWN = ("pytorch", "accelerate", "deepspeed")
+
+
+def reachable(case: score.Case) -> bool:
+    return case.family not in OWN and any(
+        REACHABLE.search(text) for files in case.files.values() for text in files.values())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sets", nargs="*", type=int, default=list(range(20, 31)))
+    ap.add_argument("--preflight", default=None)
+    args = ap.parse_args(argv)
+    exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
+    for n in args.sets:
+        cases = [c for c in score.load_cases(None, f"held-out-{n}") if reachable(c)]
+        print(f"== held-out-{n}: {len(cases)} reachable cases of the other families", flush=True)
+        if cases:
+            print(score.table(score.score(cases, exe, True, False, 1)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
