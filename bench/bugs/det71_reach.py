@@ -6,7 +6,8 @@ det71 changed PF201 (a loader returned through iter()/a re-yielding generator, a
 PF260 (a step parsed from the loaded checkpoint's path, a weights load in the same block), PF341 (the
 save_checkpoint directory), PF468 (an imported dataset class, args.num_workers) and added PF364 (ZeRO-3
 resize_token_embeddings on transformers 4.32.0-4.33.3). A case whose files never say any of
-``resize_token_embeddings``, ``save_checkpoint(``, ``torch.load(``, ``next(``, ``num_workers`` cannot change.
+the words of a changed rule's gate (``GATES``: all of them, in one variant's files) cannot change.
+``--families own`` selects the reachable cases of det71's own families instead.
 
 Usage::
 
@@ -25,24 +26,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import score
 
-REACHABLE = re.compile(r"resize_token_embeddings|save_checkpoint\(|torch\.load\(|next\(|num_workers")
+# each changed rule, the words its change needs together in one variant's files (all of them)
+GATES = {
+    "PF364": (r"resize_token_embeddings", r"transformers\s*==\s*4\.3[23]\."),
+    "PF341": (r"save_checkpoint\(", r"uuid|time\.|datetime|getpid|mkdtemp|secrets\."),
+    "PF468": (r"torch\s*==\s*(0\.|1\.[0-8]\.)", r"np\.random|numpy"),
+    "PF260": (r"torch\.load\(", r"load_state_dict", r"optim\."),
+    "PF201": (r"next\(", r"DistributedDataParallel|DDP\(|fully_shard|FullyShardedDataParallel|deepspeed\.initialize"),
+    "PF365": (r"\.grad\b", r"deepspeed\.initialize", r"stage"),
+}
 OWN = ("pytorch", "accelerate", "deepspeed")
 
 
-def reachable(case: score.Case) -> bool:
-    return case.family not in OWN and any(
-        REACHABLE.search(text) for files in case.files.values() for text in files.values())
+def reachable(case: score.Case, families: str = "other") -> bool:
+    if (case.family in OWN) != (families == "own"):
+        return False
+    for variant in ("bug", "fix"):
+        text = "\n".join([*case.files.get("both", {}).values(), *case.files.get(variant, {}).values()])
+        if any(all(re.search(g, text) for g in gates) for gates in GATES.values()):
+            return True
+    return False
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", nargs="*", type=int, default=list(range(20, 31)))
     ap.add_argument("--preflight", default=None)
+    ap.add_argument("--families", choices=("own", "other"), default="other",
+                    help="own: pytorch, accelerate, deepspeed; other: lightning, transformers, hydra")
     args = ap.parse_args(argv)
     exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
     for n in args.sets:
-        cases = [c for c in score.load_cases(None, f"held-out-{n}") if reachable(c)]
-        print(f"== held-out-{n}: {len(cases)} reachable cases of the other families", flush=True)
+        cases = [c for c in score.load_cases(None, f"held-out-{n}") if reachable(c, args.families)]
+        print(f"== held-out-{n}: {len(cases)} reachable cases ({args.families} families)", flush=True)
         if cases:
             print(score.table(score.score(cases, exe, True, False, 1)), flush=True)
     return 0
