@@ -52,13 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", nargs="*", type=int, default=list(range(20, 31)))
     ap.add_argument("--preflight", default=None)
-    ap.add_argument("--families", choices=("own", "other"), default="other",
-                    help="own: pytorch, accelerate, deepspeed; other: lightning, transformers, hydra")
+    ap.add_argument("--families", choices=("own", "other", "both"), default="other",
+                    help="own: pytorch, accelerate, deepspeed; other: lightning, transformers, hydra; both")
+    ap.add_argument("--older", action="store_true",
+                    help="the sets before held-out-20 (held-out, held-out-2..19, in-sample) instead of --sets")
     args = ap.parse_args(argv)
     exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
-    for n in args.sets:
-        cases = [c for c in score.load_cases(None, f"held-out-{n}") if reachable(c, args.families)]
-        print(f"== held-out-{n}: {len(cases)} reachable cases ({args.families} families)", flush=True)
+    names = ([s for s in sorted(score.SETS) if s == "in-sample" or s == "held-out"
+              or (s.startswith("held-out-") and int(s.rsplit("-", 1)[1]) < 20)]
+             if args.older else [f"held-out-{n}" for n in args.sets])
+    fams = ("own", "other") if args.families == "both" else (args.families,)
+    for name in names:
+        cases = [c for c in score.load_cases(None, name) if any(reachable(c, f) for f in fams)]
+        print(f"== {name}: {len(cases)} reachable cases ({args.families} families)", flush=True)
         if cases:
             print(score.table(score.score(cases, exe, True, False, 1)), flush=True)
     return 0
