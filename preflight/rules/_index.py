@@ -310,6 +310,8 @@ JOB = {
     "PF361": "plan.pf361_transformers_pinned_release_defect",
     "PF362": "plan.pf362_regression_target_broadcast",
     "PF363": "plan.pf363_sft_trainer_drops_collator_column",
+    "PF364": "plan.pf364_resize_embeddings_zero3_size_zero",
+    "PF365": "plan.pf365_param_grad_read_under_zero",
     "PF380": "plan.pf380_hydra_group_never_read",
     "PF381": "plan.pf381_hydra_branch_builds_configured_object_by_hand",
     "PF382": "plan.pf382_deepspeed_loader_ignores_mpu_before_0_2",

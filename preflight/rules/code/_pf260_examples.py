@@ -4,6 +4,38 @@ from __future__ import annotations
 
 import textwrap
 
+# Latte PR 53's shape (DiT-style): the step is parsed from the checkpoint's file name, the weights are loaded
+# from it, and the checkpoint holds only the EMA: the AdamW state is never saved nor restored
+_STEP_IN_NAME = textwrap.dedent("""
+    import argparse
+    import os
+
+    import torch
+
+    from models import get_model, training_loss
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--pretrained", default="")
+    args = p.parse_args()
+    model = get_model("Latte-XL/2")
+    train_steps = 0
+    if args.pretrained:
+        checkpoint = torch.load(args.pretrained, map_location="cpu")
+        if "ema" in checkpoint:
+            checkpoint = checkpoint["ema"]
+        model.load_state_dict(checkpoint){load_opt}
+        train_steps = int(os.path.basename(args.pretrained).split(".")[0]){pin}
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0){restore}
+    for video in loader:
+        loss = training_loss(model, video)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        train_steps += 1
+        if train_steps % 10000 == 0:
+            torch.save({{"ema": ema.state_dict(){save_opt}}}, f"results/{{train_steps:07d}}.pt")
+""")
+
 BAD_EXAMPLES = [
     # stylegan2-ada-pytorch issue 108's shape: weights and step back, two fresh Adams
     textwrap.dedent("""
@@ -123,6 +155,8 @@ BAD_EXAMPLES = [
         weights_path = checkpoint_path.format(epoch=epoch)
         torch.save(net.state_dict(), weights_path)  # warning: PF260
 """),
+    # Latte PR 53: the resumed step comes from the checkpoint's name, the optimizer never gets its state
+    _STEP_IN_NAME.format(load_opt="", pin="  # warning: PF260", restore="", save_opt=""),
 ]
 
 GOOD_EXAMPLES = [
@@ -256,4 +290,10 @@ GOOD_EXAMPLES = [
         optimizer.zero_grad()
     torch.save(model.state_dict(), args.output)
 """),
+    # the Latte fix: the checkpoint holds the model, the EMA and the optimizer, each restored on resume
+    _STEP_IN_NAME.format(load_opt="", pin="", save_opt=', "opt": opt.state_dict()',
+                         restore='\nif args.pretrained:\n    opt.load_state_dict(torch.load(args.pretrained)["opt"])'),
+    # tricky-correct: fine-tuning from pretrained weights, no step restored (a fresh optimizer is intended)
+    _STEP_IN_NAME.format(load_opt="", pin="", restore="", save_opt="").replace(
+        '    train_steps = int(os.path.basename(args.pretrained).split(".")[0])\n', ''),
 ]

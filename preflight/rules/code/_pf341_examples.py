@@ -33,12 +33,34 @@ _TRAINER = textwrap.dedent("""
     Trainer(model=model, args=args, train_dataset=data).train()
 """)
 
+_RUN_DIR = textwrap.dedent("""
+    import datetime
+    from pathlib import Path
+
+    import deepspeed
+    import torch.distributed as dist
+
+
+    def main(args, model, dataset):
+        deepspeed.init_distributed()
+        engine, _, loader, _ = deepspeed.initialize(args=args, model=model, training_data=dataset)
+    {run_dir}
+        for step, batch in enumerate(loader, 1):
+            engine.backward(engine(batch))
+            engine.step()
+            if step % args.save_every == 0:
+                engine.save_checkpoint(str(run_dir / "checkpoints"), tag=f"step_{{step:06d}}")
+""")
+
 PF341_BAD = [
     # DeepSpeed PR 667: a tag from each rank's clock
     _ENGINE.format(save='                tag = time.strftime("ckpt-%Y%m%d-%H%M%S")  # error: PF341\n'
                         '                engine.save_checkpoint("checkpoints", tag=tag)'),
     # transformers issue 28270: a per-process uuid in the output directory of 8 DeepSpeed ranks
     _TRAINER.format(draw='output_dir = os.path.join("runs", f"{RUN_NAME}-{uuid.uuid4().hex[:8]}")  # error: PF341'),
+    # OpenTau PR 396: the tag is the step, but the DIRECTORY the tag goes under is each rank's own clock
+    _RUN_DIR.format(run_dir='    now = datetime.datetime.now()  # error: PF341\n'
+                            '    run_dir = Path("outputs/train") / f"{now:%Y-%m-%d}/{now:%H-%M-%S}_{args.job_name}"'),
 ]
 
 PF341_GOOD = [
@@ -51,6 +73,15 @@ PF341_GOOD = [
     _ENGINE.format(save='                start = time.time()\n'
                         '                engine.save_checkpoint("checkpoints", tag=f"step{engine.global_steps}")\n'
                         '                print("saved in", time.time() - start)'),
+    # the OpenTau fix: rank 0's clock broadcast to every rank
+    _RUN_DIR.format(run_dir='    now = datetime.datetime.now()\n'
+                            '    shared = [str(Path("outputs/train") / f"{now:%Y-%m-%d}/{now:%H-%M-%S}")]\n'
+                            '    dist.broadcast_object_list(shared, src=0)\n'
+                            '    run_dir = Path(shared[0])'),
+    # tricky: the clock names only the log file; the checkpoint directory and tag are fixed
+    _RUN_DIR.format(run_dir='    log_name = f"train-{datetime.datetime.now():%H%M%S}.log"\n'
+                            '    run_dir = Path("outputs") / args.job_name\n'
+                            '    print("logging to", log_name)'),
     # tricky: a single-process script may name its run by the clock
     textwrap.dedent("""
         import time

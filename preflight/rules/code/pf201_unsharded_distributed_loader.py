@@ -65,6 +65,54 @@ def _leaves_by_return(ctx: FileContext, loader: ast.Call, fn: FunctionInfo) -> b
 Origin = tuple[ast.Call, Optional[int]]
 
 
+def _drawn_with_next(loop: ast.AST) -> Optional[ast.Name]:
+    """The one name a loop draws its batches from with ``next(name)`` (``batch, cond = next(data)``)."""
+    names = {node.args[0].id: node.args[0] for node in ast.walk(loop)
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next"
+             and len(node.args) == 1 and isinstance(node.args[0], ast.Name)}
+    return next(iter(names.values())) if len(names) == 1 else None
+
+
+def _yields_param(fdef: ast.FunctionDef) -> bool:
+    """A generator that only re-yields the batches of its first parameter (``while True: yield from loader``,
+    ``for batch in loader: yield batch``): an endless or one-pass view of that loader."""
+    if not fdef.args.args:
+        return False
+    param = fdef.args.args[0].arg
+    yields = [n for n in ast.walk(fdef) if isinstance(n, (ast.Yield, ast.YieldFrom))]
+    if not yields:
+        return False
+    for node in yields:
+        if isinstance(node, ast.YieldFrom):
+            if not (isinstance(node.value, ast.Name) and node.value.id == param):
+                return False
+        else:
+            loop = next((f for f in ast.walk(fdef) if isinstance(f, ast.For) and isinstance(f.iter, ast.Name)
+                         and f.iter.id == param and any(y is node for y in ast.walk(f))), None)
+            if loop is None:
+                return False
+    return True
+
+
+def _unwrap_iterator(tree: ast.AST, value: ast.expr) -> ast.expr:
+    """``iter(loader)``, ``itertools.cycle(loader)`` or a module generator that re-yields its first argument
+    (``infinite_loader(loader)``) returned for a loader: the loader itself, whose sampler decides the data."""
+    for _ in range(3):
+        if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords):
+            return value
+        func = value.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name in ("iter", "cycle"):
+            value = value.args[0]
+            continue
+        fdef = next((n for n in getattr(tree, "body", []) if isinstance(n, ast.FunctionDef) and n.name == name),
+                    None)
+        if fdef is None or not _yields_param(fdef):
+            return value
+        value = value.args[0]
+    return value
+
+
 def _imported_origins(la: LoaderAnalysis, expr: ast.AST, fn: FunctionInfo, depth: int = 0) -> Optional[list[Origin]]:
     """The calls of functions the file does not define (imported ones) that ``expr`` may come from,
     with the element taken when the call's tuple is unpacked (``a, b, train_loader = build(cfg)``),
@@ -150,7 +198,10 @@ script imports (`from dataset import build_loader`, `import data` then
 up to two folders above it, a package's `__init__.py` and the modules beside it, a few
 files of at most 1 MiB) and every loader the function returns (the element the script
 unpacks) must lack a sampler that shards (warning, reported at the call). The result of
-such a file is not cached, so editing the module is seen on the next run.
+such a file is not cached, so editing the module is seen on the next run. The function may
+return the loader wrapped in `iter(loader)`, `itertools.cycle(loader)` or a generator of its
+module that only re-yields it (`def infinite_loader(dl): while True: yield from dl`), and the
+loop may draw from it by hand (`for step in range(n): batch = next(data)`: DiffuSeq issue 12).
 
 A helper that sets up data-parallel training and returns a loader built with
 `shuffle=True` and no sampler, for a training loop in another file (`return model,
@@ -276,37 +327,47 @@ returns.
         """A data-parallel training loop iterating a loader that a function of another project
         module builds and returns (``from dataset import build_loader``), read one level deep."""
         for node, loop in la.scopes.loops.items():
-            if not loop.training or not isinstance(node, (ast.For, ast.AsyncFor)):
+            if not loop.training or not isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
                 continue
             markers = la.related(loop.function)
             if not markers or _single_rank_class(loop.function):
                 continue
-            origins = _imported_origins(la, node.iter, loop.function)
-            if not origins:
-                continue
-            found: list[tuple[str, ast.Call, str]] = []
-            for call, index in origins:
-                got = self._helper_unsharded(ctx, call, index)
-                if got is None:
-                    break
-                found.append(got)
-            else:
-                call = origins[0][0]
-                if id(call) in done:
+            # the loop's iterable, else (``for step in range(n): batch = next(data)``) the one iterator the
+            # loop draws from by hand
+            sources: list[ast.AST] = [node.iter] if isinstance(node, (ast.For, ast.AsyncFor)) else []
+            drawn = _drawn_with_next(node)
+            if drawn is not None:
+                sources.append(drawn)
+            for source in sources:
+                origins = _imported_origins(la, source, loop.function)
+                if not origins:
                     continue
-                done.add(id(call))
-                display, loader, why = found[0]
-                where = f"`{display}:{loader.lineno}`"
-                message = (f"`{text(call)}` returns `{text(loader)}` ({where}), which has no distributed "
-                           "sampler, yet it feeds a data-parallel training loop: every rank iterates the "
-                           "whole dataset, so an epoch does world_size times the work and ranks with the "
-                           "same seed train on identical batches. Pass `sampler=DistributedSampler(dataset)` "
-                           f"in {where} (and call `sampler.set_epoch(epoch)` each epoch) or shard the "
-                           "dataset per rank")
-                evidence = [ctx.evidence(markers[0].call, markers[0].label),
-                            ctx.evidence(call, f"the loader comes from here: {where}, {why}"),
-                            ctx.evidence(node, "the training loop iterates it")]
-                yield ctx.finding(self, call, message, evidence=evidence, severity=Severity.WARNING)
+                found: list[tuple[str, ast.Call, str]] = []
+                for call, index in origins:
+                    got = self._helper_unsharded(ctx, call, index)
+                    if got is None:
+                        break
+                    found.append(got)
+                else:
+                    break
+            else:
+                continue
+            call = origins[0][0]
+            if id(call) in done:
+                continue
+            done.add(id(call))
+            display, loader, why = found[0]
+            where = f"`{display}:{loader.lineno}`"
+            message = (f"`{text(call)}` returns `{text(loader)}` ({where}), which has no distributed "
+                       "sampler, yet it feeds a data-parallel training loop: every rank iterates the "
+                       "whole dataset, so an epoch does world_size times the work and ranks with the "
+                       "same seed train on identical batches. Pass `sampler=DistributedSampler(dataset)` "
+                       f"in {where} (and call `sampler.set_epoch(epoch)` each epoch) or shard the "
+                       "dataset per rank")
+            evidence = [ctx.evidence(markers[0].call, markers[0].label),
+                        ctx.evidence(call, f"the loader comes from here: {where}, {why}"),
+                        ctx.evidence(node, "the training loop iterates it")]
+            yield ctx.finding(self, call, message, evidence=evidence, severity=Severity.WARNING)
 
     def _helper_unsharded(self, ctx: FileContext, call: ast.Call,
                           index: Optional[int]) -> Optional[tuple[str, ast.Call, str]]:
@@ -329,6 +390,7 @@ returns.
                 if not (isinstance(value, ast.Tuple) and len(value.elts) > index):
                     return None
                 value = value.elts[index]
+            value = _unwrap_iterator(other.tree, value)
             got = la2.follow(value, fn2)
             if got is None:
                 return None

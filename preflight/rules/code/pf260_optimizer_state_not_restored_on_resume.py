@@ -71,6 +71,27 @@ def _strip_arith(node: ast.AST) -> ast.AST:
     return node
 
 
+def _block(ctx: FileContext, node: ast.AST) -> Optional[ast.AST]:
+    """The innermost ``if``, loop or function around ``node`` (a weights load in the same ``if args.resume:``
+    block as the ``torch.load``, after it, loads what that checkpoint holds, however it is filtered)."""
+    for anc in ctx.ancestors(node):
+        if isinstance(anc, (ast.If, ast.For, ast.While, ast.With, ast.FunctionDef, ast.AsyncFunctionDef)):
+            return anc
+    return None
+
+
+def _progress_from_path(assign: ast.Assign, paths: set[str]) -> bool:
+    """``train_steps = int(os.path.basename(args.ckpt).split(".")[0])``: a step or epoch counter computed from
+    the very path a checkpoint is loaded from (DiT/Latte name their checkpoints by the step)."""
+    if len(assign.targets) != 1:
+        return False
+    target = target_text(assign.targets[0]) or ""
+    if not any(w in target.lower() for w in _PROGRESS):
+        return False
+    value = ast.unparse(assign.value)
+    return any(path in value for path in paths)
+
+
 @register
 class OptimizerStateNotRestoredOnResume(Rule):
     code = "PF260"
@@ -132,6 +153,8 @@ optimizer.
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         optimizers: dict[str, str] = {}
         loaded: set[str] = set()
+        paths: set[str] = set()  # the (non-literal) paths those checkpoints are loaded from
+        load_blocks: list[tuple[Optional[ast.AST], int]] = []  # (the block of each such torch.load, its line)
         for call, qual in calls(ctx):
             parent = ctx.parent(call)
             if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1):
@@ -144,6 +167,9 @@ optimizer.
                 optimizers[text] = kind
             elif qual == "torch.load" and isinstance(parent.targets[0], ast.Name):
                 loaded.add(text)
+                load_blocks.append((_block(ctx, parent), parent.lineno))
+                if call.args and not isinstance(call.args[0], ast.Constant):
+                    paths.add(ast.unparse(call.args[0]))
         if optimizers and not _optimizer_loaded(ctx, optimizers):
             resumed = weights_only_resume(ctx)
             if resumed is not None:
@@ -159,7 +185,10 @@ optimizer.
             if owner in optimizers or "optim" in owner.lower() or owner.lower().startswith("opt"):
                 return  # an optimizer gets its state back
             if weights is None and call.args and not any(w in owner.lower() for w in _NOT_WEIGHTS) \
-                    and (_read_key(call.args[0], loaded) is not None or _is_torch_load(ctx, call.args[0])):
+                    and (_read_key(call.args[0], loaded) is not None or _is_torch_load(ctx, call.args[0])
+                         or (isinstance(call.args[0], ast.Name) and call.args[0].id in loaded)
+                         or (paths and any(block is not None and block is _block(ctx, call) and line < call.lineno
+                                           for block, line in load_blocks))):
                 weights = call
         if weights is None:
             return
@@ -180,6 +209,9 @@ optimizer.
             read = _read_key(_strip_arith(assign.value), loaded) if assign.value is not None else None
             if read and any(w in read for w in _PROGRESS):
                 progress = assign
+                break
+            if isinstance(assign, ast.Assign) and paths and _progress_from_path(assign, paths):
+                progress = assign  # the step parsed from the checkpoint's file name (``int(basename(p)[:-3])``)
                 break
         if progress is None:
             return

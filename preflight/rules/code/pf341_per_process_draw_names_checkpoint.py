@@ -49,22 +49,25 @@ def _walk_scope(body: list[ast.stmt]) -> Iterable[ast.AST]:
                 stack.append(child)
 
 
-def _sink(call: ast.Call) -> Optional[tuple[ast.expr, str]]:
-    """The argument of ``call`` that names a checkpoint location every rank must share."""
+def _sinks(call: ast.Call) -> list[tuple[ast.expr, str]]:
+    """The arguments of ``call`` that name a checkpoint location every rank must share: the tag AND the
+    directory of ``engine.save_checkpoint`` (each rank writes its shards under ``save_dir/tag``)."""
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
     kw = {k.arg: k.value for k in call.keywords if k.arg}
+    found: list[tuple[ast.expr, str]] = []
     if name == "save_checkpoint" and isinstance(func, ast.Attribute):
         tag = kw.get("tag", call.args[1] if len(call.args) > 1 else None)
         if tag is not None:
-            return tag, "the checkpoint tag"
+            found.append((tag, "the checkpoint tag"))
         folder = kw.get("save_dir", call.args[0] if call.args else None)
-        return (folder, "the checkpoint directory") if folder is not None else None
-    if name == "save_state" and isinstance(func, ast.Attribute) and call.args:
-        return call.args[0], "the checkpoint directory"
-    if name in _ARGUMENTS and "output_dir" in kw:
-        return kw["output_dir"], "the output directory"
-    return None
+        if folder is not None:
+            found.append((folder, "the checkpoint directory"))
+    elif name == "save_state" and isinstance(func, ast.Attribute) and call.args:
+        found.append((call.args[0], "the checkpoint directory"))
+    elif name in _ARGUMENTS and "output_dir" in kw:
+        found.append((kw["output_dir"], "the output directory"))
+    return found
 
 
 @register
@@ -83,8 +86,9 @@ class PerProcessDrawNamesCheckpoint(Rule):
 In a file that runs under several processes (DeepSpeed `initialize` or a `deepspeed=`
 config, `init_process_group`, `Accelerator`, DDP), a value drawn per process (`uuid.uuid4()`,
 `time.time()`, `time.strftime(...)`, `datetime.now()`, `os.getpid()`) that reaches the
-`tag` or directory of `engine.save_checkpoint`, `accelerator.save_state(dir)`, or
-`TrainingArguments(output_dir=...)`. The finding is on the statement that draws it.
+`tag` or the directory of `engine.save_checkpoint` (either one: a tag every rank shares does
+not help when the directory it goes under is each rank's own clock), `accelerator.save_state(dir)`,
+or `TrainingArguments(output_dir=...)`. The finding is on the statement that draws it.
 
 ## Why it matters
 
@@ -93,7 +97,8 @@ draw different uuids, write their model and ZeRO optimizer shards into different
 directories. No directory holds a complete checkpoint; on resume the ranks disagree on
 whether there is one to load and the job hangs or crashes (DeepSpeed PR 667: a tag from
 each rank's clock, DeepSpeed 0.9.5 only warns about the mismatch; transformers issue
-28270: a per-process uuid in the output directory under 8 DeepSpeed ranks).
+28270: a per-process uuid in the output directory under 8 DeepSpeed ranks; OpenTau PR 396: a
+run directory from each rank's `datetime.now()`, fixed by broadcasting rank 0's).
 
 ## How to fix it
 
@@ -133,12 +138,10 @@ broadcast (`torch.distributed.broadcast_object_list`).
                             else:
                                 taint.pop(name, None)
                 elif isinstance(node, ast.Call):
-                    sink = _sink(node)
-                    if sink is None:
-                        continue
-                    expr, what = sink
-                    origin: Optional[ast.AST] = node if _draw(expr) is not None else next(
-                        (taint[n.id] for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in taint), None)
+                    reached = [(expr, what, node if _draw(expr) is not None else next(
+                        (taint[n.id] for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in taint), None))
+                        for expr, what in _sinks(node)]
+                    what, origin = next(((w, o) for _, w, o in reached if o is not None), ("", None))
                     if origin is None or id(origin) in seen:
                         continue
                     seen.add(id(origin))

@@ -28,8 +28,8 @@ BAD_EXAMPLES = [
 ]
 
 GOOD_EXAMPLES = [
-    # the fix: a release with PR 25394
-    _JOB.format(ds="ds_zero3.json", pin="", spec="==4.33.2"),
+    # the fix: a release with PR 25394 (4.34.0: 4.32.0-4.33.3 have another ZeRO-3 resize bug, PF364)
+    _JOB.format(ds="ds_zero3.json", pin="", spec="==4.34.0"),
     # tricky: the same pin under ZeRO-2 (parameters are not partitioned)
     _JOB.format(ds="ds_zero3.json", pin="", spec="==4.31.0").replace('"stage": 3', '"stage": 2'),
     # tricky: a lower bound may install a fixed release

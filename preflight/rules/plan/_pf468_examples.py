@@ -41,6 +41,42 @@ _SEED = """def seed_worker(worker_id):
 
 """
 
+# CenterNet issue 233's shape: the dataset class in another file of the project, the worker count an
+# argparse option (its default, or the launch line's value, read from the plan)
+_IMPORTED = textwrap.dedent("""
+    # --- train.py
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    from detdata import DetDataset
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--num_workers", type=int, default={default})
+    args = parser.parse_args()
+    loader = DataLoader(DetDataset("data/coco"), batch_size=32, num_workers=args.num_workers{kwargs}){pin}
+    for batch in loader:
+        train_step(batch)
+    # --- detdata.py
+    import numpy as np
+    import torch
+
+
+    class DetDataset(torch.utils.data.Dataset):
+        def __init__(self, root):
+            self.root = root
+
+        def __len__(self):
+            return 1000
+
+        def __getitem__(self, idx):
+            scale = np.random.choice(np.arange(0.6, 1.4, 0.1))
+            return torch.full((3, 8, 8), float(scale))
+    # --- requirements.txt
+    torch==1.4.0
+""")
+
 BAD_EXAMPLES = [
     # held-out-17 (a DnCNN denoising blog post): np.random noise in four workers on torch 1.8
     _TRAIN.format(seed="", init="", workers=4, kwargs="", pin="  # warning: PF468") + """\
@@ -69,9 +105,16 @@ numpy==1.20.3
     # --- requirements.txt
     torch==1.4.0
 """),
+    # CenterNet issue 233: an imported dataset class drawing from np.random, 8 workers from --num_workers
+    _IMPORTED.format(default=8, kwargs="", pin="  # warning: PF468"),
 ]
 
 GOOD_EXAMPLES = [
+    # the CenterNet fix: a worker_init_fn that reseeds NumPy in each worker
+    _IMPORTED.format(default=8, kwargs=", worker_init_fn=lambda i: np.random.seed(torch.initial_seed() % 2 ** 32)",
+                     pin=""),
+    # tricky-correct: the option's default is 0 (the loading happens in the main process)
+    _IMPORTED.format(default=0, kwargs="", pin=""),
     # the fix: a worker_init_fn seeds NumPy per worker
     _TRAIN.format(seed="", init=_SEED, workers=4, kwargs=", worker_init_fn=seed_worker", pin="") + """\
 # --- requirements.txt

@@ -4,8 +4,9 @@ DataLoader workers, with no ``worker_init_fn``, under a torch older than 1.9."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
+from preflight.analysis.project_imports import imported_class
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -90,6 +91,46 @@ def _dataset_class(arg: Optional[ast.expr], tree: ast.Module, classes: dict[str,
     return None
 
 
+def _worker_count(workers: Optional[ast.expr], pctx: PlanContext) -> Optional[int]:
+    """The loader's worker count: a literal, or ``args.num_workers`` read from the job's plan, whose
+    ``data.num_workers`` facts come from that very option (the launch line's value, else its argparse
+    default); None when the option's facts disagree or the count is not known."""
+    if isinstance(workers, ast.Constant):
+        if isinstance(workers.value, int) and not isinstance(workers.value, bool):
+            return workers.value
+        return None
+    option = workers.attr if isinstance(workers, ast.Attribute) else None
+    if option is None:
+        return None
+    values = {f.value for f in pctx.plan.facts("data.num_workers")
+              if (getattr(f.source, "key", None) or "").lstrip("-").replace("-", "_").split(".")[-1] == option}
+    if len(values) != 1:
+        return None
+    value = next(iter(values))
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _imported_dataset_class(arg: Optional[ast.expr], tree: ast.Module, pctx: PlanContext, script: Any,
+                            ) -> Optional[tuple[ast.ClassDef, str, set[str], set[str]]]:
+    """The dataset class of another file of the project (``from data import Ds``; ``Ds(...)`` handed to the
+    loader directly or through one assignment), with that file's display path and NumPy names."""
+    call: Optional[ast.expr] = arg
+    if isinstance(arg, ast.Name):
+        found = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == arg.id]
+        call = found[0] if len(found) == 1 else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+        return None
+    got = imported_class(pctx.file_context(script), call.func.id)
+    if got is None:
+        return None
+    other, cls, display = got
+    modules, randoms = _numpy_names(other.tree)
+    if not modules and not randoms:
+        return None
+    return cls, display, modules, randoms
+
+
 def _loaders(tree: ast.Module) -> Iterator[ast.Call]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -152,27 +193,30 @@ or draw with torch's generator (`torch.randn`), which each worker seeds, or upgr
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.project.scripts:
             text = script.text if script.text is not None else script.source.text
-            if "DataLoader" not in text or "random" not in text or "num_workers" not in text:
+            if "DataLoader" not in text or "num_workers" not in text:
                 continue
             tree = script.tree
-            modules, randoms = _numpy_names(tree)
-            if not modules and not randoms:
-                continue
+            modules, randoms = _numpy_names(tree)  # may be empty: the dataset class may live in another file
             classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
             version = None
             for loader in _loaders(tree):
-                workers = _kw(loader, "num_workers")
-                if not (isinstance(workers, ast.Constant) and isinstance(workers.value, int)
-                        and not isinstance(workers.value, bool) and workers.value > 1):
+                count = _worker_count(_kw(loader, "num_workers"), pctx)
+                if count is None or count <= 1:
                     continue
                 init = _kw(loader, "worker_init_fn")
                 if init is not None and not (isinstance(init, ast.Constant) and init.value is None):
                     continue
                 dataset = loader.args[0] if loader.args else _kw(loader, "dataset")
                 cls = _dataset_class(dataset, tree, classes)
-                if cls is None or _seeds_itself(cls):
+                draw_file, draw_modules, draw_randoms = script.source.display, modules, randoms
+                if cls is None:
+                    imported = _imported_dataset_class(dataset, tree, pctx, script)
+                    if imported is None:
+                        continue
+                    cls, draw_file, draw_modules, draw_randoms = imported
+                if _seeds_itself(cls):
                     continue
-                draw = _draws(cls, modules, randoms)
+                draw = _draws(cls, draw_modules, draw_randoms)
                 if draw is None:
                     continue
                 if version is None:
@@ -181,11 +225,11 @@ or draw with torch's generator (`torch.randn`), which each worker seeds, or upgr
                         break
                 yield pctx.code_finding(
                     self, script, loader,
-                    f"this DataLoader runs {workers.value} worker processes without a `worker_init_fn`, and "
+                    f"this DataLoader runs {count} worker processes without a `worker_init_fn`, and "
                     f"`{cls.name}` draws with NumPy's global random state (`{ast.unparse(draw.func)}`, line "
                     f"{draw.lineno}): under {version.describe()} each worker starts from the same copy of the parent's "
                     "NumPy state (torch seeds NumPy per worker only from 1.9), so the workers return identical random "
                     "draws, again every epoch. Pass `worker_init_fn=lambda i: np.random.seed(torch.initial_seed() "
                     "% 2 ** 32)` (a named function under spawn) or draw with torch's generator",
-                    evidence=[Evidence(line=draw.lineno, path=script.source.display,
+                    evidence=[Evidence(line=draw.lineno, path=draw_file,
                                        message="a draw from NumPy's global state in the dataset")])
