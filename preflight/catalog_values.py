@@ -223,5 +223,31 @@ def catalog_value(index: ScriptIndex, expr: ast.AST, depth: int) -> Optional[Res
             and len(expr.args) == 1 and not expr.keywords and "len" not in index.assigns:
         if isinstance(expr.args[0], ast.Attribute):
             return _classes_value(index, expr, depth)
-        return _tokenizer_value(index, expr, expr.args[0], True, depth)
+        got = _tokenizer_value(index, expr, expr.args[0], True, depth)
+        if got is None and isinstance(expr.args[0], ast.Name):
+            # the characters of a text file the job holds
+            from preflight.catalog_chars import char_vocab
+
+            got = char_vocab(index, expr, depth)
+        return got
     return None
+
+
+def catalog_constants(index: ScriptIndex, tree: ast.Module) -> ast.Module:
+    """``tree`` with its top-level names bound once to a cataloged size written as that constant, for the
+    parameter counter that reads module constants as literals (karpathy/ng-video-lecture ``gpt.py:27,143``:
+    ``vocab_size = len(chars)`` read by ``nn.Embedding(vocab_size, n_embd)`` in a class); ``tree`` itself when
+    none is. The tree handed in is not changed."""
+    body: list[ast.stmt] = []
+    changed = False
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, (ast.Call, ast.Attribute, ast.Subscript)) \
+                and len(index.assigns.get(stmt.targets[0].id, [])) == 1:
+            got = catalog_value(index, stmt.value, 0)
+            if got is not None and isinstance(got.value, int):
+                value = ast.copy_location(ast.Constant(got.value), stmt.value)
+                stmt = ast.copy_location(ast.Assign(targets=stmt.targets, value=value, lineno=stmt.lineno), stmt)
+                changed = True
+        body.append(stmt)
+    return ast.Module(body=body, type_ignores=tree.type_ignores) if changed else tree

@@ -246,3 +246,53 @@ def test_every_catalog_entry_names_its_source():
         assert count[-1]
     assert ENVS["HalfCheetah-v3"].obs == 17 and ENVS["halfcheetah-medium-v2"].act == 6
     assert "Ant-v4" not in ENVS  # its size depends on use_contact_forces
+
+
+CHAR_GPT = """\
+    import torch
+    import torch.nn as nn
+
+    n_embd = 32
+    with open('input.txt', 'r', encoding='utf-8') as f:
+        text = f.read()
+    chars = sorted(list(set(text)))
+    vocab_size = len(chars)
+
+
+    class BigramLanguageModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.token_embedding_table = nn.Embedding(vocab_size, n_embd)
+            self.lm_head = nn.Linear(n_embd, vocab_size)
+
+        def forward(self, idx):
+            return self.lm_head(self.token_embedding_table(idx))
+
+
+    model = BigramLanguageModel()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    for it in range(100):
+        loss = model(torch.randint(0, vocab_size, (4, 8))).sum()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_character_vocabulary_from_the_text_file_the_job_holds(tmp_path):
+    # karpathy/ng-video-lecture gpt.py:22-27,143,147: the model's sizes from the distinct characters of input.txt
+    (tmp_path / "input.txt").write_text("hello world\nHELLO!\n", encoding="utf-8")
+    vocab = len(set("hello world\nHELLO!\n"))
+    assert vocab == 14  # h e l o space w r d newline H E L O !
+    fact = _plan(tmp_path, CHAR_GPT).resolve("model.num_parameters")
+    assert fact is not None and fact.value == vocab * 32 + (32 * vocab + vocab) == 910
+    assert fact.source.line == 21 and fact.confidence == "medium"
+
+
+def test_a_character_vocabulary_stays_unknown_without_the_file_or_with_the_text_changed(tmp_path):
+    assert _plan(tmp_path, CHAR_GPT).resolve("model.num_parameters") is None  # downloaded when the job runs
+    (tmp_path / "input.txt").write_text("abc", encoding="utf-8")
+    lowered = CHAR_GPT.replace("text = f.read()", "text = f.read().lower()")
+    assert _plan(tmp_path, lowered).resolve("model.num_parameters") is None
+    rebound = CHAR_GPT.replace("chars = sorted(list(set(text)))", "chars = sorted(list(set(text)))\n    chars += ['<pad>']")
+    assert _plan(tmp_path, rebound).resolve("model.num_parameters") is None
