@@ -23,16 +23,26 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from preflight.architectures.datasets import ENVS, MOVIELENS, OGB, PLANETOID, REID_TRAIN_IDS, TIKTOKEN, TOKENIZERS
+from preflight.architectures.datasets import (
+    ENVS,
+    MOVIELENS,
+    OGB,
+    PLANETOID,
+    REID_TRAIN_IDS,
+    TIKTOKEN,
+    TOKENIZERS,
+)
+
 from preflight.audit import build_plan
 from preflight.script_index import ScriptIndex
-from preflight.sources import SourceText, parse_python
+from preflight.sources import ParsedPython, SourceText, parse_python
 
 
 def _uses(text: str) -> list[Any]:
     """What the index resolves for each argument of ``use(...)``, in source order (value, cap)."""
     text = textwrap.dedent(text)
     parsed = parse_python(SourceText(path=Path("x.py"), display="x.py", kind="python", raw=text.encode(), text=text))
+    assert isinstance(parsed, ParsedPython)
     idx = ScriptIndex(parsed)
     out = []
     for node in ast.walk(parsed.tree):
