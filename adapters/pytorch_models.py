@@ -257,7 +257,10 @@ class _ModelPass(_PassCore):
             return
         args = [arg(a) for a in site.call.args]
         kwargs = {k.arg: arg(k.value) for k in site.call.keywords if k.arg is not None}
-        counted = count_module(self.script.tree, cls, args, kwargs)
+        # module sizes from a named dataset or a text file the job holds
+        from preflight.catalog_values import catalog_constants
+
+        counted = count_module(catalog_constants(self.idx, self.script.tree), cls, args, kwargs)
         if counted is None:
             return
         total, layers = counted

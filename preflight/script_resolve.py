@@ -253,6 +253,13 @@ class _Resolver(_ArgparseValues):
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None,
                             cap=_lowest_cap(left, right))
+        if isinstance(expr, (ast.Subscript, ast.Attribute, ast.Call)):
+            # a size of a named env, dataset or tokenizer (``env.observation_space.shape[0]``)
+            from preflight.catalog_values import catalog_value
+
+            cataloged = catalog_value(cast("ScriptIndex", self), expr, depth)
+            if cataloged is not None:
+                return cataloged
         rounded = self._rounded_quotient(expr, depth)
         if rounded is not None:
             return rounded
