@@ -59,6 +59,8 @@ GOOD_EXAMPLES = [
     _project('config = {"scheduler": scheduler, "monitor": "val/acc_epoch", "strict": False}'),
     # tricky: the monitored metric is a training one, there after every epoch
     _project('config = {"scheduler": scheduler, "monitor": "train/loss"}'),
+    # tricky: a pinned release before 1.4 steps epoch schedulers from the validation loop (PF307's defect, not this)
+    _project('config = {"scheduler": scheduler, "monitor": "val/acc_epoch"}') + "# --- requirements.txt\npytorch-lightning==1.3.1\n",
     # tricky: a frequency of 4 with validation every 2 epochs: every step falls on a validation epoch
     _project('config = {"scheduler": scheduler, "monitor": "val/acc_epoch", "frequency": 4}'),
 ]

@@ -13,6 +13,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
+from preflight.rules.plan.pf307_lightning_pinned_release_defect import _pinned
 from preflight.sources import ParsedPython
 
 _TRAIN_HOOKS = ("training_step", "on_train_epoch_end", "training_epoch_end", "on_train_batch_end",
@@ -117,7 +118,8 @@ multiple of N), monitoring a metric the module logs only in its validation hooks
 
 At the end of every training epoch Lightning steps the epoch-interval schedulers whose
 `frequency` divides the epoch number (`training_epoch_loop._update_learning_rates`, read in
-the 1.5 to 2.6 releases). A ReduceLROnPlateau needs its monitored value then; at the end of
+the 1.5 to 2.6 releases; 1.4's `optimizer_connector.update_learning_rates`, called at the
+training epoch loop's end). A ReduceLROnPlateau needs its monitored value then; at the end of
 epoch 0 no validation has run, the metric is not in `trainer.callback_metrics`, and with
 `strict` at its default (True) the run stops with `MisconfigurationException:
 ReduceLROnPlateau conditioned on metric val/acc_epoch which is not available` (Lightning
@@ -132,6 +134,8 @@ Step the scheduler on the validation epochs only: `"frequency": N` (a multiple o
 ## When preflight stays silent
 
 * `check_val_every_n_epoch` is 1, absent, or not a literal; the frequency is a multiple of it.
+* A pinned Lightning before 1.4: epoch schedulers were stepped from the validation loop then
+  (they advance once every N epochs instead, PF307's defect), so the metric is there.
 * `"interval": "step"`, `"strict": False`, a frequency or interval that is not a literal.
 * The monitored key is also logged in a training hook (`training_step`,
   `on_train_epoch_end`), is not logged by a literal key anywhere in the module, or the
@@ -151,6 +155,9 @@ Step the scheduler on the validation epochs only: `"frequency": N` (a multiple o
                 if not (idx.qualify(ast.unparse(call.func)) or "").startswith(("pytorch_lightning", "lightning")):
                     continue
                 found = _int_kwarg(pctx, script, call, "check_val_every_n_epoch")
+                version = _pinned(pctx, script)
+                if version is not None and not version.at_least(1, 4):
+                    continue  # before 1.4 epoch schedulers were stepped from the validation loop (PF307's case)
                 if found is not None:
                     every.append((script, *found))
         if not every or len({n for _, n, _ in every}) != 1:
