@@ -434,5 +434,8 @@ JOB = {
     "PF630": "plan.pf630_zero3_model_with_device_map",
     "PF638": "plan.pf638_index_free_dataset_seeded_alike",
     "PF641": "plan.pf641_warmup_scheduler_first_step_default_lr",
+    "PF647": "plan.pf647_plateau_monitor_on_epochs_without_validation",
+    "PF648": "plan.pf648_checkpoint_never_saved_without_validation",
+    "PF649": "plan.pf649_hydra_later_option_undoes_override",
     "PF801": "plan.pf801_does_not_fit",
 }

@@ -72,6 +72,44 @@ hydra:
 #SBATCH --gres=gpu:1
 srun python train.py seed=${SLURM_ARRAY_TASK_ID}
 """,
+    # lightning-hydra-template issue 511: the folder sits under paths.log_dir, which reaches the
+    # environment only through ${oc.env:PROJECT_ROOT}, the same place for every run of the loop
+    _TRAIN + """\
+# --- conf/config.yaml
+defaults:
+  - _self_
+  - paths: default
+  - hydra: default
+task_name: train
+seed: 12345
+lr: 3e-4
+# --- conf/paths/default.yaml
+root_dir: ${oc.env:PROJECT_ROOT}
+log_dir: ${paths.root_dir}/logs/
+output_dir: ${hydra:runtime.output_dir}
+# --- conf/hydra/default.yaml
+run:
+  dir: ${paths.log_dir}/${task_name}/runs/${now:%Y-%m-%d}_${now:%H-%M-%S}  # warning: PF616
+# --- launch.sh
+#!/bin/bash
+for seed in 1 2 3 4 5; do
+  python train.py seed=$seed trainer.devices=1 &
+done
+wait
+""",
+    # Hydra's job name is the same in every run of the array
+    _TRAIN + """\
+# --- conf/config.yaml
+hydra:
+  run:
+    dir: outputs/${hydra:job.name}/${now:%Y-%m-%d_%H-%M-%S}  # warning: PF616
+seed: 0
+lr: 3e-4
+# --- launch.sh
+#!/bin/bash
+#SBATCH --array=0-3
+srun python train.py seed=${SLURM_ARRAY_TASK_ID}
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -189,5 +227,55 @@ hydra:
 #!/bin/bash
 #SBATCH --array=0-7%1
 srun python train.py seed=${SLURM_ARRAY_TASK_ID}
+""",
+    # the fix of template issue 511: the seed the loop sets is in the folder
+    _TRAIN + """\
+# --- conf/config.yaml
+defaults:
+  - _self_
+  - paths: default
+  - hydra: default
+task_name: train
+seed: 12345
+lr: 3e-4
+# --- conf/paths/default.yaml
+root_dir: ${oc.env:PROJECT_ROOT}
+log_dir: ${paths.root_dir}/logs/
+# --- conf/hydra/default.yaml
+run:
+  dir: ${paths.log_dir}/${task_name}/runs/${now:%Y-%m-%d}_${now:%H-%M-%S}_seed${seed}
+# --- launch.sh
+#!/bin/bash
+for seed in 1 2 3 4 5; do
+  python train.py seed=$seed trainer.devices=1 &
+done
+wait
+""",
+    # tricky: the path reaches an environment variable that is per run (the array task's id)
+    _TRAIN + """\
+# --- conf/config.yaml
+run_id: ${oc.env:SLURM_ARRAY_TASK_ID,0}
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d_%H-%M-%S}/${run_id}
+seed: 0
+# --- launch.sh
+#!/bin/bash
+#SBATCH --array=0-3
+srun python train.py seed=${SLURM_ARRAY_TASK_ID}
+""",
+    # tricky: an environment variable whose name says nothing fixed (set per run by a wrapper)
+    _TRAIN + """\
+# --- conf/config.yaml
+hydra:
+  run:
+    dir: ${oc.env:OUT_BASE}/${now:%Y-%m-%d_%H-%M-%S}
+seed: 0
+# --- launch.sh
+#!/bin/bash
+for seed in 1 2 3; do
+  OUT_BASE=runs/s$seed python train.py seed=$seed &
+done
+wait
 """,
 ]

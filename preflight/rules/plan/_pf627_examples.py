@@ -40,6 +40,37 @@ PF627_BAD = [
     args = TrainingArguments(output_dir="out", evaluation_strategy="steps", eval_steps=100)
     Trainer(model, args, train_dataset=train, eval_dataset=dev).train()  # error: PF627
 """),
+    # Stanford Alpaca's shape (issue 214): the datasets come unpacked from a dict whose eval_dataset is None
+    textwrap.dedent("""
+    # --- train.py
+    import transformers
+    from transformers import Trainer
+
+
+    def make_supervised_data_module(tokenizer, data_args):
+        train_dataset = SupervisedDataset(tokenizer=tokenizer, data_path=data_args.data_path)
+        collator = DataCollatorForSupervisedDataset(tokenizer=tokenizer)
+        return dict(train_dataset=train_dataset, eval_dataset=None, data_collator=collator)  # error: PF627
+
+
+    def train():
+        parser = transformers.HfArgumentParser((ModelArguments, DataArguments, transformers.TrainingArguments))
+        model_args, data_args, training_args = parser.parse_args_into_dataclasses()
+        data_module = make_supervised_data_module(tokenizer=tokenizer, data_args=data_args)
+        trainer = Trainer(model=model, tokenizer=tokenizer, args=training_args, **data_module)
+        trainer.train()
+    # --- launch
+    torchrun --nproc_per_node=4 train.py --output_dir out --evaluation_strategy "steps" --eval_steps 500
+"""),
+    # a dict literal with no eval_dataset key at all
+    textwrap.dedent("""
+    # --- train.py
+    from transformers import Trainer, TrainingArguments
+
+    args = TrainingArguments(output_dir="out", eval_strategy="epoch")
+    parts = {"train_dataset": train, "data_collator": collator}  # error: PF627
+    Trainer(model=model, args=args, **parts).train()
+"""),
 ]
 
 PF627_GOOD = [
@@ -96,5 +127,79 @@ PF627_GOOD = [
 
     args = TrainingArguments(output_dir="out", eval_strategy="steps", eval_steps=50)
     CustomTrainer(model=model, args=args, train_dataset=train).train()
+"""),
+    # the Alpaca shape fixed: the dict carries an evaluation split
+    textwrap.dedent("""
+    # --- train.py
+    import transformers
+    from transformers import Trainer
+
+
+    def make_supervised_data_module(tokenizer, data_args):
+        train_dataset = SupervisedDataset(tokenizer=tokenizer, data_path=data_args.data_path)
+        eval_dataset = SupervisedDataset(tokenizer=tokenizer, data_path=data_args.eval_data_path)
+        return dict(train_dataset=train_dataset, eval_dataset=eval_dataset)
+
+
+    def train():
+        parser = transformers.HfArgumentParser((DataArguments, transformers.TrainingArguments))
+        data_args, training_args = parser.parse_args_into_dataclasses()
+        data_module = make_supervised_data_module(tokenizer=tokenizer, data_args=data_args)
+        Trainer(model=model, tokenizer=tokenizer, args=training_args, **data_module).train()
+    # --- launch
+    torchrun --nproc_per_node=4 train.py --output_dir out --evaluation_strategy "steps" --eval_steps 500
+"""),
+    # tricky: the Alpaca dict with eval_dataset=None, run with evaluation off (the script's usual launch)
+    textwrap.dedent("""
+    # --- train.py
+    import transformers
+    from transformers import Trainer
+
+
+    def make_supervised_data_module(tokenizer, data_args):
+        train_dataset = SupervisedDataset(tokenizer=tokenizer, data_path=data_args.data_path)
+        return dict(train_dataset=train_dataset, eval_dataset=None)
+
+
+    def train():
+        parser = transformers.HfArgumentParser((DataArguments, transformers.TrainingArguments))
+        data_args, training_args = parser.parse_args_into_dataclasses()
+        data_module = make_supervised_data_module(tokenizer=tokenizer, data_args=data_args)
+        Trainer(model=model, tokenizer=tokenizer, args=training_args, **data_module).train()
+    # --- launch
+    torchrun --nproc_per_node=4 train.py --output_dir out --evaluation_strategy "no" --save_steps 2000
+"""),
+    # tricky: one return of the factory carries an eval split (chosen at run time), one does not
+    textwrap.dedent("""
+    # --- train.py
+    from transformers import Trainer, TrainingArguments
+
+
+    def data_module(train, dev):
+        if dev is None:
+            return dict(train_dataset=train)
+        return dict(train_dataset=train, eval_dataset=dev)
+
+
+    args = TrainingArguments(output_dir="out", eval_strategy="steps", eval_steps=50)
+    parts = data_module(train, dev)
+    Trainer(model=model, args=args, **parts).train()
+"""),
+    # tricky: the eval set is a local that is None only on one branch of the factory
+    textwrap.dedent("""
+    # --- train.py
+    from transformers import Trainer, TrainingArguments
+
+
+    def make_data(cfg):
+        eval_dataset = None
+        if cfg.eval_path:
+            eval_dataset = load(cfg.eval_path)
+        return {"train_dataset": load(cfg.train_path), "eval_dataset": eval_dataset}
+
+
+    args = TrainingArguments(output_dir="out", eval_strategy="epoch")
+    module = make_data(cfg)
+    Trainer(model=model, args=args, **module).train()
 """),
 ]

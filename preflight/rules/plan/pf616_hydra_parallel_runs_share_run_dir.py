@@ -23,6 +23,22 @@ _SHELL_SUFFIXES = (".sh", ".slurm", ".sbatch", ".bash")
 _SHELL_DIRS = ("", "scripts", "script", "bash", "jobs")
 # interpolations that differ between runs started together (an environment value, Hydra's job fields)
 _PER_RUN = ("oc.env:", "env:", "hydra:", "hydra.job.", "hydra.runtime.", "uuid")
+# ... except the ones every run of one launch reads alike: an environment variable that names a place or
+# the user (lightning-hydra-template's ``root_dir: ${oc.env:PROJECT_ROOT}`` under ``paths.log_dir``), and
+# Hydra's job name and working directory. An environment name that says id, task, job, rank or run is per run.
+_FIXED_ENV = re.compile(r"ROOT|HOME|DIR|PATH|USER|SCRATCH|WORK|DATA|CACHE|PROJECT", re.IGNORECASE)
+_RUN_ENV = re.compile(r"ID|TASK|JOB|RANK|RUN|SEED|PID|UUID|RANDOM|STAMP|TIME|EXP|NAME|TAG", re.IGNORECASE)
+_FIXED_HYDRA = ("job.name", "runtime.cwd", "runtime.version")
+
+
+def _fixed_for_every_run(inner: str) -> bool:
+    """An interpolation (``oc.env:PROJECT_ROOT``, ``hydra:job.name``) that every run of a launch resolves alike."""
+    if inner.startswith(("oc.env:", "env:")):
+        name = inner.split(":", 1)[1].split(",", 1)[0].strip()
+        return bool(_FIXED_ENV.search(name)) and not _RUN_ENV.search(name)
+    if inner.startswith(("hydra:", "hydra.")):
+        return inner.split(":", 1)[-1].removeprefix("hydra.").strip() in _FIXED_HYDRA
+    return False
 
 
 class _Launch:
@@ -104,7 +120,7 @@ def _resolves_per_run(config: dict[str, Any], value: str, overridden: set[str], 
     job field, or a key the runs override (followed through the config's own interpolations)."""
     for inner in _INTERP.findall(value):
         inner = inner.strip()
-        if inner.startswith("now:"):
+        if inner.startswith("now:") or (_fixed_for_every_run(inner) and inner not in overridden):
             continue
         if inner.startswith(_PER_RUN) or inner in overridden:
             return True

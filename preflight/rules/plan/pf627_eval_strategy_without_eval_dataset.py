@@ -36,6 +36,83 @@ def _unpacks(call: ast.Call) -> bool:
     return any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
+_ABSENT = object()  # the unpacked dict has no eval_dataset key
+
+
+def _dict_value(node: ast.expr, key: str) -> Any:
+    """The value a ``dict(k=v, ...)`` call or a ``{"k": v}`` literal gives ``key``: _ABSENT when the dict
+    has no such key, None when the dict's keys cannot all be read (``**more``, a computed key)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" \
+            and not node.args:
+        if any(kw.arg is None for kw in node.keywords):
+            return None
+        return next((kw.value for kw in node.keywords if kw.arg == key), _ABSENT)
+    if isinstance(node, ast.Dict):
+        if any(k is None or not (isinstance(k, ast.Constant) and isinstance(k.value, str)) for k in node.keys):
+            return None
+        return next((v for k, v in zip(node.keys, node.values) if k.value == key), _ABSENT)  # type: ignore[union-attr]
+    return None
+
+
+def _none_in(fn: Optional[ast.AST], expr: ast.expr) -> bool:
+    """``expr`` is the constant None, or a name that ``fn`` (the function returning it) binds only to None."""
+    if isinstance(expr, ast.Constant):
+        return expr.value is None
+    if fn is None or not isinstance(expr, ast.Name):
+        return False
+    args = fn.args  # type: ignore[attr-defined]
+    if any(a.arg == expr.id for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
+        return False
+    bound = [n.value for n in ast.walk(fn) if isinstance(n, ast.Assign)
+             for t in n.targets if isinstance(t, ast.Name) and t.id == expr.id]
+    other = [n for n in ast.walk(fn) if isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With,
+                                                          ast.NamedExpr, ast.Tuple))
+             and any(isinstance(t, ast.Name) and t.id == expr.id and isinstance(t.ctx, ast.Store)
+                     for t in ast.walk(n))]
+    return len(bound) == 1 and not other and isinstance(bound[0], ast.Constant) and bound[0].value is None
+
+
+def _unpacked_eval_dataset(idx: Any, call: ast.Call) -> Optional[tuple[ast.AST, bool]]:
+    """``Trainer(..., **data_module)`` where ``data_module`` is bound once, in this script, to a dict
+    literal or to the call of a function of the script whose every ``return`` is a dict literal (the
+    Stanford Alpaca ``make_supervised_data_module`` shape): (where the dict says it, given) when every
+    such dict leaves ``eval_dataset`` out or sets it to None (given: the key is there), else None."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg == "eval_dataset" for kw in call.keywords):
+        return None
+    unpacked = [kw.value for kw in call.keywords if kw.arg is None]
+    if len(unpacked) != 1 or not isinstance(unpacked[0], ast.Name) or idx.param_count.get(unpacked[0].id, 0):
+        return None
+    bound = idx.assigns.get(unpacked[0].id, [])
+    if len(bound) != 1 or bound[0] is None:
+        return None
+    dicts: list[tuple[Optional[ast.AST], ast.expr]] = []
+    value = bound[0]
+    if isinstance(value, (ast.Dict, ast.Call)) and _dict_value(value, "eval_dataset") is not None:
+        dicts.append((None, value))
+    elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        defs = idx.functions.get(value.func.id) or []
+        if len(defs) != 1 or not isinstance(defs[0], ast.FunctionDef):
+            return None
+        returns = [n.value for n in ast.walk(defs[0]) if isinstance(n, ast.Return)]
+        if not returns or any(r is None for r in returns):
+            return None
+        dicts.extend((defs[0], r) for r in returns if r is not None)
+    else:
+        return None
+    anchor: Optional[tuple[ast.AST, bool]] = None
+    for fn, node in dicts:
+        found = _dict_value(node, "eval_dataset")
+        if found is None:
+            return None
+        if found is _ABSENT:
+            anchor = anchor or (node, False)
+        elif _none_in(fn, found):
+            anchor = (found, True) if anchor is None or not anchor[1] else anchor
+        else:
+            return None
+    return anchor
+
+
 @register
 class EvalStrategyWithoutEvalDataset(PlanRule):
     code = "PF627"
@@ -53,6 +130,11 @@ A `Trainer` (or a TRL trainer built on it: `SFTTrainer`, `DPOTrainer`, ...) call
 evaluation on: `eval_strategy` (or the old `evaluation_strategy`) `"steps"` or `"epoch"` in the
 script's `TrainingArguments(...)`/`SFTConfig(...)` call or on the launch line that
 `HfArgumentParser(...).parse_args_into_dataclasses()` reads (`--eval_strategy steps`).
+The trainer's datasets may come unpacked from a dict, `Trainer(..., **data_module)`, as in
+Stanford Alpaca's `train.py` and the many projects built on it: when `data_module` is bound
+once to a dict literal, or to a call of a function of the same script whose every `return`
+is a dict literal, and each of those dicts sets `eval_dataset` to None (or leaves it out),
+the trainer gets no eval set either.
 
 ## Why it matters
 
@@ -73,7 +155,9 @@ Build an evaluation split and pass it (`eval_dataset=split["test"]`), or leave
 ## When preflight stays silent
 
 * `eval_dataset` is passed as anything but `None` (a variable that may be None is not known
-  to be None), `**kwargs` or enough positional arguments reach it.
+  to be None), `*args` or enough positional arguments reach it, or `**kwargs` that preflight
+  cannot read to the end: a parameter, a dict built with `**more` or computed keys, a function
+  with a `return` that is not a dict literal, one dict of several that passes an eval set.
 * The strategy is `"no"`, not given, or not readable (a variable, `**kwargs`); arguments read
   from a JSON/YAML file or `sys.argv` by hand.
 * The trainer's `args` cannot be tied to one TrainingArguments call of the script (or to the
@@ -93,8 +177,13 @@ Build an evaluation split and pass it (`eval_dataset=split["test"]`), or leave
                 if not (qualified.endswith("Trainer") and qualified.startswith(_FROM)):
                     continue
                 call = call_site.call
-                if _unpacks(call) or len(call.args) > _EVAL_DATASET_POSITION:
+                if len(call.args) > _EVAL_DATASET_POSITION:
                     continue
+                unpacked: Optional[tuple[ast.AST, bool]] = None
+                if _unpacks(call):
+                    unpacked = _unpacked_eval_dataset(idx, call)
+                    if unpacked is None:
+                        continue
                 expr = next((kw.value for kw in call.keywords if kw.arg == "eval_dataset"), None)
                 if expr is not None and not self._is_none(idx, expr):
                     continue
@@ -104,7 +193,7 @@ Build an evaluation split and pass it (`eval_dataset=split["test"]`), or leave
                 strategy = _strategy(site)
                 if strategy is None:
                     continue
-                yield self._finding(pctx, script, call_site, expr, site, strategy)
+                yield self._finding(pctx, script, call_site, expr, site, strategy, unpacked)
 
     @staticmethod
     def _is_none(idx: Any, expr: ast.expr) -> bool:
@@ -137,9 +226,15 @@ Build an evaluation split and pass it (`eval_dataset=split["test"]`), or leave
         return None
 
     def _finding(self, pctx: PlanContext, script: Any, call_site: Any, expr: Optional[ast.expr],
-                 site: ArgsSite, strategy: str) -> Finding:
+                 site: ArgsSite, strategy: str, unpacked: Optional[tuple[ast.AST, bool]] = None) -> Finding:
         where = "on the launch line" if site.anchor is not None else "in its TrainingArguments"
         given = "`eval_dataset=None`" if expr is not None else "no `eval_dataset`"
+        if unpacked is not None:
+            name = next(ast.unparse(kw.value) for kw in call_site.call.keywords if kw.arg is None)
+            given = (f"`**{name}`, whose dict sets `eval_dataset` to None (line {unpacked[0].lineno})"  # type: ignore[attr-defined]
+                     if unpacked[1] else f"`**{name}`, whose dict has no `eval_dataset` (line "
+                     f"{unpacked[0].lineno})")  # type: ignore[attr-defined]
+            expr = unpacked[0]  # type: ignore[assignment]
         message = (
             f"`{call_site.label}(...)` gets {given} while `eval_strategy=\"{strategy}\"` is set {where}: "
             f"Trainer.__init__ raises \"You have set `args.eval_strategy` to {strategy} but you didn't pass "
