@@ -81,6 +81,41 @@ class _Mod:
 
 
 
+# Lightning's module: an ``nn.Module`` whose parameters are those of the layers it holds
+_LIGHTNING_BASES = ("pl.LightningModule", "pytorch_lightning.LightningModule", "L.LightningModule",
+                    "lightning.LightningModule", "lightning.pytorch.LightningModule", "LightningModule")
+
+
+def layer_alias(node: ast.stmt) -> Optional[tuple[str, str]]:
+    """``Linear = nn.Linear`` at a module's top (mindslab-ai/nuwave @ 88aba86 ``model.py:12``, the lmnt-com/diffwave
+    family): (the name, torch's layer); else None."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Attribute)):
+        return None
+    owner = node.value.value
+    dotted = owner.id if isinstance(owner, ast.Name) else \
+        f"{owner.value.id}.{owner.attr}" if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) \
+        else ""
+    layer = node.value.attr
+    if dotted not in ("nn", "torch.nn") or not layer[:1].isupper():
+        return None
+    return node.targets[0].id, layer
+
+
+def layer_aliases(tree: ast.Module, other: set[str]) -> dict[str, str]:
+    """The module's top-level ``Name = nn.Layer`` aliases bound once and by nothing else (``other``: every name
+    the module's top imports or assigns, these included)."""
+    found = [got for got in (layer_alias(n) for n in tree.body) if got is not None]
+    names = [n for n, _ in found]
+    bound = [t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)]
+    imported = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names}
+    defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    return {n: layer for n, layer in found if names.count(n) == 1 and bound.count(n) == 1
+            and n not in imported and n not in defined and n in other}
+
+
 class _Ctx:
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
@@ -135,6 +170,7 @@ class _Ctx:
             | {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
         self.nn_layers = {k: v for k, v in self.nn_layers.items() if k not in other}
+        self.nn_layers.update(layer_aliases(tree, other))
         self.ntuples = {k: v for k, v in self.ntuples.items() if k not in other}
         # initialisers imported by name (``from torch.nn.init import xavier_uniform_, constant_``): in place
         self.inits = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
@@ -225,6 +261,8 @@ class _Ctx:
             base = dotted_name(b)
             if base in ("nn.Module", "torch.nn.Module", "Module") or self.timm_vit(base) \
                     or torch_layer_base(base) is not None or base in self.library_modules:
+                return True
+            if base in _LIGHTNING_BASES:  # an nn.Module holding the network (nuwave ``lightning_model.py:24``)
                 return True
             if base is not None and self.is_module(base, seen):
                 return True
@@ -469,6 +507,11 @@ def _holds_module(value: Any) -> bool:
     return False
 
 
+# torch calls that may return a whole model (``torch.hub.load('org/repo', 'critic')``, ``torch.load(path)`` of a
+# pickled module, a TorchScript ``torch.jit.load``): not plain tensors
+_TORCH_MODEL_LOADS = ("torch.nn.", "torch.hub.", "torch.load", "torch.jit.load")
+
+
 def _plain(node: ast.AST) -> bool:
     """Whether an expression can hold no module: no call but to builtins of plain values, ``math``
     and ``torch`` functions outside ``torch.nn`` (a tensor is no parameter), no name of ``self``'s
@@ -480,7 +523,7 @@ def _plain(node: ast.AST) -> bool:
         if isinstance(sub, ast.Call):
             name = dotted_name(sub.func) or ""
             if name in _PLAIN_CALLS or name.startswith("math.") or (
-                    name.startswith("torch.") and not name.startswith("torch.nn.") and name.rsplit(".", 1)[-1]
+                    name.startswith("torch.") and not name.startswith(_TORCH_MODEL_LOADS) and name.rsplit(".", 1)[-1]
                     != "Parameter"):
                 continue
             return False
