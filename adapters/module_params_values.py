@@ -66,7 +66,11 @@ def layer_factory(node: ast.AST) -> Any:
 
 
 class _Tensor:
-    """A plain tensor (a buffer, a mask): no parameters."""
+    """A plain tensor (a buffer, a mask): no parameters; ``shape`` where the counter knows it (a size factory's
+    dimensions, kept by in-place initialisers and a square ``torch.qr``), else None."""
+
+    def __init__(self, shape: Optional[tuple] = None) -> None:
+        self.shape = shape
 
 
 class _Mod:
@@ -171,6 +175,12 @@ class _Ctx:
                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
         self.nn_layers = {k: v for k, v in self.nn_layers.items() if k not in other}
         self.nn_layers.update(layer_aliases(tree, other))
+        from preflight.adapters.module_params_norms import imported_norms
+
+        # ``weight_norm``/``spectral_norm`` imported from torch.nn.utils, unless the module also assigns the name
+        assigned = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        self.norms = {k: v for k, v in imported_norms(tree).items() if k not in assigned}
         self.ntuples = {k: v for k, v in self.ntuples.items() if k not in other}
         # initialisers imported by name (``from torch.nn.init import xavier_uniform_, constant_``): in place
         self.inits = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
@@ -345,7 +355,7 @@ class _WeightRef:
 _IN_PLACE = {"zero_", "fill_", "normal_", "uniform_", "copy_", "mul_", "div_", "add_", "clamp_"}
 
 
-def _in_place_init(func: ast.AST) -> bool:
+def _in_place_init(func: ast.AST, local: Any = None) -> bool:
     """``self.adaLN_modulation.weight.data.zero_()`` (kuleshov-group/mdlm ``models/dit.py`` @ c112c52,
     ``DDiTBlock.__init__``), ``self.fc_loc[2].bias.data.copy_(...)``: one in-place write into the
     ``weight``/``bias`` of a layer of ``self``, which adds no parameter. A chain of such calls, or a
@@ -360,7 +370,9 @@ def _in_place_init(func: ast.AST) -> bool:
     node = node.value
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
-    return isinstance(node, ast.Name) and node.id == "self"
+    # or of a layer held in a local (glow-tts ``attentions.py:68-69`` ``end = torch.nn.Conv1d(...)``,
+    # ``end.weight.data.zero_()``): ``local(name)`` says whether the local holds a module
+    return isinstance(node, ast.Name) and (node.id == "self" or (local is not None and local(node.id)))
 
 
 def _merge(parts: list[_Mod], named: dict[str, Any]) -> _Mod:
