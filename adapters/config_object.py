@@ -287,6 +287,34 @@ class Modules:
         got = self.classes.get(name) or self.classes.get(self.aliases.get(name, ""))
         return got[0] if got and len({id(c) for _, c in got}) == 1 else None
 
+    def klass_seen(self, name: str, shown: str) -> Optional[tuple[str, ast.ClassDef]]:
+        """``klass``, or where several modules define ``name``, the one the module ``shown`` means by it: its
+        own class, else the module it imports the name from (mindslab-ai/nuwave @ 88aba86: ``trainer.py:1``
+        ``from lightning_model import NuWave``, while ``model.py`` defines another ``NuWave``)."""
+        got = self.klass(name)
+        if got is not None:
+            return got
+        tree = next((t for s, _, t in self.trees if s == shown), None)
+        if tree is None:
+            return None
+        own = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+        if own:
+            return (shown, own[0]) if len(own) == 1 else None
+        froms = [(sub.module, a.name) for sub in _top_imports(tree) if isinstance(sub, ast.ImportFrom)
+                 and sub.module and not sub.level for a in sub.names if (a.asname or a.name) == name]
+        if len(froms) != 1:
+            return None
+        module, real = froms[0]
+        rel = module.replace(".", "/")
+
+        def names(shown_path: str) -> bool:
+            stem = Path(shown_path).with_suffix("").as_posix()
+            stem = stem[:-len("/__init__")] if stem.endswith("/__init__") else stem
+            return stem == rel or stem.endswith(f"/{rel}")
+
+        found = [(s, c) for s, c in self.classes.get(real, []) if names(s)]
+        return found[0] if len(found) == 1 else None
+
     def function(self, name: str, owner: Optional[str] = None
                  ) -> Optional[tuple[str, ast.FunctionDef, Optional[ast.ClassDef]]]:
         name = self.aliases.get(name, name) if name not in self.functions else name

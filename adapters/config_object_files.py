@@ -57,13 +57,37 @@ def opened(stmt: ast.With) -> dict[str, ast.AST]:
     return out
 
 
-def path_expr(call: ast.AST, handles: dict[str, ast.AST]) -> Optional[ast.AST]:
+def loader_aliases(trees: Any) -> dict[str, str]:
+    """The names the project's modules give a config loader at their top (mindslab-ai/nuwave @ 88aba86
+    ``trainer.py:4`` ``from omegaconf import OmegaConf as OC`` then ``hparams = OC.load('hparameter.yaml')``,
+    ``:62``; ``import yaml as y``): alias -> the loader's own name. An alias two modules bind differently is
+    left out."""
+    out: dict[str, str] = {}
+    clash: set[str] = set()
+    for tree in trees:
+        for node in getattr(tree, "body", []):
+            pairs: list[tuple[str, str]] = []
+            if isinstance(node, ast.ImportFrom) and node.module == "omegaconf" and not node.level:
+                pairs = [(a.asname, a.name) for a in node.names if a.asname and a.name == "OmegaConf"]
+            elif isinstance(node, ast.Import):
+                pairs = [(a.asname, a.name) for a in node.names if a.asname and a.name in ("yaml", "json")]
+            for alias, name in pairs:
+                if alias != name and out.setdefault(alias, name) != name:
+                    clash.add(alias)
+    return {k: v for k, v in out.items() if k not in clash}
+
+
+def path_expr(call: ast.AST, handles: dict[str, ast.AST],
+              aliases: Optional[dict[str, str]] = None) -> Optional[ast.AST]:
     """The expression naming the file a config-loading call reads, or None when ``call`` is not
     one (``yaml.load(open(E))``, ``yaml.safe_load(f)`` with ``f`` opened on ``E``,
-    ``OmegaConf.load(E)``, ``json.load(open(E))``)."""
+    ``OmegaConf.load(E)``, ``json.load(open(E))``; the loader imported under another name, see
+    :func:`loader_aliases`)."""
     if not isinstance(call, ast.Call) or not call.args:
         return None
     name = _dotted(call.func).split(".")
+    if aliases and len(name) == 2 and name[0] in aliases and name[0] not in ("yaml", "json", "OmegaConf"):
+        name[0] = aliases[name[0]]
     if len(name) < 2 or (name[-2], name[-1]) not in _LOADS:
         return None
     arg = call.args[0]
@@ -135,7 +159,9 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     allenai/OLMo scripts/train.py:426, olmo/config.py:127-146) is the class's defaults with the
     file's keys over them."""
     klass = _class_load(call, builder)
-    expr = klass[1] if klass is not None else path_expr(call, handles)
+    modules = getattr(builder, "m", None)
+    aliases = loader_aliases(t for _, _, t in modules.trees) if modules is not None else None
+    expr = klass[1] if klass is not None else path_expr(call, handles, aliases)
     if expr is None and klass is None:
         expr = helper_path(call, builder)
     if expr is None and klass is None:

@@ -111,7 +111,8 @@ def _interpolated(seen: list[tuple], modules: Any) -> Optional[list[tuple]]:
     return out
 
 
-def _section(node: ast.AST, reader: Any, modules: Any) -> Optional[tuple[dict, tuple]]:
+def _section(node: ast.AST, reader: Any, modules: Any, hows_out: Optional[set[str]] = None
+             ) -> Optional[tuple[dict, tuple]]:
     """(plain mapping, key path) when ``node`` names a section of the configuration read from the job's
     config files or launch line (class defaults may fill keys the files leave out; a key the code assigns
     is read as not known, :func:`_stores`); a section with values
@@ -136,6 +137,8 @@ def _section(node: ast.AST, reader: Any, modules: Any) -> Optional[tuple[dict, t
         return None
     if not hows & set(_READ) or hows - {*_READ, "class default", "assigned"}:
         return None
+    if hows_out is not None:
+        hows_out.update(hows)
     dropped = _interpolated(seen, modules)
     if dropped is None:
         return None
@@ -235,16 +238,6 @@ def _mutated(scoped: list[tuple[ast.AST, dict[str, set[tuple]]]]) -> bool:
     return False
 
 
-def _value(node: ast.AST, reader: Any, unknown: Any) -> Any:
-    got = reader.ev(node)
-    if got is not None and not isinstance(got.value, (dict, Enum)):
-        return got.value
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-        return unknown
-
-
 def _param_literals(fn: Any, modules: Any) -> dict[str, Any]:
     """The parameters of ``fn`` that every call of it in the project's modules read gives the same literal
     (its default where a call does not pass it): ``create_model_and_loss_module(config, ..., model_type="rar")``."""
@@ -312,7 +305,7 @@ def _class_of(call: ast.Call, fn: Any, modules: Any, nodes: list[ast.AST], paren
     ``model_type`` a literal every caller passes)."""
     assert isinstance(call.func, ast.Name)
     name = call.func.id
-    if modules.klass(name) is not None:
+    if modules.klass(name) is not None or _seen(name, fn, modules) is not None:
         return name
     every = [n for n in nodes if isinstance(n, ast.Assign) and any(
         isinstance(t, ast.Name) and t.id == name for t in n.targets)]
@@ -327,6 +320,13 @@ def _class_of(call: ast.Call, fn: Any, modules: Any, nodes: list[ast.AST], paren
         return None
     cls = chosen.value.id
     return cls if modules.klass(cls) is not None else None
+
+
+def _seen(name: str, fn: Any, modules: Any) -> Optional[tuple[str, ast.ClassDef]]:
+    """The class ``name`` means in the module holding ``fn`` where several modules define one
+    (``Modules.klass_seen``)."""
+    shown = next((s for s, _, t in modules.trees if fn is t or any(n is fn for n in ast.walk(t))), None)
+    return modules.klass_seen(name, shown) if shown is not None else None
 
 
 def _inside_module(fn: Any, modules: Any, depth: int = 0) -> bool:
@@ -375,15 +375,39 @@ def whole_count(call: ast.Call, fn: Any, modules: Any, reader: Any, nodes: list[
                 parents: dict[int, ast.AST], runs: Callable[[ast.AST], bool],
                 scopes: Optional[dict[int, dict[str, tuple]]] = None) -> Optional[tuple[int, str, str]]:
     """(parameters, class, detail) of the project model ``call`` builds from a configuration section."""
+    from preflight.adapters.config_object_whole_args import module_class, module_of, plain_value
     from preflight.adapters.module_params_imports import with_imports
     from preflight.adapters.module_params_nested import UNKNOWN, count_class
 
-    if not isinstance(call.func, ast.Name) or not runs(call) or _inside_module(fn, modules):
+    if not isinstance(call.func, (ast.Name, ast.Attribute)) or not runs(call) or _inside_module(fn, modules):
         return None
-    name = _class_of(call, fn, modules, nodes, parents, reader)
-    got = modules.klass(name) if name is not None else None
+    if isinstance(call.func, ast.Attribute):
+        got = module_class(call, fn, modules)  # ``models.FlowGenerator(...)`` after ``import models`` (glow-tts)
+    else:
+        name = _class_of(call, fn, modules, nodes, parents, reader)
+        got = (modules.klass(name) or _seen(name, fn, modules)) if name is not None else None
     if got is None:
         return None
+    here = module_of(fn, modules)
+    script = here[1] if here is not None else None
+
+    def section(expr: ast.AST, key: str) -> Optional[tuple[dict, bool]]:
+        """(the section, whether a key it lacks is one the object does not have): read whole from the job's
+        files, and no code of the project sets that attribute (``x.key = ...``, ``setattr(x, ...)``; an object's
+        own ``self.key = ...`` and an attribute dict's ``setattr(self, k, v)`` are not the configuration's)."""
+        hows: set[str] = set()
+        sec = _section(expr, reader, modules, hows)
+        if sec is None:
+            return None
+        set_in_code = any((isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == key
+                           and not (isinstance(n.value, ast.Name) and n.value.id == "self"))
+                          or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr"
+                              and not (n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == "self"))
+                          for _, _, t in modules.trees for n in ast.walk(t))
+        return sec[0], hows <= {"config file"} and not set_in_code
+
+    def value(expr: ast.AST) -> Any:
+        return plain_value(expr, reader, UNKNOWN, section, script)
     shown, cls = got
     found = next(((p, t) for s, p, t in modules.trees if s == shown), None)
     if found is None or _handed_on(call, nodes, modules, runs):
@@ -398,7 +422,7 @@ def whole_count(call: ast.Call, fn: Any, modules: Any, reader: Any, nodes: list[
         sec = _section(arg, reader, modules)
         if sec is not None:
             placed.append((sec[1], sec[0]))
-        args.append(sec[0] if sec is not None else _value(arg, reader, UNKNOWN))
+        args.append(sec[0] if sec is not None else value(arg))
     for kw in call.keywords:
         sec = _section(kw.value, reader, modules)
         if kw.arg is None:
@@ -409,7 +433,7 @@ def whole_count(call: ast.Call, fn: Any, modules: Any, reader: Any, nodes: list[
             continue
         if sec is not None:
             placed.append((sec[1], sec[0]))
-        kwargs[kw.arg] = sec[0] if sec is not None else _value(kw.value, reader, UNKNOWN)
+        kwargs[kw.arg] = sec[0] if sec is not None else value(kw.value)
     if not placed:
         return None
     scoped = _scoped({p[0] for p, _ in placed if p}, fn, reader, modules, scopes)

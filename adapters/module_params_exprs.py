@@ -10,6 +10,7 @@ from typing import Any
 from preflight.adapters.module_params import _layer_name, _Unknown
 from preflight.adapters.module_params_builtins import NOT_BUILTIN, builtin_call
 from preflight.adapters.module_params_layers import _LayerExprs
+from preflight.adapters.module_params_norms import norm_call, shaped_tensor
 from preflight.adapters.module_params_optim import optimizer_call
 from preflight.adapters.module_params_timm import _TIMM_FREE, _TIMM_LAYERS, timm_layer, vit
 from preflight.adapters.module_params_torchvision import tv_call
@@ -408,6 +409,9 @@ class _Exprs(_LayerExprs):
         if name in self.ctx.dataclasses:
             args, kwargs = self.bound_args(node)
             return self.dataclass(self.ctx.dataclasses[name], args, kwargs)
+        shaped = shaped_tensor(self, node, name)  # module_params_norms.py: a tensor of a known shape
+        if shaped is not None:
+            return shaped
         if name.startswith(("nn.init.", "torch.nn.init.", "init.")) and last.endswith("_") and node.args:
             # an in-place initialiser returns the tensor it fills (bytedance/1d-tokenizer ``modeling/rar.py``
             # ``self.pos_embed = nn.init.trunc_normal_(nn.Parameter(torch.zeros(...)), 0., 0.02)``)
@@ -426,6 +430,9 @@ class _Exprs(_LayerExprs):
             raise _Unknown(name)
         if name in ("nn.quantized.FloatFunctional", "torch.nn.quantized.FloatFunctional") and not node.args:
             return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a parameter-free wrapper of ``+``/``*`` (MiDaS/DPT)
+        normed = norm_call(self, node, name)  # module_params_norms.py: ``weight_norm(layer)``
+        if normed is not None:
+            return normed
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
             return _Tensor()
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "float", "half", "detach", "clone", "contiguous") \

@@ -115,6 +115,8 @@ def _guarded_param_free(node: ast.Try) -> list[ast.stmt]:
 def with_imports(path: Path, tree: ast.Module) -> ast.Module:
     """``tree`` with the definitions of the project modules it imports placed before its own (see the
     module comment); ``tree`` itself when it imports none."""
+    from preflight.adapters.module_params_values import layer_alias
+
     seen = {path}
     order: list[tuple[Path, ast.Module]] = []
     todo = [(p, 1) for p in imported_files(path, tree)]
@@ -136,6 +138,9 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
     for _p, sub in order:
         for node in sub.body:
             named = node.name if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else _literal_constant(node)
+            alias = layer_alias(node) if named is None else None
+            if alias is not None:
+                named = alias[0]
             if named is not None:
                 shape = ast.dump(node)
                 if defined.setdefault(named, shape) != shape:
@@ -154,6 +159,7 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
     order = [(p, unqualified(p, sub, own | clash, find, _parse)) for p, sub in order]
     extra: list[ast.stmt] = []
     placed: set[str] = set()
+    shadowed: dict[str, ast.stmt] = {}  # an imported class or function whose name the module's own one takes
     # the deepest imports first: a module's own names come after those it imports
     for _p, sub in reversed(order):
         for node in sub.body:
@@ -161,22 +167,40 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
                 extra.extend(_guarded_param_free(node))
                 continue
             constant = _literal_constant(node)
+            alias = layer_alias(node)
+            if alias is not None:  # ``Linear = nn.Linear`` (nuwave ``model.py:12``), unless this module binds it
+                if alias[0] not in own_names and alias[0] not in clash and alias[0] not in placed:
+                    placed.add(alias[0])
+                    extra.append(node)
+                continue
             if not _kept(node) and constant is None:
                 continue
             if isinstance(node, (ast.ClassDef, ast.FunctionDef)) or constant is not None:
                 name = node.name if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else str(constant)
                 if name in (own_names if constant is not None else own) or name in clash or name in placed:
+                    if name in own and name not in clash and constant is None:
+                        shadowed.setdefault(name, node)
                     continue
                 placed.add(name)
             extra.append(node)
     # names imported under another name (``from .layers import NestedTensorBlock as Block``): the definition
-    # again under that name, unless the name is taken
+    # again under that name, unless the name is taken; also one whose own name this module's class takes
+    # (mindslab-ai/nuwave @ 88aba86 ``lightning_model.py:13,24-28``: ``from model import NuWave as model`` inside
+    # a module that defines its own ``NuWave``, then ``self.model = model(hparams)``)
     by_name = {n.name: n for n in extra if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
     for module in [tree, *(sub for _p, sub in order)]:
         for node in module.body:
             if not isinstance(node, ast.ImportFrom):
                 continue
             for a in node.names:
+                if module is tree and a.asname and a.name in shadowed and a.name not in by_name \
+                        and a.asname not in own and a.asname not in placed and a.asname not in clash:
+                    renamed = copy.copy(shadowed[a.name])
+                    assert isinstance(renamed, (ast.ClassDef, ast.FunctionDef))
+                    renamed.name = a.asname
+                    placed.add(a.asname)
+                    extra.append(renamed)
+                    continue
                 if a.asname and a.name in by_name and a.asname not in own and a.asname not in placed \
                         and a.asname not in clash:
                     renamed = copy.copy(by_name[a.name])

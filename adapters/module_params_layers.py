@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional, cast
 
 from preflight.adapters.module_params import _prod, _Unknown
 from preflight.adapters.module_params_lists import empty_list
+from preflight.adapters.module_params_norms import weight_rows
 from preflight.adapters.module_params_values import (
     _SIZE_FACTORIES,
     _UNK,
@@ -19,6 +20,7 @@ from preflight.adapters.module_params_values import (
     _merge,
     _Mod,
     _number,
+    _Tensor,
 )
 
 from preflight.analysis.syntax import dotted_name
@@ -100,7 +102,7 @@ class _LayerExprs:
         args, kwargs = self.bound_args(node)
         n = _counted_layer(name, args, kwargs)
         weight = n - _bias_of(name, args, kwargs)
-        return _Mod(n, {"": weight}, [f"{name}@{node.lineno}={n}"] if n else [])
+        return _Mod(n, {"": weight}, [f"{name}@{node.lineno}={n}"] if n else [], weight_rows(name, args, kwargs))
 
     def method(self, name: str) -> Optional[ast.FunctionDef]:
         """The method ``name`` of the class whose ``__init__`` runs (or of its local bases)."""
@@ -123,6 +125,11 @@ class _LayerExprs:
             for tensor, other in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(tensor, ast.Call) and _number(self.ev(other)):
                     return self.tensor_size(tensor)
+            raise _Unknown("tensor")
+        if isinstance(node, ast.Name):
+            held = self.ev(node)  # a tensor built in a local, its shape known (glow-tts ``modules.py:200-203``)
+            if isinstance(held, _Tensor) and held.shape is not None:
+                return _prod(held.shape)
             raise _Unknown("tensor")
         if not isinstance(node, ast.Call):
             raise _Unknown("tensor")

@@ -227,7 +227,7 @@ class _Frame(_StoreFrame):
             else:
                 self.env[func.value.id] = (*held, added)
             return
-        if _in_place_init(func):
+        if _in_place_init(func, lambda name: isinstance(self.env.get(name), _Mod)):
             return
         if isinstance(func, ast.Name) and func.id in self.env.get("__plain__", ()) \
                 and not any(isinstance(n, ast.Name) and (n.id == "self" or isinstance(self.env.get(n.id), _Mod))

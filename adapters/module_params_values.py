@@ -66,7 +66,11 @@ def layer_factory(node: ast.AST) -> Any:
 
 
 class _Tensor:
-    """A plain tensor (a buffer, a mask): no parameters."""
+    """A plain tensor (a buffer, a mask): no parameters; ``shape`` where the counter knows it (a size factory's
+    dimensions, kept by in-place initialisers and a square ``torch.qr``), else None."""
+
+    def __init__(self, shape: Optional[tuple] = None) -> None:
+        self.shape = shape
 
 
 class _Mod:
@@ -79,6 +83,41 @@ class _Mod:
         self.layers = layers or []
         self.facts = facts or {}  # attributes a library layer exposes (timm PatchEmbed.num_patches)
 
+
+
+# Lightning's module: an ``nn.Module`` whose parameters are those of the layers it holds
+_LIGHTNING_BASES = ("pl.LightningModule", "pytorch_lightning.LightningModule", "L.LightningModule",
+                    "lightning.LightningModule", "lightning.pytorch.LightningModule", "LightningModule")
+
+
+def layer_alias(node: ast.stmt) -> Optional[tuple[str, str]]:
+    """``Linear = nn.Linear`` at a module's top (mindslab-ai/nuwave @ 88aba86 ``model.py:12``, the lmnt-com/diffwave
+    family): (the name, torch's layer); else None."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Attribute)):
+        return None
+    owner = node.value.value
+    dotted = owner.id if isinstance(owner, ast.Name) else \
+        f"{owner.value.id}.{owner.attr}" if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) \
+        else ""
+    layer = node.value.attr
+    if dotted not in ("nn", "torch.nn") or not layer[:1].isupper():
+        return None
+    return node.targets[0].id, layer
+
+
+def layer_aliases(tree: ast.Module, other: set[str]) -> dict[str, str]:
+    """The module's top-level ``Name = nn.Layer`` aliases bound once and by nothing else (``other``: every name
+    the module's top imports or assigns, these included)."""
+    found = [got for got in (layer_alias(n) for n in tree.body) if got is not None]
+    names = [n for n, _ in found]
+    bound = [t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)]
+    imported = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names}
+    defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    return {n: layer for n, layer in found if names.count(n) == 1 and bound.count(n) == 1
+            and n not in imported and n not in defined and n in other}
 
 
 class _Ctx:
@@ -135,6 +174,13 @@ class _Ctx:
             | {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
         self.nn_layers = {k: v for k, v in self.nn_layers.items() if k not in other}
+        self.nn_layers.update(layer_aliases(tree, other))
+        from preflight.adapters.module_params_norms import imported_norms
+
+        # ``weight_norm``/``spectral_norm`` imported from torch.nn.utils, unless the module also assigns the name
+        assigned = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        self.norms = {k: v for k, v in imported_norms(tree).items() if k not in assigned}
         self.ntuples = {k: v for k, v in self.ntuples.items() if k not in other}
         # initialisers imported by name (``from torch.nn.init import xavier_uniform_, constant_``): in place
         self.inits = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
@@ -226,6 +272,8 @@ class _Ctx:
             if base in ("nn.Module", "torch.nn.Module", "Module") or self.timm_vit(base) \
                     or torch_layer_base(base) is not None or base in self.library_modules:
                 return True
+            if base in _LIGHTNING_BASES:  # an nn.Module holding the network (nuwave ``lightning_model.py:24``)
+                return True
             if base is not None and self.is_module(base, seen):
                 return True
         return False
@@ -307,7 +355,7 @@ class _WeightRef:
 _IN_PLACE = {"zero_", "fill_", "normal_", "uniform_", "copy_", "mul_", "div_", "add_", "clamp_"}
 
 
-def _in_place_init(func: ast.AST) -> bool:
+def _in_place_init(func: ast.AST, local: Any = None) -> bool:
     """``self.adaLN_modulation.weight.data.zero_()`` (kuleshov-group/mdlm ``models/dit.py`` @ c112c52,
     ``DDiTBlock.__init__``), ``self.fc_loc[2].bias.data.copy_(...)``: one in-place write into the
     ``weight``/``bias`` of a layer of ``self``, which adds no parameter. A chain of such calls, or a
@@ -322,7 +370,9 @@ def _in_place_init(func: ast.AST) -> bool:
     node = node.value
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
-    return isinstance(node, ast.Name) and node.id == "self"
+    # or of a layer held in a local (glow-tts ``attentions.py:68-69`` ``end = torch.nn.Conv1d(...)``,
+    # ``end.weight.data.zero_()``): ``local(name)`` says whether the local holds a module
+    return isinstance(node, ast.Name) and (node.id == "self" or (local is not None and local(node.id)))
 
 
 def _merge(parts: list[_Mod], named: dict[str, Any]) -> _Mod:
@@ -469,6 +519,11 @@ def _holds_module(value: Any) -> bool:
     return False
 
 
+# torch calls that may return a whole model (``torch.hub.load('org/repo', 'critic')``, ``torch.load(path)`` of a
+# pickled module, a TorchScript ``torch.jit.load``): not plain tensors
+_TORCH_MODEL_LOADS = ("torch.nn.", "torch.hub.", "torch.load", "torch.jit.load")
+
+
 def _plain(node: ast.AST) -> bool:
     """Whether an expression can hold no module: no call but to builtins of plain values, ``math``
     and ``torch`` functions outside ``torch.nn`` (a tensor is no parameter), no name of ``self``'s
@@ -480,7 +535,7 @@ def _plain(node: ast.AST) -> bool:
         if isinstance(sub, ast.Call):
             name = dotted_name(sub.func) or ""
             if name in _PLAIN_CALLS or name.startswith("math.") or (
-                    name.startswith("torch.") and not name.startswith("torch.nn.") and name.rsplit(".", 1)[-1]
+                    name.startswith("torch.") and not name.startswith(_TORCH_MODEL_LOADS) and name.rsplit(".", 1)[-1]
                     != "Parameter"):
                 continue
             return False
