@@ -67,3 +67,43 @@ def test_validate_a_missing_file_is_an_input_error_not_an_empty_run(cli, tmp_pat
     assert result.code == 3
     assert "nowhere.json: error: no such file" in result.out
     assert "No config files found" not in result.out and result.err == ""
+
+
+# --------------------------------------------------------------------------- a long main() in bounded time
+
+
+def _chained_main(links: int, pad: int) -> str:
+    """A long ``main()`` whose names are rebound under ``if`` tests that read other rebound names (the
+    shape of huggingface/parler-tts training/run_parler_tts_training.py, rebuilt): the value flow
+    walked the whole function again for every name and every test it decided."""
+    lines = ["import argparse", "import torch", "from torch.utils.data import DataLoader", "", "",
+             "def main():", "    parser = argparse.ArgumentParser()",
+             '    parser.add_argument("--batch_size", type=int, default=8)',
+             '    parser.add_argument("--flag", type=int, default=1)', "    args = parser.parse_args()",
+             "    v0 = args.flag", "    v0 = v0 + 1"]
+    for i in range(1, links + 1):
+        lines += [f"    v{i} = v{i - 1} + 1", f"    if v{i - 1} > 0:", f"        v{i} = v{i} + 1"]
+    lines += [f"    print('step', {j}, [x for x in range({j})])" for j in range(pad)]
+    lines += ["    bs = args.batch_size", "    if args.flag > 0:", "        bs = bs * 2",
+              "    model = torch.nn.Linear(4, 4).cuda()", "    opt = torch.optim.AdamW(model.parameters())",
+              "    loader = DataLoader(list(range(64)), batch_size=bs)", "    for batch in loader:",
+              "        loss = model(batch).sum()", "        loss.backward()", "        opt.step()",
+              "        opt.zero_grad()", "", "", 'if __name__ == "__main__":', "    main()", ""]
+    return "\n".join(lines)
+
+
+def test_audit_of_a_long_main_with_chained_rebindings_finishes_in_bounded_work(cli, tmp_path):
+    import time
+
+    (tmp_path / "train.py").write_text(_chained_main(12, 300), encoding="utf-8")
+    start = time.process_time()
+    result = cli("audit", "train.py", "--emit-plan", "json", "--no-cache", "-j", "1", cwd=tmp_path)
+    spent = time.process_time() - start
+    assert result.code == 0, result.err
+    plan = json.loads(result.out)
+    micro = plan["fields"]["batch.micro"]
+    winner = micro[0] if isinstance(micro, list) else micro
+    assert winner["value"] == 16  # bs = 8, doubled under `if args.flag > 0` (default 1)
+    # aa61fa3a: over 25 s of CPU and killed at 300 s (2 cores, loaded); with the walks kept on the
+    # nodes: 1.7 s. The bound leaves room for a slow machine.
+    assert spent < 20, f"audit took {spent:.1f} s of CPU"

@@ -62,10 +62,11 @@ def timed(cmd: list[str], cwd: Path, limit: int) -> dict:
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", stderr)
     if m:
         rss = int(m.group(1))
+    cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", stderr))
     cut = stderr.rfind("\tCommand being timed:")
     if cut >= 0:
         stderr = stderr[:cut]
-    return {"rc": proc.returncode, "wall_s": round(wall, 2), "rss_mib": round(rss / 1024, 1),
+    return {"rc": proc.returncode, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "rss_mib": round(rss / 1024, 1),
             "stdout": proc.stdout, "stderr": stderr}
 
 
@@ -109,7 +110,7 @@ def record(kind: str, target: str, cmd: list[str], cwd: Path, res: dict, named: 
     err = res["stderr"]
     return {
         "kind": kind, "target": target, "cmd": " ".join(shlex.quote(c) for c in cmd), "cwd": str(cwd),
-        "rc": res["rc"], "wall_s": res["wall_s"], "rss_mib": res["rss_mib"],
+        "rc": res["rc"], "wall_s": res["wall_s"], "cpu_s": res["cpu_s"], "rss_mib": res["rss_mib"],
         "traceback": bool(TRACEBACK.search(err) or TRACEBACK.search(res["stdout"])),
         "timeout": res["rc"] in (124, 137),
         "bad_exit": res["rc"] not in DOCUMENTED[kind] and res["rc"] not in (124, 137),
@@ -145,14 +146,14 @@ def extract(gitdir: Path, dest: Path) -> str:
     ls = subprocess.run([*git, "ls-tree", "-r", "-z", "HEAD"], capture_output=True)
     if ls.returncode != 0:
         return ls.stderr.decode(errors="replace")
-    entries = []
+    entries: list[tuple[str, str]] = []
     for item in ls.stdout.split(b"\0"):
         if not item:
             continue
-        meta, path = item.split(b"\t", 1)
-        mode, typ, sha = meta.split()
+        meta, raw = item.split(b"\t", 1)
+        mode, typ, blob = meta.split()
         if typ == b"blob" and mode in (b"100644", b"100755"):
-            entries.append((sha.decode(), path.decode(errors="replace")))
+            entries.append((blob.decode(), raw.decode(errors="replace")))
     proc = subprocess.Popen([*git, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     for sha, path in entries:
@@ -206,8 +207,8 @@ def repo_runs(args, emit) -> None:
 
 def summary(rows: list[dict]) -> str:
     ran = [r for r in rows if r.get("rc") is not None]
-    lines = ["| inputs | runs | tracebacks | exit code outside the table | timeouts (>120 s) | > 60 s | max wall s | max RSS MiB | silent empty answers | not run |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| inputs | runs | tracebacks | exit code outside the table | timeouts (>120 s wall) | > 60 s CPU | max CPU s | max wall s | max RSS MiB | silent empty answers | not run |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for label, pick in (("jobs: audit", lambda r: r["kind"] == "audit" and "/" not in r["target"] and not r.get("repo")),
                         ("jobs: validate", lambda r: r["kind"] == "validate" and not r.get("repo")),
                         ("repos: check", lambda r: r["kind"] == "check"),
@@ -215,10 +216,10 @@ def summary(rows: list[dict]) -> str:
         sel = [r for r in ran if pick(r)]
         if not sel:
             continue
-        lines.append("| {} | {} | {} | {} | {} | {} | {:.1f} | {:.0f} | {} | {} |".format(
+        lines.append("| {} | {} | {} | {} | {} | {} | {:.1f} | {:.1f} | {:.0f} | {} | {} |".format(
             label, len(sel), sum(r["traceback"] for r in sel), sum(r["bad_exit"] for r in sel),
-            sum(r["timeout"] for r in sel), sum(r["wall_s"] > 60 for r in sel),
-            max(r["wall_s"] for r in sel), max(r["rss_mib"] for r in sel), sum(bool(r["silent"]) for r in sel),
+            sum(r["timeout"] for r in sel), sum(r.get("cpu_s", 0) > 60 for r in sel),
+            max(r.get("cpu_s", 0) for r in sel), max(r["wall_s"] for r in sel), max(r["rss_mib"] for r in sel), sum(bool(r["silent"]) for r in sel),
             sum(1 for r in rows if r.get("rc") is None and pick(r))))
     rcs: dict[str, dict[int, int]] = {}
     for r in ran:
@@ -227,16 +228,17 @@ def summary(rows: list[dict]) -> str:
     lines.append("")
     lines.append("Exit codes: " + "; ".join(f"{k}: " + ", ".join(f"{c}x{n}" for c, n in sorted(v.items()))
                                             for k, v in sorted(rcs.items())))
-    bad = [r for r in ran if r["traceback"] or r["bad_exit"] or r["timeout"] or r["silent"] or r["wall_s"] > 60
-           or r["rss_mib"] > 1024]
+    bad = [r for r in ran if r["traceback"] or r["bad_exit"] or r["timeout"] or r["silent"]
+           or r.get("cpu_s", 0) > 60 or r["rss_mib"] > 1024]
     if bad:
-        lines += ["", "| kind | input | rc | wall s | RSS MiB | problem |", "|---|---|---|---|---|---|"]
+        lines += ["", "| kind | input | rc | wall s | CPU s | RSS MiB | problem |", "|---|---|---|---|---|---|---|"]
         for r in bad:
             why = [w for w, on in (("traceback", r["traceback"]), ("bad exit", r["bad_exit"]), ("timeout", r["timeout"]),
-                                   ("> 60 s", r["wall_s"] > 60), ("> 1 GiB", r["rss_mib"] > 1024)) if on]
+                                   ("> 60 s CPU", r.get("cpu_s", 0) > 60), ("> 1 GiB", r["rss_mib"] > 1024)) if on]
             if r["silent"]:
                 why.append("silent: " + r["silent"])
-            lines.append(f"| {r['kind']} | {r['target']} | {r['rc']} | {r['wall_s']} | {r['rss_mib']} | {'; '.join(why)} |")
+            lines.append(f"| {r['kind']} | {r['target']} | {r['rc']} | {r['wall_s']} | {r.get('cpu_s')} | {r['rss_mib']} "
+                         f"| {'; '.join(why)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -268,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.table).write_text(text)
         print(text)
         return 0
-    rows: list[dict] = []
+    rows = []
     fh = out.open("w")
 
     def emit(row: dict) -> None:
@@ -279,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         fh.write(json.dumps(row) + "\n")
         fh.flush()
         flag = " ".join(k for k in ("traceback", "bad_exit", "timeout") if row.get(k)) + (" silent" if row.get("silent") else "")
-        print(f"{row.get('kind')} {row.get('target')} rc={row.get('rc')} {row.get('wall_s')}s {row.get('rss_mib')}MiB {flag}",
+        print(f"{row.get('kind')} {row.get('target')} rc={row.get('rc')} {row.get('wall_s')}s "
+              f"cpu={row.get('cpu_s')}s {row.get('rss_mib')}MiB {flag}",
               file=sys.stderr, flush=True)
 
     ids = set(Path(args.ids).read_text().split()) if args.ids else None
