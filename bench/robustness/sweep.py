@@ -96,7 +96,8 @@ def silent(kind: str, res: dict, named: list[str]) -> str:
     out = res["stdout"] + res["stderr"]
     if res["rc"] in (124, 137):
         return ""
-    if kind in ("audit", "check") and re.search(r"\(0 files?\)", out):
+    if kind in ("audit", "check") and re.search(r"\(0 files?\)", out) \
+            and "no Python script of the job" not in out and "\n  - read " not in out:
         return "0 files analysed"
     if kind == "validate" and re.search(r"Validated 0 files", out) and "not recognised" not in out:
         return "validated 0 files"
@@ -263,8 +264,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.summarise:
         rows = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
         for r in rows:  # re-derive with the current detector (the tails hold the last lines)
-            if r.get("rc") is not None and r["kind"] == "validate":
-                r["silent"] = silent(r["kind"], {"rc": r["rc"], "stdout": r["stdout_tail"], "stderr": r["stderr_tail"]}, [])
+            # the stored tails are short: re-derive only what the last lines decide
+            if r.get("rc") is not None and (r["kind"] == "validate" or r.get("silent") == "0 files analysed"):
+                r["silent"] = silent(r["kind"], {"rc": r["rc"], "stdout": r["stdout_tail"], "stderr": r["stderr_tail"]},
+                                     [])
         text = summary(rows)
         if args.table:
             Path(args.table).write_text(text)
