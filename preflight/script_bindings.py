@@ -24,6 +24,18 @@ def _bound_targets(node: ast.AST) -> list[ast.AST]:
     return []
 
 
+def declared_global(scope: ast.AST) -> frozenset[str]:
+    """The names a ``global`` or ``nonlocal`` statement anywhere under ``scope`` names, found in one
+    walk and kept on the node (the resolver asks it once per name it follows)."""
+    cached = scope.__dict__.get("_pf_declared_global")
+    if cached is not None:
+        return cached
+    found = frozenset(n for node in ast.walk(scope) if isinstance(node, (ast.Global, ast.Nonlocal))
+                      for n in node.names)
+    scope.__dict__["_pf_declared_global"] = found
+    return found
+
+
 def module_binding(tree: Optional[ast.AST], functions: Mapping[str, Sequence[ast.AST]], name: str,
                    line: Optional[int]) -> Optional[ast.expr]:
     """The value of the one module-level ``name = value`` when ``name`` at ``line`` can only

@@ -40,6 +40,7 @@ import ast
 from typing import Any, Optional
 
 from preflight.analysis.syntax import target_names
+from preflight.script_bindings import declared_global
 from preflight.script_index_core import _ARITH, Resolved, _lowest_cap
 
 _UNKNOWN = object()
@@ -50,12 +51,24 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 def _binds(node: ast.AST, name: str) -> bool:
     """Whether a statement binds ``name`` in its own scope (nested defs, classes, lambdas left out,
     comprehension targets too: they have their own scope)."""
+    return name in _bound_names(node)
+
+
+def _bound_names(node: ast.AST) -> frozenset[str]:
+    """Every name :func:`_binds` answers True for, found in one walk and kept on the node: the value
+    flow asks it of the same statements once per name and per ``if`` it decides, and a long ``main()``
+    walked again each time cost minutes (huggingface/parler-tts run_parler_tts_training.py)."""
+    cached = node.__dict__.get("_pf_bound_names")
+    if cached is not None:
+        return cached
+    names: set[str] = set()
     stack: list[ast.AST] = [node]
     while stack:
         cur = stack.pop()
         if cur is not node and isinstance(cur, _SCOPES):
-            if getattr(cur, "name", None) == name:
-                return True
+            own = getattr(cur, "name", None)
+            if own is not None:
+                names.add(own)
             continue
         if isinstance(cur, ast.comprehension):
             continue
@@ -67,14 +80,15 @@ def _binds(node: ast.AST, name: str) -> bool:
         elif isinstance(cur, (ast.With, ast.AsyncWith)):
             targets = [i.optional_vars for i in cur.items if i.optional_vars is not None]
         elif isinstance(cur, (ast.Import, ast.ImportFrom)):
-            if any((a.asname or a.name).split(".")[0] == name for a in cur.names):
-                return True
-        elif isinstance(cur, ast.ExceptHandler) and cur.name == name:
-            return True
-        if any(name in target_names(t) for t in targets):
-            return True
+            names.update((a.asname or a.name).split(".")[0] for a in cur.names)
+        elif isinstance(cur, ast.ExceptHandler) and cur.name:
+            names.add(cur.name)
+        for t in targets:
+            names.update(target_names(t))
         stack.extend(ast.iter_child_nodes(cur))
-    return False
+    frozen = frozenset(names)
+    node.__dict__["_pf_bound_names"] = frozen
+    return frozen
 
 
 def _contains(stmt: ast.AST, line: int) -> bool:
@@ -208,9 +222,8 @@ def flow_value(idx: Any, name: str, line: Optional[int], depth: int) -> Optional
         params = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
         if (a.vararg and a.vararg.arg == name) or (a.kwarg and a.kwarg.arg == name):
             return None
-    for node in ast.walk(scope):
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return None
+    if name in declared_global(scope):
+        return None
     if name not in params and not any(_binds(s, name) for s in body):
         return None
     key = (id(idx), name, line)

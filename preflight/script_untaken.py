@@ -21,19 +21,32 @@ import ast
 from typing import Any, Optional
 
 from preflight.analysis.syntax import target_names
-from preflight.script_bindings import _bound_targets
+from preflight.script_bindings import _bound_targets, declared_global
 
 
 def _count(stmts: list[ast.stmt], name: str, nested: bool) -> int:
     """Statements binding ``name`` in ``stmts``; with ``nested`` False, none inside a def, class or lambda."""
-    found = 0
-    stack: list[ast.AST] = list(stmts)
+    return sum(_counts(stmt, nested).get(name, 0) for stmt in stmts)
+
+
+def _counts(stmt: ast.stmt, nested: bool) -> dict[str, int]:
+    """How many bindings of each name ``stmt`` holds, in one walk kept on the node (asked once per
+    name the resolver follows: a walk of the whole module each time cost minutes on long scripts)."""
+    key = "_pf_bind_counts_nested" if nested else "_pf_bind_counts"
+    cached = stmt.__dict__.get(key)
+    if cached is not None:
+        return cached
+    found: dict[str, int] = {}
+    stack: list[ast.AST] = [stmt]
     while stack:
         node = stack.pop()
         if not nested and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        found += sum(name in target_names(t) for t in _bound_targets(node))
+        for t in _bound_targets(node):
+            for n in set(target_names(t)):  # a target counts once per name (``_, _ = pair``)
+                found[n] = found.get(n, 0) + 1
         stack.extend(ast.iter_child_nodes(node))
+    stmt.__dict__[key] = found
     return found
 
 
@@ -61,9 +74,8 @@ def _untaken(index: Any, name: str) -> Optional[ast.expr]:
     tree = getattr(index.script, "tree", None)
     if not isinstance(tree, ast.Module):
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return None
+    if name in declared_global(tree):
+        return None
     if _count(tree.body, name, True) != _count(tree.body, name, False):
         return None  # a function or class binds it too
     plain: list[ast.Assign] = []

@@ -94,6 +94,12 @@ def run(args: argparse.Namespace) -> int:
         "templates": sum(1 for r in reports if r.template),
         "unreadable": len(errors),
     }
+    # nothing to validate under the folders named (no .json/.yaml/.yml at all): not a green run
+    empty = not reports and not unrecognised and not not_recognised
+    if empty:
+        named = ", ".join(str(p) for p in args.paths)
+        sys.stderr.write(f"preflight: warning: no config files (.json, .yaml, .yml) found under {named} "
+                         "(nothing was validated)\n")
     if args.format == "json":
         doc = {
             "version": VALIDATE_VERSION,
@@ -136,9 +142,12 @@ def run(args: argparse.Namespace) -> int:
             tail.append(_plural(counts["templates"], "template") + " not validated")
         if counts["not_recognised"]:
             tail.append(_plural(counts["not_recognised"], "file") + " not recognised as a config")
-        out.append(f"Validated {_plural(len(checked), 'file')}"
-                   + (f" ({', '.join(kinds)})" if kinds else "") + f": {summary}"
-                   + "".join("; " + t for t in tail))
+        if empty:
+            out.append("No config files found: nothing was validated.")
+        else:
+            out.append(f"Validated {_plural(len(checked), 'file')}"
+                       + (f" ({', '.join(kinds)})" if kinds else "") + f": {summary}"
+                       + "".join("; " + t for t in tail))
         sys.stdout.write("\n".join(out) + "\n")
     if any(p.severity in failing for p in problems):
         return EXIT_FINDINGS
