@@ -237,6 +237,9 @@ FILE = {
     "PF644": "code.pf644_labels_shifted_before_causal_lm",
     "PF645": "code.pf645_predict_label_ids_as_predictions",
     "PF646": "code.pf646_duplicate_hydra_override",
+    "PF661": "code.pf661_label_names_are_class_names",
+    "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
+    "PF663": "code.pf663_lightning_parameter_in_no_param_group",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -431,6 +434,7 @@ JOB = {
     "PF630": "plan.pf630_zero3_model_with_device_map",
     "PF638": "plan.pf638_index_free_dataset_seeded_alike",
     "PF641": "plan.pf641_warmup_scheduler_first_step_default_lr",
+    "PF664": "plan.pf664_deepspeed_engine_without_optimizer",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -643,4 +647,7 @@ NEEDS = {
     "PF644": ('labels',),
     "PF645": ('predict',),
     "PF646": ('=',),
+    "PF661": ('label_names',),
+    "PF662": ('multi_label_classification',),
+    "PF663": ('Parameter',),
 }
