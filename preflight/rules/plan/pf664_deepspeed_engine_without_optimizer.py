@@ -79,6 +79,8 @@ together with `model_parameters=model.parameters()`, or pass `optimizer=` to `in
 
 * A DeepSpeed config of the job has an `optimizer` block, or the job has no DeepSpeed
   config preflight could read.
+* The script names an `"optimizer"` key (it fills or builds the config's optimizer section
+  itself: `ds_config["optimizer"]["params"]["lr"] = ...`).
 * `initialize` receives `optimizer=`, `model_parameters=`, more than two positional arguments,
   or `**kwargs`; or the engine is never given to `backward`.
 """
@@ -93,6 +95,8 @@ together with `model_parameters=model.parameters()`, or pass `optimizer=` to `in
             text = script.text if script.text is not None else script.source.text
             if not text or "initialize" not in text or ".backward(" not in text:
                 continue
+            if '"optimizer"' in text or "'optimizer'" in text:
+                continue  # the script writes an optimizer section into the config it builds (ChatGLM-Finetuning)
             idx = pctx.index(script)
             sites = [s for s in idx.calls if (s.qualified or "").endswith("deepspeed.initialize")]
             if not sites or any(_given_optimizer(s.call) for s in sites):
