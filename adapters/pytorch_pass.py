@@ -130,10 +130,43 @@ def _one_arm(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> list[tuple[
     else, when none is, the undecided ones only if they all build the same class. Arms of an
     ``if``/``elif`` chain on an option nobody decided (``if args.optimizer == "adam": Adam(...)
     elif ...: GaLoreAdamW(...)``) are alternatives: taking the first would be a guess."""
-    decided = [f for f in found if idx.runs(f[0]) is True]
+    exits = _early_exit_arms(idx, found)
+    found = [f for f in found if exits.get(id(f[0].call)) is not False]
+    decided = [f for f in found if idx.runs(f[0]) is True and exits.get(id(f[0].call), True) is True]
     if decided:
         return decided
     return found if len({name for _, name in found}) <= 1 else []
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise))
+
+
+def _early_exit_arms(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> dict[int, Optional[bool]]:
+    """Constructions after an ``if`` whose body builds another of them and returns: an implicit ``else``
+    (RecBole ``trainer.py`` @ f8d87147^ ``_build_optimizer``: ``if self.learner.lower() == "adam": return
+    optim.Adam(...)`` then ``return optim.SGD(...)``). call id -> whether that arm runs: False when the ``if``
+    is decided true, None when it is undecided (the two are alternatives). Calls not after such an ``if``
+    are left out."""
+    calls = {id(site.call) for site, _ in found}
+    out: dict[int, Optional[bool]] = {}
+    for node in ast.walk(idx.script.tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for i, stmt in enumerate(block):
+                if not (isinstance(stmt, ast.If) and not stmt.orelse and _exits(stmt.body)):
+                    continue
+                inside = {id(n) for s in stmt.body for n in ast.walk(s) if id(n) in calls}
+                if not inside:
+                    continue
+                after = [id(n) for s in block[i + 1:] for n in ast.walk(s) if id(n) in calls]
+                taken = idx.truth(stmt.test)
+                for key in after:
+                    arm = None if taken is None else not taken
+                    out[key] = arm if out.get(key, True) is not False else False
+    return out
 
 
 _RANK = {"low": 0, "medium": 1, "high": 2}

@@ -132,3 +132,68 @@ def _script_args(ctx: FileContext) -> list[list[str]]:
                 continue
             out.append([str(t) for t in info.script_args])
     return out
+
+
+def launch_accumulation_window(ctx: FileContext) -> bool:
+    """Some ``accelerate launch`` line beside the analysed file gives the Accelerator a window above 1
+    through the launcher: ``--gradient_accumulation_steps N`` with DeepSpeed, or the config file's
+    ``deepspeed_config.gradient_accumulation_steps`` (accelerate v1.6.0 ``utils/launch.py``
+    ``prepare_deepspeed_cmd_env`` exports it as ``ACCELERATE_GRADIENT_ACCUMULATION_STEPS``, which
+    ``Accelerator.__init__`` reads when no window is passed)."""
+    return bool(ctx.cached("launch-world-accumulation", lambda: _accumulation(ctx)))
+
+
+def _window(value: object) -> bool:
+    try:
+        return isinstance(value, (int, str)) and not isinstance(value, bool) and int(value) > 1
+    except ValueError:
+        return False
+
+
+def _accumulation(ctx: FileContext) -> bool:
+    from preflight.adapters.launch_line import parse_launch
+    from preflight.analysis import project_imports
+    from preflight.loaders import LoadedConfig, load_config_text
+    from preflight.sources import InputRefused, read_text_limited
+
+    try:
+        me = Path(ctx.parsed.source.path)
+        if not me.is_file():
+            return False
+        here = me.resolve().parent
+        scripts = sorted(p for p in here.iterdir() if p.suffix in _SUFFIXES and p.is_file())
+    except (OSError, RuntimeError, ValueError):
+        return False
+    if not scripts or len(scripts) > MAX_SCRIPTS:
+        return False
+    project_imports._local.read = True  # the result depends on other files: not cached by content
+    for path in scripts:
+        try:
+            text = read_text_limited(path, MAX_BYTES, errors="replace")
+        except (OSError, InputRefused, ValueError):
+            continue
+        for line in text.replace("\\\n", " ").splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or me.name not in line:
+                continue
+            try:
+                info = parse_launch(shlex.split(line, comments=True))
+            except ValueError:
+                continue
+            if info.launcher != "accelerate" or info.script is None or os.path.basename(info.script) != me.name:
+                continue
+            if "__use_deepspeed" in info.options and _window(info.options.get("__gradient_accumulation_steps")):
+                return True
+            config = info.options.get("__config_file")
+            if not config:
+                continue
+            try:
+                found = (here / config) if not os.path.isabs(config) else Path(config)
+                loaded = load_config_text(read_text_limited(found, MAX_BYTES, errors="replace"), "yaml", str(found))
+            except (OSError, InputRefused, ValueError):
+                continue
+            data = loaded.data if isinstance(loaded, LoadedConfig) else None
+            block = data.get("deepspeed_config") if isinstance(data, dict) else None
+            if isinstance(block, dict) and _window(block.get("gradient_accumulation_steps")):
+                return True
+    return False

@@ -238,6 +238,9 @@ FILE = {
     "PF644": "code.pf644_labels_shifted_before_causal_lm",
     "PF645": "code.pf645_predict_label_ids_as_predictions",
     "PF646": "code.pf646_duplicate_hydra_override",
+    "PF661": "code.pf661_label_names_are_class_names",
+    "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
+    "PF663": "code.pf663_lightning_parameter_in_no_param_group",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -437,5 +440,6 @@ JOB = {
     "PF647": "plan.pf647_plateau_monitor_on_epochs_without_validation",
     "PF648": "plan.pf648_checkpoint_never_saved_without_validation",
     "PF649": "plan.pf649_hydra_later_option_undoes_override",
+    "PF664": "plan.pf664_deepspeed_engine_without_optimizer",
     "PF801": "plan.pf801_does_not_fit",
 }

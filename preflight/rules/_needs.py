@@ -212,4 +212,7 @@ NEEDS = {
     "PF644": ('labels',),
     "PF645": ('predict',),
     "PF646": ('=',),
+    "PF661": ('label_names',),
+    "PF662": ('multi_label_classification',),
+    "PF663": ('Parameter',),
 }

@@ -6,6 +6,7 @@ import ast
 from typing import Iterable
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.launch_world import single_process_launch
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import (
@@ -136,6 +137,8 @@ texts) in a loop over a loader the file prepared with `accelerator.prepare`
 
 ## When preflight stays silent
 
+* Every launch script beside the file starts it as one process (`accelerate launch
+  --num_processes 1 run.py`, `torchrun --nproc_per_node 1`): nothing is padded.
 * The file truncates the gathered outputs by hand (a slice `[:n]` bounded by
   `len(loader.dataset)` or `len(eval_dataset)`: the `samples_seen` recipe and the
   `losses[: len(eval_dataset)]` recipe from before `gather_for_metrics`).
@@ -153,6 +156,8 @@ texts) in a loop over a loader the file prepared with `accelerator.prepare`
         objects = accelerator_calls(ctx, "gather_object") + [c for c, q in calls(ctx) if q in _GATHER_OBJECT]
         if not (gathers or objects) or _manual_truncation(ctx):
             return
+        if single_process_launch(ctx):
+            return  # `accelerate launch --num_processes 1`: one process, no loader shard pads anything
         yield from self._gather_objects(ctx, objects)
         for call in gathers:
             loop = ctx.enclosing(call, ast.For, ast.AsyncFor)

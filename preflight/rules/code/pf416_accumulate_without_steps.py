@@ -6,6 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.launch_world import launch_accumulation_window
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_calls, accelerators, has_unpacking, kwarg
@@ -52,6 +53,10 @@ not passed when creating the `Accelerator`").
   or a DeepSpeed plugin is configured in the file (DeepSpeed's own config sets it).
 * The file builds no Accelerator (it comes from elsewhere; `accelerate launch
   --gradient_accumulation_steps` can set it).
+* An `accelerate launch` line in a launch script beside the file gives the window through
+  DeepSpeed: `--use_deepspeed --gradient_accumulation_steps N`, or `deepspeed_config:
+  gradient_accumulation_steps: N` in its `--config_file` (accelerate exports it as
+  `ACCELERATE_GRADIENT_ACCUMULATION_STEPS`, which `Accelerator()` reads; transformers 45656).
 * Nothing in the file mentions `gradient_accumulation_steps` (no window was
   asked for: `accumulate` with a window of 1 is harmless).
 """
@@ -83,6 +88,8 @@ not passed when creating the `Accelerator`").
                 mentioned = True
         if not mentioned and window is None and "gradient_accumulation_steps" not in ctx.parsed.source.text:
             return  # nothing asks for a window: accumulate() with a window of 1 is harmless
+        if launch_accumulation_window(ctx):
+            return  # the launcher exports ACCELERATE_GRADIENT_ACCUMULATION_STEPS from the DeepSpeed settings
         evidence = [ctx.evidence(uses[0], "`accelerator.accumulate` expects a window")]
         said = ""
         if window is not None:

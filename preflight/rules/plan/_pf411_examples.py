@@ -19,6 +19,22 @@ PF411_BAD = [
         args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=4)
         Trainer(model=model, args=args, train_dataset=ds).train()
         """),
+    # a cast after the load that keeps float32 is no cast to 16 bits
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.36.2
+        # --- train.py
+        import torch
+        from accelerate import Accelerator
+        from transformers import CLIPTextModel
+
+
+        def main():
+            accelerator = Accelerator(mixed_precision="fp16")
+            text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-large-patch14")  # warning: PF411
+            text_encoder.requires_grad_(False)
+            text_encoder.to(accelerator.device, dtype=torch.float32)
+        """),
 ]
 
 PF411_GOOD = [
@@ -65,5 +81,24 @@ PF411_GOOD = [
 
         model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")
         args = TrainingArguments(output_dir="out", bf16=True)
+        """),
+    # tricky-correct: the frozen encoder is cast to the training dtype right after loading (diffusers
+    # examples/text_to_image/train_text_to_image_lora.py, PR 6144: ``text_encoder.to(accelerator.device,
+    # dtype=weight_dtype)``); only the load itself holds float32
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.36.2
+        # --- train.py
+        import torch
+        from accelerate import Accelerator
+        from transformers import CLIPTextModel
+
+
+        def main():
+            accelerator = Accelerator(mixed_precision="fp16")
+            text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-large-patch14")
+            text_encoder.requires_grad_(False)
+            weight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32
+            text_encoder.to(accelerator.device, dtype=weight_dtype)
         """),
 ]

@@ -119,7 +119,7 @@ PF517_GOOD = [
         if dist.get_rank() == 0:
             engine.module.save_pretrained(args.output_dir, state_dict=state)
     # --- ds_config.json
-    {"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}
+    {"train_micro_batch_size_per_gpu": 1, "optimizer": {"type": "AdamW", "params": {"lr": 1e-5}}, "zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}
     # --- launch
     deepspeed --num_gpus 4 finetune.py --deepspeed ds_config.json
 """),
@@ -138,7 +138,7 @@ PF517_GOOD = [
         if dist.get_rank() == 0:
             model.save_pretrained(args.output_dir)
     # --- ds_config.json
-    {"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2}}
+    {"train_micro_batch_size_per_gpu": 1, "optimizer": {"type": "AdamW", "params": {"lr": 1e-5}}, "zero_optimization": {"stage": 2}}
     # --- launch
     deepspeed --num_gpus 4 finetune.py --deepspeed ds_config.json
 """),

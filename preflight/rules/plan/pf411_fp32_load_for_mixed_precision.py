@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Iterable
 
+from preflight.analysis.syntax import dotted_name
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -56,6 +58,9 @@ Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
 * The project declares transformers 5 or no version (5.x default: `"auto"`).
 * `torch_dtype`/`dtype`, `quantization_config`, `load_in_*`, `device_map` or
   `**kwargs` on the call; precision not known to be mixed.
+* The loaded model is cast to 16 bits after the load, in the same function: `.half()`,
+  `.bfloat16()`, or `.to(...)` with a dtype that is not float32 (diffusers' LoRA scripts:
+  `text_encoder.to(accelerator.device, dtype=weight_dtype)`); only the load itself holds float32.
 * The script trains every weight (no PEFT wrap, no freezing): mixed precision keeps float32
   master weights on purpose (torch AMP's GradScaler refuses fp16 gradients, and bf16
   weights lose small updates), so the float32 load is what the job needs.
@@ -77,6 +82,8 @@ Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
             for site in model_loads(pctx, script):
                 if has_unpacking(site.call) or any(site.kwarg(k) is not None for k in _DTYPE_KEYS):
                     continue
+                if site.target is not None and _cast_after(script.tree, site.call, site.target):
+                    continue  # cast to 16 bits right after loading: only the load itself briefly holds float32
                 mode = "bf16" if precision.value == "amp_bf16" else "fp16"
                 message = (
                     f"`{site.label}(...)` without `torch_dtype` loads float32 weights on "
@@ -88,3 +95,30 @@ Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
                 if ev is not None:
                     evidence.append(ev)
                 yield pctx.code_finding(self, script, site.call, message, evidence=evidence)
+
+
+_FP32 = ("float32", "float", "fp32")
+
+
+def _to_16(call: ast.Call) -> bool:
+    """``.to(...)`` with a dtype argument that is not float32: ``dtype=weight_dtype``, ``torch.float16``."""
+    args = [kw.value for kw in call.keywords if kw.arg == "dtype"]
+    args += [a for a in call.args if (dotted_name(a) or "").rsplit(".", 1)[-1] not in ("device", "cuda")
+             and ("dtype" in (dotted_name(a) or "") or (dotted_name(a) or "").startswith("torch."))]
+    return any((dotted_name(a) or "").rsplit(".", 1)[-1] not in _FP32 for a in args)
+
+
+def _cast_after(tree: ast.AST, load: ast.Call, target: str) -> bool:
+    """``target`` cast to 16 bits after ``load``, in the function holding the load (or the module)."""
+    scope: ast.AST = tree
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= load.lineno \
+                and (node.end_lineno or 0) >= load.lineno and any(n is load for n in ast.walk(node)):
+            scope = node  # innermost: ast.walk visits outer functions first
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) \
+                or node.lineno <= load.lineno or dotted_name(node.func.value) != target:
+            continue
+        if node.func.attr in ("half", "bfloat16") or (node.func.attr == "to" and _to_16(node)):
+            return True
+    return False
