@@ -38,7 +38,13 @@ from typing import Callable, Mapping, Optional, Sequence
 from preflight.adapters.launchers import LaunchInfo, parse_launch
 from preflight.adapters.shell_arrays import _ARRAY_ASSIGN, _ARRAY_REF, _assign_array, _join_arrays
 from preflight.adapters.shell_expand import _SELF_DIR, _arith_end, expand
-from preflight.adapters.shell_lex import _strip_comment, command_tokens, logical_lines, shell_words, split_value  # noqa: F401  (moved; re-exported)
+from preflight.adapters.shell_lex import (  # noqa: F401  (moved; re-exported)
+    _strip_comment,
+    command_tokens,
+    logical_lines,
+    shell_words,
+    split_value,
+)
 from preflight.adapters.shell_loops import ShellLoop, loop_header, ranked, runs_in_background
 from preflight.adapters.shell_values import (
     _ARGS_FROM,
