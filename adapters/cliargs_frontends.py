@@ -33,7 +33,9 @@ _LIBRARY: dict[str, dict[str, Any]] = {
                           "local_rank": -1},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
-                    "use_bnb_nested_quant": False},
+                    "use_bnb_nested_quant": False,
+                    # the dtype the script's load is given (``torch_dtype``; ``dtype`` in later TRL releases)
+                    "torch_dtype": None, "dtype": None},
 }
 
 

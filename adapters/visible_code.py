@@ -45,7 +45,16 @@ _COMPILE_WORDS = re.compile(r"(?<!func)torch\.compile|_dynamo(?!\.config\b)|torc
 # its value may be 16-bit in a config not read). A metric computed into a local named ``precision``
 # (nicklashansen/tdmpc2 @ e9f5932 ``common/math.py:106`` ``precision = tp / (tp + fp + eps)``: a name
 # or a parenthesis followed by arithmetic) is no setting.
-_PRECISION_WORDS = re.compile(r"autocast|GradScaler|grad_scaler|\bscaler\b|\.half\(|\bhalf\b|float16|bfloat16|"
+# A variable named ``scaler`` counts where it is used as a loss scaler (``scaler.scale(loss)``, ``scaler.step``,
+# ``scaler(loss, ...)``), not a data scaler (yang-song/score_sde_pytorch @ cb1f359 run_lib.py:86 ``scaler =
+# datasets.get_data_scaler(config)``; time-series-foundation-models/lag-llama @ 013ff0c lag_llama/model/module.py
+# ``self.scaler = MeanScaler(...)``); ``half`` counts as ``torch.half``, ``.half()``, an option or setting named
+# ``half`` (``args.half``, ``--half``, ``half: true``), not a word of prose or a local (lag-llama module.py:176
+# "Rotates half the hidden dims", ``half = dim // 2``)
+_PRECISION_WORDS = re.compile(r"autocast|GradScaler|grad_scaler|"
+                              r"\bscaler\s*\.\s*(?:scale|unscale_|step|update|get_scale)\s*\(|\bscaler\s*\(\s*loss\b|"
+                              r"\.half\(|torch\.half\b|\w\.half\b|--half\b|\bhalf\s*[=:]\s*(?:True|true|1)\b|"
+                              r"\bhalf_precision\b|\buse_half\b|float16|bfloat16|"
                               r"\bfp16|\bbf16|\bfp8|float8|\bamp\b|apex|"
                               r"precision\s*[=:](?!\s*(?:[A-Za-z_][\w.]*|\([^()\n]*\))\s*[-+*/])|"
                               r"mixed_precision|torch_dtype", re.I)

@@ -94,3 +94,269 @@ def test_codeshell_launch_script_gives_the_plan(cli, tmp_path) -> None:
     assert fact(plan, "dist.sharding").value == "zero3"
     assert fact(plan, "batch.micro").value == 1
     assert fact(plan, "batch.grad_accum").value == 8
+
+
+# --- DeepCTR-Torch's Keras-style compile (shenweichen/DeepCTR-Torch @ f685425
+# examples/run_classification_criteo.py:58, deepctr_torch/models/basemodel.py:433-445) ---
+
+BASEMODEL = """\
+    import torch
+    import torch.nn as nn
+
+    class BaseModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = nn.Linear(4, 1)
+
+        def compile(self, optimizer, loss=None, metrics=None):
+            self.optim = torch.optim.Adagrad(self.parameters()) if optimizer == "adagrad" else optimizer
+            self.loss_func = nn.functional.binary_cross_entropy
+
+        def fit(self, x, y, batch_size=32, epochs=1):
+            loader = torch.utils.data.DataLoader(list(zip(x, y)), batch_size=batch_size)
+            for xb, yb in loader:
+                loss = self.loss_func(torch.sigmoid(self.linear(xb)), yb)
+                self.optim.zero_grad()
+                loss.backward()
+                self.optim.step()
+"""
+
+KERAS_SCRIPT = """\
+    import torch
+    from basemodel import BaseModel
+
+    model = BaseModel()
+    model.compile({args})
+    model.fit(torch.randn(64, 4), torch.rand(64, 1), batch_size=32)
+"""
+
+
+def _compile_plan(cli, tmp_path, args: str) -> dict:
+    write(tmp_path, {"basemodel.py": BASEMODEL, "train.py": KERAS_SCRIPT.format(args=args)})
+    return plan_of(cli, "train.py", cwd=tmp_path)
+
+
+def test_keras_style_compile_is_not_torch_compile(cli, tmp_path) -> None:
+    plan = _compile_plan(cli, tmp_path, '"adagrad", "binary_crossentropy",\n              metrics=["auc"], ')
+    got = fact(plan, "compile.enabled")
+    assert got is None or got.value is False
+    assert not [f for f in plan["fields"].get("compile.enabled", []) if f["value"] is True]
+
+
+def test_keras_style_compile_with_keywords_only_is_not_torch_compile(cli, tmp_path) -> None:
+    plan = _compile_plan(cli, tmp_path, 'optimizer="adagrad", loss="binary_crossentropy"')
+    assert not [f for f in plan["fields"].get("compile.enabled", []) if f["value"] is True]
+
+
+def test_twin_module_compile_with_torch_options_is_compile(cli, tmp_path) -> None:
+    plan = _compile_plan(cli, tmp_path, 'mode="max-autotune", fullgraph=True')
+    got = fact(plan, "compile.enabled")
+    assert got is not None and got.value is True
+    assert got.source.line == 5
+
+
+def test_twin_bare_module_compile_is_compile(cli, tmp_path) -> None:
+    got = fact(_compile_plan(cli, tmp_path, ""), "compile.enabled")
+    assert got is not None and got.value is True
+
+
+# --- small-doge: TRL ModelConfig torch_dtype handed to the load (SmallDoges/small-doge @ 0e305a7
+# recipes/doge/Doge-160M-Instruct/sft/config_full.yaml:22, src/small_doge/trainer/sft.py:108-121,
+# recipes/accelerate_configs/ddp.yaml:8 mixed_precision: bf16) ---
+
+TRL_SFT = """\
+    import torch
+    from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser
+
+    def main(script_args, training_args, model_args):
+        torch_dtype = (
+            model_args.torch_dtype if model_args.torch_dtype in ["auto", None] else getattr(torch, model_args.torch_dtype)
+        )
+        model_kwargs = dict(revision=model_args.model_revision, torch_dtype=torch_dtype)
+        training_args.model_init_kwargs = model_kwargs
+        trainer = SFTTrainer(model=model_args.model_name_or_path, args=training_args, train_dataset=None)
+        trainer.train()
+
+    if __name__ == "__main__":
+        parser = TrlParser((ScriptArguments, SFTConfig, ModelConfig))
+        script_args, training_args, model_args = parser.parse_args_and_config()
+        main(script_args, training_args, model_args)
+"""
+
+ACC_DDP = """\
+    compute_environment: LOCAL_MACHINE
+    distributed_type: MULTI_GPU
+    mixed_precision: bf16
+    num_machines: 1
+    num_processes: 8
+"""
+
+
+def _trl_plan(cli, tmp_path, yaml_extra: str, script: str = TRL_SFT) -> dict:
+    write(tmp_path, {"sft.py": script, "ddp.yaml": ACC_DDP,
+                     "config.yaml": "model_name_or_path: gpt2\n" + yaml_extra + "bf16: true\n"
+                                    "per_device_train_batch_size: 4\n"})
+    return plan_of(cli, "--", "accelerate", "launch", "--config_file", "ddp.yaml", "sft.py",
+                   "--config", "config.yaml", cwd=tmp_path)
+
+
+def test_torch_dtype_option_handed_to_the_load_makes_bf16_weights(cli, tmp_path) -> None:
+    plan = _trl_plan(cli, tmp_path, "torch_dtype: bfloat16\n")
+    got = fact(plan, "precision.mode")
+    assert (got.value, got.confidence) == ("bf16", "medium")
+    assert "over weights loaded in bf16 (config.yaml:2)" in got.source.detail
+    bits = fact(plan, "precision.weights_bits")
+    assert (bits.value, bits.source.path, bits.source.line) == (16, "config.yaml", 2)
+    assert not [f for f in plan["fields"]["precision.mode"] if f["confidence"] == "high" and f["value"] == "bf16"]
+
+
+def test_twin_no_torch_dtype_keeps_autocast(cli, tmp_path) -> None:
+    got = fact(_trl_plan(cli, tmp_path, ""), "precision.mode")
+    assert got.value == "amp_bf16"
+
+
+def test_twin_fp32_dtype_keeps_autocast(cli, tmp_path) -> None:
+    plan = _trl_plan(cli, tmp_path, "torch_dtype: float32\n")
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+    assert fact(plan, "precision.weights_bits") is None or fact(plan, "precision.weights_bits").value != 16
+
+
+def test_twin_dtype_option_the_script_never_hands_on_keeps_autocast(cli, tmp_path) -> None:
+    script = TRL_SFT.replace("torch_dtype=torch_dtype", "use_cache=False").replace(
+        "getattr(torch, model_args.torch_dtype)", "None")
+    plan = _trl_plan(cli, tmp_path, "torch_dtype: bfloat16\n", script)
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+
+
+def test_twin_lora_over_bf16_weights_stays_autocast(cli, tmp_path) -> None:
+    # PEFT keeps the adapters fp32: autocast over them (the derive step does not turn it)
+    plan = _trl_plan(cli, tmp_path, "torch_dtype: bfloat16\nuse_peft: true\n")
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+
+
+# --- demucs: ``dora run model=htdemucs`` (facebookresearch/demucs @ e976d93 docs/training.md:61-73,
+# demucs/train.py:222 ``@hydra_main(config_path="../conf", config_name="config")`` from dora,
+# demucs/distrib.py:44-51 ``if world_size == 1: return model`` before DistributedDataParallel) ---
+
+DORA_TRAIN = """\
+    import torch
+    from dora import hydra_main
+    from torch.utils.data import DataLoader
+    from . import distrib
+
+    @hydra_main(config_path="../conf", config_name="config", version_base="1.1")
+    def main(args):
+        distrib.init()
+        model = distrib.wrap(torch.nn.Linear(4, 4))
+        if args.optim.optim == "adam":
+            optimizer = torch.optim.Adam(model.parameters(), lr=args.optim.lr)
+        else:
+            raise ValueError("bad optimizer")
+        loader = DataLoader(list(range(64)), batch_size=args.batch_size, num_workers=args.misc.num_workers)
+        for x in loader:
+            loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+
+    if __name__ == "__main__":
+        main()
+"""
+
+DISTRIB = """\
+    import torch
+    from torch.nn.parallel.distributed import DistributedDataParallel
+
+    world_size = 1
+
+    def init():
+        global world_size
+        world_size = torch.distributed.get_world_size() if torch.distributed.is_initialized() else 1
+
+    def wrap(model):
+        if world_size == 1:
+            return model
+        else:
+            return DistributedDataParallel(model, device_ids=[torch.cuda.current_device()])
+"""
+
+DORA_CONF = """\
+    batch_size: 64
+    optim:
+      optim: adam
+      lr: 0.0003
+    misc:
+      num_workers: 10
+"""
+
+
+def _dora_project(tmp_path, distrib: str = DISTRIB) -> None:
+    write(tmp_path, {"mypkg/__init__.py": "", "mypkg/train.py": DORA_TRAIN, "mypkg/distrib.py": distrib,
+                     "conf/config.yaml": DORA_CONF, "tools/__init__.py": ""})
+
+
+def test_dora_run_is_the_train_module_in_one_process(cli, tmp_path) -> None:
+    _dora_project(tmp_path)
+    plan = plan_of(cli, "--", "dora", "run", "batch_size=32", cwd=tmp_path)
+    assert any("dora run: Dora runs mypkg.train" in n for n in plan["notes"])
+    assert fact(plan, "dist.world_size").value == 1
+    assert fact(plan, "batch.micro").value == 32  # the override on the line
+    assert fact(plan, "optimizer.name").value == "Adam"
+    assert fact(plan, "data.num_workers").value == 10
+    sharding = fact(plan, "dist.sharding")
+    assert (sharding.value, sharding.confidence, sharding.source.path) == ("none", "medium", "mypkg/distrib.py")
+    assert sharding.source.line == 14
+
+
+def test_dora_package_named_with_p_and_ddp_runs_one_process_per_gpu(cli, tmp_path) -> None:
+    _dora_project(tmp_path)
+    plan = plan_of(cli, "--", "dora", "-P", "mypkg", "run", "-d", cwd=tmp_path)
+    assert any("one worker process per visible GPU" in n for n in plan["notes"])
+    assert fact(plan, "dist.world_size") is None or fact(plan, "dist.world_size").value != 1
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or sharding.value != "none"
+
+
+def test_dora_grid_is_said_not_read(cli, tmp_path) -> None:
+    _dora_project(tmp_path)
+    res = cli("audit", "--emit-plan", "json", "--", "dora", "grid", "mygrid", cwd=tmp_path)
+    assert res.code == 3
+    assert "only `dora run`" in res.err + res.out
+
+
+def test_unknown_launcher_is_said_not_an_empty_pass(cli, tmp_path) -> None:
+    write(tmp_path, {"train.py": "print(1)\n"})
+    res = cli("audit", "--", "mytool", "fit", "model=x", cwd=tmp_path)
+    assert res.code == 3
+    assert "not a launcher preflight reads" in res.err + res.out
+
+
+def test_twin_ddp_wrapper_under_more_than_one_process_with_several_processes_stays_ddp(cli, tmp_path) -> None:
+    _dora_project(tmp_path)
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "-m", "mypkg.train", cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "ddp"
+
+
+def test_twin_unguarded_ddp_wrapper_in_one_process_stays_ddp(cli, tmp_path) -> None:
+    unguarded = DISTRIB.replace("        if world_size == 1:\n            return model\n        else:\n    ", "")
+    unguarded = unguarded.replace("            return DistributedDataParallel", "        return DistributedDataParallel")
+    _dora_project(tmp_path, unguarded)
+    plan = plan_of(cli, "--", "dora", "run", cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "ddp"
+
+
+def test_world_size_guard_shapes() -> None:
+    import ast
+    import textwrap
+
+    from preflight.adapters.ddp_world_guard import single_process_skips
+
+    def skips(src: str, line: int) -> bool:
+        return single_process_skips(ast.parse(textwrap.dedent(src)), line)
+
+    assert skips("def f(m):\n    if world_size > 1:\n        m = DDP(m)\n    return m\n", 3)
+    assert skips("def f(m):\n    if dist.get_world_size() == 1:\n        return m\n    return DDP(m)\n", 4)
+    assert skips("def f(m):\n    if 1 < self.world_size:\n        m = DDP(m)\n", 3)
+    assert not skips("def f(m):\n    if world_size >= 1:\n        m = DDP(m)\n", 3)
+    assert not skips("def f(m):\n    if rank == 0:\n        return m\n    return DDP(m)\n", 4)
+    assert not skips("def f(m):\n    if world_size == 1:\n        print(m)\n    return DDP(m)\n", 4)
