@@ -360,3 +360,90 @@ def test_world_size_guard_shapes() -> None:
     assert not skips("def f(m):\n    if world_size >= 1:\n        m = DDP(m)\n", 3)
     assert not skips("def f(m):\n    if rank == 0:\n        return m\n    return DDP(m)\n", 4)
     assert not skips("def f(m):\n    if world_size == 1:\n        print(m)\n    return DDP(m)\n", 4)
+
+
+# --- words that stopped the visible-code absences: a data scaler (yang-song/score_sde_pytorch @ cb1f359
+# run_lib.py:86 ``scaler = datasets.get_data_scaler(config)``), a rotary helper's ``half`` and prose
+# (time-series-foundation-models/lag-llama @ 013ff0c lag_llama/model/module.py:176,450), an adapter-pattern
+# class (thu-ml/tianshou @ f240205 tianshou/utils/net/common.py:75 ``ModuleWithVectorOutputAdapter``) ---
+
+LOOP_MAIN = """\
+    import torch
+    from engine import run
+
+    if __name__ == "__main__":
+        run()
+"""
+
+ENGINE = """\
+    import torch
+    from torch import nn
+
+
+    class ModuleWithVectorOutputAdapter(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.net(x)
+
+
+    def rotate_half(x):
+        \"\"\"Rotates half the hidden dims of the input.\"\"\"
+        half = x.shape[-1] // 2
+        return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+    def run():
+        scaler = get_data_scaler()
+        model = ModuleWithVectorOutputAdapter()
+        optimizer = torch.optim.Adam(model.parameters())
+        for x in [torch.zeros(2, 4)]:
+            loss = model(rotate_half(scaler(x))).sum()
+            {step}
+
+
+    def get_data_scaler():
+        return lambda x: x * 2.0 - 1.0
+"""
+
+PLAIN_STEP = "loss.backward()\n            optimizer.step()\n            optimizer.zero_grad()"
+
+
+def _words_plan(cli, tmp_path, step: str = PLAIN_STEP, engine: str = ENGINE) -> dict:
+    write(tmp_path, {"train.py": LOOP_MAIN, "engine.py": engine.replace("{step}", step)})
+    return plan_of(cli, "train.py", cwd=tmp_path)
+
+
+def test_data_scaler_rotary_half_and_adapter_class_leave_fp32_and_no_peft(cli, tmp_path) -> None:
+    plan = _words_plan(cli, tmp_path)
+    precision = fact(plan, "precision.mode")
+    assert (precision.value, precision.confidence) == ("fp32", "medium")
+    peft = fact(plan, "peft.method")
+    assert (peft.value, peft.confidence) == ("none", "medium")
+
+
+def test_precision_words_of_the_absence_reader() -> None:
+    from preflight.adapters.visible_code import _PRECISION_WORDS
+
+    silent = ["scaler = datasets.get_data_scaler(config)\nbatch = scaler(batch)",
+              "self.scaler = MeanScaler(dim=1)\nloc, scale = self.scaler(x, weights)",
+              '"""Rotates half the hidden dims of the input."""', "half = x.shape[-1] // 2",
+              "x1, x2 = x[..., :half], x[..., half:]"]
+    for text in silent:
+        assert _PRECISION_WORDS.search(text) is None, text
+    loud = ["scaler.scale(loss).backward()", "scaler.step(optimizer)", "scaler.unscale_(optimizer)",
+            "scaler(loss, optimizer, parameters=model.parameters())", "model = model.half()",
+            "dtype = torch.half if half else None", "if args.half:", "parser.add_argument('--half')",
+            "half: true", "use_half = cfg.use_half", "scaler = torch.cuda.amp.GradScaler()"]
+    for text in loud:
+        assert _PRECISION_WORDS.search(text) is not None, text
+
+
+def test_twin_a_lora_adapter_class_keeps_peft_unknown(cli, tmp_path) -> None:
+    engine = ENGINE.replace("ModuleWithVectorOutputAdapter", "BottleneckAdapter").replace(
+        "class BottleneckAdapter", "class Adapter(nn.Module):\n    pass\n\n\nclass BottleneckAdapter").replace(
+        "model = BottleneckAdapter()", "model = BottleneckAdapter()\n        extra = Adapter()")
+    peft = fact(_words_plan(cli, tmp_path, engine=engine), "peft.method")
+    assert peft is None or peft.value != "none"
