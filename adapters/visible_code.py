@@ -157,11 +157,22 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
                                                for t in texts))
     if _COMPILE_WORDS.search(compiled) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))
-    if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", code)) is None and _PRECISION_WORDS.search(extra) is None:
+    worded = _COMMENT_LINE.sub("", "\n".join(_local_amp(_MODULE_DOCSTRING.sub("", t, count=1)) for t in texts))
+    if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", worded)) is None and _PRECISION_WORDS.search(extra) is None:
         detail = where.format("16-bit or mixed precision (autocast, a grad scaler, half, float16/bfloat16, amp, "
                               "a precision setting)") + ": PyTorch computes in fp32"
         out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
     return out
+
+
+# ``amp = abs(xy_f)``: a local named ``amp`` (an amplitude) bound to a value that names no AMP module
+# (time-series-foundation-models/lag-llama @ 013ff0c data/augmentations/freq_mix.py:37-40)
+_LOCAL_AMP = re.compile(r"^[ \t]*amp[ \t]*=(?!=)(?![^\n]*\b(?:amp|apex|cuda|torch)\b)", re.M)
+
+
+def _local_amp(text: str) -> str:
+    """``text`` with the word ``amp`` renamed where the file binds it as a local value of its own."""
+    return re.sub(r"\bamp\b", "amp_value", text) if _LOCAL_AMP.search(text) else text
 
 
 def _own_trainer(code: str) -> bool:

@@ -441,6 +441,17 @@ def test_precision_words_of_the_absence_reader() -> None:
         assert _PRECISION_WORDS.search(text) is not None, text
 
 
+def test_a_local_named_amp_is_no_amp() -> None:
+    # lag-llama @ 013ff0c data/augmentations/freq_mix.py:37-40: an amplitude named ``amp``
+    from preflight.adapters.visible_code import _PRECISION_WORDS, _local_amp
+
+    assert _PRECISION_WORDS.search(_local_amp("amp = abs(xy_f)\n_, index = amp.sort(dim=dim)\n")) is None
+    for text in ("from apex import amp\nmodel, opt = amp.initialize(model, opt)\n",
+                 "amp = torch.cuda.amp\nwith amp.autocast():\n    pass\n",
+                 "amp = args.amp\n", "if amp == 1:\n    x = 2\n"):
+        assert _PRECISION_WORDS.search(_local_amp(text)) is not None, text
+
+
 def test_twin_a_lora_adapter_class_keeps_peft_unknown(cli, tmp_path) -> None:
     engine = ENGINE.replace("ModuleWithVectorOutputAdapter", "BottleneckAdapter").replace(
         "class BottleneckAdapter", "class Adapter(nn.Module):\n    pass\n\n\nclass BottleneckAdapter").replace(
