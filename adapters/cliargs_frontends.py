@@ -21,7 +21,8 @@ _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
     "SFTConfig": {"max_length": 1024, "max_seq_length": None, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
+                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0,
+                  "packing": False},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
                   "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},

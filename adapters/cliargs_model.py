@@ -209,6 +209,7 @@ class _ModelPass(_FlagsPass):
         """TRL configs default bf16 on (unless fp16): autocast bf16 when no other fact says."""
         self.precision_choice()
         self.weights_dtype_option()
+        self.trl_packing()
         if not self._trl():
             return
         bf16 = self.value("bf16")
@@ -245,6 +246,21 @@ class _ModelPass(_FlagsPass):
         src = Source(source.kind, source.path, source.line, source.key, detail)
         self.add("precision.weights_bits", 16, src, found[3])
         self.adapter.add_checked(self.plan, "precision.mode", mode, src, "low", -1)
+
+    def trl_packing(self) -> None:
+        """``packing: True`` of a TRL SFTConfig (the launch line or the parser's file): SFTTrainer packs
+        the samples into rows of ``max_length`` tokens (SmallDoges/small-doge @ 0e305a7
+        ``recipes/doge/Doge-160M-Instruct/sft/config_full.yaml:28``). The default (False) is not
+        claimed: the collator then decides."""
+        if not any(o.library == "SFTConfig" for o in self.decl.options.values()):
+            return
+        found = self.value("packing")
+        if found is None or found[2].kind == "default" or _as_bool(found[1]) is not True:
+            return
+        source = found[2]
+        self.add("data.padding", "packed", Source(source.kind, source.path, source.line, source.key,
+                                                  f"{source.detail or 'packing'}: SFTTrainer packs the samples "
+                                                  "into rows of max_length tokens"), found[3])
 
 
 _DTYPE_MODE = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}

@@ -458,3 +458,13 @@ def test_twin_a_lora_adapter_class_keeps_peft_unknown(cli, tmp_path) -> None:
         "model = BottleneckAdapter()", "model = BottleneckAdapter()\n        extra = Adapter()")
     peft = fact(_words_plan(cli, tmp_path, engine=engine), "peft.method")
     assert peft is None or peft.value != "none"
+
+
+def test_trl_packing_in_the_yaml_is_packed(cli, tmp_path) -> None:
+    got = fact(_trl_plan(cli, tmp_path, "packing: true\nmax_length: 2048\n"), "data.padding")
+    assert (got.value, got.source.path, got.source.line) == ("packed", "config.yaml", 2)
+
+
+def test_twin_trl_packing_false_is_not_packed(cli, tmp_path) -> None:
+    got = fact(_trl_plan(cli, tmp_path, "packing: false\n"), "data.padding")
+    assert got is None or got.value != "packed"
