@@ -468,3 +468,43 @@ def test_trl_packing_in_the_yaml_is_packed(cli, tmp_path) -> None:
 def test_twin_trl_packing_false_is_not_packed(cli, tmp_path) -> None:
     got = fact(_trl_plan(cli, tmp_path, "packing: false\n"), "data.padding")
     assert got is None or got.value != "packed"
+
+
+# --- codeshell finetune.py:211-213: transformers.Trainer(..., tokenizer=tokenizer) and no data_collator ---
+
+HF_TOK = """\
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained("gpt2")
+    model = transformers.AutoModelForCausalLM.from_pretrained("gpt2")
+    args = transformers.TrainingArguments(output_dir="out", per_device_train_batch_size=2)
+
+    def preprocess(text):
+        ids = tokenizer(text{pad})["input_ids"][:512]
+        return dict(input_ids=ids, labels=ids)
+
+    dataset = [preprocess(t) for t in ["a b", "c"]]
+    trainer = transformers.Trainer(model=model, args=args, train_dataset=dataset, {extra})
+    trainer.train()
+"""
+
+
+def _tok_plan(cli, tmp_path, pad: str = "", extra: str = "tokenizer=tokenizer") -> dict:
+    write(tmp_path, {"train.py": HF_TOK.replace("{pad}", pad).replace("{extra}", extra)})
+    return plan_of(cli, "train.py", cwd=tmp_path)
+
+
+def test_trainer_with_a_tokenizer_and_no_collator_pads_dynamically(cli, tmp_path) -> None:
+    got = fact(_tok_plan(cli, tmp_path), "data.padding")
+    assert (got.value, got.confidence, got.source.line) == ("dynamic", "medium", 12)
+    got = fact(_tok_plan(cli, tmp_path, extra="processing_class=tokenizer"), "data.padding")
+    assert got.value == "dynamic"
+
+
+def test_twin_trainer_with_its_own_collator_or_pre_padded_samples(cli, tmp_path) -> None:
+    got = fact(_tok_plan(cli, tmp_path, extra="tokenizer=tokenizer, data_collator=None"), "data.padding")
+    assert got is None or "DataCollatorWithPadding" not in (got.source.detail or "")
+    got = fact(_tok_plan(cli, tmp_path, pad=', padding="max_length", max_length=512'), "data.padding")
+    assert got is None or got.value != "dynamic"
+    got = fact(_tok_plan(cli, tmp_path, extra="data_collator=lambda b: b"), "data.padding")
+    assert got is None or got.value != "dynamic"
