@@ -508,3 +508,47 @@ def test_twin_trainer_with_its_own_collator_or_pre_padded_samples(cli, tmp_path)
     assert got is None or got.value != "dynamic"
     got = fact(_tok_plan(cli, tmp_path, extra="data_collator=lambda b: b"), "data.padding")
     assert got is None or got.value != "dynamic"
+
+
+# --- SimCTG @ 3a91449 document_generation/trainer.py:56-57: transformers' AdamW imported inside the function ---
+
+SIMCTG_MAIN = """\
+    import argparse
+    import torch
+    from trainer import model_training
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--learning_rate", type=float, default=2e-5)
+    args = parser.parse_args()
+    model = torch.nn.Linear(4, 4)
+    model_training(args, model)
+"""
+
+SIMCTG_TRAINER = """\
+    import torch
+
+    def model_training(args, model):
+        from transformers.optimization import {what}, get_linear_schedule_with_warmup
+        optimizer = {ctor}(model.parameters(), lr=args.learning_rate)
+        scheduler = get_linear_schedule_with_warmup(optimizer, num_warmup_steps=10, num_training_steps=100)
+        for x in [torch.zeros(2, 4)]:
+            loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad()
+"""
+
+
+def test_transformers_adamw_imported_in_the_training_function(cli, tmp_path) -> None:
+    write(tmp_path, {"train.py": SIMCTG_MAIN,
+                     "trainer.py": SIMCTG_TRAINER.format(what="AdamW", ctor="AdamW")})
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name")
+    assert (got.value, got.source.path, got.source.line) == ("AdamW", "trainer.py", 5)
+
+
+def test_twin_a_torch_optimizer_beside_the_transformers_scheduler(cli, tmp_path) -> None:
+    write(tmp_path, {"train.py": SIMCTG_MAIN,
+                     "trainer.py": SIMCTG_TRAINER.format(what="Adafactor", ctor="torch.optim.SGD")})
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name")
+    assert got is not None and got.value == "SGD"
