@@ -552,3 +552,78 @@ def test_twin_a_torch_optimizer_beside_the_transformers_scheduler(cli, tmp_path)
                      "trainer.py": SIMCTG_TRAINER.format(what="Adafactor", ctor="torch.optim.SGD")})
     got = fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name")
     assert got is not None and got.value == "SGD"
+
+
+# --- MMCV 1.x / mmaction2 0.x (SwinTransformer/Video-Swin-Transformer, set 33: tools/train.py keeps
+# ``--launcher`` in its options, configs/recognition/swin/...kinetics400_1k.py:63-64,115-117
+# ``videos_per_gpu=8``, ``optimizer_config=dict(type='DistOptimizerHook', update_interval=4, ...)``) ---
+
+MMCV1_TRAIN = """\
+    import argparse
+
+    from mmcv import Config
+    from mmcv.runner import init_dist
+
+
+    def parse_args():
+        parser = argparse.ArgumentParser(description='Train a recognizer')
+        parser.add_argument('config', help='train config file path')
+        parser.add_argument(
+            '--launcher',
+            choices=['none', 'pytorch', 'slurm', 'mpi'],
+            default='none',
+            help='job launcher')
+        return parser.parse_args()
+
+
+    def main():
+        args = parse_args()
+        cfg = Config.fromfile(args.config)
+        if args.launcher == 'none':
+            distributed = False
+        else:
+            distributed = True
+            init_dist(args.launcher)
+        train_model(cfg, distributed=distributed)
+
+
+    if __name__ == '__main__':
+        main()
+"""
+
+MMCV1_CFG = """\
+    model = dict(type='Recognizer3D', backbone=dict(type='SwinTransformer3D'))
+    data = dict(
+        videos_per_gpu=8,
+        workers_per_gpu=4,
+        train=dict(type='VideoDataset'))
+    optimizer = dict(type='AdamW', lr=1e-3)
+    optimizer_config = dict(
+        type="DistOptimizerHook",
+        update_interval={interval},
+        grad_clip=None)
+"""
+
+
+def _mmcv1_plan(cli, tmp_path, launcher: str = "pytorch", interval: str = "4") -> dict:
+    write(tmp_path, {"tools/train.py": MMCV1_TRAIN, "configs/swin.py": MMCV1_CFG.replace("{interval}", interval)})
+    return plan_of(cli, "--", "python", "-m", "torch.distributed.launch", "--nproc_per_node=8", "tools/train.py",
+                   "configs/swin.py", "--launcher", launcher, cwd=tmp_path)
+
+
+def test_mmcv1_videos_per_gpu_update_interval_and_launcher(cli, tmp_path) -> None:
+    plan = _mmcv1_plan(cli, tmp_path)
+    micro, accum = fact(plan, "batch.micro"), fact(plan, "batch.grad_accum")
+    assert (micro.value, micro.source.path, micro.source.line) == (8, "configs/swin.py", 3)
+    assert (accum.value, accum.source.line) == (4, 9)
+    assert fact(plan, "dist.sharding").value == "ddp"
+    assert fact(plan, "batch.global").value == 8 * 4 * 8
+    assert fact(plan, "data.num_workers").value == 4
+
+
+def test_twin_mmcv1_without_launcher_or_interval(cli, tmp_path) -> None:
+    plan = _mmcv1_plan(cli, tmp_path, launcher="none", interval="None")
+    got = fact(plan, "dist.sharding")
+    assert got is None or got.value != "ddp" or "MMCV 1.x" not in (got.source.detail or "")
+    got = fact(plan, "batch.grad_accum")
+    assert got is None or "optimizer_config" not in (got.source.key or "")
