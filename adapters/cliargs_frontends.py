@@ -21,7 +21,8 @@ _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
     "SFTConfig": {"max_length": 1024, "max_seq_length": None, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
+                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0,
+                  "packing": False},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
                   "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
@@ -33,7 +34,9 @@ _LIBRARY: dict[str, dict[str, Any]] = {
                           "local_rank": -1},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
-                    "use_bnb_nested_quant": False},
+                    "use_bnb_nested_quant": False,
+                    # the dtype the script's load is given (``torch_dtype``; ``dtype`` in later TRL releases)
+                    "torch_dtype": None, "dtype": None},
 }
 
 

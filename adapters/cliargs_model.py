@@ -208,6 +208,8 @@ class _ModelPass(_FlagsPass):
     def precision(self) -> None:
         """TRL configs default bf16 on (unless fp16): autocast bf16 when no other fact says."""
         self.precision_choice()
+        self.weights_dtype_option()
+        self.trl_packing()
         if not self._trl():
             return
         bf16 = self.value("bf16")
@@ -216,3 +218,52 @@ class _ModelPass(_FlagsPass):
             return
         if bf16 is not None and _as_bool(bf16[1]):
             self.add("precision.mode", "amp_bf16", bf16[2], bf16[3])
+
+    def weights_dtype_option(self) -> None:
+        """A ``torch_dtype``/``dtype`` option given a 16-bit value (the launch line or the parser's
+        file, never its default) that the script hands to the model's load: the weights are
+        loaded in 16 bits. SmallDoges/small-doge @ 0e305a7 ``recipes/doge/Doge-160M-Instruct/sft/
+        config_full.yaml:22`` ``torch_dtype: bfloat16`` -> ``src/small_doge/trainer/sft.py:108-121``
+        ``torch_dtype = ... getattr(torch, model_args.torch_dtype)``, ``model_kwargs =
+        dict(torch_dtype=torch_dtype, ...)``, ``training_args.model_init_kwargs = model_kwargs``
+        (TRL's own ``trl/scripts/sft.py`` and the alignment handbook the same; transformers'
+        ``run_clm.py`` into ``from_pretrained``). ``precision.weights_bits`` 16 and a fallback
+        ``precision.mode`` of that dtype (priority -1), which the derive step weighs against an
+        autocast from the Trainer or accelerate (:func:`preflight.adapters.derive`)."""
+        found = self.value("torch_dtype", "dtype")
+        if found is None or not isinstance(found[1], str) or found[2].kind == "default":
+            return
+        mode = _DTYPE_MODE.get(found[1].strip().lower().removeprefix("torch."))
+        if mode is None:
+            return
+        handed = _DTYPE_HANDED.search(self.script.source.text)
+        if handed is None:
+            return
+        line = self.script.source.text.count("\n", 0, handed.start()) + 1
+        source = found[2]
+        detail = (f"{source.detail or found[0]}: {found[1]}, handed to the model's load "
+                  f"({self.script.source.display}:{line} {handed.group(0).strip()}): {mode} weights")
+        src = Source(source.kind, source.path, source.line, source.key, detail)
+        self.add("precision.weights_bits", 16, src, found[3])
+        self.adapter.add_checked(self.plan, "precision.mode", mode, src, "low", -1)
+
+    def trl_packing(self) -> None:
+        """``packing: True`` of a TRL SFTConfig (the launch line or the parser's file): SFTTrainer packs
+        the samples into rows of ``max_length`` tokens (SmallDoges/small-doge @ 0e305a7
+        ``recipes/doge/Doge-160M-Instruct/sft/config_full.yaml:28``). The default (False) is not
+        claimed: the collator then decides."""
+        if not any(o.library == "SFTConfig" for o in self.decl.options.values()):
+            return
+        found = self.value("packing")
+        if found is None or found[2].kind == "default" or _as_bool(found[1]) is not True:
+            return
+        source = found[2]
+        self.add("data.padding", "packed", Source(source.kind, source.path, source.line, source.key,
+                                                  f"{source.detail or 'packing'}: SFTTrainer packs the samples "
+                                                  "into rows of max_length tokens"), found[3])
+
+
+_DTYPE_MODE = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}
+# ``torch_dtype=torch_dtype``, ``dtype=model_args.torch_dtype``, ``getattr(torch, model_args.dtype)``
+_DTYPE_HANDED = re.compile(r"\b(?:torch_)?dtype\s*=\s*(?:torch_dtype|dtype|[A-Za-z_]\w*\.(?:torch_)?dtype)\b"
+                           r"|getattr\(\s*torch\s*,\s*[A-Za-z_]\w*\.(?:torch_)?dtype\s*\)")

@@ -59,6 +59,8 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
                 continue
     if any(_FIXED.search(text) for _, text, _ in files):
         return
+    if _trainer_default_collator(plan, files):
+        return
     for shown, _text, tree in files:
         found = _collator(tree) if tree is not None else None
         if found is None:
@@ -75,6 +77,43 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
                         f"{name}.__call__ pads each batch with torch.nn.utils.rnn.pad_sequence to its longest sample"),
                  "medium", adapter="derive")
         return
+
+
+# a tokenizer call or a hand-made list padded (every row the same length before the collator sees it)
+_PADDED = re.compile(r"""\bpadding\s*=\s*(?!False\b|None\b|['"]do_not_pad['"])|pad_token_id\s*\]\s*\*|\.pad\(""")
+
+
+def _trainer_default_collator(plan: TrainingPlan, files: list[tuple[str, str, Optional[ast.Module]]]) -> bool:
+    """``transformers.Trainer(..., tokenizer=tok)`` (``processing_class=`` in 4.46+) with no
+    ``data_collator=``: the Trainer's default collator is ``DataCollatorWithPadding(tokenizer)``, which
+    pads each batch to its longest sample (WisdomShell/codeshell @ 09d1adc ``finetune/finetune.py:211-213``,
+    samples cut to ``model_max_length`` and never padded). Only the library's ``Trainer`` and
+    ``Seq2SeqTrainer`` by those names, and only when no file read pads the samples itself."""
+    if any(_PADDED.search(text) for _, text, _ in files):
+        return False
+    for shown, _text, tree in files:
+        if tree is None or not shown:
+            continue
+        imported = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                    and (n.module or "").split(".")[0] == "transformers" for a in n.names}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = dotted_name(node.func) or ""
+            last = name.rsplit(".", 1)[-1]
+            if last not in ("Trainer", "Seq2SeqTrainer") or not (name.startswith("transformers.") or
+                                                                 (name == last and last in imported)):
+                continue
+            kws = {kw.arg for kw in node.keywords}
+            if None in kws or "data_collator" in kws or not kws & {"tokenizer", "processing_class"}:
+                continue
+            plan.add("data.padding", "dynamic",
+                     Source("code", shown, node.lineno, "data_collator",
+                            f"{name}(...) is given a tokenizer and no data_collator: its default "
+                            "DataCollatorWithPadding pads each batch to its longest sample"),
+                     "medium", adapter="derive")
+            return True
+    return False
 
 
 def _module_path(project: Any, name: str) -> Optional[str]:

@@ -15,6 +15,11 @@ submodule): Alpha-VLLM/Lumina-T2X @ 1c60696 ``Next-DiT-ImageNet/models/models.py
 ``@torch.compile def _forward_silu_gating(self, x1, x3): return F.silu(x1) * x3``, a fused
 activation inside the feed-forward of an uncompiled model. Anything else is left as written (the
 word still counts).
+
+A ``x.compile(...)`` call that cannot be ``nn.Module.compile`` is blanked too (see
+:func:`module_compile_args`): a Keras-style ``model.compile("adagrad", "binary_crossentropy",
+metrics=[...])`` (shenweichen/DeepCTR-Torch @ f685425 ``examples/run_classification_criteo.py:58``)
+builds an optimizer and a loss, it compiles nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +29,32 @@ import builtins
 
 _BUILTINS = frozenset(dir(builtins))
 _MODEL_METHODS = frozenset({"forward", "generate", "__call__", "apply", "module", "model"})
+
+
+_TORCH_COMPILE_KWARGS = frozenset({"fullgraph", "dynamic", "backend", "mode", "options", "disable"})
+
+
+def module_compile_args(call: ast.Call) -> bool:
+    """Whether ``x.compile(...)`` can be ``nn.Module.compile``: it hands its arguments to
+    ``torch.compile``, whose options are keyword-only (``fullgraph``, ``dynamic``, ``backend``,
+    ``mode``, ``options``, ``disable``). A positional argument or another keyword makes it a
+    method of the project's own or a library's (a Keras-style ``compile(optimizer, loss,
+    metrics=...)``: DeepCTR-Torch ``deepctr_torch/models/basemodel.py:433``; Keras 3 on the torch
+    backend ``model.compile(optimizer=..., loss=...)``)."""
+    if call.args:
+        return False
+    return all(kw.arg is None or kw.arg in _TORCH_COMPILE_KWARGS for kw in call.keywords)
+
+
+def _foreign_compiles(tree: ast.Module) -> list[ast.Call]:
+    """``x.compile(...)`` calls (``x`` not ``torch`` nor ``re``) that are no ``nn.Module.compile``."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile" \
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id in ("torch", "re")) \
+                and not module_compile_args(node):
+            out.append(node)
+    return out
 
 
 def _is_torch_compile(node: ast.expr) -> bool:
@@ -81,8 +112,9 @@ def _helpers(tree: ast.Module) -> list[ast.FunctionDef]:
 
 
 def blank_helper_compiles(text: str) -> str:
-    """``text`` with the ``@torch.compile`` decorators of numeric helper functions blanked (the
-    same length and lines); unchanged when it does not parse."""
+    """``text`` with the ``@torch.compile`` decorators of numeric helper functions and the
+    ``x.compile(...)`` calls that are no ``nn.Module.compile`` blanked (the same length and
+    lines); unchanged when it does not parse."""
     if "compile" not in text:
         return text
     try:
@@ -90,6 +122,14 @@ def blank_helper_compiles(text: str) -> str:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text
     lines = text.split("\n")
+    for call in _foreign_compiles(tree):
+        if call.end_lineno is None or call.end_col_offset is None:
+            continue
+        for i in range(call.lineno - 1, call.end_lineno):
+            row = lines[i].encode("utf-8")  # the offsets count UTF-8 bytes
+            start = call.col_offset if i == call.lineno - 1 else 0
+            end = call.end_col_offset if i == call.end_lineno - 1 else len(row)
+            lines[i] = (row[:start] + b" " * (end - start) + row[end:]).decode("utf-8", errors="replace")
     for stmt in _helpers(tree):
         for deco in stmt.decorator_list:
             if not _is_torch_compile(deco) or deco.end_lineno is None:

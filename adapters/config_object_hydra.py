@@ -85,4 +85,4 @@ def _is_main(dec: ast.AST) -> bool:
         target = target.value
     if isinstance(target, ast.Name):
         parts.append(target.id)
-    return ".".join(reversed(parts)).endswith("hydra.main")
+    return ".".join(reversed(parts)).endswith(("hydra.main", "hydra_main"))  # dora's ``hydra_main`` too

@@ -368,6 +368,12 @@ def _autocast_over_unseen_weights(plan: TrainingPlan) -> None:
              "medium", adapter="derive", priority=max(1, winner.priority + 1))
 
 
+def _dtype_option(fact: Any) -> bool:
+    """A ``torch_dtype``/``dtype`` option the script hands to its model load (read by the options
+    reader, :meth:`preflight.adapters.cliargs_model._ModelPass.weights_dtype_option`)."""
+    return fact.adapter == "cliargs" and (fact.source.key or "").lstrip("-") in ("torch_dtype", "dtype")
+
+
 def _autocast_over_bf16_weights(plan: TrainingPlan) -> None:
     winner = plan.resolve("precision.mode")
     if winner is None or winner.value != "amp_bf16" or uses_deepspeed(plan):
@@ -376,9 +382,9 @@ def _autocast_over_bf16_weights(plan: TrainingPlan) -> None:
     if (isinstance(sharding, str) and sharding.startswith("fsdp")) or plan.value("peft.method") == "lora":
         return
     bits = plan.resolve("precision.weights_bits")
-    if bits is None or bits.value != 16 or bits.source.kind != "code":
+    if bits is None or bits.value != 16 or not (bits.source.kind == "code" or _dtype_option(bits)):
         return
-    if not any(f.value == "bf16" and f.source.kind == "code" for f in plan.facts("precision.mode")):
+    if not any(f.value == "bf16" and (f.source.kind == "code" or _dtype_option(f)) for f in plan.facts("precision.mode")):
         return  # the 16-bit weights are not known to be bf16
     plan.add("precision.mode", "bf16",
              Source("derived", bits.source.path, bits.source.line, None,

@@ -78,10 +78,12 @@ def find_apps(project: Project) -> list[HydraApp]:
     apps: list[HydraApp] = []
     for script in project.scripts:
         idx = project.index(script)
-        if not idx.imports_any("hydra"):
+        if not idx.imports_any("hydra", "dora"):
             continue
         folder = Path(script.source.path).resolve().parent
-        for site in idx.find("hydra.main"):
+        # Dora's ``hydra_main`` takes hydra.main's arguments (facebookresearch/dora dora/hydra.py;
+        # facebookresearch/demucs @ e976d93 demucs/train.py:222)
+        for site in idx.find("hydra.main", "dora.hydra_main"):
             apps.append(_app(idx, site, folder, "@hydra.main", Path(str(project.root))))
         inits = idx.find("hydra.initialize", "hydra.initialize_config_dir")
         composes = idx.find("hydra.compose")

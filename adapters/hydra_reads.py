@@ -352,7 +352,7 @@ def _main_param(tree: ast.AST) -> Optional[str]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.args.args:
             for dec in node.decorator_list:
                 target = dec.func if isinstance(dec, ast.Call) else dec
-                if (_dotted(target) or "").endswith("hydra.main"):
+                if (_dotted(target) or "").endswith(("hydra.main", "hydra_main")):  # dora's hydra_main too
                     return node.args.args[0].arg
     return None
 

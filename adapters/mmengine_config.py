@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -177,6 +178,14 @@ class MMEngineConfigAdapter(Adapter):
         # the defaults below are the MMEngine Runner's: claimed only when the script hands the config to it
         runner = any((isinstance(n, ast.Attribute) and n.attr == "from_cfg") or (isinstance(n, ast.Name)
                      and n.id == "Runner") for n in ast.walk(script.tree))
+        if "launcher" not in values and re.search(r"""add_argument\(\s*['"]--launcher['"]""", script.source.text):
+            # MMCV 1.x tools/train.py keeps ``--launcher`` in its options (``init_dist(args.launcher)``)
+            argv = [str(a) for a in project.argv or []]
+            for k, tok in enumerate(argv):
+                if tok == "--launcher" and k + 1 < len(argv):
+                    values = {**values, "launcher": argv[k + 1]}
+                elif tok.startswith("--launcher="):
+                    values = {**values, "launcher": tok.split("=", 1)[1]}
         self._facts(plan, values, where, runner)
 
     def _edits(self, project: Project, script: ParsedPython, call: ast.Call, values: dict, where: Where) -> None:
@@ -326,9 +335,22 @@ class MMEngineConfigAdapter(Adapter):
             if isinstance(pin, bool):
                 add("data.pin_memory", pin, src(("train_dataloader", "pin_memory"), "train_dataloader"))
         elif isinstance(_get(values, "data"), dict):  # MMCV 1.x
-            micro = int_at("data", "samples_per_gpu")
+            # mmaction2 0.x spells it videos_per_gpu (SwinTransformer/Video-Swin-Transformer @ its pinned commit
+            # configs/recognition/swin/swin_tiny_patch244_window877_kinetics400_1k.py:63)
+            per_gpu = "samples_per_gpu" if int_at("data", "samples_per_gpu") else "videos_per_gpu"
+            micro = int_at("data", per_gpu)
             if micro:
-                add("batch.micro", micro, src(("data", "samples_per_gpu"), "data.samples_per_gpu: per GPU (MMCV)"))
+                add("batch.micro", micro, src(("data", per_gpu), f"data.{per_gpu}: per GPU (MMCV)"))
+            hook = _get(values, "optimizer_config")
+            for key in ("cumulative_iters", "update_interval"):
+                # mmcv's GradientCumulativeOptimizerHook(cumulative_iters=N); the Swin projects'
+                # DistOptimizerHook(update_interval=N) (Video-Swin configs above:115-117)
+                steps = int_at("optimizer_config", key) if isinstance(hook, dict) else None
+                if steps:
+                    add("batch.grad_accum", steps, src(("optimizer_config", key),
+                                                       f"optimizer_config {key}: one optimizer step every {steps} "
+                                                       "iterations (MMCV optimizer hook)"))
+                    break
             workers = _get(values, "data", "workers_per_gpu")
             if isinstance(workers, int) and not isinstance(workers, bool) and workers >= 0:
                 add("data.num_workers", workers, src(("data", "workers_per_gpu"), "data.workers_per_gpu (MMCV)"))
@@ -365,6 +387,12 @@ class MMEngineConfigAdapter(Adapter):
         if isinstance(launcher, str) and launcher != "none" and not strategy and isinstance(wrapper, dict) and runner:
             add("dist.sharding", "ddp", src(("launcher",), f"launcher {launcher} and no model_wrapper_cfg: the "
                                                            "Runner wraps the model in MMDistributedDataParallel"))
+        elif isinstance(launcher, str) and launcher != "none" and wrapper is None and not runner \
+                and isinstance(_get(values, "data"), dict) and isinstance(_get(values, "optimizer"), dict):
+            # MMCV 1.x: the codebase's train API wraps the model in MMDistributedDataParallel when launched
+            # distributed (Video-Swin-Transformer mmaction/apis/train.py:106, ``--launcher pytorch``)
+            add("dist.sharding", "ddp", src(("launcher",), f"launcher {launcher} (MMCV 1.x): the train API wraps "
+                                                           "the model in MMDistributedDataParallel"))
         if isinstance(wrapper, dict) and not unread:
             compiled = _get(values, "compile")
             if compiled is None and "compile" not in values:

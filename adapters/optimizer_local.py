@@ -86,6 +86,14 @@ def _dynamic_optimizer(node: ast.Call, imports: dict[str, str]) -> bool:
     return qualified == "torch.optim" or qualified.endswith(".optim") or qualified == "optim"
 
 
+def _transformers_optimizer(parts: list[str]) -> bool:
+    """transformers' own optimizer classes (removed in 5.0), imported where they are used:
+    yxuansu/SimCTG @ 3a91449 ``document_generation/trainer.py:56-57`` ``from transformers.optimization
+    import AdamW`` inside ``model_training``."""
+    return parts[0] == "transformers" and parts[-1] in ("AdamW", "Adafactor") and \
+        (len(parts) == 2 or (len(parts) == 3 and parts[1] == "optimization"))
+
+
 def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
     """(class name, line, enclosing function) of each optimizer constructed in a module."""
     imports = _imports(tree)
@@ -109,7 +117,7 @@ def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
         if not last[:1].isupper() or last == "Optimizer":
             continue
         if (parts[:2] == ["torch", "optim"] and len(parts) == 3) or (parts[0] in _LIBS and "optim" in qualified.lower()) \
-                or (len(parts) == 1 and last in local):
+                or (len(parts) == 1 and last in local) or _transformers_optimizer(parts):
             out.append((last, node.lineno, enclosing.get(id(node))))
     return out
 

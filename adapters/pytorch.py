@@ -51,6 +51,25 @@ class PyTorchAdapter(Adapter):
             if found is not None:
                 path, line, mode, what = found
                 shown = os.path.relpath(path, project.root) if project.root else path.name
+                world = plan.resolve("dist.world_size")
+                if mode == "ddp" and world is not None and world.value == 1:
+                    from preflight.adapters.ddp_world_guard import single_process_skips
+                    from preflight.adapters.pytorch_local import parse_file
+
+                    try:
+                        skipped = single_process_skips(parse_file(path), line)
+                    except (OSError, SyntaxError, ValueError):
+                        skipped = False
+                    if skipped:
+                        # demucs/distrib.py:44-51 ``if world_size == 1: return model`` before the wrapper
+                        self.add_checked(plan, "dist.sharding", "none",
+                                         Source("code", shown, line, what.split("(", 1)[0],
+                                                f"{what} in {shown} (a local module {script.source.display} "
+                                                "imports) is built only when more than one process runs; this "
+                                                f"job runs one ({world.source.detail or world.source.kind}): no "
+                                                "wrapper"),
+                                         plan.capped("medium", "dist.world_size"))
+                        return
                 self.add_checked(plan, "dist.sharding", mode,
                                  Source("code", shown, line, what.split("(", 1)[0],
                                         f"{what} in {shown}, a local module {script.source.display} imports"),

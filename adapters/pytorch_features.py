@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.compile_helpers import module_compile_args
 from preflight.adapters.loop_shapes import loralib
 from preflight.adapters.pytorch_pass import (
     _CROP,
@@ -54,7 +55,8 @@ class _FeaturePass(_PrecisionPass):
                     self.add("memory.gradient_checkpointing", True,
                              self.src(site.call, "prepare_model_for_kbit_training(): use_gradient_checkpointing "
                                       "defaults to True"), self.conf(site))
-            elif q == "torch.compile" or (name.endswith(".compile") and self.is_model_receiver(site)):
+            elif q == "torch.compile" or (name.endswith(".compile") and self.is_model_receiver(site)
+                                          and module_compile_args(site.call)):
                 taken = self.trainer_took_it_before(site) if q == "torch.compile" else None
                 if taken is not None:
                     self.adapter.note(self.plan, f"{self.src(site.call).location()}: {site.label}(...) rebinds "

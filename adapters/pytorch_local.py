@@ -187,10 +187,12 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
 # ``lora`` inside ``exploration`` (huggingface/pytorch-image-models @ aa4b585 train.py's help text "uniform random
 # exploration") and the HTTP/logging adapters of ``requests`` and ``logging`` (allenai/OLMo-core @ fa6c501
 # ``from requests.adapters import HTTPAdapter``, TRI-ML/prismatic-vlms @ 874c5bb ``LoggerAdapter``, accelerate's
-# logging ``MultiProcessAdapter``, bytedance/1d-tokenizer @ its pinned commit utils/logger.py) are no PEFT
+# logging ``MultiProcessAdapter``, bytedance/1d-tokenizer @ its pinned commit utils/logger.py) are no PEFT; nor is
+# ``Adapter`` ending a CamelCase name (the adapter design pattern: thu-ml/tianshou @ f240205
+# tianshou/utils/net/common.py:75 ``ModuleWithVectorOutputAdapter``, a ``DataAdapter``)
 _PEFT_WORDS = re.compile(r"(?i:\bpeft\b|(?<!exp)lora|get_peft_model|PeftModel|"
                          r"(?<![a-z0-9])(?<!requests\.)adapters?(?![a-z0-9]))"
-                         r"|(?<!HTTP)(?<!Logger)(?<!MultiProcess)Adapter(?![0-9])")
+                         r"|(?<![a-z])(?<!HTTP)Adapter(?![0-9])")
 # an argument switching activation checkpointing off, by keyword
 # (or no switch at all: the bare ``import torch.utils.checkpoint [as cp]`` of a module that never calls it
 # (a call, ``cp.checkpoint(...)``, still counts),

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Optional
 
+from preflight.adapters.compile_helpers import module_compile_args
 from preflight.adapters.pytorch_optim_data import _OptimDataPass
 from preflight.adapters.pytorch_pass import (
     _APEX_DDP,
@@ -310,7 +311,8 @@ class _PrecisionPass(_OptimDataPass):
         compile)."""
         def switch(site: CallSite) -> bool:
             return (site.qualified or "") == "torch.compile" or (
-                (site.name or "").endswith(".compile") and self.is_model_receiver(site))
+                (site.name or "").endswith(".compile") and self.is_model_receiver(site)
+                and module_compile_args(site.call))
         if any(switch(s) for s in self.calls):
             return
         dead = [s for s in self.idx.calls if switch(s) and self.idx.runs(s) is False]

@@ -38,7 +38,13 @@ from typing import Callable, Mapping, Optional, Sequence
 from preflight.adapters.launchers import LaunchInfo, parse_launch
 from preflight.adapters.shell_arrays import _ARRAY_ASSIGN, _ARRAY_REF, _assign_array, _join_arrays
 from preflight.adapters.shell_expand import _SELF_DIR, _arith_end, expand
-from preflight.adapters.shell_lex import _strip_comment, command_tokens, logical_lines  # noqa: F401  (moved; re-exported)
+from preflight.adapters.shell_lex import (  # noqa: F401  (moved; re-exported)
+    _strip_comment,
+    command_tokens,
+    logical_lines,
+    shell_words,
+    split_value,
+)
 from preflight.adapters.shell_loops import ShellLoop, loop_header, ranked, runs_in_background
 from preflight.adapters.shell_values import (
     _ARGS_FROM,
@@ -475,7 +481,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                         vars_[name] = " ".join(shlex.quote(a) for a in forwarded)
                     continue
                 try:
-                    words = shlex.split(raw) if raw.strip() else [""]
+                    words = shell_words(raw) if raw.strip() else [""]
                 except ValueError:
                     words = [raw]
                 whole = raw.strip()
@@ -536,7 +542,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 final.extend(tail)
                 continue
             if raw_tok != tok and " " in tok.strip():
-                final.extend(tok.split())
+                final.extend(split_value(tok))
             elif tok == "" and raw_tok.startswith("$"):
                 continue
             else:

@@ -7,6 +7,7 @@ import shlex
 from typing import Mapping, Optional, Sequence
 
 from preflight.adapters.shell_expand import expand
+from preflight.adapters.shell_lex import split_value
 
 _ARRAY_ASSIGN = re.compile(r"^(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)(\+?)=\((.*)\)$")
 
@@ -47,7 +48,7 @@ def _array_words(body: str, vars_: Mapping[str, str], empty: set[str], arrays: M
         if bare is not None:
             out.append(value)
         elif value != inner:
-            out.extend(value.split())
+            out.extend(split_value(value))
         elif value:
             out.append(value)
     return out

@@ -13,7 +13,7 @@ import re
 from typing import Mapping, Optional, Sequence
 
 from preflight.adapters.shell import _ENV_WORD, _MAX_VALUE, command_tokens, expand, is_launch_tokens
-from preflight.adapters.shell_lex import Unquoted
+from preflight.adapters.shell_lex import Unquoted, split_value
 
 _KEYWORD_CUTS = ("then", "do", "else")
 _WORD = re.compile(r"[A-Za-z]+")
@@ -110,7 +110,7 @@ def subscript(line: str, vars_: Mapping[str, str], empty: set[str],
             value = expand(tok, dict(vars_), empty)
             if value == "" and tok.startswith("$"):
                 continue
-            out.extend(value.split() if value != tok and " " in value.strip() else [value])
+            out.extend(split_value(value) if value != tok and " " in value.strip() else [value])
         return [expand(w, dict(vars_), empty) for w in tokens[:k]], out
     return None
 

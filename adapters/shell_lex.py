@@ -6,6 +6,8 @@ import re
 import shlex
 from typing import Iterator, Optional, Sequence
 
+from preflight.adapters.shell_expand import _arith_end
+
 _PREFIXES = ("nohup", "exec", "time", "command")
 
 
@@ -81,6 +83,75 @@ def _open_paren(text: str) -> bool:
         elif text[k] == ")":
             level -= 1
     return level > 0
+
+
+def _arith_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of the ``$((...))`` expansions of ``text`` that stand outside
+    single quotes. Their result is one number, never split into words, whatever spaces the
+    expression holds."""
+    spans: list[tuple[int, int]] = []
+    scan = Unquoted(text)
+    for k in scan:
+        if text.startswith("$((", k):
+            end = _arith_end(text, k)
+            if end > 0:
+                spans.append((k, end))
+                scan.seek(end)
+    return spans
+
+
+def _protect_arith(text: str) -> tuple[str, list[str]]:
+    held: list[str] = []
+    out: list[str] = []
+    pos = 0
+    for a, b in _arith_spans(text):
+        if a < pos:
+            continue
+        out.append(text[pos:a])
+        out.append(f"\x00{len(held)}\x00")
+        held.append(text[a:b])
+        pos = b
+    out.append(text[pos:])
+    return "".join(out), held
+
+
+def _restore_arith(word: str, held: Sequence[str]) -> str:
+    return re.sub("\x00(\\d+)\x00", lambda m: held[int(m.group(1))], word) if held else word
+
+
+def shell_words(text: str) -> list[str]:
+    """``shlex.split`` that keeps a ``$((...))`` expansion inside its word: bash splits the
+    expansion's result (a number), not the spaces of the expression. ``deepspeed
+    --master_port=$((10000 + RANDOM % 20000)) finetune.py`` is three words, not six
+    (WisdomShell/codeshell ``finetune/run_finetune.sh:17-19`` @ 09d1adc, where ``+`` was read as
+    the script). Raises ValueError like shlex."""
+    protected, held = _protect_arith(text)
+    return [_restore_arith(w, held) for w in shlex.split(protected)]
+
+
+def split_value(value: str) -> list[str]:
+    """An unquoted variable's value split into words at whitespace, a ``$((...))`` left
+    unevaluated (its names not known) kept whole: ``$deepspeed_args`` holding
+    ``--master_port=$((10000 + RANDOM % 20000))`` is one word; NVIDIA/Megatron-LM
+    ``examples/post_training/modelopt/conf/arguments.sh:86`` ``LAUNCH_SCRIPT="torchrun
+    --nproc_per_node=$((ETP * EP * PP * CP * DP))"`` two."""
+    if "$((" not in value:
+        return value.split()
+    held: list[str] = []
+    out: list[str] = []
+    pos = 0
+    k = value.find("$((")
+    while k >= 0:
+        end = _arith_end(value, k)
+        if end < 0:
+            break
+        out.append(value[pos:k])
+        out.append(f"\x00{len(held)}\x00")
+        held.append(value[k:end])
+        pos = end
+        k = value.find("$((", pos)
+    out.append(value[pos:])
+    return [_restore_arith(w, held) for w in "".join(out).split()]
 
 
 def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
@@ -161,6 +232,6 @@ def command_tokens(text: str) -> Optional[list[str]]:
             continue
         break
     try:
-        return shlex.split(text)
+        return shell_words(text)
     except ValueError:
         return None

@@ -45,7 +45,16 @@ _COMPILE_WORDS = re.compile(r"(?<!func)torch\.compile|_dynamo(?!\.config\b)|torc
 # its value may be 16-bit in a config not read). A metric computed into a local named ``precision``
 # (nicklashansen/tdmpc2 @ e9f5932 ``common/math.py:106`` ``precision = tp / (tp + fp + eps)``: a name
 # or a parenthesis followed by arithmetic) is no setting.
-_PRECISION_WORDS = re.compile(r"autocast|GradScaler|grad_scaler|\bscaler\b|\.half\(|\bhalf\b|float16|bfloat16|"
+# A variable named ``scaler`` counts where it is used as a loss scaler (``scaler.scale(loss)``, ``scaler.step``,
+# ``scaler(loss, ...)``), not a data scaler (yang-song/score_sde_pytorch @ cb1f359 run_lib.py:86 ``scaler =
+# datasets.get_data_scaler(config)``; time-series-foundation-models/lag-llama @ 013ff0c lag_llama/model/module.py
+# ``self.scaler = MeanScaler(...)``); ``half`` counts as ``torch.half``, ``.half()``, an option or setting named
+# ``half`` (``args.half``, ``--half``, ``half: true``), not a word of prose or a local (lag-llama module.py:176
+# "Rotates half the hidden dims", ``half = dim // 2``)
+_PRECISION_WORDS = re.compile(r"autocast|GradScaler|grad_scaler|"
+                              r"\bscaler\s*\.\s*(?:scale|unscale_|step|update|get_scale)\s*\(|\bscaler\s*\(\s*loss\b|"
+                              r"\.half\(|torch\.half\b|\w\.half\b|--half\b|\bhalf\s*[=:]\s*(?:True|true|1)\b|"
+                              r"\bhalf_precision\b|\buse_half\b|float16|bfloat16|"
                               r"\bfp16|\bbf16|\bfp8|float8|\bamp\b|apex|"
                               r"precision\s*[=:](?!\s*(?:[A-Za-z_][\w.]*|\([^()\n]*\))\s*[-+*/])|"
                               r"mixed_precision|torch_dtype", re.I)
@@ -148,11 +157,22 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
                                                for t in texts))
     if _COMPILE_WORDS.search(compiled) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))
-    if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", code)) is None and _PRECISION_WORDS.search(extra) is None:
+    worded = _COMMENT_LINE.sub("", "\n".join(_local_amp(_MODULE_DOCSTRING.sub("", t, count=1)) for t in texts))
+    if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", worded)) is None and _PRECISION_WORDS.search(extra) is None:
         detail = where.format("16-bit or mixed precision (autocast, a grad scaler, half, float16/bfloat16, amp, "
                               "a precision setting)") + ": PyTorch computes in fp32"
         out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
     return out
+
+
+# ``amp = abs(xy_f)``: a local named ``amp`` (an amplitude) bound to a value that names no AMP module
+# (time-series-foundation-models/lag-llama @ 013ff0c data/augmentations/freq_mix.py:37-40)
+_LOCAL_AMP = re.compile(r"^[ \t]*amp[ \t]*=(?!=)(?![^\n]*\b(?:amp|apex|cuda|torch)\b)", re.M)
+
+
+def _local_amp(text: str) -> str:
+    """``text`` with the word ``amp`` renamed where the file binds it as a local value of its own."""
+    return re.sub(r"\bamp\b", "amp_value", text) if _LOCAL_AMP.search(text) else text
 
 
 def _own_trainer(code: str) -> bool:

@@ -519,17 +519,33 @@ def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence
     elif not paths and launch:
         from preflight.adapters.launchers import parse_launch
         from preflight.console_scripts import console_launch
+        from preflight.dora_launch import dora_launch
 
         console = console_launch(launch, bases, lambda m: _find_module(m, bases))
         if console is not None:  # ``poetry run yolo-train ...``: the module the console script runs
             launch = console[0]
             out.notes.append(console[1])
+        dora = dora_launch(launch, bases[0]) if console is None else None
+        if dora is not None:  # ``dora run model=htdemucs``: the project's train module in this process
+            out.notes.append(dora[1])
+            if dora[0] is None:
+                out.errors.append(FileError("<launch line>", dora[1]))
+                return out
+            launch = dora[0]
+            out.argv = list(launch)
         info = parse_launch(launch)
         tool = _tool(launch, info)
         if tool is not None:
             _from_tool(tool, launch, bases, root, out)
         elif info.script is not None:
             _from_launch(info, launch, bases, root, out, "the launch line")
+        elif info.launcher is None and info.wrapper is None and launch and not launch[0].startswith("-") \
+                and "=" not in launch[0]:
+            # a command, but nothing to audit: say so rather than pass an empty plan (``dora run`` was
+            # such a line); options or overrides alone (``-- trainer.devices=2``) are left as before
+            out.errors.append(FileError("<launch line>", f"{launch[0]}: not a launcher "
+                                        "preflight reads (python, torchrun, deepspeed, accelerate launch, srun, "
+                                        "...) and no script was named; nothing was audited"))
     elif out.scripts and launch and not out.launch_script:
         from preflight.adapters.launchers import parse_launch
 
