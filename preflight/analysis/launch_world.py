@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
@@ -32,20 +32,29 @@ def single_process_launch(ctx: FileContext) -> bool:
     return bool(ctx.cached("launch-world-single", lambda: _single(ctx)))
 
 
-def _single(ctx: FileContext) -> bool:
+def _launch_scripts(ctx: FileContext) -> Optional[tuple[Path, list[Path]]]:
+    """The analysed file and the launch scripts beside it, or None (not a file, none, or too many to read)."""
     from preflight.analysis import project_imports
 
     try:
         me = Path(ctx.parsed.source.path)
         if not me.is_file():
-            return False
+            return None
         here = me.resolve().parent
         scripts = sorted(p for p in here.iterdir() if p.suffix in _SUFFIXES and p.is_file())
     except (OSError, RuntimeError, ValueError):
-        return False
+        return None
     if not scripts or len(scripts) > MAX_SCRIPTS:
-        return False
+        return None
     project_imports._local.read = True  # the result depends on other files: not cached by content
+    return me, scripts
+
+
+def _single(ctx: FileContext) -> bool:
+    located = _launch_scripts(ctx)
+    if located is None:
+        return False
+    me, scripts = located
     verdicts = [v for path in scripts for v in _lines_running(path, me.name)]
     return bool(verdicts) and all(verdicts)
 
@@ -152,21 +161,14 @@ def _window(value: object) -> bool:
 
 def _accumulation(ctx: FileContext) -> bool:
     from preflight.adapters.launch_line import parse_launch
-    from preflight.analysis import project_imports
     from preflight.loaders import LoadedConfig, load_config_text
     from preflight.sources import InputRefused, read_text_limited
 
-    try:
-        me = Path(ctx.parsed.source.path)
-        if not me.is_file():
-            return False
-        here = me.resolve().parent
-        scripts = sorted(p for p in here.iterdir() if p.suffix in _SUFFIXES and p.is_file())
-    except (OSError, RuntimeError, ValueError):
+    located = _launch_scripts(ctx)
+    if located is None:
         return False
-    if not scripts or len(scripts) > MAX_SCRIPTS:
-        return False
-    project_imports._local.read = True  # the result depends on other files: not cached by content
+    me, scripts = located
+    here = scripts[0].parent  # the scripts were listed from the analysed file's folder
     for path in scripts:
         try:
             text = read_text_limited(path, MAX_BYTES, errors="replace")

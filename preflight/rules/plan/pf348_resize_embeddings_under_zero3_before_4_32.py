@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._zero3_resizes import zero3_resizing_scripts
 
 
 @register
@@ -52,14 +53,8 @@ save that checkpoint, and fine-tune from it.
     good_examples = examples("preflight.rules.plan._pf348_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        zero3 = next((f for f in pctx.plan.facts("dist.sharding") if f.value == "zero3"), None)
-        if zero3 is None:
-            return
-        for script in pctx.scripts:
-            if "resize_token_embeddings" not in script.source.text:
-                continue
-            version = pctx.version("transformers", script)
-            if version is None or version.how != "pinned" or version.at_least(4, 32):
+        for zero3, script, version in zero3_resizing_scripts(pctx):
+            if version.at_least(4, 32):
                 continue
             for node in ast.walk(script.tree):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \

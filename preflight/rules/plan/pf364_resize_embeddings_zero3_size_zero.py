@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._zero3_resizes import zero3_resizing_scripts
 
 # What each release range reads from the partitioned weight's shape (0 under ZeRO-3), from
 # transformers' modeling_utils.py at each tag (wheels 4.32.0, 4.32.1, 4.33.0-4.33.3, 4.34.0 read for det71):
@@ -94,15 +95,7 @@ Upgrade transformers to 4.34.0 or later. On 4.33.2/4.33.3, set
     good_examples = examples("preflight.rules.plan._pf364_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        zero3 = next((f for f in pctx.plan.facts("dist.sharding") if f.value == "zero3"), None)
-        if zero3 is None:
-            return
-        for script in pctx.scripts:
-            if "resize_token_embeddings" not in script.source.text:
-                continue
-            version = pctx.version("transformers", script)
-            if version is None or version.how != "pinned":
-                continue
+        for zero3, script, version in zero3_resizing_scripts(pctx):
             row: Optional[tuple] = next((r for r in _RELEASES if _in_range(version.parts, r[0], r[1])), None)
             if row is None:
                 continue
