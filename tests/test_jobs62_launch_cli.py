@@ -102,23 +102,32 @@ def test_runner_prefix_in_a_launch_script(cli, tmp_path):
     assert fact(plan, "batch.micro").value == 12
 
 
+def _refused(cli, tmp_path, packaging: dict[str, str], *launch: str) -> str:
+    """The launch line names no script preflight can read: exit 3 and one message saying nothing was audited."""
+    write(tmp_path, {"pytorchyolo/__init__.py": "", "pytorchyolo/train.py": _YOLO_TRAIN, **packaging})
+    res = cli("audit", "--emit-plan", "json", "--", *launch, cwd=tmp_path)
+    assert res.code == 3, (res.code, res.out, res.err)
+    assert "nothing was audited" in res.err, res.err
+    assert "Traceback" not in res.err
+    return res.err
+
+
 def test_twin_undeclared_name_is_not_a_job(cli, tmp_path):
-    # the name is declared nowhere in the project: nothing is audited as its script
-    plan = _console(cli, tmp_path, {"pyproject.toml": _POETRY}, "poetry", "run", "yolo-test", "--batch", "4")
-    assert not any(i["path"].endswith(".py") for i in plan["inputs"]), plan["inputs"]
-    assert fact(plan, "batch.micro") is None
+    # the name is declared nowhere in the project: nothing is audited as its script, and the user is told so
+    err = _refused(cli, tmp_path, {"pyproject.toml": _POETRY}, "poetry", "run", "yolo-test", "--batch", "4")
+    assert "poetry" in err
 
 
 def test_twin_runner_with_its_own_options_is_left_alone(cli, tmp_path):
-    # ``uv run --with X NAME``: the runner's options are not read, so the line is not rewritten
-    plan = _console(cli, tmp_path, {"pyproject.toml": _POETRY}, "uv", "run", "--with", "rich", "yolo-train")
-    assert not any(i["path"].endswith(".py") for i in plan["inputs"]), plan["inputs"]
+    # ``uv run --with X NAME``: the runner's options are not read, so the line is not rewritten (and not audited)
+    err = _refused(cli, tmp_path, {"pyproject.toml": _POETRY}, "uv", "run", "--with", "rich", "yolo-train")
+    assert "uv" in err
 
 
 def test_twin_console_script_whose_module_is_missing(cli, tmp_path):
     packaging = {"pyproject.toml": '[project]\nname = "y"\n[project.scripts]\nyolo-train = "elsewhere.train:run"\n'}
-    plan = _console(cli, tmp_path, packaging, "yolo-train", "--batch", "4")
-    assert fact(plan, "batch.micro") is None
+    err = _refused(cli, tmp_path, packaging, "yolo-train", "--batch", "4")
+    assert "yolo-train" in err
 
 
 # perceiver-io's shape (krasserm/perceiver-io @ 46c6325): examples/training/img_clf/train.sh runs
