@@ -264,6 +264,9 @@ class _ModelPass(_FlagsPass):
 
 
 _DTYPE_MODE = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}
-# ``torch_dtype=torch_dtype``, ``dtype=model_args.torch_dtype``, ``getattr(torch, model_args.dtype)``
-_DTYPE_HANDED = re.compile(r"\b(?:torch_)?dtype\s*=\s*(?:torch_dtype|dtype|[A-Za-z_]\w*\.(?:torch_)?dtype)\b"
-                           r"|getattr\(\s*torch\s*,\s*[A-Za-z_]\w*\.(?:torch_)?dtype\s*\)")
+# ``torch_dtype=torch_dtype``, ``torch_dtype=model_args.torch_dtype``, ``getattr(torch, model_args.torch_dtype)``:
+# only transformers' ``torch_dtype`` keyword: a bare ``dtype=dtype`` is as often an autocast's or an evaluation
+# helper's (apple/ml-4m run_training_4m_fsdp.py:615 ``evaluate(..., dtype=dtype)``, lifeiteng/vall-e
+# bin/trainer.py:659 ``torch.cuda.amp.autocast(dtype=dtype, ...)``: autocast, not bf16 weights)
+_DTYPE_HANDED = re.compile(r"\btorch_dtype\s*=\s*(?:torch_dtype|[A-Za-z_]\w*\.torch_dtype)\b"
+                           r"|getattr\(\s*torch\s*,\s*[A-Za-z_]\w*\.torch_dtype\s*\)")

@@ -228,6 +228,39 @@ def test_twin_dtype_option_the_script_never_hands_on_keeps_autocast(cli, tmp_pat
     assert fact(plan, "precision.mode").value == "amp_bf16"
 
 
+# lifeiteng/vall-e @ the set's pin, bin/trainer.py:233 and :659: ``--dtype bfloat16`` goes to
+# ``torch.cuda.amp.autocast(dtype=dtype, enabled=enabled)`` (apple/ml-4m the same through ``evaluate(...,
+# dtype=dtype)``): autocast, never bf16 weights (both were read as bf16 weights before this twin)
+_AUTOCAST_DTYPE = """\
+    import argparse
+
+    import torch
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dtype", type=str, default="float32")
+    args = parser.parse_args()
+    dtype = {"bfloat16": torch.bfloat16, "float16": torch.float16}.get(args.dtype, torch.float32)
+    enabled = dtype != torch.float32
+    model = torch.nn.Linear(8, 8).cuda()
+    opt = torch.optim.AdamW(model.parameters())
+    for x in torch.randn(10, 4, 8):
+        with torch.cuda.amp.autocast(dtype=dtype, enabled=enabled):
+            loss = model(x.cuda()).sum()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+"""
+
+
+def test_twin_dtype_option_given_to_autocast_is_not_bf16_weights(cli, tmp_path) -> None:
+    write(tmp_path, {"trainer.py": _AUTOCAST_DTYPE})
+    plan = plan_of(cli, "--", "python", "trainer.py", "--dtype", "bfloat16", cwd=tmp_path)
+    got = fact(plan, "precision.mode")
+    assert got is None or got.value != "bf16", got
+    bits = fact(plan, "precision.weights_bits")
+    assert bits is None or bits.value != 16, bits
+
+
 def test_twin_lora_over_bf16_weights_stays_autocast(cli, tmp_path) -> None:
     # PEFT keeps the adapters fp32: autocast over them (the derive step does not turn it)
     plan = _trl_plan(cli, tmp_path, "torch_dtype: bfloat16\nuse_peft: true\n")
