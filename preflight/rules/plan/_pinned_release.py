@@ -16,6 +16,19 @@ def pinned_version(pctx: PlanContext, package: str, script: ParsedPython) -> Opt
     return found if found is not None and found.how == "pinned" else None
 
 
+LIGHTNING_PACKAGES = ("pytorch-lightning", "pytorch_lightning", "lightning")
+
+
+def pinned_lightning(pctx: PlanContext, script: ParsedPython) -> Optional[Any]:
+    """Lightning's pinned version for ``script``: the first of its package names the project states decides
+    (None when that statement is not a pin)."""
+    for package in LIGHTNING_PACKAGES:
+        found = pctx.version(package, script)
+        if found is not None:
+            return found if found.how == "pinned" else None
+    return None
+
+
 def pinned_scripts(pctx: PlanContext, package: str,
                    mentions: Callable[[str], bool]) -> Iterator[tuple[ParsedPython, str, Any]]:
     """(script, its text, pinned version of ``package``) of every script of the job whose text passes

@@ -16,19 +16,10 @@ from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
 from preflight.rules.plan import _pf307_releases as releases
-from preflight.rules.plan._pinned_release import released_between
+from preflight.rules.plan._pinned_release import pinned_lightning, released_between
 from preflight.sources import ParsedPython
 
-_PACKAGES = ("pytorch-lightning", "pytorch_lightning", "lightning")
 _SCHEDULER_WORDS = ("LR", "lr_scheduler", "Scheduler", "schedule")
-
-
-def _pinned(pctx: PlanContext, script: ParsedPython) -> Optional[Any]:
-    for package in _PACKAGES:
-        found = pctx.version(package, script)
-        if found is not None:
-            return found if found.how == "pinned" else None
-    return None
 
 
 def _int_value(pctx: PlanContext, script: ParsedPython, node: Optional[ast.AST]) -> Optional[int]:
@@ -175,7 +166,7 @@ Releases older than the ranges above were not read; the rule stays silent on the
                         and (idx.qualify(ast.unparse(c.func)) or "").startswith(("pytorch_lightning", "lightning"))]
             if not trainers:
                 continue
-            version = _pinned(pctx, script)
+            version = pinned_lightning(pctx, script)
             if version is None:
                 continue
             if schedulers is None:
@@ -247,7 +238,7 @@ Releases older than the ranges above were not read; the rule stays silent on the
         for script in pctx.scripts:
             if "train_bn" not in script.source.text:
                 continue
-            version = _pinned(pctx, script)
+            version = pinned_lightning(pctx, script)
             if version is None:
                 continue
             for owner, call, message in releases.finetuning_bn_stats(pctx, version):

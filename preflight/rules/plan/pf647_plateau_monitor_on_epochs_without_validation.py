@@ -13,7 +13,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
-from preflight.rules.plan.pf307_lightning_pinned_release_defect import _pinned
+from preflight.rules.plan._pinned_release import pinned_lightning
 from preflight.sources import ParsedPython
 
 _TRAIN_HOOKS = ("training_step", "on_train_epoch_end", "training_epoch_end", "on_train_batch_end",
@@ -155,7 +155,7 @@ Step the scheduler on the validation epochs only: `"frequency": N` (a multiple o
                 if not (idx.qualify(ast.unparse(call.func)) or "").startswith(("pytorch_lightning", "lightning")):
                     continue
                 found = _int_kwarg(pctx, script, call, "check_val_every_n_epoch")
-                version = _pinned(pctx, script)
+                version = pinned_lightning(pctx, script)
                 if version is not None and not version.at_least(1, 4):
                     continue  # before 1.4 epoch schedulers were stepped from the validation loop (PF307's case)
                 if found is not None:

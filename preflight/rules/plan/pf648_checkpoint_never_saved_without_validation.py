@@ -13,8 +13,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
-from preflight.rules.plan._pinned_release import released_between
-from preflight.rules.plan.pf307_lightning_pinned_release_defect import _pinned
+from preflight.rules.plan._pinned_release import pinned_lightning, released_between
 from preflight.sources import ParsedPython
 
 _LIGHTNING = ("pytorch_lightning", "lightning")
@@ -154,7 +153,7 @@ validate; or add a validation loop.
 
     @staticmethod
     def _cadence(pctx: PlanContext, script: ParsedPython, trainer: ast.Call) -> Optional[tuple[ast.AST, str, str]]:
-        version = _pinned(pctx, script)
+        version = pinned_lightning(pctx, script)
         every_node = kwarg(trainer, "check_val_every_n_epoch")
         every = _value(pctx, script, every_node)
         if every_node is not None and isinstance(every, int) and not isinstance(every, bool) and every > 1 \
