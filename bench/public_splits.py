@@ -150,6 +150,13 @@ documentation's speed benchmark, bf16 generation of 2,048 tokens with transforme
 one row per model; torchao's gpt-fast generate.py lines, Llama-2-7B chat and Llama-3-8B in bf16 and fp32, eager and
 compiled, 200 new tokens on an A100-80GB; LLMs-from-scratch's Gemma 3 270M page, bf16 greedy generation with and without
 a KV cache, eager and compiled, on an A100; committed before it was first scored).
+
+``--split held-out-31`` the thirty-first, ``calibration/public/heldout31.json`` (four publishers no earlier split read:
+Benjamin Bossan's peft-experiments logs, Llama-3-8B-Instruct LoRA / QLoRA fine-tuning with PEFT and torchtune on one RTX
+4090, LoRA with FSDP on two and Llama-2-7B QLoRA with FSDP and CPU offload on two, six training rows; faster-whisper's
+README benchmark, Whisper large-v2 beam-5 transcription with openai/whisper and transformers, NVML device memory; two
+PKU NLPDL 2024 homework repositories, GPT-2 and Llama-2-7B fp32 generation with and without a KV cache; committed before
+it was first scored).
 """
 
 from __future__ import annotations
@@ -187,6 +194,7 @@ HELDOUT27 = REPO / "calibration" / "public" / "heldout27.json"
 HELDOUT28 = REPO / "calibration" / "public" / "heldout28.json"
 HELDOUT29 = REPO / "calibration" / "public" / "heldout29.json"
 HELDOUT30 = REPO / "calibration" / "public" / "heldout30.json"
+HELDOUT31 = REPO / "calibration" / "public" / "heldout31.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -199,4 +207,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-23": HELDOUT23, "held-out-24": HELDOUT24,
                "held-out-25": HELDOUT25, "held-out-26": HELDOUT26,
                "held-out-27": HELDOUT27, "held-out-28": HELDOUT28,
-               "held-out-29": HELDOUT29, "held-out-30": HELDOUT30}
+               "held-out-29": HELDOUT29, "held-out-30": HELDOUT30,
+               "held-out-31": HELDOUT31}
