@@ -1,0 +1,127 @@
+"""est67: the cache of other batch lengths when the job's treatment of a sample over the cap is
+known (``EstimateInput.truncation``): ``constants.LENGTH_SPREAD_CUT`` re-derived from the allocator
+simulator's grid (``calibration/data/length_spread.json``, est23's runs split by their
+``truncation``), the term recomputed by hand from a step's shapes, and the rows that state it."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from preflight.estimate import EstimateInput, estimate
+from preflight.estimate import constants as C
+from preflight.estimate.arch import from_hf_config
+from preflight.estimate.inputs import InputError
+from preflight.estimate.length_cache import LENGTH_TERMS
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "calibration" / "data" / "length_spread.json"
+# Llama-3.2-1B's shapes (LLM-RoadMap's row): 16 layers, width 2,048, 128,256-token vocabulary
+LLAMA_1B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+            "intermediate_size": 8192, "num_hidden_layers": 16, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072,
+            "rms_norm_eps": 1e-5, "tie_word_embeddings": True}
+
+
+def _inp(**kw):
+    base = dict(arch=from_hf_config(LLAMA_1B, name="llama-3.2-1b"), mode="train", precision="fp16",
+                optimizer="adamw", micro_batch=2, seq_len=1024, grad_ckpt=True, use_cache=False,
+                lora_r=8, lora_targets=("q_proj", "v_proj"), torch_version="2.1.1",
+                transformers_version="4.47.1", gpu_bf16=True)
+    base.update(kw)
+    return EstimateInput(**base)
+
+
+def _step(est) -> float:
+    return max(sum(v for t, v in terms.items() if t in LENGTH_TERMS) for terms in est.phases.values())
+
+
+def test_the_ratios_are_the_grid_split_by_truncation():
+    rows = json.loads(DATA.read_text(encoding="utf-8"))["rows"]
+    assert len(C.LENGTH_SPREAD_CUT) == 8
+    for (order, allocator, cut), (low, median, high) in C.LENGTH_SPREAD_CUT.items():
+        ratios = [r["ratio"] for r in rows
+                  if (r["order"], r["allocator"], r["truncation"]) == (order, allocator, cut)]
+        assert len(ratios) == 8, (order, allocator, cut)
+        assert (low, median, high) == (round(min(ratios), 2), round(statistics.median(ratios), 2),
+                                       round(max(ratios), 2)), (order, allocator, cut)
+    # the two halves bracket est23's median over both, shuffled on the native allocator
+    cut_median = C.LENGTH_SPREAD_CUT[("shuffled", "native", "truncate")][1]
+    drop_median = C.LENGTH_SPREAD_CUT[("shuffled", "native", "delete")][1]
+    assert cut_median < C.LENGTH_SPREAD[("shuffled", "native")][1] < drop_median
+
+
+def test_the_term_by_hand_for_each_truncation():
+    fixed = estimate(_inp(padding="max_length"))
+    step = _step(fixed)
+    # the step's logits and loss at the cap, by hand: 2 x 1,024 tokens x 128,256 classes, the fp16
+    # logits (2 bytes) and transformers 4.47's fp32 upcast, shifted copy and log-softmax (3 x 4)
+    assert step >= 2 * 1024 * 128256 * (2 + 3 * 4)
+    for cut, median in ((None, C.LENGTH_SPREAD[("shuffled", "native")][1]),
+                        ("truncate", 0.75), ("delete", 2.86)):
+        dyn = estimate(_inp(padding="dynamic", truncation=cut, group_by_length=False,
+                            expandable_segments=False))
+        assert abs(dyn.breakdown.get("length_cache", 0) - step * median) <= 1, cut
+        assert abs(dyn.peak_bytes - fixed.peak_bytes - step * median) <= 2, cut
+        # what the verdict counts (est39's kept share, median 0) does not move with it
+        assert dyn.tensor_peak() == fixed.tensor_peak()
+    # grouped batches hold no cache either way
+    for cut in ("truncate", "delete"):
+        grouped = estimate(_inp(padding="dynamic", truncation=cut, group_by_length=True))
+        assert grouped.breakdown.get("length_cache", 0) == 0, cut
+
+
+def test_an_unknown_truncation_keeps_est23s_figures():
+    a = estimate(_inp(padding="dynamic"))
+    b = estimate(_inp(padding="dynamic", truncation=None))
+    assert a.peak_bytes == b.peak_bytes and a.interval_bytes == b.interval_bytes
+
+
+def test_a_wrong_value_is_refused(tmp_path):
+    from preflight.audit import build_plan
+    from preflight.estimate.inputs import input_from_plan
+
+    script = tmp_path / "train.py"
+    script.write_text("import torch\nmodel = torch.nn.Linear(4, 4).cuda()\n", encoding="utf-8")
+    plan, _ = build_plan([script], [], root=tmp_path)
+    for cut in ("truncate", "delete", None):
+        assert input_from_plan(plan, {"seq_len": 8, "truncation": cut}).truncation == cut
+    with pytest.raises(InputError, match="unknown truncation 'left'"):
+        input_from_plan(plan, {"seq_len": 8, "truncation": "left"})
+    # a value the estimator does not know is never taken for one it does (est23's figures)
+    odd = estimate(_inp(padding="dynamic", truncation="left"))
+    assert odd.peak_bytes == estimate(_inp(padding="dynamic")).peak_bytes
+
+
+def test_the_rows_that_state_it():
+    """The four sources read for est67 cut a sample over the cap (each build script cites its line)."""
+    want = {"heldout16.json": ("stanford-alpaca-fsdp-oom-issues/", "artidoro-qlora-issue-193/",
+                               "llm-roadmap-kbit-training/"),
+            "heldout18.json": ("openrlhf-issue-384-dpo-glm4-oom/",)}
+    for name, prefixes in want.items():
+        rows = json.loads((ROOT / "calibration" / "public" / name).read_text(encoding="utf-8"))["rows"]
+        for prefix in prefixes:
+            hit = [r for r in rows if r["id"].startswith(prefix)]
+            assert hit and all(r["setup"].get("truncation") == "truncate" for r in hit), prefix
+        assert all(r["setup"].get("truncation") in (None, "truncate") for r in rows)
+
+
+def test_llm_roadmaps_row_by_hand():
+    """held-out-16's Llama-3.2-1B row (in-sample): the cache is 0.75 of the step at the cap, not 2.06."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import public_accuracy as pa
+
+    rows = json.loads((ROOT / "calibration" / "public" / "heldout16.json").read_text(encoding="utf-8"))["rows"]
+    row = next(r for r in rows if r["id"].endswith("llama3.2-1b-lora-r8-qv-16bit-b2-s1024"))
+    res = pa.evaluate(row)
+    inp, _ = pa.estimate_input(row["setup"])
+    est = estimate(inp)
+    fixed = estimate(pa.estimate_input(dict(row["setup"], padding="max_length"))[0])
+    assert abs(est.breakdown["length_cache"] - 0.75 * _step(fixed)) <= 1
+    assert res.estimate is not None and res.inside
+    assert abs(res.estimate / 2**30 - 12.73) < 0.01
