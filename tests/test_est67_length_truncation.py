@@ -98,15 +98,28 @@ def test_a_wrong_value_is_refused(tmp_path):
 
 def test_the_rows_that_state_it():
     """The four sources read for est67 cut a sample over the cap (each build script cites its line)."""
-    want = {"heldout16.json": ("stanford-alpaca-fsdp-oom-issues/", "artidoro-qlora-issue-193/",
-                               "llm-roadmap-kbit-training/"),
-            "heldout18.json": ("openrlhf-issue-384-dpo-glm4-oom/",)}
+    want = {"heldout16.json": {"stanford-alpaca-fsdp-oom-issues/": "truncate",
+                               "artidoro-qlora-issue-193/": "truncate",
+                               "llm-roadmap-kbit-training/": "truncate"},
+            "heldout18.json": {"openrlhf-issue-384-dpo-glm4-oom/": "truncate"},
+            "heldout2.json": {"torchtune-tutorials-2024/": "truncate"},
+            # ms-swift: 'delete' at 4312aeb (held-out-6) and from 6904832 on; 'left' (cut) at b40f31d
+            "heldout6.json": {"ms-swift-benchmark/": "delete"},
+            "heldout12.json": {"ms-swift-liger-zero3-example/qwen2.5-7b-full-zero3-4gpu-8k-padded": "delete",
+                               "ms-swift-3.0-train-examples/": "truncate",
+                               "ms-swift-2025-train-examples/qwen2.5-7b-lora-1gpu-": "delete",  # alpaca and packed (AL)
+                               "ms-swift-2025-train-examples/qwen2.5-7b-qlora-nf4-1gpu-alpaca": "delete",
+                               "ms-swift-2025-train-examples/qwen2.5-7b-unsloth": "delete",
+                               "ms-swift-2025-train-examples/qwen2.5-7b-lora-fsdp2": "delete",
+                               "ms-swift-2025-train-examples/qwen2.5-72b": "delete"}}
     for name, prefixes in want.items():
         rows = json.loads((ROOT / "calibration" / "public" / name).read_text(encoding="utf-8"))["rows"]
-        for prefix in prefixes:
-            hit = [r for r in rows if r["id"].startswith(prefix)]
-            assert hit and all(r["setup"].get("truncation") == "truncate" for r in hit), prefix
-        assert all(r["setup"].get("truncation") in (None, "truncate") for r in rows)
+        for prefix, cut in prefixes.items():
+            hit = [r for r in rows if r["id"].startswith(prefix) and r["setup"].get("padding") == "dynamic"]
+            assert hit and all(r["setup"].get("truncation") == cut for r in hit), prefix
+        # no other row of these splits states it
+        assert all(r["setup"].get("truncation") is None for r in rows
+                   if not any(r["id"].startswith(p) for p in prefixes)), name
 
 
 def test_llm_roadmaps_row_by_hand():
@@ -125,3 +138,22 @@ def test_llm_roadmaps_row_by_hand():
     assert abs(est.breakdown["length_cache"] - 0.75 * _step(fixed)) <= 1
     assert res.estimate is not None and res.inside
     assert abs(res.estimate / 2**30 - 12.73) < 0.01
+
+
+def test_the_torchtune_qlora_row_as_it_now_reads():
+    """held-out-2's torchtune QLoRA row (in-sample): its peak is the load phase (est62), on which the
+    cache of the steps' lengths sits; with the recipe's cut it is 0.75 of the step, not 2.06, and the
+    row reads -19.7% where est62 left it at -13.2%: outside its interval (est67 section in
+    docs/calibration.md: alpaca-cleaned's lengths put the 512-token cap at the grid's 0.3 mean, whose
+    cut run holds 2.78, so the median of the cut runs under-charges this job)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import public_accuracy as pa
+
+    rows = json.loads((ROOT / "calibration" / "public" / "heldout2.json").read_text(encoding="utf-8"))["rows"]
+    row = next(r for r in rows if r["id"] == "torchtune-tutorials-2024/llama2-7b-qlora")
+    assert row["setup"]["truncation"] == "truncate"
+    res = pa.evaluate(row)
+    assert res.error == pytest.approx(-0.197, abs=0.005)
+    assert not res.inside
