@@ -157,3 +157,20 @@ def test_the_torchtune_qlora_row_as_it_now_reads():
     res = pa.evaluate(row)
     assert res.error == pytest.approx(-0.197, abs=0.005)
     assert not res.inside
+
+
+def test_the_flag(capsys):
+    from preflight.cli import main
+
+    args = ["estimate", "--model", "Qwen2.5-7B", "--seq-len", "4096", "--lora-r", "8", "--padding", "dynamic",
+            "--format", "json"]
+    cache = {}
+    for extra in ((), ("--truncation", "truncate"), ("--truncation", "delete")):
+        assert main([*args, *extra]) == 0
+        cache[extra] = json.loads(capsys.readouterr().out)["breakdown"]["length_cache"]
+    unknown = cache[()]
+    # the same step at the cap, charged 0.75, 2.06 or 2.86 times
+    assert cache[("--truncation", "truncate")] == pytest.approx(unknown * 0.75 / 2.06, rel=1e-3)
+    assert cache[("--truncation", "delete")] == pytest.approx(unknown * 2.86 / 2.06, rel=1e-3)
+    assert main([*args, "--truncation", "left"]) == 2   # EXIT_USAGE: argparse names the choices
+    assert "invalid choice: 'left'" in capsys.readouterr().err
