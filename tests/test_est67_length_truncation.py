@@ -39,6 +39,35 @@ def _step(est) -> float:
     return max(sum(v for t, v in terms.items() if t in LENGTH_TERMS) for terms in est.phases.values())
 
 
+FINE = ROOT / "calibration" / "data" / "est67_length_grid.json"
+
+
+def _fine_ratios(cut=None):
+    """est67's finer grid, shuffled on the native allocator, over est23's range of means (0.1 to 3)."""
+    rows = json.loads(FINE.read_text(encoding="utf-8"))["rows"]
+    return [r["ratio"] for r in rows if r["mean_to_cap"] >= 0.1 and cut in (None, r["truncation"])]
+
+
+def test_the_finer_grid_holds_est23s_runs():
+    """The re-recorded step replays est23's 32 shuffled native runs to the same ratio, and the finer
+    list of means is 12 points over est23's range (plus 0.05, outside it) at both caps."""
+    fine = {(r["cap"], r["mean_to_cap"], r["truncation"]): r
+            for r in json.loads(FINE.read_text(encoding="utf-8"))["rows"]}
+    assert len(fine) == 2 * 13 * 2
+    est23 = [r for r in json.loads(DATA.read_text(encoding="utf-8"))["rows"]
+             if (r["order"], r["allocator"]) == ("shuffled", "native")]
+    assert len(est23) == 16
+    for r in est23:
+        got = fine[(r["cap"], r["mean_to_cap"], r["truncation"])]
+        assert (got["ratio"], got["peak_reserved_gib"], got["longest"]) == (
+            r["ratio"], r["peak_reserved_gib"], r["longest"])
+    # cut samples: the cache peaks where the longest batch first reaches the cap (mean 0.3) and is
+    # none once every batch is at the cap (1.5 and over)
+    cut = {m: fine[(2048, m, "truncate")]["ratio"] for cap, m, t in fine if cap == 2048 and t == "truncate"}
+    assert max(cut, key=lambda m: cut[m]) == 0.3 and cut[1.5] == cut[2.0] == cut[3.0] == 0.0
+    assert cut[0.05] < 0 < cut[0.1] < cut[0.15] < cut[0.2] < cut[0.25] < cut[0.3]
+
+
 def test_the_ratios_are_the_grid_split_by_truncation():
     rows = json.loads(DATA.read_text(encoding="utf-8"))["rows"]
     assert len(C.LENGTH_SPREAD_CUT) == 8
@@ -52,6 +81,21 @@ def test_the_ratios_are_the_grid_split_by_truncation():
     cut_median = C.LENGTH_SPREAD_CUT[("shuffled", "native", "truncate")][1]
     drop_median = C.LENGTH_SPREAD_CUT[("shuffled", "native", "delete")][1]
     assert cut_median < C.LENGTH_SPREAD[("shuffled", "native")][1] < drop_median
+
+
+def test_the_finer_grid_moves_every_median():
+    """est67's finer list of means (12 over est23's range) gives other medians for the same setting
+    (cut 1.27, dropped 1.93, both 1.68 against est23's 0.75, 2.86, 2.06): the point depends on where
+    the grid's means sit, which is why the estimator keeps est23's (docs/calibration.md, est67)."""
+    fine = {cut: _fine_ratios(cut) for cut in ("truncate", "delete", None)}
+    assert [len(v) for v in fine.values()] == [24, 24, 48]
+    got = {cut: round(statistics.median(v), 2) for cut, v in fine.items()}
+    assert got == {"truncate": 1.27, "delete": 1.93, None: 1.68}
+    # the same ordering as est23's halves, other magnitudes; the same extremes
+    assert got["truncate"] < got[None] < got["delete"]
+    assert (round(min(fine[None]), 2), round(max(fine[None]), 2)) == (
+        C.LENGTH_SPREAD[("shuffled", "native")][0], C.LENGTH_SPREAD[("shuffled", "native")][2])
+    assert got[None] != C.LENGTH_SPREAD[("shuffled", "native")][1]
 
 
 def test_the_term_by_hand_for_each_truncation():
