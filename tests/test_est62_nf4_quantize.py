@@ -77,6 +77,10 @@ def test_the_tutorial_rows_state_the_release_their_commits_are_in():
 def test_the_qlora_tutorial_row_is_inside_its_interval():
     rows = json.loads((ROOT / "calibration" / "public" / "heldout2.json").read_text(encoding="utf-8"))["rows"]
     row = next(r for r in rows if r["id"] == "torchtune-tutorials-2024/llama2-7b-qlora")
+    # est62 measured this with the data's treatment of long samples unknown (est23's whole grid); est67
+    # wrote the recipe's cut ('truncate') on the row, which lowers the cached lengths charged on top of the
+    # load phase (tests/test_est67_length_truncation.py has the row as it now reads)
+    row = dict(row, setup={k: v for k, v in row["setup"].items() if k != "truncation"})
     res = P.evaluate(row)
     assert res.inside
     assert res.error == pytest.approx(-0.132, abs=0.005)

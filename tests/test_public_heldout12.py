@@ -75,8 +75,11 @@ def test_multi_gpu_sharded_jobs_dominate_and_span_zero_fsdp_and_ddp():
 def test_liger_rows_change_only_the_loss_and_packing():
     liger = _by_source(LIGER)
     assert len(liger) == 3
-    setups = [{k: v for k, v in r["setup"].items() if k not in ("loss", "padding")} for r in liger]
+    # est67: the padded run also states what ms-swift does with a sample over max_length ('delete')
+    setups = [{k: v for k, v in r["setup"].items() if k not in ("loss", "padding", "truncation")} for r in liger]
     assert all(s == setups[0] for s in setups)
+    assert {r["setup"]["padding"]: r["setup"].get("truncation") for r in liger} == {"packed": None,
+                                                                                  "dynamic": "delete"}
     assert setups[0]["seq_len"] == 8192 and setups[0]["zero_stage"] == 3 and setups[0]["world_size"] == 4
     got = {(r["setup"]["loss"], r["setup"]["padding"]): r["value"] for r in liger}
     assert got == {("fused", "packed"): 42, ("standard", "packed"): 54, ("standard", "dynamic"): 52}

@@ -198,7 +198,8 @@ for rid, value, extra, what in (
         ("qwen2.5-7b-full-zero3-4gpu-8k-packing", 54, dict(loss="standard", padding="packed"),
          "'Not using use_liger_kernel: 4 * 54GB': packing kept (1 h 40 min, as fast as the packed Liger run), "
          "HF's unfused loss"),
-        ("qwen2.5-7b-full-zero3-4gpu-8k-padded", 52, dict(loss="standard", padding="dynamic"),
+        # est67 (in-sample): template_args.py at 7b70996, line 36: truncation_strategy ... = 'delete'
+        ("qwen2.5-7b-full-zero3-4gpu-8k-padded", 52, dict(loss="standard", padding="dynamic", truncation="delete"),
          "'Not using use_liger_kernel and packing: 4 * 52GB' (3 h 30 min): per-batch padding, samples over "
          "8,192 tokens deleted (truncation_strategy 'delete'); seq_len is the bound of the longest batch")):
     add(LIGER, rid, value, "GiB", "memory_reserved", "A100-SXM-80GB", dict(LIGER_BASE, **extra),
@@ -233,7 +234,11 @@ EX30_NOTE = ("ms-swift b40f31d (3.0 dev), swift sft --model Qwen/Qwen2-7B-Instru
              "(torch_dtype from the checkpoint: bf16), batch 1, gradient accumulation 16 over all GPUs, no "
              "max_length (the model's), gradient checkpointing on (default), attn_impl default (sdpa), HF "
              "Trainer adamw_torch, the model's own loss; ")
-SC = dict(TRAIN, model="Qwen2-7B", seq_len=128, attention="sdpa", loss="standard", padding="dynamic")
+SC = dict(TRAIN, model="Qwen2-7B", seq_len=128, attention="sdpa", loss="standard", padding="dynamic",
+          # est67 (in-sample): swift/llm/argument/base_args/template_args.py at b40f31d, line 34:
+          # "truncation_strategy: Literal['delete', 'left'] = 'left'"; template/base.py lines 629-633
+          # keep input_ids[-self.max_length:]: a sample over the cap is cut to it
+          truncation="truncate")
 add(EX30, "qwen2-7b-full-1gpu-self-cognition", 76, "GiB", "memory_reserved", "A100-SXM-80GB",
     dict(SC, world_size=1, grad_accum=16),
     unknown=(SELF_COG, GPU_A100, VERSIONS),
@@ -293,6 +298,9 @@ ALPACA = ("'AI-ModelScope/alpaca-gpt4-data-zh#500' 'AI-ModelScope/alpaca-gpt4-da
           "longest batch)")
 AL = dict(TRAIN, model="Qwen2.5-7B", seq_len=2048, attention="sdpa", loss="standard", padding="dynamic",
           world_size=1, grad_accum=16,
+          # est67 (in-sample): template_args.py line 34/35 at 6904832 and ac21d51: "truncation_strategy:
+          # Literal['delete', 'left'(, 'right')] = 'delete'": a sample over max_length is dropped
+          truncation="delete",
           # est47: the datasets the script names (the estimator looks up their published lengths)
           datasets=["AI-ModelScope/alpaca-gpt4-data-zh#500", "AI-ModelScope/alpaca-gpt4-data-en#500",
                     "swift/self-cognition#500"])
@@ -316,7 +324,9 @@ add(EX25, "qwen2.5-7b-lora-1gpu-packed-2048-flash", 22, "GiB", "memory_reserved"
           "2,048 tokens), batch 1, gradient accumulation 4, LoRA r 8 all-linear, bf16")
 add(EX25, "qwen2.5-7b-unsloth-lora-1gpu-self-cognition", 17, "GiB", "memory_reserved", "A100-SXM-80GB",
     dict(TRAIN, model="Qwen2.5-7B", seq_len=128, attention="sdpa", loss="fused", padding="dynamic", world_size=1,
-         grad_accum=16, **LORA),
+         grad_accum=16, **LORA,
+         # est67 (in-sample): template_args.py at 4a280f7, line 34: truncation_strategy ... = 'delete'
+         truncation="delete"),
     unknown=(SELF_COG, GPU_A100, VERSIONS, "which attention kernel Unsloth's patched Qwen2 uses (xformers or "
                                            "flash if installed, else sdpa); the comment was 9GiB before this "
                                            "commit corrected it to 17GiB"),
@@ -327,7 +337,10 @@ add(EX25, "qwen2.5-7b-unsloth-lora-1gpu-self-cognition", 17, "GiB", "memory_rese
           "Unsloth's fused cross-entropy read as the 'fused' loss")
 add(EX25, "qwen2.5-7b-lora-fsdp2-2gpu-self-cognition", 14.7, "GiB", "memory_reserved", "A100-SXM-80GB",
     dict(TRAIN, model="Qwen2.5-7B", seq_len=128, attention="sdpa", loss="standard", padding="dynamic",
-         world_size=2, grad_accum=8, fsdp="full", **LORA),
+         world_size=2, grad_accum=8, fsdp="full", **LORA,
+         # est67 (in-sample): template_args.py at 3766407, line 35 = None, which __post_init__ sets to
+         # 'delete' ("if self.truncation_strategy is None: self.truncation_strategy = 'delete'")
+         truncation="delete"),
     unknown=(SELF_COG, GPU_A100, VERSIONS),
     notes="ms-swift 3766407 examples/train/multi-gpu/fsdp2_lora/train.sh '# 14.7GiB * 2': accelerate launch with "
           "fsdp2.json (fsdp_version 2, reshard_after_forward, transformer-based wrap, "
@@ -336,7 +349,9 @@ add(EX25, "qwen2.5-7b-lora-fsdp2-2gpu-self-cognition", 14.7, "GiB", "memory_rese
           "batch 1, gradient accumulation 16 / 2, LoRA r 8 all-linear, --weight_decay 0.1")
 add(EX25, "qwen2.5-72b-qlora-fsdp-offload-2gpu-self-cognition", 80, "GiB", "memory_reserved", "A100-SXM-80GB",
     dict(TRAIN, model="Qwen2.5-72B", seq_len=128, attention="sdpa", loss="standard", padding="dynamic",
-         world_size=2, grad_accum=8, fsdp="full", offload_params="cpu", **LORA, **QLORA),
+         world_size=2, grad_accum=8, fsdp="full", offload_params="cpu", **LORA, **QLORA,
+         # est67 (in-sample): template_args.py at ce24037, lines 35 and 61-62: None -> 'delete'
+         truncation="delete"),
     unknown=(SELF_COG, GPU_A100, VERSIONS, "80 is the card's whole memory: the reserved peak may be capped by the "
                                            "GPU (the job ran)"),
     notes="ms-swift ce24037 examples/train/multi-gpu/fsdp_qlora/train.sh '# 80GiB * 2' (the model changed from "

@@ -296,7 +296,11 @@ add_oom(METACLIP, "clip-vit-b16-quickgelu-ampfp16-v100-32gb-b512", "nvidia-smi",
 # ---------------------------------------------- 4. stanford_alpaca: FSDP full fine-tunes that ran out of memory
 AL_BASE = dict(mode="train", model="Llama-2-7B", precision="amp-bf16", optimizer="adamw", grad_accum=8,
                seq_len=512, padding="dynamic", grad_ckpt=False, attention="eager", fsdp="full", loss="standard",
-               use_cache=False, torch_version="1.13.1", transformers_version="4.27.0")
+               use_cache=False, torch_version="1.13.1", transformers_version="4.27.0",
+               # est67 (in-sample): train.py at c8ea92b (lines 104-106) and 761dc5b (94-96) tokenizes
+               # with padding="longest", max_length=tokenizer.model_max_length, truncation=True: a
+               # sample over the cap is cut to it
+               truncation="truncate")
 AL_UNKNOWN = ("LLaMA-7B (March 2023) has Llama-2-7B's shapes (written); the Trainer adds one [PAD] token",
               "the Trainer's FSDP wrapping of the time: fp32 sharded weights with a bf16 MixedPrecision policy, "
               "LlamaDecoderLayer units (LLaMADecoderLayer in the PR branch)",
@@ -339,7 +343,10 @@ QL_BASE = dict(mode="train", precision="amp-bf16", optimizer="paged-adamw", grad
                # requires_grad True. The maintainers froze them in 5111741 ("Temporary bug fix #214:
                # freeze embeddings") and answered this issue "This might be related to the issue we
                # found #214" (est33 traced the term and left the rows as scored)
-               trained_embeddings="resized")
+               trained_embeddings="resized",
+               # est67 (in-sample): DataCollatorForCausalLM (qlora.py at 0fc40da, lines 397-407) tokenizes
+               # sources and targets with max_length=source_max_len / target_max_len, truncation=True
+               truncation="truncate")
 QL_UNKNOWN = ("'Kept the same training arguments' read as the repository's guanaco scripts (oasst1, source_max_len "
               "16 + target_max_len 512 = 528 tokens at most, grouped by length, bf16, rank 64 on every linear "
               "layer) with the per-device batch changed",
@@ -363,7 +370,10 @@ add_oom(QLORA, "llama-7b-qlora-r64-ddp2-rtx3090-b4", "nvidia-smi", "RTX-3090-24G
 # ------------------------------------------------- 6. LLM-RoadMap: Llama-3.2-1B 16-bit LoRA, with and without checkpointing
 RM_BASE = dict(mode="train", model="Llama-3.2-1B", precision="fp16", optimizer="adamw", micro_batch=2, grad_accum=8,
                seq_len=1024, padding="dynamic", world_size=1, lora_r=8, lora_targets=["q_proj", "v_proj"],
-               lora_dropout=0.0, loss="standard", torch_version="2.1.1", transformers_version="4.47.1")
+               lora_dropout=0.0, loss="standard", torch_version="2.1.1", transformers_version="4.47.1",
+               # est67 (in-sample): the notebook's process_func at 00c4408 (MAX_LENGTH = 1024): "if
+               # len(input_ids) > MAX_LENGTH: input_ids = input_ids[:MAX_LENGTH]": cut, not dropped
+               truncation="truncate")
 RM_UNKNOWN = ("the GPU is not named (a Windows machine; a 24 GB RTX 4090 written) nor how the figure was read (the "
               "driver's figure, nvidia-smi written, G read as GiB); '左右' (about)",
               "the README says the model is loaded in bfloat16, the notebook in float16 (with adam_epsilon 1e-5): "

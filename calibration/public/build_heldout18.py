@@ -529,7 +529,11 @@ add_oom(OPENRLHF, "glm4-9b-chat-dpo-zero3-bf16-pair-s2048-eager-8xa100-80gb", "n
         dict(mode="train", hf_config=GLM4_9B, model_name="glm-4-9b-chat (DPO policy)", precision="bf16",
              optimizer="adamw", micro_batch=2, grad_accum=16, seq_len=2048, padding="dynamic", grad_ckpt=True,
              attention="eager", world_size=8, devices_per_node=8, zero_stage=3, loss="standard", use_cache=False,
-             torch_version="2.3.1", transformers_version="4.42.4", deepspeed_version="0.14.4", frozen_models=1),
+             torch_version="2.3.1", transformers_version="4.42.4", deepspeed_version="0.14.4", frozen_models=1,
+             # est67 (in-sample): RewardDataset (openrlhf/datasets/reward_dataset.py at 6a13d95, lines
+             # 133-148) tokenizes chosen and rejected with max_length=self.max_length, truncation=True
+             # (only a prompt of max_length - 2 or more is filtered, line 108)
+             truncation="truncate"),
         unknown=("DPO's reference model is a second full copy under its own ZeRO-3 inference engine (bf16, sharded, "
                  "not offloaded): no field took it when the row was written, so the row described the policy "
                  "alone; est37 added frozen_models (1 here: train_dpo.py builds the reference with "

@@ -213,7 +213,12 @@ def tt(rid, val, r, targets, *, model="Llama-2-7B", extra=None, note="", unm=())
     s = dict(model=model, mode="train", precision="bf16", optimizer="adamw", micro_batch=2,
              seq_len=512, grad_ckpt=True, attention="sdpa", loss="standard", lora_r=r,
              lora_targets=targets, lora_dropout=0.05, model_impl="torchtune", padding="dynamic",
-             torchtune_version="0.1.0")
+             torchtune_version="0.1.0",
+             # est67 (in-sample): a sample over max_seq_len is cut to it: Tokenizer.tokenize_messages at
+             # ff594c23 (torchtune/modules/tokenizer.py lines 207-213: "Finally, truncate if necessary",
+             # truncate(tokenized_messages, max_seq_len, self.eos_id)), called by InstructDataset with
+             # max_seq_len (torchtune/datasets/_instruct.py line 100)
+             truncation="truncate")
     s.update(extra or {})
     add(S, rid, val, "GB", "memory_reserved", "A100-SXM-80GB", s, notes=TTN + note, unmodelled=unm)
 

@@ -199,6 +199,9 @@ def swift(model_key, rid, value, *, max_length=2048, batch=1, lora=True, rank=8,
              # sft.py:149 passes padding_to=None unless sft_type is longlora, and
              # utils.py data_collate_fn then pad_sequence()s to the batch's longest sample
              padding="dynamic",
+             # est67 (in-sample): a sample over max_length is dropped: swift/llm/utils/argument.py at
+             # 4312aeb, line 62: "truncation_strategy: Literal['delete', 'truncation_left'] = 'delete'"
+             truncation="delete",
              # est15 (in-sample): requirements/framework.txt at 4312aeb pins
              # "transformers>=4.33,<4.37": every release in the range shifts and upcasts the
              # logits as 4.36 does (transformers 4.45 and earlier: logits.float(), then the

@@ -112,6 +112,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--longest-sample", type=int, metavar="N",
                    help="tokens in the data's longest sample (chat template included): with "
                         "--padding dynamic the step is sized at it when under --seq-len")
+    j.add_argument("--truncation", choices=("truncate", "delete"),
+                   help="what the job does with a sample over --seq-len: truncate (cut to it: a "
+                        "tokenizer's truncation=True) or delete (dropped: ms-swift's "
+                        "truncation_strategy delete); with --padding dynamic it picks the "
+                        "allocator runs the cache of other lengths is read from")
     j.add_argument("--group-by-length", action=argparse.BooleanOptionalAction, default=None,
                    help="batches padded per batch come grouped by length, the longest first "
                         "(TrainingArguments(group_by_length=True)): the allocator's cache of "
@@ -142,7 +147,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache",
               "autocast": "autocast",
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
-              "padding": "padding", "longest_sample": "longest_sample", "ema": "ema", "trained_embeddings": "trained_embeddings",
+              "padding": "padding", "truncation": "truncation", "longest_sample": "longest_sample", "ema": "ema", "trained_embeddings": "trained_embeddings",
               "cache_text_embeddings": "cache_text_embeddings", "cache_latents": "cache_latents",
               "textual_inversion": "textual_inversion", "vae_dtype": "vae_dtype",
               "frozen_models": "frozen_models", "frozen_bits": "frozen_bits", "frozen_offload": "frozen_offload",

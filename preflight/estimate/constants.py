@@ -237,6 +237,21 @@ LENGTH_SPREAD = {
 #: whole run completes less that of the run padded to the cap (calibration/length_cache_kept.py ->
 #: calibration/data/length_cache_kept.json). The verdict counts it. Not fitted to any measured row.
 LENGTH_CACHE_KEPT = (-0.79, 0.0, 0.13)
+#: est67: the same grid split by what the job does with a sample over the cap, when the plan knows
+#: it: "truncate" (cut to the cap: a tokenizer's ``truncation=True`` or ``input_ids[:MAX_LENGTH]``)
+#: or "delete" (dropped: ms-swift's ``truncation_strategy='delete'``); (lowest, median, highest)
+#: over the 8 runs of each (calibration/data/length_spread.json, the rows' ``truncation``). Not
+#: fitted to any measured row: the runs and their order are est23's.
+LENGTH_SPREAD_CUT = {
+    ("shuffled", "native", "truncate"): (0.0, 0.75, 2.78),
+    ("shuffled", "native", "delete"): (0.11, 2.86, 5.37),
+    ("shuffled", "expandable", "truncate"): (-0.76, -0.0, 0.01),
+    ("shuffled", "expandable", "delete"): (-0.76, -0.02, 0.0),
+    ("group_by_length", "native", "truncate"): (-0.78, 0.0, 0.01),
+    ("group_by_length", "native", "delete"): (-0.78, -0.02, 0.0),
+    ("group_by_length", "expandable", "truncate"): (-0.76, 0.0, 0.01),
+    ("group_by_length", "expandable", "delete"): (-0.76, -0.02, 0.0),
+}
 
 # --------------------------------------------------------------------------- activations
 #

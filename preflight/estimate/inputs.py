@@ -170,6 +170,8 @@ class EstimateInput:
     datasets: Optional[tuple[str, ...]] = None
     longest_sample: Optional[int] = None
     pad_multiple: Optional[int] = None                # the collator's pad_to_multiple_of (plan data.pad_to_multiple_of)
+    # est67: a sample over the cap is "truncate"d (cut to it) or "delete"d (dropped); None: unknown
+    truncation: Optional[str] = None
     # the sampler puts the longest batch first and sorts each megabatch longest first
     # (TrainingArguments(group_by_length=True), plan data.group_by_length); None: unknown
     group_by_length: Optional[bool] = None
@@ -472,6 +474,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
     if inp.trained_embeddings is not None and inp.trained_embeddings not in TABLE_MODES:
         raise InputError(f"unknown trained embeddings {inp.trained_embeddings!r} (expected "
                          f"{', '.join(TABLE_MODES)})")
+    if inp.truncation is not None and inp.truncation not in ("truncate", "delete"):
+        raise InputError(f"unknown truncation {inp.truncation!r} (expected truncate, delete)")
     if inp.longest_sample is not None and int(inp.longest_sample) < 1:
         raise InputError(f"longest sample must be at least 1 token, got {inp.longest_sample!r}")
     for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
