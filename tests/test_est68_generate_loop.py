@@ -138,3 +138,15 @@ def test_whisper_generation_is_left_alone():
     # encoder-decoder prompts were not read per type: the earlier reading (last position from 4.45)
     _, est = _row_estimate("faster-whisper-readme-benchmark-97a4785/whisper-large-v2-transformers-4.46.3-sdpa-fp16-beam5-rtx3070ti")
     assert "head" not in est.phases and "nocache_head" not in est.phases
+
+
+def test_the_offload_row_reads_the_scripts_no_sync_and_data_and_the_blind_record_is_kept():
+    # est68 row corrections (after the blind scoring): fsdp_qlora's train.py forces no_sync with CPU offload and
+    # gradient accumulation, and alpaca_sample is the first 512 real alpaca-cleaned samples (dynamic lengths)
+    row = next(r for r in ROWS if r["id"].startswith("peft-experiments-llama2-qlora-fsdp-offload"))
+    assert row["setup"]["fsdp_unsharded_accum"] is True and row["setup"]["padding"] == "dynamic"
+    assert any("est68" in u and "1253-1254" in u for u in row["unknown"])
+    first = (ROOT / "calibration/public/heldout31_first_scoring.txt").read_text(encoding="utf-8")
+    assert "-21.8%" in first and "-46.7%" in first
+    _, est = _row_estimate(row["id"])
+    assert est.phases[est.phase]["gradients"] > 0      # the LoRA gradients kept unsharded under no_sync
