@@ -32,12 +32,20 @@ def test_the_expanded_cache_of_one_layer_by_hand():
     assert _decode()["prefill_transient"] == expanded
 
 
-@pytest.mark.parametrize("kw", [dict(attention="sdpa"), dict(attention="flash"), dict(use_cache=False),
-                                dict(max_new_tokens=1)])
+@pytest.mark.parametrize("kw", [dict(attention="sdpa"), dict(attention="flash"), dict(max_new_tokens=1)])
 def test_twins_without_the_expansion(kw):
     # SDPA (enable_gqa by release) and flash (native GQA) are not charged; no cache, no decoding step: nothing
     got = _decode(**kw).get("prefill_transient", 0)
     assert got <= 2 * (4 + 32768 - 2) * 4 * 32 * 2
+
+
+def test_without_a_cache_nothing_is_expanded():
+    # est68: use_cache=False re-runs the whole sequence each step (inference.nocache_phases): no cache to
+    # expand, and the step's transient does not depend on the key-value heads
+    nocache = _decode(use_cache=False, max_new_tokens=64)
+    assert "kv_cache" not in nocache
+    assert nocache["prefill_transient"] == _decode(dict(CFG, num_key_value_heads=24), use_cache=False,
+                                                   max_new_tokens=64)["prefill_transient"]
 
 
 def test_multi_head_attention_expands_nothing():

@@ -71,20 +71,29 @@ def test_other_modeling_code_and_single_token_prompts_are_left_alone():
     assert "head" not in estimate(_generate(transformers_version="4.35", mode="infer")).phases
 
 
-def test_the_first_decoding_step_still_holds_the_prompts_fp32_logits_before_4_45():
-    est = estimate(_generate(transformers_version="4.43", max_new_tokens=8, micro_batch=4))
+def test_the_first_decoding_step_still_holds_the_prompts_fp32_logits_before_4_42():
+    est = estimate(_generate(transformers_version="4.41", max_new_tokens=8, micro_batch=4))
     first = est.phases["first_decode"]
     # `outputs` of the prefill (fp32 logits of every prompt position, the bf16 ones freed by
     # logits.float()) stays referenced while the next forward runs, beside its own last-position
     # logits (bf16 + fp32)
     assert first["logits_loss"] == 4 * 1024 * 102400 * 4 + 4 * 102400 * (2 + 4)
-    # the cache: the prompt plus the step's new position (DynamicCache from 4.42: one layer's
-    # previous cache copied at a time)
+    # the cache: the prompt plus the step's new position (legacy tuples before 4.42: the
+    # prompt's whole cache held beside the new one)
     assert first["kv_cache"] == 4 * 1025 * KV_PER_TOKEN
-    assert first["prefill_transient"] == 4 * 1024 * KV_PER_TOKEN // 30
+    assert first["prefill_transient"] == 4 * 1024 * KV_PER_TOKEN
     # with 8 new tokens the last decoding step holds far less than the first
     assert sum(first.values()) > sum(est.phases["decode"].values())
     # one new token: no decoding forward; 4.45: the prefill's output holds one position
-    assert "first_decode" not in estimate(_generate(transformers_version="4.43")).phases
+    assert "first_decode" not in estimate(_generate(transformers_version="4.41")).phases
     assert "first_decode" not in estimate(_generate(transformers_version="4.45",
                                                     max_new_tokens=8)).phases
+
+
+def test_from_4_42_the_loop_deletes_outputs_and_nothing_is_held():
+    # est68: 4.42.4 - 4.44.2 `_sample` runs `next_token_logits = outputs.logits[:, -1, :].clone()`
+    # and ends each step with `del outputs`: the prompt's logits are gone before the next forward
+    for version in ("4.42", "4.43", "4.44.2"):
+        est = estimate(_generate(transformers_version=version, max_new_tokens=8, micro_batch=4))
+        assert "first_decode" not in est.phases
+        assert est.phases["head"]["logits_loss"] == 4 * 1024 * 102400 * (2 + 4)

@@ -322,8 +322,9 @@ add(BBFSDP, "llama3-8b-instruct-torchtune-lora-r8-qv-fsdp-full-2x4090-b2-s512", 
 add(BBAA, "llama2-7b-peft-qlora-r8-all-fsdp-cpu-offload-2x4090-b1-s512", 8.746859008, "GB",
     "max_memory_allocated", "RTX-4090-24GB",
     dict(mode="train", model="Llama-2-7B", precision="bf16", optimizer="adamw", micro_batch=1, grad_accum=4,
-         seq_len=512, padding="max_length", grad_ckpt=False, attention="sdpa", world_size=2, fsdp="full",
-         fsdp_version=1, fsdp_wrap="block", fsdp_frozen_grads=False, fsdp_unsharded_accum=False, load_placement="gpu",
+         seq_len=512, padding="dynamic", datasets=["yahma/alpaca-cleaned"], grad_ckpt=False, attention="sdpa",
+         world_size=2, fsdp="full", fsdp_version=1, fsdp_wrap="block", fsdp_frozen_grads=False,
+         fsdp_unsharded_accum=True, load_placement="gpu",
          offload_params="cpu", offload_optimizer="cpu", lora_r=8, lora_dropout=0.1,
          lora_targets=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"], loss="standard",
          quant="4bit", quant_type="nf4", double_quant=True, kbit_prepared=False, use_cache=False,
@@ -331,16 +332,23 @@ add(BBAA, "llama2-7b-peft-qlora-r8-all-fsdp-cpu-offload-2x4090-b1-s512", 8.74685
     unknown=("the figure: the largest 'peak_memory_alloc' of log_peft.txt (JSON lines, rank 0, logged every 4 "
              "micro-batches: the script's get_memory_stats, max_memory_allocated / 1e9 with a reset after each log); "
              "unit GB (1e9)",
-             "the data: 'alpaca_sample' is dataset_samples (512) copies of an instruction with the output "
-             "'output' * context_length * 2, truncated by the collate function to context_length 512: every batch is "
-             "512 tokens (seq_len 512, padding 'max_length')",
+             "the data (est68, after the blind scoring, in-sample; blind: 'alpaca_sample' read as 512 copies of "
+             "'output' * context_length * 2, padding 'max_length'): get_dataloader's alpaca_sample is "
+             "load_dataset('yahma/alpaca-cleaned', split='train[:512]') (train.py lines 383-384; the constant "
+             "output is the 'dummy' dataset, lines 385-389), batch 1 truncated to context_length 512 by collate_fn "
+             "(line 422): padding 'dynamic', seq_len 512 the cap; the log's peaks run from 5.13 to 8.75 GB and the "
+             "largest repeats three times (a capped batch)",
              "loading: train_type qlora with low_memory false loads AutoModelForCausalLM.from_pretrained("
              "quantization_config=nf4 / double quant / bf16 compute and quant storage, torch_dtype bf16, sdpa, "
              "use_cache False) on every rank's GPU before FSDP (load_placement 'gpu')",
              "FSDP: PEFT's fsdp_auto_wrap_policy (fsdp_wrap 'block'), FULL_SHARD, use_orig_params False, "
              "CPUOffload(offload_params=True) (offload_params cpu; the optimizer then steps on the CPU copies: "
              "offload_optimizer cpu, as held-out-6 writes fsdp_qlora's offload), limit_all_gathers True, "
-             "mixed_precision None for --precision bf16 (the bf16 weights: precision bf16), no_sync off (default)",
+             "mixed_precision None for --precision bf16 (the bf16 weights: precision bf16)",
+             "no_sync (est68, after the blind scoring; blind: off, fsdp_unsharded_accum False): train.py lines "
+             "1253-1254 set args['no_sync'] = True when use_cpu_offload and gradient_accumulation_steps > 1, and "
+             "the loop runs 3 of every 4 micro-batches under model.no_sync() (lines 909-910): "
+             "fsdp_unsharded_accum True",
              "the loop sets output = None and loss = None after each micro-batch (no output kept across steps)",
              "LoRA: target_modules 'all-linear' (lora_target_modules 'all'), r 8, alpha 16, dropout 0.1 (the "
              "script's default)",

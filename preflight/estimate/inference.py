@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from preflight.estimate import activations as A
 from preflight.estimate import contrastive as CL
+from preflight.estimate import generate_loop as GL
 from preflight.estimate import window_cache as WC
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.gqa_decode import repeated_kv_bytes
@@ -82,6 +82,9 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
         if arch.vocab_size and family != "vision":
             ph.add("forward", "logits_loss", b * seq * arch.vocab_size * ec, ab)
         return ("forward",)
+    if inp.use_cache is False and arch.vocab_size and family == "decoder":
+        # no KV cache: every step runs the model over the whole sequence (nocache_phases)
+        return nocache_phases(inp, arch, ph, weights / n, b, seq, transient, pb, ab)
     # a sliding window cuts the cache by release and attention path (window_cache.py)
     cache = WC.cache_positions(inp, arch, seq)
     context = cache.context
@@ -154,35 +157,94 @@ def prompt_logits(inp: EstimateInput, arch: Any, batch: int, seq: int, comp_byte
     ``generate`` passes ``num_logits_to_keep=1`` to models whose forward takes it from
     transformers 4.45 (huggingface/transformers#31292, merged 2024-08-23, after 4.44.0);
     ``LlamaForCausalLM.forward`` then slices ``hidden_states[:, -num_logits_to_keep:, :]``
-    before the head. Before 4.45 the head runs over all ``batch x seq`` positions
-    (``logits = self.lm_head(hidden_states)``) and Llama's forward and those copied from it
-    upcast them, ``logits = logits.float()``: the compute-dtype logits and their fp32 copy
-    exist together (6 bytes per element in bf16; an fp32 model's ``.float()`` returns the
-    tensor itself). Only transformers' own modeling code; 0 when the version is unknown
-    (``unknown_alternatives`` widens the interval with 4.41)."""
-    if inp.model_impl != "transformers" or not arch.vocab_size or seq <= 1:
+    before the head. Before 4.45, and for model types whose forward does not take it
+    (GPT-2 before 4.53: ``generate_loop.keeps_last_logits``), the head runs over all
+    ``batch x seq`` positions (``logits = self.lm_head(hidden_states)``) and, before 4.45,
+    Llama's forward and those copied from it upcast them, ``logits = logits.float()``: the
+    compute-dtype logits and their fp32 copy exist together (6 bytes per element in bf16; an
+    fp32 model's ``.float()`` returns the tensor itself). In 4.45 and 4.46 ``_sample`` clones the
+    whole logits tensor before slicing it (``generate_loop.step_clone``). Only transformers' own
+    modeling code; 0 when the version is unknown (``unknown_alternatives`` widens the interval
+    with 4.41)."""
+    if not arch.vocab_size or seq <= 1 or GL.keeps_last_logits(inp) is not False:
         return 0.0
-    m = re.match(r"\s*(\d+)\.(\d+)", str(inp.transformers_version or ""))
-    if not m or (int(m.group(1)), int(m.group(2))) >= (4, 45):
+    elements = float(batch) * seq * arch.vocab_size
+    return elements * (_logits_bytes(inp, arch, comp_bytes) + _upcast_copy(inp, arch, comp_bytes)) \
+        + GL.step_clone(inp, _logits_bytes(inp, arch, comp_bytes), elements)
+
+
+def _upcast_copy(inp: EstimateInput, arch: Any, comp_bytes: float) -> float:
+    """Bytes per element of the 16-bit logits beside their fp32 upcast (before 4.45), else 0."""
+    ver = GL.release(inp)
+    if ver is None or ver >= (4, 45):
         return 0.0
-    upcast = 4.0 if comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES else 0.0
-    return float(batch) * seq * arch.vocab_size * (comp_bytes + upcast)
+    return comp_bytes if comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES else 0.0
+
+
+def _logits_bytes(inp: EstimateInput, arch: Any, comp_bytes: float) -> float:
+    """Bytes per element of the logits ``outputs.logits`` holds (fp32 after Llama's upcast
+    before 4.45, else the compute dtype)."""
+    return 4.0 if _upcast_copy(inp, arch, comp_bytes) else comp_bytes
 
 
 def prompt_logits_held(inp: EstimateInput, arch: Any, batch: int, seq: int, comp_bytes: float) -> float:
     """Bytes of the prefill's logits still referenced during the first decoding forward, or 0.
 
-    transformers' decoding loop (4.35 ``greedy_search``/``sample``: ``outputs = self(**model_inputs,
+    Before 4.42 ``_sample`` (4.35 ``greedy_search``/``sample``: ``outputs = self(**model_inputs,
     ...)``, then ``next_token_logits = outputs.logits[:, -1, :]``) rebinds ``outputs`` only when
-    the next forward returns, so the previous step's output, and its whole logits tensor, lives
-    through it. Before 4.45 the prefill's output holds the logits of every prompt position
-    (:func:`prompt_logits`), upcast to fp32 for Llama's forward and those copied from it (the
-    16-bit ones were freed by ``logits = logits.float()``). Only when a decoding forward runs
-    (``max_new_tokens`` >= 2)."""
+    the next forward returns, so the prefill's output, its whole logits tensor, lives through
+    it (upcast to fp32 for Llama's forward and those copied from it). 4.42 - 4.44 clone the
+    last row and ``del outputs``: nothing held. 4.45 - 4.46 hold the whole clone when the logits
+    are fp32 (``generate_loop.held_logits``). Only when the prefill computed every prompt
+    position's logits (:func:`prompt_logits`) and a decoding forward runs (``max_new_tokens``
+    >= 2)."""
     if inp.max_new_tokens < 2 or not prompt_logits(inp, arch, batch, seq, comp_bytes):
         return 0.0
-    upcast = comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES
-    return float(batch) * seq * arch.vocab_size * (4.0 if upcast else comp_bytes)
+    return GL.held_logits(inp, _logits_bytes(inp, arch, comp_bytes), float(batch) * seq * arch.vocab_size)
+
+
+def nocache_phases(inp: EstimateInput, arch: Any, ph: Any, weights: float, b: int, seq: int,
+                   transient: Any, pb: tuple[float, float], ab: tuple[float, float]) -> tuple[str, ...]:
+    """``generate`` with ``use_cache=False``: no KV cache; every step runs the model over the
+    whole sequence. The last forward reads ``P + N - 1`` positions (``P`` prompt tokens, ``N``
+    new ones), the step before it ``P + N - 2``.
+
+    Two moments of that last step: a layer's transient at full length (``decode``), and the
+    head's output (``nocache_head``): the logits of every position unless the model keeps the
+    last one (``generate_loop.keeps_last_logits``; the book's and other hand-written loops run
+    the head over every position), plus what ``_sample`` keeps of them
+    (``generate_loop.held_logits``: the previous step's, before 4.42 and, for fp32 logits, in
+    4.45 - 4.46) and its own clone (4.45 - 4.46). GPT-2 fp32 at 1,000 tokens under 4.46:
+    (998 + 999 + 999) x 50,257 x 4 bytes = 574 MiB above the weights."""
+    ec = float(_dtype_bytes(inp))
+    last = seq + max(int(inp.max_new_tokens), 1) - 1
+    ph.add("prefill", "weights", weights, pb)
+    ph.add("prefill", "prefill_transient", transient(b * seq, seq), ab)
+    if GL.keeps_last_logits(inp):
+        positions, previous = 1, 1
+    else:
+        positions, previous = last, last - 1
+    lb = _logits_bytes(inp, arch, ec)
+    vocab = float(arch.vocab_size)
+    first = b * seq * vocab if positions > 1 else b * vocab
+    ph.add("prefill", "logits_loss", first * (lb + _upcast_copy(inp, arch, ec)) + GL.step_clone(inp, lb, first), ab)
+    if inp.max_new_tokens < 2:
+        return ("prefill",)
+    held = GL.held_logits(inp, lb, b * previous * vocab)
+    ph.add("decode", "weights", weights, pb)
+    ph.add("decode", "prefill_transient", transient(b * last, last), ab)
+    ph.add("decode", "logits_loss", held, ab)
+    elements = b * positions * vocab
+    ph.add("nocache_head", "weights", weights, pb)
+    ph.add("nocache_head", "logits_loss",
+           held + elements * (lb + _upcast_copy(inp, arch, ec)) + GL.step_clone(inp, lb, elements), ab)
+    return ("prefill", "decode", "nocache_head")
+
+
+def _dtype_bytes(inp: EstimateInput) -> float:
+    from preflight.estimate.train_phase import _dtypes
+
+    return float(_dtypes(inp)[0].comp)
 
 
 def decode_cache_copy(inp: EstimateInput, kv_per_token: float, context: int, layers: int) -> float:

@@ -241,15 +241,14 @@ class EstimateInput:
     @property
     def legacy_kv_cache(self) -> Optional[bool]:
         """Whether transformers' ``generate`` passes the KV cache as legacy tuples (before
-        4.42, which made ``DynamicCache()`` the default), so that the previous step's whole
-        cache stays referenced while the model builds the next one; None when the version
-        is unknown. Only transformers' own modeling code (``model_impl``) has this cache."""
-        if self.model_impl != "transformers":
-            return False
-        m = re.match(r"\s*(\d+)\.(\d+)", str(self.transformers_version or ""))
-        if not m:
-            return None
-        return (int(m.group(1)), int(m.group(2))) < (4, 42)
+        4.42, which made ``DynamicCache()`` the default, and later for model types without
+        ``_supports_cache_class``, GPT-2 before 4.52: ``generate_loop.legacy_cache``), so that
+        the previous step's whole cache stays referenced while the model builds the next one;
+        None when the version is unknown. Only transformers' own modeling code (``model_impl``)
+        has this cache."""
+        from preflight.estimate.generate_loop import legacy_cache
+
+        return legacy_cache(self)
 
     def with_changes(self, **changes: Any) -> EstimateInput:
         """A copy with some fields changed (sources of changed fields become ``"remedy"``)."""

@@ -8,6 +8,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from preflight.estimate.generate_loop import cache_class_release
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.model import Estimate, estimate
 from preflight.estimate.terms import (
@@ -135,10 +136,11 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
                 "a slower reference forward (its weights stream from host memory)",
                 lambda i: i.with_changes(frozen_offload=True))
     if inp.mode == "generate" and inp.legacy_kv_cache:
-        add("dyncache", 1, "upgrade transformers to 4.42 or later (generate holds the KV cache in "
+        since = cache_class_release(inp)
+        add("dyncache", 1, f"upgrade transformers to {since} or later (generate holds the KV cache in "
             "one DynamicCache instead of copying legacy tuples each step)",
-            ("--transformers-version 4.42",), "a library upgrade: check the job's other pins",
-            lambda i: i.with_changes(transformers_version="4.42"))
+            (f"--transformers-version {since}",), "a library upgrade: check the job's other pins",
+            lambda i: i.with_changes(transformers_version=since))
     version = _transformers_minor(inp)
     if (train and version is not None and (4, 46) <= version < (4, 49) and inp.loss == "standard"
             and not loss_compiled(inp) and _has_lm_logits(inp)):
