@@ -4,7 +4,7 @@ deepspeed.initialize binds to an engine, parameters used as engines."""
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Callable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.sources import ParsedPython
@@ -27,6 +27,19 @@ def enclosing_scope(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional[
 
 def engine_names_in(tree: ast.AST) -> set[tuple[str, Optional[ast.AST]]]:
     parents = parent_map(tree)
+    return _engine_bindings(tree, lambda node: enclosing_scope(node, parents))
+
+
+def engine_names(ctx: FileContext, script: ParsedPython) -> set[tuple[str, Optional[ast.AST]]]:
+    """Names bound to the engine ``deepspeed.initialize(...)`` returns (``engine, opt, _, _ = ...``,
+    ``engine = deepspeed.initialize(...)[0]``), with the function a plain name is local to
+    (None for an attribute such as ``self.engine``, read anywhere in the file). Used by PF213 and
+    PF553; the same reading as :func:`engine_names_in` on the file's own function index."""
+    return _engine_bindings(script.tree, ctx.enclosing_function)
+
+
+def _engine_bindings(tree: ast.AST, scope_of: Callable[[ast.AST], Optional[ast.AST]]
+                     ) -> set[tuple[str, Optional[ast.AST]]]:
     names: set[tuple[str, Optional[ast.AST]]] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Assign):
@@ -39,30 +52,7 @@ def engine_names_in(tree: ast.AST) -> set[tuple[str, Optional[ast.AST]]]:
         for target in node.targets:
             first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
             if isinstance(first, ast.Name):
-                names.add((first.id, enclosing_scope(node, parents)))
-            elif isinstance(first, ast.Attribute):
-                names.add((ast.unparse(first), None))
-    return names
-
-
-def engine_names(ctx: FileContext, script: ParsedPython) -> set[tuple[str, Optional[ast.AST]]]:
-    """Names bound to the engine ``deepspeed.initialize(...)`` returns (``engine, opt, _, _ = ...``,
-    ``engine = deepspeed.initialize(...)[0]``), with the function a plain name is local to
-    (None for an attribute such as ``self.engine``, read anywhere in the file). Used by PF213 and
-    PF553; the same reading as :func:`engine_names_in` on the file's own function index."""
-    names: set[tuple[str, Optional[ast.AST]]] = set()
-    for node in ast.walk(script.tree):
-        if not isinstance(node, ast.Assign):
-            continue
-        value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and value.func.attr == "initialize" and isinstance(value.func.value, ast.Name)
-                and value.func.value.id == "deepspeed"):
-            continue
-        for target in node.targets:
-            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-            if isinstance(first, ast.Name):
-                names.add((first.id, ctx.enclosing_function(node)))
+                names.add((first.id, scope_of(node)))
             elif isinstance(first, ast.Attribute):
                 names.add((ast.unparse(first), None))
     return names

@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._deepspeed_engines import engine_names_in
+from preflight.rules.plan._deepspeed_engines import engine_names_in, parent_map
 from preflight.rules.plan._inference_mode import inference_decorator
 from preflight.rules.plan._job_files import job_files
 
@@ -33,14 +33,6 @@ def _inference_block(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional
                 return dec
         above = parents.get(above)
     return None
-
-
-def parent_map(tree: ast.AST) -> dict[ast.AST, ast.AST]:
-    out: dict[ast.AST, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            out[child] = node
-    return out
 
 
 @register
