@@ -17,8 +17,7 @@ def hydra_app_configs(pctx: PlanContext, needle: str = "defaults") -> list[Any]:
         from preflight.adapters.hydra import compositions
     except ImportError:  # pragma: no cover - the adapter ships with preflight
         return []
-    from preflight.loaders import LoadedConfig, load_config
-    from preflight.sources import SourceText, read_source
+    from preflight.loaders import load_config_file
     from preflight.workspace import display_path
 
     out: list[Any] = []
@@ -40,9 +39,7 @@ def hydra_app_configs(pctx: PlanContext, needle: str = "defaults") -> list[Any]:
                     continue
             except OSError:
                 continue
-            source = read_source(path, display_path(path, pctx.project.root), "yaml")
-            if isinstance(source, SourceText):
-                loaded = load_config(source)
-                if isinstance(loaded, LoadedConfig):
-                    out.append(loaded)
+            loaded = load_config_file(path, display_path(path, pctx.project.root), "yaml")
+            if loaded is not None:
+                out.append(loaded)
     return out
