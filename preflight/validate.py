@@ -42,7 +42,7 @@ from preflight.validate_schema import (
     _show,
     _subschema,
     _suggest,
-    _yaml11_float,
+    yaml11_float,
 )
 from preflight.validate_schema_files import load_schema, schema_fields, schema_info
 from preflight.validate_yaml import Scalar, filled_template, template_placeholders, yaml_scalars
@@ -56,7 +56,7 @@ SEVERITIES = ("error", "warning", "note")
 
 HYDRA_META_KEYS = ("_target_", "_partial_", "_recursive_", "_convert_", "_args_")
 
-_FLOAT_12 = re.compile(r"^[-+]?(?:\d[\d_]*)?(?:\.\d*)?[eE][-+]?\d+$")  # 1e-4, 5e8, 1.5E+3
+FLOAT_12 = re.compile(r"^[-+]?(?:\d[\d_]*)?(?:\.\d*)?[eE][-+]?\d+$")  # 1e-4, 5e8, 1.5E+3
 _OCTAL_11 = re.compile(r"^[-+]?0[0-7_]+$")
 _BOOL_WORDS = ("yes", "no", "on", "off")
 
@@ -195,7 +195,7 @@ class _Validation:
             return [self._prepared(v, (*rel, i)) for i, v in enumerate(value)]
         if self.reader in ("omegaconf", "yaml11") and isinstance(value, str):
             scalar = self.scalars.get((*self.target.prefix, *rel))
-            if scalar is not None and scalar.plain and _FLOAT_12.match(scalar.text):
+            if scalar is not None and scalar.plain and FLOAT_12.match(scalar.text):
                 try:
                     return float(scalar.text.replace("_", ""))
                 except ValueError:
@@ -247,12 +247,12 @@ class _Validation:
             rel = path[n:]
             expected = _accepts(_subschema(self.schema, rel))
             text = scalar.text
-            if scalar.tag == "str" and _FLOAT_12.match(text) and self.reader in ("pyyaml", MIXED):
+            if scalar.tag == "str" and FLOAT_12.match(text) and self.reader in ("pyyaml", MIXED):
                 if "string" in expected and "any" not in expected:
                     continue
                 severity = "error" if expected & {"number", "integer"} else "warning"
                 self.trapped.add(rel)
-                fixed = _yaml11_float(text)
+                fixed = yaml11_float(text)
                 if self.reader == MIXED:
                     self.add(rel, "note", "yaml11-float", mixed_float(text, fixed, self.config.path))
                     continue

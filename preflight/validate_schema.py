@@ -115,7 +115,7 @@ def _close(word: str, hint: str) -> bool:
     return difflib.SequenceMatcher(None, word, hint).ratio() >= 0.8 or word.lower() == hint.lower()
 
 
-def _yaml11_float(text: str) -> str:
+def yaml11_float(text: str) -> str:
     mantissa, _, exponent = text.lower().partition("e")
     if "." not in mantissa:
         mantissa = (mantissa or "1") + ".0"

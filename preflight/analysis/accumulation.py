@@ -50,7 +50,7 @@ from preflight.analysis.accumulation_guards import (  # noqa: F401  (moved; re-e
     same_value,
     text,
 )
-from preflight.analysis.accumulation_manual import _manual_optimization
+from preflight.analysis.accumulation_manual import manual_optimization
 from preflight.analysis.accumulation_sites import (
     AccumSite,
     Accumulation,
@@ -559,7 +559,7 @@ def _build(ctx: FileContext) -> Accumulation:
         result.sites.append(site)
     for fn in lightning:
         cls = fn.method_class()
-        if cls is None or _manual_optimization(ctx, scopes, cls):
+        if cls is None or manual_optimization(ctx, scopes, cls):
             continue
         for ret in ctx.nodes(ast.Return):
             if ret.value is None or scopes.function_of(ret) is not fn:

@@ -6,7 +6,7 @@ import ast
 from typing import Any, Iterable, Optional
 
 from preflight.analysis.accumulation import LIGHTNING_TRAINERS
-from preflight.analysis.accumulation_manual import _manual_optimization
+from preflight.analysis.accumulation_manual import manual_optimization
 from preflight.analysis.scopes import ClassInfo, scope_index
 from preflight.analysis.syntax import unpacked_key_path
 from preflight.diagnostics import Category, Finding, Severity
@@ -75,7 +75,7 @@ before `opt.step()` for clipping.
             for cls in scopes.classes.values():
                 if not cls.is_lightning or cls.method("training_step") is None:
                     continue
-                if _manual_optimization(fctx, scopes, cls):
+                if manual_optimization(fctx, scopes, cls):
                     manual.append((script, cls))
                 else:
                     automatic.append(cls)
