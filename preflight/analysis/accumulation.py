@@ -80,22 +80,6 @@ _WINDOW_BUILDERS = frozenset({"stack", "cat", "tensor", "as_tensor", "hstack", "
 MAX_DEPTH = 24
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 class _Analysis:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
@@ -491,30 +475,6 @@ class _Analysis:
         return None
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _build(ctx: FileContext) -> Accumulation:
     scopes = scope_index(ctx)
     result = Accumulation([], [], [], scopes)
@@ -576,10 +536,6 @@ def _build(ctx: FileContext) -> Accumulation:
                 if kw.arg == "accumulate_grad_batches":
                     result.trainer_accumulation.append(kw.value)
     return result
-
-
-
-
 
 
 def accumulation(ctx: FileContext) -> Accumulation:
