@@ -103,7 +103,7 @@ def _a_part(builder: str, modules: Any) -> bool:
 
 def _decided_off(node: ast.AST, parents: dict[int, ast.AST], reader: Any) -> bool:
     """An ``if`` around ``node`` is decided by the configuration not to run it (the flow reader's test)."""
-    from preflight.adapters.config_object_flow import _skipped
+    from preflight.adapters.config_object_guards import _skipped
 
     return _skipped(node, parents, reader)
 

@@ -40,8 +40,10 @@ from preflight.adapters.config_object_flow import (
     _NOT_TRAIN,
     _PRIORITY,
     _Flow,
-    _generation,
     _ObjReader,
+)
+from preflight.adapters.config_object_guards import (
+    _generation,
     _only_lora_off,
     _options,
     _plain_python,

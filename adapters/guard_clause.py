@@ -10,7 +10,7 @@ arms and the statements after the ``if``) does not run. WeOpenML/PandaLM @ 38718
         model = get_peft_model(model, peft_config)
 
 With ``--peft_model none`` on the launch line every LoRA construct of the module is past the taken ``return``:
-no LoRA (read by :func:`preflight.adapters.config_object_reads._only_lora_off`).
+no LoRA (read by :func:`preflight.adapters.config_object_guards._only_lora_off`).
 """
 
 from __future__ import annotations

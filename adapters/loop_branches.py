@@ -13,7 +13,7 @@ batch: facebookresearch/ijepa @ 52c1ae95d05f743e000e8f10a1f3a79b10cff048 ``src/t
 
 Whichever way runs, the optimizer steps once per backward: no gradient accumulation.
 :func:`stepped_calls` reads a statement list (a loop's body, a function's body) that way for
-:mod:`preflight.adapters.loop_shapes` (``every_batch``, ``every_update``): an ``if`` with an ``else``
+:mod:`preflight.adapters.loop_shapes` (``every_batch``) and :mod:`preflight.adapters.loop_update` (``every_update``): an ``if`` with an ``else``
 counts when both of its ways back-propagate and step, each on its own; an ``if`` without an ``else``, a
 loop, a ``with`` or ``try`` block is not looked into (its calls may not run, as before).
 """

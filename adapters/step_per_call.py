@@ -1,6 +1,6 @@
 """No gradient accumulation when every backward of the script and its local modules is one optimizer step.
 
-:func:`preflight.adapters.loop_shapes.every_update` reads the local modules of a script that calls no
+:func:`preflight.adapters.loop_update.every_update` reads the local modules of a script that calls no
 ``backward`` itself; :meth:`~preflight.adapters.loop_shapes.LoopShapesAdapter.every_batch` reads the loops of
 the script. Many scripts do both in their own code: the loop calls an update function of the script
 (Plachtaa/seed-vc @ d334fb7 ``train.py:234-341`` ``def train_one_step(self, batch): ...;

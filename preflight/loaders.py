@@ -15,13 +15,14 @@ files fail cleanly) and recursive aliases are refused. TOML: :mod:`preflight.loa
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
-from preflight.sources import SourceText, kind_of
+from preflight.sources import SourceText, kind_of, read_source
 
 KeyPath = tuple[Any, ...]
 
@@ -105,6 +106,19 @@ def load_config_text(text: str, kind: str, display: str = "<config>") -> Union[L
     source = SourceText(path=Path(display), display=display, kind=kind, raw=text.encode("utf-8"),
                         text=text)
     return load_config(source)
+
+
+def load_config_file(path: Path, display: str, kind: Optional[str] = None) -> Optional[LoadedConfig]:
+    """The config file at ``path`` read as ``kind`` (default: JSON for a ``.json`` name, else YAML) and
+    shown as ``display``; None when it is not a file, cannot be read or does not parse (rules that open a
+    config the plan did not load: an accelerate ``--config_file``, a Hydra option file)."""
+    if not os.path.isfile(path):
+        return None
+    source = read_source(path, display, kind or ("json" if path.suffix == ".json" else "yaml"))
+    if not isinstance(source, SourceText):
+        return None
+    loaded = load_config(source)
+    return loaded if isinstance(loaded, LoadedConfig) else None
 
 
 # --------------------------------------------------------------------------- JSON

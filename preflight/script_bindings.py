@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Mapping, Optional, Sequence
 
+from preflight.analysis.node_memo import node_memo
 from preflight.analysis.syntax import target_names
 
 
@@ -27,13 +28,8 @@ def _bound_targets(node: ast.AST) -> list[ast.AST]:
 def declared_global(scope: ast.AST) -> frozenset[str]:
     """The names a ``global`` or ``nonlocal`` statement anywhere under ``scope`` names, found in one
     walk and kept on the node (the resolver asks it once per name it follows)."""
-    cached = scope.__dict__.get("_pf_declared_global")
-    if cached is not None:
-        return cached
-    found = frozenset(n for node in ast.walk(scope) if isinstance(node, (ast.Global, ast.Nonlocal))
-                      for n in node.names)
-    scope.__dict__["_pf_declared_global"] = found
-    return found
+    return node_memo(scope, "_pf_declared_global", lambda: frozenset(
+        n for node in ast.walk(scope) if isinstance(node, (ast.Global, ast.Nonlocal)) for n in node.names))
 
 
 def module_binding(tree: Optional[ast.AST], functions: Mapping[str, Sequence[ast.AST]], name: str,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from preflight.analysis.node_memo import node_memo
+
 
 def _arms(node: ast.If) -> list[tuple[Optional[ast.expr], list[ast.stmt]]]:
     """(test, body) of each arm, ``else`` last with test None."""
@@ -62,9 +64,7 @@ def _chains(tree: ast.AST) -> dict[str, Optional[list[tuple[Optional[ast.expr], 
 def chain_binding(index: Any, name: str, count: int) -> Optional[ast.expr]:
     """The value ``name`` gets from the arm of the one ``if`` chain that binds it ``count`` times
     (every binding of it in the script), when the tests decide the arm; else None."""
-    chains = index.__dict__.get("_chain_bindings")
-    if chains is None:
-        chains = index.__dict__["_chain_bindings"] = _chains(index.script.tree)
+    chains = node_memo(index, "_chain_bindings", lambda: _chains(index.script.tree))
     arms = chains.get(name)
     if arms is None or len(arms) != count:
         return None

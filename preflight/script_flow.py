@@ -39,6 +39,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from preflight.analysis.node_memo import node_memo
 from preflight.analysis.syntax import target_names
 from preflight.script_bindings import declared_global
 from preflight.script_index_core import _ARITH, Resolved, _lowest_cap
@@ -58,9 +59,10 @@ def _bound_names(node: ast.AST) -> frozenset[str]:
     """Every name :func:`_binds` answers True for, found in one walk and kept on the node: the value
     flow asks it of the same statements once per name and per ``if`` it decides, and a long ``main()``
     walked again each time cost minutes (huggingface/parler-tts run_parler_tts_training.py)."""
-    cached = node.__dict__.get("_pf_bound_names")
-    if cached is not None:
-        return cached
+    return node_memo(node, "_pf_bound_names", lambda: _walk_bound_names(node))
+
+
+def _walk_bound_names(node: ast.AST) -> frozenset[str]:
     names: set[str] = set()
     stack: list[ast.AST] = [node]
     while stack:
@@ -86,9 +88,7 @@ def _bound_names(node: ast.AST) -> frozenset[str]:
         for t in targets:
             names.update(target_names(t))
         stack.extend(ast.iter_child_nodes(cur))
-    frozen = frozenset(names)
-    node.__dict__["_pf_bound_names"] = frozen
-    return frozen
+    return frozenset(names)
 
 
 def _contains(stmt: ast.AST, line: int) -> bool:

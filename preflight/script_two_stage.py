@@ -13,15 +13,17 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from preflight.analysis.node_memo import node_memo
 from preflight.analysis.syntax import dotted_name
 
 
 def hands_parser_on(idx: Any) -> bool:
     """Whether a name bound to ``argparse.ArgumentParser(...)`` is passed to a call other than its own
     methods (as an argument or keyword)."""
-    cached = idx.__dict__.get("_hands_parser_on")
-    if cached is not None:
-        return bool(cached)
+    return node_memo(idx, "_hands_parser_on", lambda: _hands_parser_on(idx))
+
+
+def _hands_parser_on(idx: Any) -> bool:
     parsers = {name for name, bound in idx.assigns.items()
                if any(isinstance(b, ast.Call) and (idx.qualify(dotted_name(b.func)) or "").endswith("ArgumentParser")
                       for b in bound if b is not None)}
@@ -35,5 +37,4 @@ def hands_parser_on(idx: Any) -> bool:
             if any(isinstance(v, ast.Name) and v.id in parsers for v in values):
                 found = True
                 break
-    idx.__dict__["_hands_parser_on"] = found
     return found

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from preflight.analysis.node_memo import node_memo
 from preflight.analysis.syntax import target_names
 from preflight.script_bindings import _bound_targets, declared_global
 
@@ -33,9 +34,10 @@ def _counts(stmt: ast.stmt, nested: bool) -> dict[str, int]:
     """How many bindings of each name ``stmt`` holds, in one walk kept on the node (asked once per
     name the resolver follows: a walk of the whole module each time cost minutes on long scripts)."""
     key = "_pf_bind_counts_nested" if nested else "_pf_bind_counts"
-    cached = stmt.__dict__.get(key)
-    if cached is not None:
-        return cached
+    return node_memo(stmt, key, lambda: _walk_counts(stmt, nested))
+
+
+def _walk_counts(stmt: ast.stmt, nested: bool) -> dict[str, int]:
     found: dict[str, int] = {}
     stack: list[ast.AST] = [stmt]
     while stack:
@@ -46,7 +48,6 @@ def _counts(stmt: ast.stmt, nested: bool) -> dict[str, int]:
             for n in set(target_names(t)):  # a target counts once per name (``_, _ = pair``)
                 found[n] = found.get(n, 0) + 1
         stack.extend(ast.iter_child_nodes(node))
-    stmt.__dict__[key] = found
     return found
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from functools import cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
@@ -38,24 +37,26 @@ from preflight.validate_schema import (
     _describe,
     _dotted,
     _json_type,
+    _lax_converts,
+    _matching_branch,
     _show,
     _subschema,
     _suggest,
-    _yaml11_float,
+    yaml11_float,
 )
+from preflight.validate_schema_files import load_schema, schema_fields, schema_info
 from preflight.validate_yaml import Scalar, filled_template, template_placeholders, yaml_scalars
 
 __all__ = ["FileReport", "Problem", "Scalar", "Target", "dataclass_fields", "load_schema", "schema_fields",
            "template_placeholders", "validate_loaded", "validate_source", "yaml_scalars"]
 
-SCHEMA_DIR = Path(__file__).resolve().parent / "schemas" / "config"
 VALIDATE_VERSION = 1
 
 SEVERITIES = ("error", "warning", "note")
 
 HYDRA_META_KEYS = ("_target_", "_partial_", "_recursive_", "_convert_", "_args_")
 
-_FLOAT_12 = re.compile(r"^[-+]?(?:\d[\d_]*)?(?:\.\d*)?[eE][-+]?\d+$")  # 1e-4, 5e8, 1.5E+3
+FLOAT_12 = re.compile(r"^[-+]?(?:\d[\d_]*)?(?:\.\d*)?[eE][-+]?\d+$")  # 1e-4, 5e8, 1.5E+3
 _OCTAL_11 = re.compile(r"^[-+]?0[0-7_]+$")
 _BOOL_WORDS = ("yes", "no", "on", "off")
 
@@ -119,40 +120,6 @@ class FileReport:
         if self.template:
             out["template"] = list(self.template)
         return out
-
-
-@cache
-def load_schema(kind: str) -> dict[str, Any]:
-    """The schema of a kind, or with ``file:NAME`` another data file of the package's schema
-    folder (``file:lightning_removed``)."""
-    if kind.startswith("file:"):
-        stem = kind[len("file:"):]
-    else:
-        stem = KINDS[kind].schema
-        if not stem:
-            return {}
-    return json.loads((SCHEMA_DIR / f"{stem}.json").read_text(encoding="utf-8"))
-
-
-@cache
-def _lightning_removed() -> dict[str, dict[str, Any]]:
-    """Trainer arguments of older Lightning releases (tools/gen_lightning_removed.py)."""
-    return load_schema("file:lightning_removed").get("removed", {})
-
-
-@cache
-def schema_fields(kind: str) -> frozenset[str]:
-    """The top-level keys a kind's schema knows."""
-    props = load_schema(kind).get("properties", {})
-    return frozenset(props) if isinstance(props, dict) else frozenset()
-
-
-def schema_info(kind: str) -> dict[str, str]:
-    if not KINDS[kind].schema:
-        return {"library": KINDS[kind].owner, "version": "", "file": ""}
-    meta = load_schema(kind).get("x-preflight", {})
-    return {"library": meta.get("library", ""), "version": meta.get("version", ""),
-            "file": f"preflight/schemas/config/{KINDS[kind].schema}.json"}
 
 
 # --------------------------------------------------------------------------- validation
@@ -228,7 +195,7 @@ class _Validation:
             return [self._prepared(v, (*rel, i)) for i, v in enumerate(value)]
         if self.reader in ("omegaconf", "yaml11") and isinstance(value, str):
             scalar = self.scalars.get((*self.target.prefix, *rel))
-            if scalar is not None and scalar.plain and _FLOAT_12.match(scalar.text):
+            if scalar is not None and scalar.plain and FLOAT_12.match(scalar.text):
                 try:
                     return float(scalar.text.replace("_", ""))
                 except ValueError:
@@ -280,12 +247,12 @@ class _Validation:
             rel = path[n:]
             expected = _accepts(_subschema(self.schema, rel))
             text = scalar.text
-            if scalar.tag == "str" and _FLOAT_12.match(text) and self.reader in ("pyyaml", MIXED):
+            if scalar.tag == "str" and FLOAT_12.match(text) and self.reader in ("pyyaml", MIXED):
                 if "string" in expected and "any" not in expected:
                     continue
                 severity = "error" if expected & {"number", "integer"} else "warning"
                 self.trapped.add(rel)
-                fixed = _yaml11_float(text)
+                fixed = yaml11_float(text)
                 if self.reader == MIXED:
                     self.add(rel, "note", "yaml11-float", mixed_float(text, fixed, self.config.path))
                     continue
@@ -444,40 +411,6 @@ class _Validation:
         from preflight.validate_unknown import unknown_keys
 
         unknown_keys(self, error, rel)
-
-def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
-    """The ``anyOf`` branch a mapping or list should be checked against (to report the
-    real problem inside it rather than "not valid under any of the given schemas")."""
-    kind = _json_type(value)
-    if kind not in ("object", "array"):
-        return None
-    for i, branch in enumerate(schema.get("anyOf", ())):
-        if isinstance(branch, dict) and kind in _accepts(branch) and "any" not in _accepts(branch):
-            return i
-    return None
-
-
-_LAX_BOOL = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
-
-
-def _lax_converts(value: Any, schema: dict[str, Any]) -> bool:
-    """Whether pydantic's lax mode turns ``value`` into what ``schema`` expects."""
-    wanted = _accepts(schema)
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if "boolean" in wanted and text in _LAX_BOOL:
-            return True
-        try:
-            number = float(text)
-        except ValueError:
-            return False
-        return "number" in wanted or ("integer" in wanted and number.is_integer())
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "boolean" in wanted and value in (0, 1):
-            return True
-        return "integer" in wanted and float(value).is_integer()
-    return False
-
 
 # --------------------------------------------------------------------------- entry points
 

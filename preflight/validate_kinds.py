@@ -91,7 +91,7 @@ def preference_fields(data: Any) -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _preference_fields() -> frozenset[str]:
-    from preflight.validate import load_schema
+    from preflight.validate_schema_files import load_schema
 
     classes = load_schema("file:trl_preference_fields").get("classes", {})
     return frozenset(f for fields in classes.values() for f in fields)
@@ -165,7 +165,7 @@ def _hf_kind(data: dict[str, Any], extra: frozenset[str] = frozenset()) -> Optio
     keys = set(data)
     if len(keys.intersection(_TA_STRONG)) < 2:
         return None
-    from preflight.validate import schema_fields
+    from preflight.validate_schema_files import schema_fields
 
     known = schema_fields("training-args") | schema_fields("sft-config") | _HF_SCRIPT_KEYS | extra
     if 2 * len(keys & known) < len(keys):
@@ -199,7 +199,7 @@ def _neox(data: dict[str, Any]) -> bool:
     """A GPT-NeoX config: most keys are NeoXArgs fields (``-`` read as ``_``) and at least two are
     model/training fields DeepSpeed does not have (a NeoX config may hold only some keys: NeoX
     merges several YAML files)."""
-    from preflight.validate import schema_fields
+    from preflight.validate_schema_files import schema_fields
 
     neox = schema_fields("gpt-neox")
     deepspeed = schema_fields("deepspeed")
@@ -219,7 +219,7 @@ def _axolotl(data: dict[str, Any]) -> bool:
 
 def _deepspeed_fits(block: dict[str, Any]) -> bool:
     """At least half of the keys are DeepSpeed keys, and its blocks are mappings."""
-    from preflight.validate import schema_fields
+    from preflight.validate_schema_files import schema_fields
 
     fields = schema_fields("deepspeed")
     keys = [k for k in block if k != "_target_"]
@@ -230,7 +230,7 @@ def _deepspeed_fits(block: dict[str, Any]) -> bool:
 
 
 def _accelerate_fits(data: dict[str, Any]) -> bool:
-    from preflight.validate import schema_fields
+    from preflight.validate_schema_files import schema_fields
 
     fields = schema_fields("accelerate") | schema_fields("accelerate-sagemaker") | {"fp16", "dynamo_backend"}
     return 2 * sum(k in fields for k in data) >= len(data)
@@ -332,7 +332,7 @@ def _detect(config: LoadedConfig) -> list[Target]:
     cli_shaped = "model" in data and "defaults" not in data and getattr(config, "header", None) is None
     if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS) or cli_shaped
                                       or isinstance(data.get("exp_manager"), dict)):
-        from preflight.validate import schema_fields
+        from preflight.validate_schema_files import schema_fields
 
         # a `trainer:` block of another framework (an RL trainer's settings, a project's own
         # trainer with nested `optim:` sections) is not Trainer()'s: Trainer() takes no mapping

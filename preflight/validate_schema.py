@@ -115,7 +115,7 @@ def _close(word: str, hint: str) -> bool:
     return difflib.SequenceMatcher(None, word, hint).ratio() >= 0.8 or word.lower() == hint.lower()
 
 
-def _yaml11_float(text: str) -> str:
+def yaml11_float(text: str) -> str:
     mantissa, _, exponent = text.lower().partition("e")
     if "." not in mantissa:
         mantissa = (mantissa or "1") + ".0"
@@ -126,3 +126,37 @@ def _show(value: Any) -> str:
     text = json.dumps(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict)
                                                                          else "a list")
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
+    """The ``anyOf`` branch a mapping or list should be checked against (to report the
+    real problem inside it rather than "not valid under any of the given schemas")."""
+    kind = _json_type(value)
+    if kind not in ("object", "array"):
+        return None
+    for i, branch in enumerate(schema.get("anyOf", ())):
+        if isinstance(branch, dict) and kind in _accepts(branch) and "any" not in _accepts(branch):
+            return i
+    return None
+
+
+_LAX_BOOL = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
+
+
+def _lax_converts(value: Any, schema: dict[str, Any]) -> bool:
+    """Whether pydantic's lax mode turns ``value`` into what ``schema`` expects."""
+    wanted = _accepts(schema)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if "boolean" in wanted and text in _LAX_BOOL:
+            return True
+        try:
+            number = float(text)
+        except ValueError:
+            return False
+        return "number" in wanted or ("integer" in wanted and number.is_integer())
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "boolean" in wanted and value in (0, 1):
+            return True
+        return "integer" in wanted and float(value).is_integer()
+    return False

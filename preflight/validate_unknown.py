@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from preflight.validate import _lightning_removed
 from preflight.validate_schema import _close, _describe, _dotted, _show, _suggest
+from preflight.validate_schema_files import _lightning_removed
 
 if TYPE_CHECKING:
     from preflight.validate import _Validation

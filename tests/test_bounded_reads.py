@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (file, the enclosing function): reads of preflight's own files, or bounded by construction
 ALLOWED = {
     ("preflight/gate/lua_install.py", "render"),   # the lua templates shipped in the package
-    ("preflight/validate.py", "load_schema"),             # the JSON schemas shipped in the package
+    ("preflight/validate_schema_files.py", "load_schema"),  # the JSON schemas shipped in the package
     ("preflight/plan.py", "main"),            # the plan schema, a developer's command
     ("preflight/job_files.py", "is_shell_script"),         # 64 bytes of a file os.path.isfile accepted
 }

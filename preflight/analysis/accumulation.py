@@ -50,7 +50,7 @@ from preflight.analysis.accumulation_guards import (  # noqa: F401  (moved; re-e
     same_value,
     text,
 )
-from preflight.analysis.accumulation_manual import _manual_optimization
+from preflight.analysis.accumulation_manual import manual_optimization
 from preflight.analysis.accumulation_sites import (
     AccumSite,
     Accumulation,
@@ -78,22 +78,6 @@ LIGHTNING_TRAINERS = frozenset({
 _DIV_METHODS = frozenset({"div", "div_", "true_divide", "true_divide_", "divide"})
 _WINDOW_BUILDERS = frozenset({"stack", "cat", "tensor", "as_tensor", "hstack", "vstack"})
 MAX_DEPTH = 24
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 class _Analysis:
@@ -491,30 +475,6 @@ class _Analysis:
         return None
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _build(ctx: FileContext) -> Accumulation:
     scopes = scope_index(ctx)
     result = Accumulation([], [], [], scopes)
@@ -559,7 +519,7 @@ def _build(ctx: FileContext) -> Accumulation:
         result.sites.append(site)
     for fn in lightning:
         cls = fn.method_class()
-        if cls is None or _manual_optimization(ctx, scopes, cls):
+        if cls is None or manual_optimization(ctx, scopes, cls):
             continue
         for ret in ctx.nodes(ast.Return):
             if ret.value is None or scopes.function_of(ret) is not fn:
@@ -576,10 +536,6 @@ def _build(ctx: FileContext) -> Accumulation:
                 if kw.arg == "accumulate_grad_batches":
                     result.trainer_accumulation.append(kw.value)
     return result
-
-
-
-
 
 
 def accumulation(ctx: FileContext) -> Accumulation:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
 
 
-def _manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> bool:
+def manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> bool:
     for klass in cls.mro():  # type: ignore[attr-defined]
         for stmt in klass.node.body:  # ``automatic_optimization = False`` as a class attribute
             target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else (

@@ -201,6 +201,16 @@ class FileContext:
     def enclosing_function(self, node: ast.AST) -> Optional[ast.AST]:
         return self.enclosing(node, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
+    def enclosing_loop(self, node: ast.AST) -> Optional[ast.AST]:
+        """The nearest ``for``/``while`` loop around ``node`` in its own function (None past a ``def``
+        or ``lambda``)."""
+        for parent in self.ancestors(node):
+            if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)):
+                return parent
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return None
+        return None
+
     def mentions(self, text: str) -> bool:
         """Whether the file's text holds ``text``: as written, or in the NFKC form in which
         Python reads identifiers (``ｒａｎｄ`` is ``rand``). A rule's cheap first test.

@@ -43,7 +43,7 @@ _MARKERS = frozenset({"DistributedDataParallel", "DDP", "FullyShardedDataParalle
 _MARKER_ROOTS = ("torch.", "apex.", "fairscale.")
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
                       "DataLoader"})
-_ITER_WRAPPERS = frozenset({"enumerate", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
+ITER_WRAPPERS = frozenset({"enumerate", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
                             "tqdm.notebook.tqdm", "itertools.islice"})
 _PLAIN_SAMPLERS = frozenset({"RandomSampler", "SequentialSampler", "WeightedRandomSampler",
                              "SubsetRandomSampler"})
@@ -215,7 +215,7 @@ class LoaderAnalysis:
             node = leaf.node
             if isinstance(node, ast.Call):
                 qual = self.qualify(node.func) or ""
-                if qual in _ITER_WRAPPERS and node.args:
+                if qual in ITER_WRAPPERS and node.args:
                     got = self.follow(node.args[0], leaf.fn, depth + 1)
                     if got is None:
                         return None

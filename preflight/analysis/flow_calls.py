@@ -64,7 +64,7 @@ def evaluate_call(w: FunctionFlow, e: ast.Call) -> Optional[GradFact]:
                 w._add_to_container(key, value)
                 return None
         if attr in _BACKWARD:
-            tc = w.backward_calls.get(e)
+            tc = w.reach.calls.get(e)
             if tc is not None and tc.value is not None:
                 w.flow.record_backward(BackwardSite(e, tc.value, w.flow.facts.get(tc.value), w.fn,
                                                     w.scopes.loop_of(e)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
@@ -61,17 +61,8 @@ def _single(ctx: FileContext) -> bool:
 
 def _lines_running(path: Path, name: str) -> list[bool]:
     """For each command line of ``path`` that names the script ``name``: whether it is one process."""
-    from preflight.sources import InputRefused, read_text_limited
-
-    try:
-        text = read_text_limited(path, MAX_BYTES, errors="replace")
-    except (OSError, InputRefused, ValueError):
-        return []
     out: list[bool] = []
-    for line in text.replace("\\\n", " ").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or name not in line:
-            continue
+    for line in _lines_naming([path], name):
         try:
             tokens = shlex.split(line, comments=True)
         except ValueError:
@@ -106,21 +97,31 @@ def launch_script_args(ctx: FileContext) -> list[list[str]]:
 
 def _script_args(ctx: FileContext) -> list[list[str]]:
     from preflight.adapters.launch_line import parse_launch
-    from preflight.analysis import project_imports
+
+    located = _launch_scripts(ctx)
+    if located is None:
+        return []
+    me, scripts = located
+    out: list[list[str]] = []
+    for line in _lines_naming(scripts, me.name):
+        try:
+            tokens = shlex.split(line, comments=True)
+        except ValueError:
+            return []
+        info = parse_launch(tokens)
+        if info.script is None or os.path.basename(info.script) != me.name:
+            if any(os.path.basename(t) == me.name for t in tokens):
+                return []  # a line that runs the file in a way not read: its arguments are not known
+            continue
+        out.append([str(t) for t in info.script_args])
+    return out
+
+
+def _lines_naming(scripts: list[Path], name: str) -> Iterator[str]:
+    """The lines (continuations joined, stripped, comments left out) of the launch scripts that hold
+    ``name``; a script that cannot be read is passed over."""
     from preflight.sources import InputRefused, read_text_limited
 
-    try:
-        me = Path(ctx.parsed.source.path)
-        if not me.is_file():
-            return []
-        here = me.resolve().parent
-        scripts = sorted(p for p in here.iterdir() if p.suffix in _SUFFIXES and p.is_file())
-    except (OSError, RuntimeError, ValueError):
-        return []
-    if not scripts or len(scripts) > MAX_SCRIPTS:
-        return []
-    project_imports._local.read = True  # the result depends on other files: not cached by content
-    out: list[list[str]] = []
     for path in scripts:
         try:
             text = read_text_limited(path, MAX_BYTES, errors="replace")
@@ -128,19 +129,8 @@ def _script_args(ctx: FileContext) -> list[list[str]]:
             continue
         for line in text.replace("\\\n", " ").splitlines():
             line = line.strip()
-            if not line or line.startswith("#") or me.name not in line:
-                continue
-            try:
-                tokens = shlex.split(line, comments=True)
-            except ValueError:
-                return []
-            info = parse_launch(tokens)
-            if info.script is None or os.path.basename(info.script) != me.name:
-                if any(os.path.basename(t) == me.name for t in tokens):
-                    return []  # a line that runs the file in a way not read: its arguments are not known
-                continue
-            out.append([str(t) for t in info.script_args])
-    return out
+            if line and not line.startswith("#") and name in line:
+                yield line
 
 
 def launch_accumulation_window(ctx: FileContext) -> bool:
@@ -169,33 +159,25 @@ def _accumulation(ctx: FileContext) -> bool:
         return False
     me, scripts = located
     here = scripts[0].parent  # the scripts were listed from the analysed file's folder
-    for path in scripts:
+    for line in _lines_naming(scripts, me.name):
         try:
-            text = read_text_limited(path, MAX_BYTES, errors="replace")
+            info = parse_launch(shlex.split(line, comments=True))
+        except ValueError:
+            continue
+        if info.launcher != "accelerate" or info.script is None or os.path.basename(info.script) != me.name:
+            continue
+        if "__use_deepspeed" in info.options and _window(info.options.get("__gradient_accumulation_steps")):
+            return True
+        config = info.options.get("__config_file")
+        if not config:
+            continue
+        try:
+            found = (here / config) if not os.path.isabs(config) else Path(config)
+            loaded = load_config_text(read_text_limited(found, MAX_BYTES, errors="replace"), "yaml", str(found))
         except (OSError, InputRefused, ValueError):
             continue
-        for line in text.replace("\\\n", " ").splitlines():
-            line = line.strip()
-            if not line or line.startswith("#") or me.name not in line:
-                continue
-            try:
-                info = parse_launch(shlex.split(line, comments=True))
-            except ValueError:
-                continue
-            if info.launcher != "accelerate" or info.script is None or os.path.basename(info.script) != me.name:
-                continue
-            if "__use_deepspeed" in info.options and _window(info.options.get("__gradient_accumulation_steps")):
-                return True
-            config = info.options.get("__config_file")
-            if not config:
-                continue
-            try:
-                found = (here / config) if not os.path.isabs(config) else Path(config)
-                loaded = load_config_text(read_text_limited(found, MAX_BYTES, errors="replace"), "yaml", str(found))
-            except (OSError, InputRefused, ValueError):
-                continue
-            data = loaded.data if isinstance(loaded, LoadedConfig) else None
-            block = data.get("deepspeed_config") if isinstance(data, dict) else None
-            if isinstance(block, dict) and _window(block.get("gradient_accumulation_steps")):
-                return True
+        data = loaded.data if isinstance(loaded, LoadedConfig) else None
+        block = data.get("deepspeed_config") if isinstance(data, dict) else None
+        if isinstance(block, dict) and _window(block.get("gradient_accumulation_steps")):
+            return True
     return False

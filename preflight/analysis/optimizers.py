@@ -308,7 +308,7 @@ def _build(ctx: FileContext) -> GradSteps:
 
     _summaries(out, helper_calls, scopes, add)
     for cls in scopes.classes.values():
-        if cls.is_lightning and _manual_optimization(ctx, cls.node):
+        if cls.is_lightning and manual_optimization(ctx, cls.node):
             out.manual_lightning.add(cls)
     out.events.sort(key=lambda e: e.pos)
     for event in out.events:
@@ -377,7 +377,7 @@ def _summaries(out: GradSteps, helper_calls: list[tuple[ast.Call, FunctionInfo, 
             add(GradEvent("helper-backward", call, fn, loop))
 
 
-def _manual_optimization(ctx: FileContext, cls: ast.ClassDef) -> bool:
+def manual_optimization(ctx: FileContext, cls: ast.ClassDef) -> bool:
     for node in ast.walk(cls):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and (
                 node.value.value is False):

@@ -19,7 +19,7 @@ _MAIN_ONLY_DECORATORS = frozenset({"rank_zero_only", "main_process_only", "on_ma
                                    "on_local_main_process", "rank0_only"})
 
 
-def _rank_expr(node: ast.AST) -> bool:
+def rank_expr(node: ast.AST) -> bool:
     """``rank``, ``args.local_rank``, ``dist.get_rank()``, ``engine.global_rank``, ``accelerator.process_index``."""
     if isinstance(node, ast.Call):
         node = node.func
@@ -77,9 +77,9 @@ def rank_zero_test(test: ast.AST, flags: frozenset[str] = frozenset()) -> bool:
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
         if isinstance(op, ast.Eq):
-            return (_rank_expr(left) and _zero(right)) or (_rank_expr(right) and _zero(left))
+            return (rank_expr(left) and _zero(right)) or (rank_expr(right) and _zero(left))
         if isinstance(op, ast.In):
-            return _rank_expr(left) and _zero_set(right)
+            return rank_expr(left) and _zero_set(right)
         return False
     if isinstance(test, (ast.Attribute, ast.Name)):
         return last_name(test) in _MAIN_ONLY

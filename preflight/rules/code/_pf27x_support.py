@@ -7,7 +7,7 @@ from typing import Optional
 
 from preflight.analysis.context import FileContext
 from preflight.rules._pf4_support import calls, qualify
-from preflight.rules.code.pf438_monitored_metric_not_synced import _lightning, _multi_process
+from preflight.rules.code._metric_sync import is_lightning_qual, multi_process_arg
 
 LIGHTNING_MODULES = frozenset({"LightningModule", "LightningDataModule"})
 
@@ -25,7 +25,7 @@ def lightning_classes(ctx: FileContext, kinds: frozenset[str] = LIGHTNING_MODULE
                 continue
             for base in cls.bases:
                 qual = qualify(ctx, base)
-                if (_lightning(qual) and qual.rsplit(".", 1)[-1] in kinds) or (
+                if (is_lightning_qual(qual) and qual.rsplit(".", 1)[-1] in kinds) or (
                         isinstance(base, ast.Name) and base.id in found):
                     found[cls.name] = cls
                     changed = True
@@ -40,8 +40,8 @@ def method(cls: ast.ClassDef, name: str) -> Optional[ast.FunctionDef]:
 def multi_process_trainer(ctx: FileContext) -> Optional[tuple[ast.Call, ast.AST]]:
     """The file's one Lightning ``Trainer`` when it runs several processes, with the argument
     that says so (``devices=4``, ``strategy="ddp"``, ``num_nodes=2``)."""
-    trainers = [c for c, q in calls(ctx) if q.rsplit(".", 1)[-1] == "Trainer" and _lightning(q)]
+    trainers = [c for c, q in calls(ctx) if q.rsplit(".", 1)[-1] == "Trainer" and is_lightning_qual(q)]
     if len(trainers) != 1:
         return None
-    why = _multi_process(ctx, trainers[0])
+    why = multi_process_arg(ctx, trainers[0])
     return None if why is None else (trainers[0], why)

@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-
-_DROPOUTS = frozenset({"dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"})
-_MC_WORDS = ("mc", "monte", "bayes", "mcdropout", "prenet", "uncertain")
-
-
-def _training_arg(call: ast.Call) -> tuple[bool, Optional[ast.AST]]:
-    """Whether the call keeps dropout on regardless of the mode: ``training=True`` (or the third
-    positional argument ``True``), or no ``training`` at all (the functional default is True)."""
-    for kw in call.keywords:
-        if kw.arg == "training":
-            return isinstance(kw.value, ast.Constant) and kw.value.value is True, kw
-        if kw.arg is None:
-            return False, None
-    if len(call.args) >= 3:
-        arg = call.args[2]
-        return isinstance(arg, ast.Constant) and arg.value is True, arg
-    return True, None
+from preflight.rules.code._dropout import DROPOUTS, MC_WORDS, keeps_training_arg
 
 
 def _mode_guarded(ctx: FileContext, node: ast.AST) -> bool:
@@ -85,9 +69,9 @@ same input differ (SimpleNet issue 2: `F.dropout2d(out, 0.1, training=True)`).
             return
         for call in ctx.nodes(ast.Call):
             qual = scopes.imports.qualify(call.func) or ""
-            if not (qual.startswith("torch.nn.functional.") and qual.rsplit(".", 1)[-1] in _DROPOUTS):
+            if not (qual.startswith("torch.nn.functional.") and qual.rsplit(".", 1)[-1] in DROPOUTS):
                 continue
-            on, where = _training_arg(call)
+            on, where = keeps_training_arg(call)
             if not on or _mode_guarded(ctx, call):
                 continue
             cls = next((a for a in ctx.ancestors(call) if isinstance(a, ast.ClassDef)), None)
@@ -95,7 +79,7 @@ same input differ (SimpleNet issue 2: `F.dropout2d(out, 0.1, training=True)`).
                           None)
             if cls is None or cls.name not in evaluated or method is None:
                 continue
-            if any(w in (cls.name + " " + method.name).lower() for w in _MC_WORDS):
+            if any(w in (cls.name + " " + method.name).lower() for w in MC_WORDS):
                 continue
             said = "`training=True`" if where is not None else "no `training` argument (the default is True)"
             yield ctx.finding(

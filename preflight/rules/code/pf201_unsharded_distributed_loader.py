@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.distributed import (
-    _ITER_WRAPPERS,
+    ITER_WRAPPERS,
     MAP,
     SHARDED,
     LoaderAnalysis,
@@ -123,7 +123,7 @@ def _imported_origins(la: LoaderAnalysis, expr: ast.AST, fn: FunctionInfo, depth
     scopes = la.scopes
     if isinstance(expr, ast.Call):
         qual = la.qualify(expr.func) or ""
-        if qual in _ITER_WRAPPERS and expr.args:
+        if qual in ITER_WRAPPERS and expr.args:
             return _imported_origins(la, expr.args[0], fn, depth + 1)
         if scopes.bindings.resolve_call(expr, fn) is not None:
             return None

@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import qualify
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._zero3_gather import branches_on_zero, under_gathered_parameters
 
 _PARAM_ITERS = frozenset({"parameters", "named_parameters"})
 _MODULE_ITERS = frozenset({"modules", "named_modules", "children", "named_children"})
@@ -29,30 +30,6 @@ def _root(node: ast.AST) -> Optional[str]:
 def _is_zero_init(ctx: FileContext, item: ast.withitem) -> bool:
     expr = item.context_expr
     return isinstance(expr, ast.Call) and qualify(ctx, expr.func).endswith("zero.Init")
-
-
-def _gathered(ctx: FileContext, node: ast.AST) -> bool:
-    """``node`` runs inside ``with deepspeed.zero.GatheredParameters(...)`` (or any ``with`` naming it)."""
-    for anc in ctx.ancestors(node):
-        if isinstance(anc, ast.With) and any("GatheredParameters" in ast.unparse(i.context_expr) for i in anc.items):
-            return True
-    return False
-
-
-_ZERO_WORDS = ("zero", "stage", "ds_config", "deepspeed")
-
-
-def _branches_on_zero(ctx: FileContext, node: ast.AST, config_names: set[str]) -> bool:
-    """``node`` lies in either branch of an ``if`` that asks about ZeRO-3 (``if dschf is not None:``
-    where ``dschf = HfDeepSpeedConfig(...)``, ``if args.zero_stage == 3:``): the code handles the
-    partitioned case on its own (OpenRLHF's value-head initialisation)."""
-    for anc in ctx.ancestors(node):
-        if isinstance(anc, (ast.If, ast.IfExp)):
-            test = ast.unparse(anc.test)
-            if any(w in test.lower() for w in _ZERO_WORDS) or any(
-                    isinstance(n, ast.Name) and n.id in config_names for n in ast.walk(anc.test)):
-                return True
-    return False
 
 
 class _Flow:
@@ -123,7 +100,7 @@ class _Flow:
                         changed |= self.add(scope, target.id, origin)
             for call in ctx.nodes(ast.Call):
                 helper = self._functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
-                if helper is None or _gathered(ctx, call):
+                if helper is None or under_gathered_parameters(ctx, call):
                     continue  # a helper called under GatheredParameters sees whole parameters
                 scope = ctx.enclosing_function(call)
                 params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
@@ -247,8 +224,8 @@ inside the module's constructor (it runs before the parameters are partitioned).
                 origin = flow.holds(scope, func.value)
                 if origin is not None:
                     hit = (origin, "init")
-            if hit is None or _gathered(ctx, call) or call.lineno in seen \
-                    or _branches_on_zero(ctx, call, flow.config_names):
+            if hit is None or under_gathered_parameters(ctx, call) or call.lineno in seen \
+                    or branches_on_zero(ctx, call, flow.config_names):
                 continue
             seen.add(call.lineno)
             origin, kind = hit

@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf484_added_tokens_without_embedding_resize import _adds_new, _pad_only
+from preflight.rules.code._added_tokens import adds_new, pad_only
 
 # module names of the input embedding / output head in the usual causal-LM families
 _EMBEDDING_NAMES = ("embed", "lm_head", "wte", "word_embeddings")
@@ -118,7 +118,7 @@ trains only the new rows.
         configs: list[ast.Call] = []
         for call in sorted(ctx.nodes(ast.Call), key=lambda c: (c.lineno, c.col_offset)):
             last = call_last(call)
-            if last in ("add_tokens", "add_special_tokens") and _adds_new(call) and not _pad_only(call) \
+            if last in ("add_tokens", "add_special_tokens") and adds_new(call) and not pad_only(call) \
                     and not _dict_built_elsewhere(call):
                 added = added or call
             elif last in _ADD_AND_RESIZE:

@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_calls
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf271_logged_loss_running_sum import _bare_name, _divided_names, _logged
+from preflight.rules.code._logged_loss import divided_names, logged_name, logged_pairs
 
 _ACCUM_WORDS = ("accum", "grad_acc")
 
@@ -20,7 +20,7 @@ def _divided_by_accumulation(value: ast.expr) -> Optional[tuple[str, ast.expr]]:
     """``loss.item() / args.gradient_accumulation_steps``: (the divided name, the divisor)."""
     if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div)):
         return None
-    name = _bare_name(value.left)
+    name = logged_name(value.left)
     divisor = ast.unparse(value.right).lower()
     if name is None or not any(w in divisor for w in _ACCUM_WORDS):
         return None
@@ -80,7 +80,7 @@ undivided, the last batch's own loss).
         if not backwards:
             return
         for call in ctx.nodes(ast.Call):
-            for key, value in _logged(call):
+            for key, value in logged_pairs(call):
                 if "loss" not in key.lower():
                     continue
                 found = _divided_by_accumulation(value)
@@ -88,7 +88,7 @@ undivided, the last batch's own loss).
                     continue
                 name, divisor = found
                 scope = ctx.enclosing_function(call) or ctx.tree
-                if name in _divided_names(scope):
+                if name in divided_names(scope):
                     continue
                 message = (f"\"{key}\" logs `{ast.unparse(value)}`: under `accelerator.accumulate` `{name}` is the "
                            f"last micro-batch's undivided loss (accelerate divides it inside `backward`), so this "

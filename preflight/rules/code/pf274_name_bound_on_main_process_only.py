@@ -10,7 +10,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf427_support import (
-    _rank_expr,
+    rank_expr,
     rank_zero_flags_in,
     rank_zero_guard,
     rank_zero_test,
@@ -185,7 +185,7 @@ def _single_process_test(test: ast.AST) -> bool:
     minus_one = [s for s in (left, right) if isinstance(s, ast.UnaryOp) and isinstance(s.op, ast.USub)
                  and isinstance(s.operand, ast.Constant) and s.operand.value == 1]
     other = right if minus_one and minus_one[0] is left else left
-    return bool(minus_one) and _rank_expr(other)
+    return bool(minus_one) and rank_expr(other)
 
 
 def _short_circuited(ctx: FileContext, node: ast.AST, flags: frozenset[str]) -> bool:

@@ -13,8 +13,6 @@ from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_calls, accelerators
 from preflight.rules.base import Rule, examples
 
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
-
 
 def _says_wandb(node: Optional[ast.AST]) -> bool:
     """``log_with="wandb"``, ``["wandb", ...]``, ``LoggerType.WANDB``: wandb is certainly a tracker."""
@@ -53,15 +51,6 @@ def _step(call: ast.Call) -> ast.expr:
 def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
-
-def _loop(ctx: FileContext, node: ast.AST) -> Optional[ast.AST]:
-    """The nearest loop around ``node`` in its function."""
-    for parent in ctx.ancestors(node):
-        if isinstance(parent, _LOOPS):
-            return parent
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return None
-    return None
 
 
 def _counted_in(loop: ast.AST, name: str) -> bool:
@@ -123,7 +112,7 @@ step_metric="epoch")` and log `{"loss/epoch": ..., "epoch": epoch + 1}` without 
         if len(logs) < 2:
             return
         for outer in logs:
-            epoch_loop = _loop(ctx, outer)
+            epoch_loop = ctx.enclosing_loop(outer)
             if not isinstance(epoch_loop, (ast.For, ast.AsyncFor)):
                 continue
             epoch_names = _names(epoch_loop.target)
@@ -133,7 +122,7 @@ step_metric="epoch")` and log `{"loss/epoch": ..., "epoch": epoch + 1}` without 
             for inner in logs:
                 if inner is outer:
                     continue
-                batch_loop = _loop(ctx, inner)
+                batch_loop = ctx.enclosing_loop(inner)
                 if batch_loop is None or batch_loop is epoch_loop or not any(
                         p is epoch_loop for p in ctx.ancestors(batch_loop)):
                     continue

@@ -11,17 +11,7 @@ from preflight.analysis.project_imports import sibling_modules
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-
-_LIGHTNING = ("pytorch_lightning", "lightning")
-
-
-def _imports_lightning(ctx: FileContext, tree: ast.AST) -> bool:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in _LIGHTNING for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] in _LIGHTNING:
-            return True
-    return False
+from preflight.rules.code._lightning_code import imports_lightning
 
 
 def _instance_method(tree: ast.AST) -> bool:
@@ -41,12 +31,12 @@ def _lightning_project(ctx: FileContext) -> bool:
     ``load_from_checkpoint`` of its own."""
     if _instance_method(ctx.tree):
         return False
-    found = _imports_lightning(ctx, ctx.tree)
+    found = imports_lightning(ctx, ctx.tree)
     for other, _ in sibling_modules(ctx, "load_from_checkpoint"):
         if _instance_method(other.tree):
             return False
     if not found:
-        found = any(_imports_lightning(other, other.tree) for other, _ in sibling_modules(ctx, "LightningModule"))
+        found = any(imports_lightning(other, other.tree) for other, _ in sibling_modules(ctx, "LightningModule"))
     return found
 
 

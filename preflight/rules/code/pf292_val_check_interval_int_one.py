@@ -11,7 +11,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf291_load_from_checkpoint_result_discarded import _imports_lightning
+from preflight.rules.code._lightning_code import imports_lightning
 
 # Trainer arguments that make a run a deliberate debug or smoke run
 _DEBUG_ARGS = frozenset({"fast_dev_run", "overfit_batches", "limit_train_batches", "limit_val_batches",
@@ -96,7 +96,7 @@ Write `val_check_interval=1.0` (or drop it: `1.0` is the default), or use
             if any(k.arg in _DEBUG_ARGS or k.arg is None for k in call.keywords) or _test_code(ctx, call):
                 continue
             hits.append((call, kw))
-        if not hits or not _imports_lightning(ctx, ctx.tree):
+        if not hits or not imports_lightning(ctx, ctx.tree):
             return
         for call, kw in hits:
             yield ctx.finding(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Iterator, Optional
 
-from preflight.analysis.accumulation_manual import _manual_optimization
+from preflight.analysis.accumulation_manual import manual_optimization
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import (
     LIGHTNING_MODULES,
@@ -96,7 +96,7 @@ def automatic_training_steps(ctx: FileContext) -> Iterator[FunctionInfo]:
         if fn.hook != "lightning-train" or fn.name != "training_step":
             continue
         cls = fn.method_class()
-        if cls is None or _manual_optimization(ctx, scopes, cls) or not _bases_known(scopes, cls) \
+        if cls is None or manual_optimization(ctx, scopes, cls) or not _bases_known(scopes, cls) \
                 or _instance_manual(ctx, cls):
             continue
         yield fn

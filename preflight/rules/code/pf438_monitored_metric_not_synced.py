@@ -4,7 +4,7 @@ callback monitors, logged without ``sync_dist=True`` in a multi-process Lightnin
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -12,34 +12,14 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls, kwarg, literal
 from preflight.rules._pf414_support import const_str
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._metric_sync import (
+    MONITOR_CALLBACKS,
+    is_lightning_qual,
+    multi_process_arg,
+)
 
-_MONITORS = frozenset({"ModelCheckpoint", "EarlyStopping"})
 _VALIDATION_HOOKS = frozenset({"validation_step", "on_validation_epoch_end", "validation_epoch_end",
                                "validation_step_end"})
-_DISTRIBUTED = ("ddp", "fsdp", "deepspeed")
-
-
-def _lightning(qual: str) -> bool:
-    return qual.startswith(("lightning.", "pytorch_lightning.", "lightning_fabric."))
-
-
-def _multi_process(ctx: FileContext, trainer: ast.Call) -> Optional[ast.AST]:
-    """The argument that makes the Trainer run several processes: ``devices=4`` (or -1, or a list
-    of several), ``num_nodes=2``, or a ``ddp``/``fsdp``/``deepspeed`` strategy."""
-    strategy = kwarg(trainer, "strategy")
-    text = const_str(strategy)
-    if text is not None and text.lower().startswith(_DISTRIBUTED):
-        return strategy
-    for key in ("devices", "gpus", "num_nodes"):
-        expr = kwarg(trainer, key)
-        if expr is None:
-            continue
-        value = literal(ctx, expr)
-        if isinstance(value, int) and not isinstance(value, bool) and (value > 1 or (value == -1 and key != "num_nodes")):
-            return expr
-        if isinstance(value, (list, tuple)) and len(value) > 1:
-            return expr
-    return None
 
 
 # collectives whose result is the same on every rank (``self.all_gather``, ``dist.all_reduce``,
@@ -141,16 +121,16 @@ object (Lightning synchronises those itself).
         trainers: list[ast.Call] = []
         for built, qual in calls(ctx):
             last = qual.rsplit(".", 1)[-1]
-            if last in _MONITORS and _lightning(qual):
+            if last in MONITOR_CALLBACKS and is_lightning_qual(qual):
                 name = const_str(kwarg(built, "monitor"))
                 if name is not None:
                     monitored.setdefault(name, built)
-            elif last == "Trainer" and _lightning(qual):
+            elif last == "Trainer" and is_lightning_qual(qual):
                 trainers.append(built)
         # one Trainer: the job of the file (a test file builds many, each with its own modules)
         if not monitored or len(trainers) != 1:
             return
-        distributed = _multi_process(ctx, trainers[0])
+        distributed = multi_process_arg(ctx, trainers[0])
         if distributed is None:
             return
         for fn in ctx.nodes(ast.FunctionDef):

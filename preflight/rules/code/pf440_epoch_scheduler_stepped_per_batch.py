@@ -9,49 +9,34 @@ from typing import Callable, Iterable, Iterator, Optional, Union
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import LOADER_WRAPPERS, target_text
+from preflight.rules._pf4_support import target_text
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
 from preflight.rules.code._pf440_passed import literal_epoch_period, passed_scheduler_steps
+from preflight.rules.code._scheduler_steps import (
+    SCHEDULER_PERIOD,
+    assigned_once,
+    call_arg,
+    is_batch_loop,
+    loop_source,
+)
 
-# torch schedulers whose period is an argument counted in step() calls: (keyword, position)
-_PERIOD = {
-    "CosineAnnealingLR": ("T_max", 1),
-    "CosineAnnealingWarmRestarts": ("T_0", 1),
-    "StepLR": ("step_size", 1),
-    "MultiStepLR": ("milestones", 1),
-}
 # a period that names any of these is (also) counted in steps or batches
 _STEP_WORDS = ("len(", "step", "iter", "batch", "loader")
-# a loop over one of these is a batch loop
-_BATCH_WORDS = ("loader", "batch", "data")
 # an ``if`` naming any of these inside the batch loop gates the step to the epoch's end
 _EPOCH_GATES = ("len(", "epoch", "last", "end")
 
 
-def _arg(call: ast.Call, name: str, index: int) -> Optional[ast.expr]:
-    kw = next((k.value for k in call.keywords if k.arg == name), None)
-    if kw is not None:
-        return kw
-    return call.args[index] if len(call.args) > index else None
-
-
-def _assigned_once(scope: ast.AST, name: str) -> Optional[ast.expr]:
-    values = [n.value for n in ast.walk(scope) if isinstance(n, ast.Assign)
-              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
-    return values[0] if len(values) == 1 else None
-
-
 def _epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
     """``T_max=num_epochs`` as shown, when the scheduler's period is written in epochs (and not in steps)."""
-    keyword, index = _PERIOD[call_last(call)]
-    arg = _arg(call, keyword, index)
+    keyword, index = SCHEDULER_PERIOD[call_last(call)]
+    arg = call_arg(call, keyword, index)
     if arg is None:
         return None
     text = ast.unparse(arg)
     seen = text
     if isinstance(arg, ast.Name):
-        value = _assigned_once(scope, arg.id)
+        value = assigned_once(scope, arg.id)
         if value is not None:
             seen += " " + ast.unparse(value)
     low = seen.lower()
@@ -62,34 +47,19 @@ def _epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
 
 def _period(call: ast.Call, scope: ast.AST) -> Optional[str]:
     """The period written in epochs (by its name or, for StepLR/MultiStepLR, a small literal)."""
-    if call_last(call) not in _PERIOD:
+    if call_last(call) not in SCHEDULER_PERIOD:
         return None
     return _epoch_period(call, scope) or literal_epoch_period(call, scope)
-
-
-def _loop_source(loop: Union[ast.For, ast.AsyncFor]) -> ast.expr:
-    it = loop.iter
-    while isinstance(it, ast.Call) and it.args and call_last(it) in LOADER_WRAPPERS | {"tqdm", "track"}:
-        it = it.args[0]
-    return it
-
-
-def _is_batch_loop(loop: Union[ast.For, ast.AsyncFor]) -> bool:
-    source = _loop_source(loop)
-    if isinstance(source, ast.Call) and call_last(source) == "range":
-        return False
-    text = ast.unparse(source).lower()
-    return "epoch" not in text and (any(w in text for w in _BATCH_WORDS) or text == "dl" or text.endswith("_dl"))
 
 
 def bare_scheduler_steps(ctx: FileContext, period_of: Callable[[ast.Call, ast.AST], Optional[str]],
                          ) -> Iterator[tuple[ast.Call, str, str, ast.Call]]:
     """(schedule constructor, its target, the period ``period_of`` reads, a bare ``target.step()``) for
-    every schedule of ``_PERIOD`` bound to one name (``self.x``: looked up in the class) whose period
+    every schedule of ``SCHEDULER_PERIOD`` bound to one name (``self.x``: looked up in the class) whose period
     ``period_of`` reads (PF440: counted in epochs, PF474: counted in batches)."""
     for assign in ctx.nodes(ast.Assign):
         call = assign.value
-        if not (isinstance(call, ast.Call) and call_last(call) in _PERIOD) or len(assign.targets) != 1:
+        if not (isinstance(call, ast.Call) and call_last(call) in SCHEDULER_PERIOD) or len(assign.targets) != 1:
             continue
         target = target_text(assign.targets[0])
         fn = ctx.enclosing_function(assign) if target is not None else None
@@ -167,7 +137,7 @@ steps (`T_max=num_epochs * len(train_loader)`).
             seen.add(id(step))
             yield ctx.finding(
                 self, step,
-                f"`{target}.step()` runs inside the batch loop (`for ... in {ast.unparse(_loop_source(loop))}`), "
+                f"`{target}.step()` runs inside the batch loop (`for ... in {ast.unparse(loop_source(loop))}`), "
                 f"but `{call_last(call)}({period})` counts its period in epochs: the schedule advances once "
                 "per batch and runs through its period many times an epoch (the learning rate cycles or "
                 "decays to nothing early). Step it once per epoch, after the batch loop, or write the "
@@ -187,5 +157,5 @@ steps (`T_max=num_epochs * len(train_loader)`).
             if isinstance(anc, ast.While):
                 return None
             if isinstance(anc, (ast.For, ast.AsyncFor)):
-                return anc if _is_batch_loop(anc) else None
+                return anc if is_batch_loop(anc) else None
         return None

@@ -3,32 +3,14 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-
-
-def _kw(call: ast.Call, name: str) -> Optional[ast.expr]:
-    return next((k.value for k in call.keywords if k.arg == name), None)
-
-
-def _tracks_best(call: ast.Call) -> bool:
-    """``ModelCheckpoint(monitor="val_loss", ...)`` keeping at least one best checkpoint."""
-    monitor = _kw(call, "monitor")
-    if monitor is None or (isinstance(monitor, ast.Constant) and monitor.value is None):
-        return False
-    top_k = _kw(call, "save_top_k")
-    return not (isinstance(top_k, ast.Constant) and top_k.value == 0)
-
-
-def _method_on(node: ast.AST, attr: str) -> Optional[str]:
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == attr:
-        return ast.unparse(node.func.value)
-    return None
+from preflight.rules.code._best_checkpoint import kw, method_on, tracks_best
 
 
 @register
@@ -84,26 +66,26 @@ handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         reported: set[ast.AST] = set()
         for ckpt in ctx.nodes(ast.Call):
-            if call_last(ckpt) != "ModelCheckpoint" or not _tracks_best(ckpt):
+            if call_last(ckpt) != "ModelCheckpoint" or not tracks_best(ckpt):
                 continue
             fn: ast.AST = ctx.enclosing_function(ckpt) or ctx.tree  # a script's top level is one scope too
             if getattr(fn, "name", "").startswith("test_"):
                 continue  # (a pytest function exercises Lightning; it reports no model's metrics)
             fits: dict[str, int] = {}
             for node in _walk_scope(fn):
-                trainer = _method_on(node, "fit")
+                trainer = method_on(node, "fit")
                 if trainer is not None:
                     fits[trainer] = min(fits.get(trainer, node.lineno), node.lineno)  # type: ignore[attr-defined]
             yield from self._callback_tests(ctx, ckpt, fn, reported)
             for node in _walk_scope(fn):
-                trainer = _method_on(node, "test")
+                trainer = method_on(node, "test")
                 if trainer is None or trainer not in fits or node.lineno <= fits[trainer]:  # type: ignore[attr-defined]
                     continue
                 assert isinstance(node, ast.Call)
-                if _kw(node, "ckpt_path") is not None or any(isinstance(k.value, ast.Dict) or k.arg is None
+                if kw(node, "ckpt_path") is not None or any(isinstance(k.value, ast.Dict) or k.arg is None
                                                              for k in node.keywords):
                     continue
-                model = _kw(node, "model") or (node.args[0] if node.args else None)
+                model = kw(node, "model") or (node.args[0] if node.args else None)
                 if model is None or isinstance(model, ast.Starred) or len(node.args) >= 3 or node in reported:
                     continue
                 reported.add(node)
@@ -111,7 +93,7 @@ handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
                     self, node,
                     f"`{trainer}.test(...)` is given the model `{ast.unparse(model)}` and no `ckpt_path`, after "
                     f"`{trainer}.fit`: it tests the weights of the last epoch, not the best checkpoint the "
-                    f"`ModelCheckpoint(monitor={ast.unparse(_kw(ckpt, 'monitor') or ast.Constant(None))})` kept, so "
+                    f"`ModelCheckpoint(monitor={ast.unparse(kw(ckpt, 'monitor') or ast.Constant(None))})` kept, so "
                     "the reported test metrics are those of a model past its optimum (with early stopping, "
                     "`patience` epochs past it). Pass `ckpt_path=\"best\"` (or `ckpt_path=\"last\"` to say the "
                     "last weights are meant)",
@@ -135,14 +117,14 @@ handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
                     continue
                 module = hook.args.args[2].arg
                 for node in ast.walk(hook):
-                    trainer = _method_on(node, "test")
+                    trainer = method_on(node, "test")
                     if trainer is None or node in reported:
                         continue
                     assert isinstance(node, ast.Call)
-                    if _kw(node, "ckpt_path") is not None or any(k.arg is None for k in node.keywords) \
+                    if kw(node, "ckpt_path") is not None or any(k.arg is None for k in node.keywords) \
                             or len(node.args) >= 3:
                         continue
-                    model = _kw(node, "model") or (node.args[0] if node.args else None)
+                    model = kw(node, "model") or (node.args[0] if node.args else None)
                     if not (isinstance(model, ast.Name) and model.id == module):
                         continue
                     reported.add(node)
@@ -151,7 +133,7 @@ handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
                         f"`{trainer}.test(...)` in `{cls.name}.{hook.name}` is given the module `{module}` and no "
                         f"`ckpt_path`: the hook runs when training ends, so it tests the weights of the last step, "
                         f"not the best checkpoint the `ModelCheckpoint(monitor="
-                        f"{ast.unparse(_kw(ckpt, 'monitor') or ast.Constant(None))})` kept. Pass "
+                        f"{ast.unparse(kw(ckpt, 'monitor') or ast.Constant(None))})` kept. Pass "
                         "`ckpt_path=trainer.checkpoint_callback.best_model_path` (or load it first)",
                         evidence=[ctx.evidence(ckpt, "the best checkpoint is tracked here")])
 
@@ -173,4 +155,4 @@ def _walk_scope(scope: ast.AST) -> Iterable[ast.AST]:
 
 def fits_call(node: ast.Call) -> bool:
     """``trainer.fit(...)``: the function trains, so a callback it builds runs at the end."""
-    return _method_on(node, "fit") is not None
+    return method_on(node, "fit") is not None

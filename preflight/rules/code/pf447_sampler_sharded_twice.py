@@ -10,26 +10,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._node_split import split_by_node
 from preflight.rules._pf4_support import accelerators
-from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-
-
-def _bound_call(fn: ast.AST, name: str, last: str) -> Optional[ast.Call]:
-    """The one ``name = <...>.last(...)`` of the function."""
-    found = [n.value for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
-             and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name
-             and isinstance(n.value, ast.Call) and call_last(n.value) == last]
-    return found[0] if len(found) == 1 else None
-
-
-def _distributed_sampler(fn: ast.AST, loader: ast.Call) -> Optional[ast.Call]:
-    kw = next((k.value for k in loader.keywords if k.arg == "sampler"), None)
-    if isinstance(kw, ast.Call) and call_last(kw) == "DistributedSampler":
-        return kw
-    if isinstance(kw, ast.Name):
-        return _bound_call(fn, kw.id, "DistributedSampler")
-    return None
-
+from preflight.rules.code._samplers import bound_call, distributed_sampler
 
 _RANK_WORDS = ("process_index", "local_process_index", "get_rank", "global_rank", "local_rank")
 
@@ -137,10 +119,10 @@ keep the sampler and do not pass the loader to `prepare`.
             for arg in prep.args:
                 if not isinstance(arg, ast.Name):
                     continue
-                loader = _bound_call(fn, arg.id, "DataLoader")
+                loader = bound_call(fn, arg.id, "DataLoader")
                 if loader is None:
                     continue
-                sampler = _distributed_sampler(fn, loader)
+                sampler = distributed_sampler(fn, loader)
                 split = split_by_node(fn, loader) if sampler is None else None
                 if split is not None:
                     yield ctx.finding(

@@ -10,12 +10,14 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, has_unpacking, kwarg, literal
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._trainer_columns import (
+    FORWARD_COLUMNS,
+    TRAINING_ARGUMENTS,
+    hf_model,
+    value_of,
+)
 
 _TRAINERS = ("Trainer", "Seq2SeqTrainer")
-_ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments")
-# forward() arguments of transformers' models (the columns Trainer keeps), plus the label columns
-# Trainer keeps itself (``label``, ``label_ids``)
-_FORWARD = frozenset(["input_ids", "attention_mask", "token_type_ids", "position_ids", "head_mask", "inputs_embeds", "labels", "label", "label_ids", "output_attentions", "output_hidden_states", "return_dict", "pixel_values", "pixel_mask", "decoder_input_ids", "decoder_attention_mask", "decoder_inputs_embeds", "decoder_head_mask", "cross_attn_head_mask", "encoder_outputs", "past_key_values", "use_cache", "cache_position", "input_features", "input_values", "image_grid_thw", "pixel_values_videos", "video_grid_thw", "images", "image_sizes", "bbox", "start_positions", "end_positions", "num_items_in_batch", "global_attention_mask", "visual_embeds", "mc_token_ids", "mc_labels", "next_sentence_label", "logits_to_keep", "special_tokens_mask"])
 
 Func = Union[ast.FunctionDef, ast.Lambda]
 
@@ -27,23 +29,12 @@ def _last(qual: str, call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
-def _value_of(ctx: FileContext, expr: Optional[ast.AST]) -> Optional[ast.AST]:
-    """``expr`` itself, or the value last assigned to its name in the file (one step)."""
-    if not isinstance(expr, ast.Name):
-        return expr
-    found = None
-    for node in ctx.nodes(ast.Assign):
-        if any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
-            found = node.value
-    return found
-
-
 def _collator_function(ctx: FileContext, expr: Optional[ast.AST]) -> Optional[Func]:
     """The function that collates: ``Collator(...)`` of a class of the file (its ``__call__``),
     a function of the file passed by name, or a lambda."""
     if isinstance(expr, ast.Lambda):
         return expr
-    value = _value_of(ctx, expr)
+    value = value_of(ctx, expr)
     if isinstance(value, ast.Lambda):
         return value
     name, method = None, ""
@@ -99,21 +90,6 @@ def _columns_read(fn: Func) -> dict[str, ast.AST]:
     return out
 
 
-def _hf_model(ctx: FileContext, expr: Optional[ast.AST]) -> bool:
-    """The model is a transformers model loaded with ``Auto*For*``/``*For*.from_pretrained``."""
-    value = _value_of(ctx, expr)
-    for _ in range(3):  # model = get_peft_model(model, ...) and friends: follow the first argument
-        if not isinstance(value, ast.Call):
-            return False
-        func = value.func
-        if isinstance(func, ast.Attribute) and func.attr == "from_pretrained":
-            owner = func.value
-            name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
-            return "For" in name
-        value = _value_of(ctx, value.args[0]) if value.args else None
-    return False
-
-
 @register
 class CollatorColumnsRemoved(Rule):
     code = "PF454"
@@ -162,16 +138,16 @@ and let the collator see only model inputs.
                 continue
             collator = kwarg(call, "data_collator")
             fn = _collator_function(ctx, collator)
-            if fn is None or not _hf_model(ctx, kwarg(call, "model")):
+            if fn is None or not hf_model(ctx, kwarg(call, "model")):
                 continue
-            args = _value_of(ctx, kwarg(call, "args"))
-            if not isinstance(args, ast.Call) or _last("", args) not in _ARGS or has_unpacking(args):
+            args = value_of(ctx, kwarg(call, "args"))
+            if not isinstance(args, ast.Call) or _last("", args) not in TRAINING_ARGUMENTS or has_unpacking(args):
                 continue
             remove = kwarg(args, "remove_unused_columns")
             if remove is not None and literal(ctx, remove) is not True:
                 continue
             label_names = kwarg(args, "label_names")
-            keep = set(_FORWARD)
+            keep = set(FORWARD_COLUMNS)
             if isinstance(label_names, (ast.List, ast.Tuple)):
                 keep |= {e.value for e in label_names.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
             raw = {k: n for k, n in _columns_read(fn).items() if k not in keep}

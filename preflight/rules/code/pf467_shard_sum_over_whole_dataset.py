@@ -10,7 +10,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf447_sampler_sharded_twice import _bound_call, _distributed_sampler
+from preflight.rules.code._samplers import bound_call, distributed_sampler
 
 
 def _dataset_len(node: ast.AST, loader: str, dataset: Optional[str]) -> bool:
@@ -107,8 +107,8 @@ Divide by the number of examples this rank saw (`len(sampler)`, or count them), 
                 and isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Call)
                 and ast.unparse(a.value.func).split(".")[-1] == "DataLoader"]
             for loader in candidates:
-                built = _bound_call(fn, loader, "DataLoader")
-                if built is None or _distributed_sampler(fn, built) is None:
+                built = bound_call(fn, loader, "DataLoader")
+                if built is None or distributed_sampler(fn, built) is None:
                     continue
                 dataset = ast.unparse(built.args[0]) if built.args else None
                 if not _dataset_len(right, loader, dataset):

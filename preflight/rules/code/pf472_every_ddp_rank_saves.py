@@ -11,19 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls
 from preflight.rules.base import Rule, examples
-
-# any of these in a test (or in a helper's name) and the save is taken as chosen per rank
-_RANK_WORDS = ("rank", "main", "master", "primary", "global_zero", "process_index", "gpu", "device",
-               "is_local_zero", "is_world_process_zero", "is_chief", "leader", "local_zero", "world")
-
-
-def _rankish(node: ast.AST) -> bool:
-    for sub in ast.walk(node):
-        word = sub.id if isinstance(sub, ast.Name) else sub.attr if isinstance(sub, ast.Attribute) else (
-            sub.value if isinstance(sub, ast.Constant) and isinstance(sub.value, str) else None)
-        if isinstance(word, str) and any(w in word.lower() for w in _RANK_WORDS):
-            return True
-    return False
+from preflight.rules.code._rank_guards import rankish
 
 
 def _guarded(ctx: FileContext, node: ast.AST, fn_node: ast.AST) -> bool:
@@ -32,15 +20,15 @@ def _guarded(ctx: FileContext, node: ast.AST, fn_node: ast.AST) -> bool:
     cur: Optional[ast.AST] = node
     while cur is not None and cur is not fn_node:
         parent = ctx.parent(cur)
-        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and _rankish(parent.test):
+        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and rankish(parent.test):
             return True
         cur = parent
     name = getattr(fn_node, "name", "")
-    if _rankish(ast.Name(id=name)):
+    if rankish(ast.Name(id=name)):
         return True
     line = getattr(node, "lineno", 0)
     for sub in ast.walk(fn_node):
-        if isinstance(sub, ast.If) and sub.lineno < line and _rankish(sub.test) and any(
+        if isinstance(sub, ast.If) and sub.lineno < line and rankish(sub.test) and any(
                 isinstance(s, (ast.Return, ast.Raise, ast.Continue)) for s in sub.body):
             return True
     return False
@@ -57,7 +45,7 @@ def _rank_aware_saves(ctx: FileContext) -> bool:
     """Some save of the file is already chosen by a rank test: the project picks its saving rank
     itself, through paths (flags, wrappers, trainer objects) a file-local call graph cannot follow."""
     for node in ctx.nodes(ast.If):
-        if _rankish(node.test) and any(
+        if rankish(node.test) and any(
                 isinstance(sub, ast.Call) and "save" in ast.unparse(sub.func).rsplit(".", 1)[-1].lower()
                 for stmt in node.body for sub in ast.walk(stmt)):
             return True
@@ -66,7 +54,7 @@ def _rank_aware_saves(ctx: FileContext) -> bool:
 
 def _per_rank_or_buffer(fn_node: ast.AST, path: ast.expr) -> bool:
     """The path names the rank (one file per process), or is an in-memory buffer."""
-    if _rankish(path):
+    if rankish(path):
         return True
     if isinstance(path, ast.Name):
         if "buf" in path.id.lower():
@@ -74,7 +62,7 @@ def _per_rank_or_buffer(fn_node: ast.AST, path: ast.expr) -> bool:
         for node in ast.walk(fn_node):
             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == path.id
                                                     for t in node.targets) and (
-                    _rankish(node.value) or "BytesIO" in ast.unparse(node.value)):
+                    rankish(node.value) or "BytesIO" in ast.unparse(node.value)):
                 return True
     return False
 

@@ -10,27 +10,19 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls_by_attr, kwarg
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf472_every_ddp_rank_saves import _rankish
+from preflight.rules.code._rank_guards import only_rank_test, rankish
 
 # calls that write a file from the process that runs them (``accelerator.save`` writes once per
 # machine by itself, so it is not one)
 _WRITERS = ("save_pretrained", "save_lora_weights", "save_model")
 
 
-def _only_rank_test(test: ast.expr) -> bool:
-    """A test that lets only chosen ranks through: rank-named, and no ``or`` alternative that is
-    not (``is_main_process or distributed_type == DEEPSPEED`` lets every DeepSpeed rank in)."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        return all(_only_rank_test(v) for v in test.values)
-    return _rankish(test)
-
-
 def _not_rank(test: ast.expr) -> bool:
     """``not accelerator.is_main_process`` / ``rank != 0``: the processes an early return sends away."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _only_rank_test(test.operand)
+        return only_rank_test(test.operand)
     return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.NotEq, ast.Gt))
-            and _rankish(test))
+            and rankish(test))
 
 
 def _under_rank_test(ctx: FileContext, node: ast.AST, fn_node: Optional[ast.AST]) -> bool:
@@ -38,7 +30,7 @@ def _under_rank_test(ctx: FileContext, node: ast.AST, fn_node: Optional[ast.AST]
     cur: Optional[ast.AST] = node
     while cur is not None and cur is not fn_node:
         parent = ctx.parent(cur)
-        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and _only_rank_test(parent.test):
+        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and only_rank_test(parent.test):
             inside = any(cur is s for s in getattr(parent, "body", [])) or cur is getattr(parent, "body", None)
             if inside:
                 return True
@@ -67,7 +59,7 @@ def _writes(ctx: FileContext, hook: ast.AST) -> list[ast.Call]:
             pass
         else:
             continue
-        if _under_rank_test(ctx, sub, hook) or any(_rankish(a) for a in sub.args[1:2]):
+        if _under_rank_test(ctx, sub, hook) or any(rankish(a) for a in sub.args[1:2]):
             continue
         out.append(sub)
     return out

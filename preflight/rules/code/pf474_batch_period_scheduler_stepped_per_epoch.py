@@ -12,13 +12,13 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf440_epoch_scheduler_stepped_per_batch import (
-    _PERIOD,
-    _arg,
-    _assigned_once,
-    _is_batch_loop,
-    bare_scheduler_steps,
+from preflight.rules.code._scheduler_steps import (
+    SCHEDULER_PERIOD,
+    assigned_once,
+    call_arg,
+    is_batch_loop,
 )
+from preflight.rules.code.pf440_epoch_scheduler_stepped_per_batch import bare_scheduler_steps
 
 # ``len(<loader>)`` or a name that counts batches/iterations/optimizer steps (``step_size`` alone does not:
 # StepLR's own keyword, usually written in epochs)
@@ -30,14 +30,14 @@ _BATCH_NAMES = re.compile(r"(steps_per_epoch|iters?_per_epoch|batches_per_epoch|
 
 def _batch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
     """``T_max=len(train_loader)`` as shown, when the scheduler's period is counted in batches or steps."""
-    keyword, index = _PERIOD[call_last(call)]
-    arg = _arg(call, keyword, index)
+    keyword, index = SCHEDULER_PERIOD[call_last(call)]
+    arg = call_arg(call, keyword, index)
     if arg is None:
         return None
     text = ast.unparse(arg)
     seen = text
     if isinstance(arg, ast.Name):
-        value = _assigned_once(scope, arg.id)
+        value = assigned_once(scope, arg.id)
         if value is not None:
             seen += " " + ast.unparse(value)
     if not (_LOADER_LEN.search(seen) or _BATCH_NAMES.search(seen)):
@@ -62,10 +62,10 @@ def _epoch_loop(ctx: FileContext, step: ast.AST) -> Optional[Union[ast.For, ast.
     if not loops:
         return None
     inner = loops[0]
-    if not isinstance(inner, (ast.For, ast.AsyncFor)) or _is_batch_loop(inner):
+    if not isinstance(inner, (ast.For, ast.AsyncFor)) or is_batch_loop(inner):
         return None
     for node in ast.walk(inner):
-        if isinstance(node, (ast.For, ast.AsyncFor)) and node is not inner and _is_batch_loop(node) \
+        if isinstance(node, (ast.For, ast.AsyncFor)) and node is not inner and is_batch_loop(node) \
                 and not any(sub is step for sub in ast.walk(node)):
             return inner
     return None

@@ -12,10 +12,10 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls, kwarg, literal
 from preflight.rules._pf414_support import const_str
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf438_monitored_metric_not_synced import (
-    _MONITORS,
-    _lightning,
-    _multi_process,
+from preflight.rules.code._metric_sync import (
+    MONITOR_CALLBACKS,
+    is_lightning_qual,
+    multi_process_arg,
 )
 
 
@@ -44,11 +44,11 @@ def monitored_metrics(ctx: FileContext) -> tuple[dict[str, ast.Call], list[ast.C
     trainers: list[ast.Call] = []
     for built, qual in calls(ctx):
         last = qual.rsplit(".", 1)[-1]
-        if last in _MONITORS and _lightning(qual):
+        if last in MONITOR_CALLBACKS and is_lightning_qual(qual):
             name = const_str(kwarg(built, "monitor"))
             if name is not None:
                 monitored.setdefault(name, built)
-        elif last == "Trainer" and _lightning(qual):
+        elif last == "Trainer" and is_lightning_qual(qual):
             trainers.append(built)
     return monitored, trainers
 
@@ -100,7 +100,7 @@ values that are only logged, never monitored.
         monitored, trainers = monitored_metrics(ctx)
         if not monitored or len(trainers) != 1:
             return
-        distributed = _multi_process(ctx, trainers[0])
+        distributed = multi_process_arg(ctx, trainers[0])
         if distributed is None:
             return
         for call, name in self_log_calls(ctx):

@@ -12,15 +12,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, kwarg, target_text
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf493_scheduler_built_after_optimizer_state_load import (
-    _TRANSFORMERS_SCHEDULES,
-)
-
-
-def _is_scheduler(qual: str) -> bool:
-    last = qual.rsplit(".", 1)[-1]
-    return qual.startswith("torch.optim.lr_scheduler.") or (qual.startswith("transformers.")
-                                                            and last in _TRANSFORMERS_SCHEDULES)
+from preflight.rules.code._scheduler_steps import is_scheduler
 
 
 @register
@@ -76,7 +68,7 @@ back after `load_checkpoint`.
                 if kwarg(call, "lr_scheduler") is not None or any(k.arg is None for k in call.keywords):
                     return
                 inits.append(call)
-            elif _is_scheduler(qual):
+            elif is_scheduler(qual):
                 parent = ctx.parent(call)
                 if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
                     name = target_text(parent.targets[0])

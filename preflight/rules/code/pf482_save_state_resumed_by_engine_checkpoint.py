@@ -12,7 +12,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_calls, calls, target_text
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf481_client_scheduler_outside_deepspeed_checkpoint import _is_scheduler
+from preflight.rules.code._scheduler_steps import is_scheduler
 
 
 @register
@@ -62,7 +62,7 @@ Resume with `accelerator.load_state(path)`, the counterpart of `save_state`.
         if not saves or accelerator_calls(ctx, "load_state"):
             return
         schedulers = {target_text(ctx.parent(c).targets[0]) for c, q in calls(ctx)  # type: ignore[union-attr]
-                      if _is_scheduler(q) and isinstance(ctx.parent(c), ast.Assign)}
+                      if is_scheduler(q) and isinstance(ctx.parent(c), ast.Assign)}
         schedulers.discard(None)
         prepared: set[str] = set()
         prepared_scheduler = None

@@ -4,7 +4,7 @@ of the model trained with it never resized."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -12,76 +12,17 @@ from preflight.registry import register
 from preflight.rules._pf414_support import call_last, names_called
 from preflight.rules._pf484_support import model_loads, trains_by_backward, uses_a_trainer
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._added_tokens import adds_new, pad_only
 
 # calls that resize (or rebuild) the embeddings themselves: transformers, trl, unsloth, alpaca's helper
 _RESIZERS = frozenset({"set_input_embeddings", "setup_chat_format", "add_new_tokens", "resize_embeddings"})
-# special tokens the usual pretrained vocabularies already hold (Llama, GPT-2, Qwen, Gemma, Llama-3): naming one
-# of them in `add_special_tokens` assigns a role, it adds no row
-_KNOWN = frozenset({"<s>", "</s>", "<unk>", "<pad>", "<eos>", "<bos>", "<|endoftext|>", "<|im_start|>", "<|im_end|>",
-                    "<start_of_turn>", "<end_of_turn>", "<|begin_of_text|>", "<|end_of_text|>", "<|eot_id|>"})
 
 
-# a vocabulary whose own special tokens its vendor's recipe re-registers with `add_tokens` on every load, with no
-# resize (IEIT-Yuan's Yuan2 model cards and examples: `tokenizer.add_tokens(['<sep>', '<pad>', '<mask>', '<predict>',
-# '<FIM_SUFFIX>', ..., '<empty_output>'], special_tokens=True)`, then generation with the checkpoint as loaded: the
-# ids are rows of its embedding table, trained with Yuan2's chat and code formats). A list counts as that recipe
-# when it holds one of the family's own names, not only the generic `<sep>`/`<pad>`/`<mask>`.
-_YUAN2 = frozenset({"<eod>", "<sep>", "<pad>", "<mask>", "<predict>", "<FIM_SUFFIX>", "<FIM_PREFIX>", "<FIM_MIDDLE>",
-                    "<commit_before>", "<commit_msg>", "<commit_after>", "<jupyter_start>", "<jupyter_text>",
-                    "<jupyter_code>", "<jupyter_output>", "<empty_output>"})
-_GENERIC = frozenset({"<sep>", "<pad>", "<mask>"})
 # trl trainers (the PPOv2 design: `PPOTrainer(..., reward_model=, value_model=)`) that replace every pad id by 0
 # before each forward and generate (trl/experimental/ppo/ppo_trainer.py `batch_generation` and `forward`:
 # `input_ids = torch.masked_fill(query_responses, ~attention_mask, 0)`; `get_reward` the same): a pad token added
 # for them never indexes the embedding table
 _PAD_MASKING_TRAINERS = frozenset({"PPOTrainer", "PPOv2Trainer"})
-
-
-def _strings(node: ast.AST) -> Optional[list[str]]:
-    """The string constants of a literal value (a string or a list/tuple of them), else None."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
-    if isinstance(node, (ast.List, ast.Tuple)):
-        out: list[str] = []
-        for elt in node.elts:
-            inner = _strings(elt)
-            if inner is None:
-                return None
-            out.extend(inner)
-        return out
-    return None
-
-
-def _new_value(value: ast.AST) -> bool:
-    if isinstance(value, ast.Attribute):
-        return False  # `tokenizer.eos_token`: one of its own
-    strings = _strings(value)
-    if strings is None:
-        return True
-    added = set(strings)
-    if added <= _KNOWN:
-        return False
-    return not (added <= _KNOWN | _YUAN2 and added & (_YUAN2 - _GENERIC))
-
-
-def _adds_new(call: ast.Call) -> bool:
-    """``tok.add_tokens([...])`` or ``tok.add_special_tokens({...})`` with a value that is not one of
-    the tokenizer's own tokens (``{"pad_token": tok.eos_token}`` adds nothing)."""
-    if not isinstance(call.func, ast.Attribute) or not (call.args or call.keywords):
-        return False
-    arg: Optional[ast.AST] = call.args[0] if call.args else call.keywords[0].value
-    if call.func.attr == "add_tokens":
-        return arg is not None and _new_value(arg)
-    if isinstance(arg, ast.Dict):
-        return any(_new_value(v) for v in arg.values if v is not None)
-    return True  # a dict built elsewhere
-
-
-def _pad_only(call: ast.Call) -> bool:
-    """``tok.add_special_tokens({"pad_token": ...})`` and nothing else."""
-    arg = call.args[0] if call.args else None
-    return call_last(call) == "add_special_tokens" and isinstance(arg, ast.Dict) and bool(arg.keys) and all(
-        isinstance(k, ast.Constant) and k.value == "pad_token" for k in arg.keys)
 
 
 def _trains_with_pad_masking_trainer(ctx: FileContext) -> bool:
@@ -161,8 +102,8 @@ the optimizer).
         called = names_called(ctx)
         if called & _RESIZERS or any("resize" in name for name in called) or _sets_vocab_size(ctx):
             return
-        adds = [c for c in ctx.nodes(ast.Call) if call_last(c) in ("add_tokens", "add_special_tokens") and _adds_new(c)]
-        if not adds or (all(_pad_only(c) for c in adds) and _trains_with_pad_masking_trainer(ctx)):
+        adds = [c for c in ctx.nodes(ast.Call) if call_last(c) in ("add_tokens", "add_special_tokens") and adds_new(c)]
+        if not adds or (all(pad_only(c) for c in adds) and _trains_with_pad_masking_trainer(ctx)):
             return
         loads = model_loads(ctx)
         if not loads or not (trains_by_backward(ctx) or uses_a_trainer(ctx)):

@@ -12,12 +12,10 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last, const_str
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._input_ids import is_input_ids
 
 # collators that rebuild the labels themselves (pads -> -100): PF421/PF465 judge those
 _REBUILDERS = ("DataCollatorForLanguageModeling", "DataCollatorForCompletionOnlyLM", "DataCollatorForWholeWordMask")
-_COPIES = frozenset({"clone", "copy", "deepcopy", "list", "detach", "tolist"})
-# tensor methods that keep the values (and so the pad ids) of the row: views, moves, casts
-_KEEPS = frozenset({"squeeze", "unsqueeze", "view", "reshape", "flatten", "to", "long", "contiguous", "cpu"})
 
 
 def _pads_to_max_length(call: ast.Call) -> bool:
@@ -77,28 +75,6 @@ def _pads(ctx: FileContext, call: ast.Call) -> bool:
     return scope is not None and _is_list_of_texts(_batch_text(call), scope)
 
 
-def _is_input_ids(expr: ast.AST) -> bool:
-    """``input_ids``, ``enc["input_ids"]``, ``enc.input_ids``, ``x["input_ids"][0]``, and copies of them
-    (``.clone()``, ``.copy()``, ``copy.deepcopy(...)``, ``list(...)``)."""
-    if isinstance(expr, ast.Call):
-        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _COPIES and not expr.args:
-            return _is_input_ids(expr.func.value)
-        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _KEEPS:
-            return _is_input_ids(expr.func.value)
-        if call_last(expr) in _COPIES and len(expr.args) == 1:
-            return _is_input_ids(expr.args[0])
-        return False
-    if isinstance(expr, ast.Name):
-        return expr.id == "input_ids"
-    if isinstance(expr, ast.Attribute):
-        return expr.attr == "input_ids"
-    if isinstance(expr, ast.Subscript):
-        if const_str(expr.slice) == "input_ids":
-            return True
-        return isinstance(expr.slice, (ast.Constant, ast.Slice)) and _is_input_ids(expr.value)
-    return False
-
-
 def _bound_once(scope: ast.AST) -> dict[str, ast.AST]:
     """Names the scope binds exactly once (plain ``name = value``), with their value."""
     seen: dict[str, list[ast.AST]] = {}
@@ -119,21 +95,21 @@ def _labels_sites(scope: ast.AST) -> list[ast.AST]:
     bound = _bound_once(scope)
     for node in ast.walk(scope):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in bound and \
-                isinstance(bound[node.value.id], ast.Call) and _is_input_ids(bound[node.value.id]) and any(
+                isinstance(bound[node.value.id], ast.Call) and is_input_ids(bound[node.value.id]) and any(
                     isinstance(t, ast.Subscript) and const_str(t.slice) == "labels" for t in node.targets):
             out.append(node)  # `y = target["input_ids"].squeeze(0)`, then `item["labels"] = y`
-        elif isinstance(node, ast.Assign) and _is_input_ids(node.value):
+        elif isinstance(node, ast.Assign) and is_input_ids(node.value):
             for target in node.targets:
                 if (isinstance(target, ast.Name) and target.id == "labels") or (
                         isinstance(target, ast.Subscript) and const_str(target.slice) == "labels"):
                     if isinstance(target, ast.Name) and not isinstance(node.value, ast.Call):
                         continue  # `labels = input_ids` alone is an alias; its use is judged
                     out.append(node)
-        elif isinstance(node, ast.keyword) and node.arg == "labels" and _is_input_ids(node.value):
+        elif isinstance(node, ast.keyword) and node.arg == "labels" and is_input_ids(node.value):
             out.append(node.value)
         elif isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values):
-                if key is not None and const_str(key) == "labels" and _is_input_ids(value) and \
+                if key is not None and const_str(key) == "labels" and is_input_ids(value) and \
                         not isinstance(value, ast.Name):
                     out.append(value)
     return out

@@ -11,13 +11,10 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg, qualify, target_text
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._scheduler_steps import TRANSFORMERS_SCHEDULES
 
 # schedulers whose constructor does not write the learning rate
 _NO_INITIAL_STEP = frozenset({"ReduceLROnPlateau"})
-_TRANSFORMERS_SCHEDULES = frozenset({
-    "get_linear_schedule_with_warmup", "get_cosine_schedule_with_warmup", "get_constant_schedule_with_warmup",
-    "get_polynomial_decay_schedule_with_warmup", "get_cosine_with_hard_restarts_schedule_with_warmup",
-    "get_scheduler", "get_constant_schedule", "get_inverse_sqrt_schedule", "get_wsd_schedule"})
 
 
 def _scheduler_optimizer(ctx: FileContext, call: ast.Call) -> Optional[str]:
@@ -25,7 +22,7 @@ def _scheduler_optimizer(ctx: FileContext, call: ast.Call) -> Optional[str]:
     qual = qualify(ctx, call.func) or ""
     last = qual.rsplit(".", 1)[-1]
     torch_sched = qual.startswith("torch.optim.lr_scheduler.") and last not in _NO_INITIAL_STEP
-    if not (torch_sched or (qual.startswith("transformers.") and last in _TRANSFORMERS_SCHEDULES)):
+    if not (torch_sched or (qual.startswith("transformers.") and last in TRANSFORMERS_SCHEDULES)):
         return None
     opt = call.args[0] if call.args else kwarg(call, "optimizer")
     return target_text(opt) if opt is not None else None

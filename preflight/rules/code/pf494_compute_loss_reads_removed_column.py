@@ -12,11 +12,11 @@ from preflight.registry import register
 from preflight.rules._pf4_support import has_unpacking, kwarg, literal
 from preflight.rules._pf414_support import call_last, const_str
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf454_collator_columns_removed import (
-    _ARGS,
-    _FORWARD,
-    _hf_model,
-    _value_of,
+from preflight.rules.code._trainer_columns import (
+    FORWARD_COLUMNS,
+    TRAINING_ARGUMENTS,
+    hf_model,
+    value_of,
 )
 
 _BASES = frozenset({"Trainer", "Seq2SeqTrainer"})
@@ -108,20 +108,20 @@ step (`inputs.get` silently returns None) (transformers#25054).
             return
         for call in ctx.nodes(ast.Call):
             fn = classes.get(call_last(call))
-            if fn is None or has_unpacking(call) or not _hf_model(ctx, kwarg(call, "model")):
+            if fn is None or has_unpacking(call) or not hf_model(ctx, kwarg(call, "model")):
                 continue
             collator = kwarg(call, "data_collator")
-            collator_value = _value_of(ctx, collator) if collator is not None else None
+            collator_value = value_of(ctx, collator) if collator is not None else None
             if collator is not None and not (isinstance(collator_value, ast.Call)
                                              and call_last(collator_value).startswith("DataCollator")):
                 continue
-            args: Optional[ast.AST] = _value_of(ctx, kwarg(call, "args"))
-            if not isinstance(args, ast.Call) or call_last(args) not in _ARGS or has_unpacking(args):
+            args: Optional[ast.AST] = value_of(ctx, kwarg(call, "args"))
+            if not isinstance(args, ast.Call) or call_last(args) not in TRAINING_ARGUMENTS or has_unpacking(args):
                 continue
             remove = kwarg(args, "remove_unused_columns")
             if remove is not None and literal(ctx, remove) is not True:
                 continue
-            keep = _FORWARD | _label_names(args)
+            keep = FORWARD_COLUMNS | _label_names(args)
             raw = {k: n for k, n in _keys_read(fn).items() if k not in keep}
             if not raw:
                 continue

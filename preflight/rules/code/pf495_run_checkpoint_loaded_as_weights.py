@@ -15,7 +15,7 @@ from preflight.rules._pf4_support import has_unpacking, kwarg
 from preflight.rules._pf414_support import call_last, const_str
 from preflight.rules._pf484_support import model_loads
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf454_collator_columns_removed import _ARGS, _value_of
+from preflight.rules.code._trainer_columns import TRAINING_ARGUMENTS, value_of
 
 _CHECKPOINT = re.compile(r"^(?P<parent>.*?)/?checkpoint-\d+/?$")
 
@@ -79,7 +79,7 @@ Load the base model and call `trainer.train(resume_from_checkpoint="results/chec
             return
         outputs: set[str] = set()
         for call in ctx.nodes(ast.Call):
-            if call_last(call) in _ARGS:
+            if call_last(call) in TRAINING_ARGUMENTS:
                 out = kwarg(call, "output_dir")
                 if out is None and call.args:
                     out = call.args[0]
@@ -92,7 +92,7 @@ Load the base model and call `trainer.train(resume_from_checkpoint="results/chec
         for call in ctx.nodes(ast.Call):
             if not (isinstance(call.func, ast.Attribute) and call.func.attr == "train") or has_unpacking(call):
                 continue
-            owner = _value_of(ctx, call.func.value)
+            owner = value_of(ctx, call.func.value)
             if not (isinstance(owner, ast.Call) and call_last(owner).endswith("Trainer")):
                 continue
             if call.args or kwarg(call, "resume_from_checkpoint") is not None:

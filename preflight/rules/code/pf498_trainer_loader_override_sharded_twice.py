@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf447_sampler_sharded_twice import _bound_call, _distributed_sampler
+from preflight.rules.code._samplers import bound_call, distributed_sampler
 
 _BASES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "RewardTrainer"})
 _HOOKS = frozenset({"get_train_dataloader", "get_eval_dataloader", "get_test_dataloader"})
@@ -70,10 +70,10 @@ Build the loader with a plain (random) sampler and let `prepare` shard it, or re
                         continue
                     for arg in prep.args:
                         loader = arg if isinstance(arg, ast.Call) and call_last(arg) == "DataLoader" else (
-                            _bound_call(fn, arg.id, "DataLoader") if isinstance(arg, ast.Name) else None)
+                            bound_call(fn, arg.id, "DataLoader") if isinstance(arg, ast.Name) else None)
                         if loader is None:
                             continue
-                        sampler = _distributed_sampler(fn, loader)
+                        sampler = distributed_sampler(fn, loader)
                         if sampler is None:
                             continue
                         yield ctx.finding(

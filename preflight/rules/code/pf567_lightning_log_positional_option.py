@@ -10,28 +10,12 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._lightning_code import lightning_classes
 
 # LightningModule.log(name, value, prog_bar, logger, on_step, on_epoch, ...) and
 # LightningModule.log_dict(dictionary, prog_bar, logger, on_step, on_epoch, ...)
 _OPTIONS = ("prog_bar", "logger", "on_step", "on_epoch")
 _FIRST_OPTION = {"log": 2, "log_dict": 1}
-
-
-def _lightning_classes(ctx: FileContext) -> set[str]:
-    """Classes of the file that derive from ``LightningModule``, directly or through another
-    class of the file."""
-    names: set[str] = set()
-    classes = list(ctx.nodes(ast.ClassDef))
-    changed = True
-    while changed:
-        changed = False
-        for cls in classes:
-            if cls.name in names:
-                continue
-            if any(ast.unparse(b).endswith("LightningModule") or ast.unparse(b) in names for b in cls.bases):
-                names.add(cls.name)
-                changed = True
-    return names
 
 
 def _is_flag(node: ast.AST) -> bool:
@@ -96,7 +80,7 @@ options by keyword: `self.log("val_loss", loss, on_epoch=True, sync_dist=True)`.
     good_examples = examples("preflight.rules.code._pf567_examples", "PF567_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        lightning = _lightning_classes(ctx)
+        lightning = lightning_classes(ctx)
         if not lightning:
             return
         for call in ctx.nodes(ast.Call):

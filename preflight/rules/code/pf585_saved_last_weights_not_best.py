@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf441_test_on_last_weights import _method_on, _tracks_best
+from preflight.rules.code._best_checkpoint import method_on, tracks_best
 
 _BEST_WORDS = ("best_model_path", "load_from_checkpoint", "best_model_score", "ckpt_path", "best_k_models",
                "load_state_dict", "restore")
@@ -85,7 +85,7 @@ exporting (or export from `trainer.checkpoint_callback.best_model_path`).
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         done: set[ast.AST] = set()
         for ckpt in ctx.nodes(ast.Call):
-            if call_last(ckpt) != "ModelCheckpoint" or not _tracks_best(ckpt):
+            if call_last(ckpt) != "ModelCheckpoint" or not tracks_best(ckpt):
                 continue
             fn = ctx.enclosing_function(ckpt)
             if fn is None or fn in done or getattr(fn, "name", "").startswith("test_"):
@@ -95,8 +95,8 @@ exporting (or export from `trainer.checkpoint_callback.best_model_path`).
             if any(word in text for word in _BEST_WORDS):
                 continue
             early = any(isinstance(n, ast.Call) and call_last(n) == "EarlyStopping" for n in ast.walk(fn))
-            fits = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and _method_on(n, "fit") is not None
-                    and "trainer" in (_method_on(n, "fit") or "").lower()]
+            fits = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and method_on(n, "fit") is not None
+                    and "trainer" in (method_on(n, "fit") or "").lower()]
             for fit in fits:
                 model = fit.args[0] if fit.args else next((k.value for k in fit.keywords if k.arg == "model"), None)
                 if not isinstance(model, ast.Name):

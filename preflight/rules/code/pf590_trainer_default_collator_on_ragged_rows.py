@@ -12,7 +12,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls, has_unpacking, is_from, kwarg, target_text
 from preflight.rules._pf414_support import const_str
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf488_padded_input_ids_copied_as_labels import _is_input_ids
+from preflight.rules.code._input_ids import is_input_ids
 
 _TRAINERS = ("Trainer", "Seq2SeqTrainer")
 # Trainer(model, args, data_collator, train_dataset, eval_dataset, processing_class/tokenizer, ...)
@@ -123,13 +123,13 @@ def _labels_from_ids(fn: ast.FunctionDef) -> bool:
             labels, ids = entries.get("labels"), entries.get("input_ids")
             if labels is None:
                 continue
-            if _is_input_ids(labels):
+            if is_input_ids(labels):
                 return True
             if ids is not None and ast.dump(_unwrap_copy(labels)) == ast.dump(_unwrap_copy(ids)):
                 return True
             if isinstance(labels, ast.Name) and _masked_label_lists(fn, labels.id):
                 return True
-        elif isinstance(node, ast.Assign) and _is_input_ids(node.value) and any(
+        elif isinstance(node, ast.Assign) and is_input_ids(node.value) and any(
                 isinstance(t, ast.Subscript) and const_str(t.slice) == "labels" for t in node.targets):
             return True
     return False

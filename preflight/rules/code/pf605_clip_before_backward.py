@@ -9,18 +9,10 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._clipping import is_clip
 
-_CLIPS = ("clip_grad_norm_", "clip_grad_value_", "clip_grad_norm")
 _BACKWARDS = ("backward", "manual_backward")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
-
-def _is_clip(node: ast.AST) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    return name in _CLIPS
 
 
 def _calls(node: ast.AST, attrs: tuple[str, ...]) -> list[ast.Call]:
@@ -93,7 +85,7 @@ optimizer.step()
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for clip in ctx.nodes(ast.Call):
-            if not _is_clip(clip):
+            if not is_clip(clip):
                 continue
             scope = ctx.enclosing(clip, *_SCOPES)
             if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):

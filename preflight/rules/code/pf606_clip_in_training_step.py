@@ -11,8 +11,8 @@ from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._clipping import is_clip
 from preflight.rules.code.pf404_optimizer_calls_in_training_step import automatic_training_steps
-from preflight.rules.code.pf605_clip_before_backward import _is_clip
 
 
 @register
@@ -64,7 +64,7 @@ run after backward and before the step. To log the gradient norm, compute it in
         scopes = scope_index(ctx)
         for fn in automatic_training_steps(ctx):
             for call in ast.walk(fn.node):
-                if not _is_clip(call) or scopes.function_of(call) is not fn:
+                if not is_clip(call) or scopes.function_of(call) is not fn:
                     continue
                 assert isinstance(call, ast.Call)
                 yield ctx.finding(

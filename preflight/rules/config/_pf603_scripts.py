@@ -143,8 +143,8 @@ def _converted(project: Any, key: str) -> bool:
 
 def script_read_floats(project: Any, config: Any, text: str) -> list[Problem]:
     """The dotless scientific floats of a YAML file an audited script reads with PyYAML."""
-    from preflight.validate import _FLOAT_12, Problem
-    from preflight.validate_schema import _yaml11_float
+    from preflight.validate import FLOAT_12, Problem
+    from preflight.validate_schema import yaml11_float
     from preflight.validate_yaml import yaml_scalars
 
     if config.kind != "yaml" or not text or not project.scripts:
@@ -154,7 +154,7 @@ def script_read_floats(project: Any, config: Any, text: str) -> list[Problem]:
         return []
     out: list[Problem] = []
     for path, scalar in yaml_scalars(text).items():
-        if not (scalar.plain and scalar.tag == "str" and _FLOAT_12.match(scalar.text)):
+        if not (scalar.plain and scalar.tag == "str" and FLOAT_12.match(scalar.text)):
             continue
         key = str(path[-1]) if path else ""
         if not key or _converted(project, key):
@@ -163,5 +163,5 @@ def script_read_floats(project: Any, config: Any, text: str) -> list[Problem]:
         out.append(Problem(config.path, scalar.line, dotted, "warning", "yaml11-float",
                            f"{scalar.text} is read as the string {scalar.text!r}, not a number: YAML 1.1 floats "
                            f"need a dot and {reader} reads this file with PyYAML, so `{dotted}` reaches the code "
-                           f"as text; write {_yaml11_float(scalar.text)}"))
+                           f"as text; write {yaml11_float(scalar.text)}"))
     return out

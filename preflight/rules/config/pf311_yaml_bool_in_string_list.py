@@ -14,7 +14,7 @@ _WORDS = {"yes": True, "no": False, "on": True, "off": False}
 
 def _yaml_texts(pctx: PlanContext) -> list[tuple[str, str]]:
     """(display path, text) of the job's YAML configs and its Hydra apps' config files."""
-    from preflight.rules.config.pf583_hydra_defaults_keyword_typo import _app_configs
+    from preflight.rules.config._hydra_app_configs import hydra_app_configs
     from preflight.sources import read_text_limited
 
     out: list[tuple[str, str]] = []
@@ -23,7 +23,7 @@ def _yaml_texts(pctx: PlanContext) -> list[tuple[str, str]]:
         if cfg.kind == "yaml" and cfg.path not in seen:
             seen.add(cfg.path)
             out.append((cfg.path, src.text))
-    for cfg in _app_configs(pctx, needle=""):
+    for cfg in hydra_app_configs(pctx, needle=""):
         if cfg.path in seen:
             continue
         seen.add(cfg.path)

@@ -21,8 +21,7 @@ def _group_configs(pctx: PlanContext) -> Iterable[tuple[str, Any, list[str]]]:
         from preflight.adapters.hydra_apps import compositions
     except ImportError:  # pragma: no cover - the adapter ships with preflight
         return
-    from preflight.loaders import LoadedConfig, load_config
-    from preflight.sources import SourceText, read_source
+    from preflight.loaders import load_config_file
     from preflight.workspace import display_path
 
     seen: set[Path] = set()
@@ -49,11 +48,9 @@ def _group_configs(pctx: PlanContext) -> Iterable[tuple[str, Any, list[str]]]:
                     continue
             except OSError:
                 continue
-            source = read_source(path, display_path(path, pctx.project.root), "yaml")
-            if isinstance(source, SourceText):
-                loaded = load_config(source)
-                if isinstance(loaded, LoadedConfig):
-                    yield group, loaded, tokens
+            loaded = load_config_file(path, display_path(path, pctx.project.root), "yaml")
+            if loaded is not None:
+                yield group, loaded, tokens
 
 
 def _selected_global(group: str, tokens: list[str], texts: Iterable[str]) -> bool:

@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.config.pf583_hydra_defaults_keyword_typo import _app_configs
+from preflight.rules.config._hydra_app_configs import hydra_app_configs
 
 _NUMBER = re.compile(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
 _OPERATOR = re.compile(r"\s[-+*/]\s|\*|\*\*")
@@ -123,7 +123,7 @@ or compute the value in code.
             if text and _EVAL_CALL.search(text):
                 return  # the job evaluates the strings itself
         seen: set[str] = set()
-        for cfg in [*pctx.configs, *_app_configs(pctx, needle="${")]:
+        for cfg in [*pctx.configs, *hydra_app_configs(pctx, needle="${")]:
             if cfg.kind != "yaml" or not isinstance(cfg.data, dict) or cfg.path in seen:
                 continue
             seen.add(cfg.path)

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import difflib
-import os
-from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.sources import read_text_limited
+from preflight.rules.config._hydra_app_configs import hydra_app_configs
 
 _KEYWORDS = ("optional", "override")
 
@@ -26,43 +24,6 @@ def _self_typo(entry: str) -> bool:
     if entry == "_self_" or "/" in entry or "@" in entry or ":" in entry:
         return False
     return entry.strip("_") == "self" or (entry.startswith("_") and _close(entry, ["_self_"]) == "_self_")
-
-
-def _app_configs(pctx: PlanContext, needle: str = "defaults") -> list[Any]:
-    """The YAML files of the config folders of the job's Hydra apps (bounded: 400 files)."""
-    try:
-        from preflight.adapters.hydra import compositions
-    except ImportError:  # pragma: no cover - the adapter ships with preflight
-        return []
-    from preflight.loaders import LoadedConfig, load_config
-    from preflight.sources import SourceText, read_source
-    from preflight.workspace import display_path
-
-    out: list[Any] = []
-    dirs = []
-    for comp in compositions(pctx.project):
-        config_dir = getattr(comp, "config_dir", None) or getattr(getattr(comp, "app", None), "config_dir", None)
-        if config_dir is not None and config_dir not in dirs:
-            dirs.append(config_dir)
-    for config_dir in dirs:
-        try:
-            paths = sorted(Path(config_dir).rglob("*.yaml"))[:400]
-        except OSError:
-            continue
-        for path in paths:
-            if not pctx.project.may_read(path) or not os.path.isfile(path):
-                continue
-            try:
-                if needle not in read_text_limited(path, errors="replace"):
-                    continue
-            except OSError:
-                continue
-            source = read_source(path, display_path(path, pctx.project.root), "yaml")
-            if isinstance(source, SourceText):
-                loaded = load_config(source)
-                if isinstance(loaded, LoadedConfig):
-                    out.append(loaded)
-    return out
 
 
 @register
@@ -110,7 +71,7 @@ Spell the keyword: `optional`, `override`, `_self_`.
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         seen: set[str] = set()
-        for cfg in [*pctx.configs, *_app_configs(pctx)]:
+        for cfg in [*pctx.configs, *hydra_app_configs(pctx)]:
             if cfg.kind != "yaml" or not isinstance(cfg.data, dict) or cfg.path in seen:
                 continue
             seen.add(cfg.path)

@@ -12,7 +12,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.config.pf583_hydra_defaults_keyword_typo import _app_configs
+from preflight.rules.config._hydra_app_configs import hydra_app_configs
 from preflight.sources import read_text_limited
 
 
@@ -105,7 +105,7 @@ own `_target_`.
             if parent not in bases:
                 bases.append(parent)
         seen: set[str] = set()
-        for cfg in [*pctx.configs, *_app_configs(pctx, needle="_target_")]:
+        for cfg in [*pctx.configs, *hydra_app_configs(pctx, needle="_target_")]:
             if cfg.kind != "yaml" or not isinstance(cfg.data, dict) or cfg.path in seen:
                 continue
             seen.add(cfg.path)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from preflight.adapters.hydra import Composed
 
 # Hydra's instantiate flags: not arguments of the target
-_FLAGS = frozenset({"_target_", "_partial_", "_recursive_", "_convert_", "_args_"})
+HYDRA_FLAGS = frozenset({"_target_", "_partial_", "_recursive_", "_convert_", "_args_"})
 
 
 @dataclass
@@ -35,7 +35,7 @@ class NodeMerge:
     @property
     def stale(self) -> list[str]:
         """Keys of the node the mapping leaves out: they stay in the merged node."""
-        return [k for k in self.node if k not in self.value and k not in _FLAGS]
+        return [k for k in self.node if k not in self.value and k not in HYDRA_FLAGS]
 
     @property
     def replacement(self) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from preflight.rules.plan._hydra_dict_override import _FLAGS
+from preflight.rules.plan._hydra_dict_override import HYDRA_FLAGS
 
 
 @dataclass
@@ -140,7 +140,7 @@ def experiment_merges(project: Any) -> list[ExperimentMerge]:
                 if not isinstance(node, dict):
                     continue
                 old, new = node.get("_target_"), mapping["_target_"]
-                stale = [str(k) for k in node if k not in mapping and k not in _FLAGS]
+                stale = [str(k) for k in node if k not in mapping and k not in HYDRA_FLAGS]
                 if not isinstance(old, str) or old == new or not stale or (display, ".".join(path)) in seen:
                     continue
                 seen.add((display, ".".join(path)))

@@ -140,8 +140,7 @@ def known(value: Any) -> bool:
 def hydra_yaml_configs(pctx: PlanContext) -> list[LoadedConfig]:
     """The YAML configs given with --config, plus every YAML file under the Hydra config folders
     of the job (``--config conf/`` and each ``@hydra.main(config_path=...)`` folder)."""
-    from preflight.loaders import load_config
-    from preflight.sources import SourceText, read_source
+    from preflight.loaders import load_config_file
     from preflight.workspace import display_path
 
     out = [c for c in pctx.configs if c.kind == "yaml"]
@@ -168,11 +167,9 @@ def hydra_yaml_configs(pctx: PlanContext) -> list[LoadedConfig]:
             if display in seen:
                 continue
             seen.add(display)
-            source = read_source(path, display, "yaml")
-            if isinstance(source, SourceText):
-                loaded = load_config(source)
-                if isinstance(loaded, LoadedConfig):
-                    out.append(loaded)
+            loaded = load_config_file(path, display, "yaml")
+            if loaded is not None:
+                out.append(loaded)
     return out
 
 

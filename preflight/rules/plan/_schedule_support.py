@@ -1,4 +1,4 @@
-"""Shared by the plan rules on Accelerate processes and step-count schedules (PF208, PF212, PF524)."""
+"""Shared by the plan rules on Accelerate processes and step-count schedules (PF208, PF212, PF524, PF551, PF209)."""
 
 from __future__ import annotations
 
@@ -43,3 +43,20 @@ def schedule_totals(ctx: Any) -> Iterator[tuple[ast.Call, ast.expr]]:
         if total is None or any(w in ast.unparse(total) for w in PER_PROCESS_WORDS):
             continue
         yield call, total
+
+
+def fresh_loader_len(expr: ast.AST) -> Optional[ast.Call]:
+    """``len(<...>.train_dataloader())`` inside ``expr``: a loader built outside the Trainer's hands."""
+    for sub in ast.walk(expr):
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "len"
+                and len(sub.args) == 1 and isinstance(sub.args[0], ast.Call)
+                and isinstance(sub.args[0].func, ast.Attribute) and sub.args[0].func.attr == "train_dataloader"):
+            return sub
+    return None
+
+
+def is_schedule(call: ast.Call) -> bool:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    low = name.lower()
+    return "schedul" in low or low.endswith("lr")

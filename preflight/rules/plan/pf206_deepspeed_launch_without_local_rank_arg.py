@@ -3,35 +3,18 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import PurePosixPath
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._strict_parse import strict_parse_call
 
 # what lets the script take --local_rank (or not read sys.argv with a strict parser at all)
 _TAKES_IT = ("local_rank", "local-rank", "parse_known_args", "add_config_arguments",
              "parse_args_into_dataclasses", "sys.argv", "fire.Fire", "import fire", "click", "typer", "absl")
-
-
-def _strict_parse(tree: ast.AST) -> Optional[ast.Call]:
-    """The first ``<parser>.parse_args()`` reading ``sys.argv``, on a name bound to
-    ``argparse.ArgumentParser(...)`` in the script."""
-    parsers: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            func = node.value.func
-            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name == "ArgumentParser":
-                parsers.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    found = [node for node in ast.walk(tree)
-             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-             and node.func.attr == "parse_args" and isinstance(node.func.value, ast.Name)
-             and node.func.value.id in parsers and not node.args and not node.keywords]
-    return min(found, key=lambda n: (n.lineno, n.col_offset)) if found else None
 
 
 def _same_script(display: str, launched: str) -> bool:
@@ -99,7 +82,7 @@ launch with `deepspeed --no_local_rank ...` and read `LOCAL_RANK` from the envir
             text = script.source.text
             if any(word in text for word in _TAKES_IT):
                 continue
-            call = _strict_parse(script.tree)
+            call = strict_parse_call(script.tree)
             if call is None:
                 continue
             message = (f"`{script.source.display}` is started by the deepspeed launcher, which appends "

@@ -11,11 +11,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf405_manual_optimization_with_trainer_flags import _trainer_blocks
-from preflight.rules.plan.pf551_schedule_sized_by_unsharded_loader import (
-    _fresh_loader_len,
-    _is_schedule,
-)
+from preflight.rules.plan._schedule_support import fresh_loader_len, is_schedule
+from preflight.rules.plan._trainer_blocks import trainer_blocks
 
 if TYPE_CHECKING:
     from preflight.sources import ParsedPython
@@ -26,7 +23,7 @@ _STEP_WORDS = ("accumulate_grad_batches", "estimated_stepping_batches", "accumul
 
 def _batch_count(expr: ast.AST) -> Optional[ast.AST]:
     """``len(<...>.train_dataloader())`` or ``self.trainer.num_training_batches`` inside ``expr``."""
-    found = _fresh_loader_len(expr)
+    found = fresh_loader_len(expr)
     if found is not None:
         return found
     for sub in ast.walk(expr):
@@ -131,7 +128,7 @@ steps with accumulation, devices and `max_steps` included.
                 if value is not None:
                     return value
         for config in pctx.configs:
-            for _, block in _trainer_blocks(config.data):
+            for _, block in trainer_blocks(config.data):
                 value = _accumulation(block.get("accumulate_grad_batches"))
                 if value is not None:
                     return value
@@ -153,7 +150,7 @@ steps with accumulation, devices and `max_steps` included.
                     else:
                         counted.pop(node.targets[0].id, None)
                 continue
-            if not _is_schedule(node):
+            if not is_schedule(node):
                 continue
             for arg in [*node.args[1:], *(kw.value for kw in node.keywords)]:
                 found = _batch_count(arg) or next(

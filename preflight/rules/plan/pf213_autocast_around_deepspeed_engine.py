@@ -11,7 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import qualify
 from preflight.rules.base import examples
-from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engines
+from preflight.rules.plan._deepspeed_engines import engine_names, engine_params
 
 _AUTOCASTS = frozenset({"torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast",
                         "torch.cpu.amp.autocast", "torch.amp.autocast_mode.autocast"})
@@ -22,20 +22,6 @@ _RELAXED = (0, 17, 6)  # a warning, and autocast switched off inside the engine 
 def _enabled(block: Any, key: str) -> bool:
     value = block.get(key) if isinstance(block, dict) else None
     return isinstance(value, dict) and value.get("enabled") is True
-
-
-def _engine_params(fn: Optional[ast.AST]) -> set[str]:
-    """Parameters of ``fn`` used as a DeepSpeed engine there: both ``p.backward(...)`` and
-    ``p.step()`` are called on them (``def train_one_epoch(engine, loader, ...)``)."""
-    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return set()
-    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-    called: dict[str, set[str]] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and isinstance(node.func.value, ast.Name) and node.func.value.id in params:
-            called.setdefault(node.func.value.id, set()).add(node.func.attr)
-    return {p for p, attrs in called.items() if {"backward", "step"} <= attrs}
 
 
 @register
@@ -100,7 +86,7 @@ section alone.
             if not text or "autocast" not in text:
                 continue
             ctx = pctx.file_context(script)
-            engines = _engines(ctx, script)
+            engines = engine_names(ctx, script)
             for node in ctx.nodes(ast.With):
                 item = next((i for i in node.items if isinstance(i.context_expr, ast.Call)
                              and qualify(ctx, i.context_expr.func) in _AUTOCASTS), None)
@@ -109,7 +95,7 @@ section alone.
                                        for kw in item.context_expr.keywords):  # type: ignore[attr-defined]
                     continue
                 fn = ctx.enclosing_function(node)
-                names = {n for n, scope in engines if scope is None or scope is fn} | _engine_params(fn)
+                names = {n for n, scope in engines if scope is None or scope is fn} | engine_params(fn)
                 call = self._engine_call(node, names)
                 if call is None:
                     continue

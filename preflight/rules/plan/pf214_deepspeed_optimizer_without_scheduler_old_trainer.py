@@ -9,10 +9,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf527_deepspeed_scheduler_replaces_job_schedule import (
-    _hf_trainer,
-    _runs_config,
-)
+from preflight.rules.plan._deepspeed_runs import runs_config, uses_hf_trainer
 
 _SUPPORTED = (4, 33)  # a Trainer scheduler with a DeepSpeed optimizer (transformers issue 24359, accelerate PR 1909)
 
@@ -67,7 +64,7 @@ transformers.
                    if isinstance(block.get("optimizer"), dict) and "scheduler" not in block]
         if not configs:
             return
-        trainer = _hf_trainer(pctx)
+        trainer = uses_hf_trainer(pctx)
         if trainer is None:
             return
         script, call = trainer
@@ -76,7 +73,7 @@ transformers.
             return
         only = len(pctx.deepspeed_configs()) == 1  # the one DeepSpeed config the job was given
         for config, _block, prefix in configs:
-            if not (only or _runs_config(pctx, script, config)):
+            if not (only or runs_config(pctx, script, config)):
                 continue
             yield pctx.config_finding(
                 self, config, (*prefix, "optimizer"),

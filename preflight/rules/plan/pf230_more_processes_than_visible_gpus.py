@@ -3,27 +3,16 @@ fewer devices than the launcher starts processes on each node."""
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._launch_support import launched_script, report_at
+from preflight.rules.plan._visible_devices import visible_device_count
 
 _LAUNCHERS = ("torchrun", "torch.distributed.launch", "accelerate")
-
-
-def _visible(value: str) -> Optional[int]:
-    """How many devices a literal ``CUDA_VISIBLE_DEVICES`` value names (None: not literal)."""
-    if not value or any(ch in value for ch in "$`*"):
-        return None
-    ids = [x.strip() for x in value.split(",") if x.strip()]
-    if not ids or not all(x.isdigit() or x.startswith(("GPU-", "MIG-")) for x in ids):
-        return None
-    if any(x.isdigit() and int(x) < 0 for x in ids):
-        return None
-    return len(ids)
 
 
 @register
@@ -78,7 +67,7 @@ Start as many processes per node as there are visible devices
             return
         if info.launcher == "accelerate" and info.options.get("__gpu_ids"):
             return
-        visible = _visible(info.env["CUDA_VISIBLE_DEVICES"])
+        visible = visible_device_count(info.env["CUDA_VISIBLE_DEVICES"])
         per_node = info.procs_per_node
         if visible is None or per_node is None or per_node <= visible:
             return

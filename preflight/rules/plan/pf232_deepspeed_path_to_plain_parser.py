@@ -11,7 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._launch_support import launched_script
-from preflight.rules.plan.pf206_deepspeed_launch_without_local_rank_arg import _strict_parse
+from preflight.rules.plan._strict_parse import strict_parse_call
 
 # what lets the script take a value after --deepspeed, or not read sys.argv with a strict parser
 _TAKES_A_PATH = ("HfArgumentParser", "TrainingArguments", "parse_known_args", "sys.argv", "fire.Fire",
@@ -92,7 +92,7 @@ left over and rejected the same way. Reported in deepspeedai/DeepSpeed#3961.
         text = script.source.text
         if any(word in text for word in _TAKES_A_PATH) or _OWN_DEEPSPEED.search(text):
             return
-        call = _strict_parse(script.tree)
+        call = strict_parse_call(script.tree)
         if call is None:
             return
         why = ("`deepspeed.add_config_arguments` makes `--deepspeed` a switch (store_true) and leaves the "

@@ -11,7 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._launch_support import launched_script
-from preflight.rules.plan.pf230_more_processes_than_visible_gpus import _visible
+from preflight.rules.plan._visible_devices import visible_device_count
 
 _LAUNCHERS = ("torchrun", "torch.distributed.launch", "accelerate", "deepspeed")
 
@@ -85,7 +85,7 @@ Choose the devices on the launch line (`CUDA_VISIBLE_DEVICES=0 accelerate launch
         if pinned is None:
             return
         stmt, value = pinned
-        visible = _visible(value)
+        visible = visible_device_count(value)
         if visible is None:
             return
         per_node = info.procs_per_node

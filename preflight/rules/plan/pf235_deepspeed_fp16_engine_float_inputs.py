@@ -12,8 +12,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg, qualify
 from preflight.rules.base import examples
-from preflight.rules.plan.pf213_autocast_around_deepspeed_engine import _engine_params
-from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engines
+from preflight.rules.plan._deepspeed_engines import engine_names, engine_params
 from preflight.sources import ParsedPython
 
 # datasets whose samples are float tensors (images after ToTensor)
@@ -211,13 +210,13 @@ in bf16 with a model that casts its inputs.
 
     def _check_script(self, pctx: PlanContext, script: ParsedPython, ctx: FileContext, dataset: ast.Call,
                       cfg: Any, prefix: tuple) -> Iterable[Finding]:
-        engines = _engines(ctx, script)
+        engines = engine_names(ctx, script)
         if not engines:
             return
         seen: set[int] = set()
         for call in ctx.nodes(ast.Call):
             fn = ctx.enclosing_function(call)
-            names = {n for n, scope in engines if scope is None or scope is fn} | _engine_params(fn)
+            names = {n for n, scope in engines if scope is None or scope is fn} | engine_params(fn)
             if ast.unparse(call.func) not in names or not call.args:
                 continue
             arg = call.args[0]

@@ -5,17 +5,17 @@ processes: ``accelerator.prepare`` refuses it."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._device_map import trained_names
 from preflight.rules.plan._schedule_support import processes
 
 # device_map strategies that dispatch the layers over all visible GPUs (accelerate infer_auto_device_map)
 _SPREADING = ("auto", "balanced", "balanced_low_0", "sequential")
-_TRAINER_PACKAGES = ("transformers", "trl")
 
 
 def _single_binding(idx: Any, expr: ast.expr) -> bool:
@@ -26,26 +26,6 @@ def _single_binding(idx: Any, expr: ast.expr) -> bool:
     if isinstance(expr, ast.Name):
         return len(idx.assigns.get(expr.id, [])) == 1 and not idx.param_count.get(expr.id)
     return False
-
-
-def _trained_names(idx: Any, function: Optional[str]) -> dict[str, int]:
-    """Names handed to ``accelerator.prepare(...)`` / ``prepare_model(...)`` or to a Transformers/TRL
-    Trainer's ``model`` in ``function``, with the line of that call."""
-    found: dict[str, int] = {}
-    for site in idx.calls:
-        if site.function != function:
-            continue
-        call = site.call
-        last = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-        handed: list[ast.expr] = []
-        if last in ("prepare", "prepare_model") and isinstance(call.func, ast.Attribute):
-            handed = list(call.args)
-        elif last.endswith("Trainer") and (site.qualified or "").startswith(_TRAINER_PACKAGES):
-            handed = [kw.value for kw in call.keywords if kw.arg == "model"] or call.args[:1]
-        for arg in handed:
-            if isinstance(arg, ast.Name):
-                found.setdefault(arg.id, site.line)
-    return found
 
 
 @register
@@ -116,7 +96,7 @@ process (`python train.py`) if the model must be split over the GPUs.
                 value = found.value if found is not None else None
                 if not isinstance(value, str) or value not in _SPREADING or site.target is None:
                     continue
-                trained = _trained_names(idx, site.function)
+                trained = trained_names(idx, site.function)
                 line = trained.get(site.target)
                 if line is None or line < site.line:
                     continue

@@ -11,7 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_calls
 from preflight.rules.base import examples
-from preflight.rules.code.pf271_logged_loss_running_sum import _logged, _loop_sum, _starts_at_zero
+from preflight.rules.code._logged_loss import logged_pairs, loop_sum, starts_at_zero
 from preflight.rules.plan._schedule_support import processes
 
 _COLLECTIVE_WORDS = ("gather", "reduce")
@@ -82,14 +82,14 @@ maintainers: "you would need to gather to get the total epoch loss" (accelerate 
                 continue
             ctx = pctx.file_context(script)
             for call in accelerator_calls(ctx, "log"):
-                for key, value in _logged(call):
+                for key, value in logged_pairs(call):
                     lowered = key.lower()
                     if "loss" not in lowered or any(w in lowered for w in _EVAL_WORDS):
                         continue
                     scope = ctx.enclosing_function(call) or ctx.tree
                     for name in sorted({n.id for n in ast.walk(value) if isinstance(n, ast.Name)}):
-                        total = _loop_sum(scope, name)
-                        if total is None or not _starts_at_zero(scope, name) or _reduced(scope, name):
+                        total = loop_sum(scope, name)
+                        if total is None or not starts_at_zero(scope, name) or _reduced(scope, name):
                             continue
                         yield pctx.code_finding(
                             self, script, value,

@@ -14,10 +14,8 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls, has_unpacking
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import hydra_main_apps, targeted_tops
-from preflight.rules.plan.pf554_instantiate_passes_listconfig import (
-    InstantiatePassesListConfig,
-    _is_instantiate,
-)
+from preflight.rules.plan._hydra_instantiate import is_instantiate
+from preflight.rules.plan.pf554_instantiate_passes_listconfig import InstantiatePassesListConfig
 
 _Callable = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -141,7 +139,7 @@ or accept it in the constructor.
             if root is not None and Path(root).resolve() not in folders:
                 folders.append(Path(root).resolve())
             for call, qual in calls(ctx):
-                if not _is_instantiate(qual, call) or not call.args or has_unpacking(call):
+                if not is_instantiate(qual, call) or not call.args or has_unpacking(call):
                     continue
                 found = InstantiatePassesListConfig._node(call.args[0], roots, tops, {})
                 if found is None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -16,7 +15,6 @@ from preflight.rules.base import examples
 
 _CLIPS = ("torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_", "torch.nn.utils.clip_grad.clip_grad_norm_",
           "torch.nn.utils.clip_grad.clip_grad_value_")
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def _deepspeed_config(pctx: PlanContext) -> Optional[str]:
@@ -27,14 +25,6 @@ def _deepspeed_config(pctx: PlanContext) -> Optional[str]:
             return cfg.path
     return None
 
-
-def _loop(ctx: FileContext, node: ast.AST) -> Optional[ast.AST]:
-    for parent in ctx.ancestors(node):
-        if isinstance(parent, _LOOPS):
-            return parent
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return None
-    return None
 
 
 @register
@@ -95,8 +85,8 @@ with a config that sets `gradient_clipping`.
             for clip in ctx.nodes(ast.Call):
                 if qualify(ctx, clip.func) not in _CLIPS:
                     continue
-                loop = _loop(ctx, clip)
-                before = [b for b in backwards if loop is not None and _loop(ctx, b) is loop
+                loop = ctx.enclosing_loop(clip)
+                before = [b for b in backwards if loop is not None and ctx.enclosing_loop(b) is loop
                           and (b.lineno, b.col_offset) < (clip.lineno, clip.col_offset)]
                 if not before:
                     continue

@@ -11,9 +11,9 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._config_keys import config_key_of
 from preflight.rules.plan._job_files import job_files
 from preflight.rules.plan._yaml_job_files import yaml_files
-from preflight.rules.plan.pf617_yaml_none_string_checked_as_null import _key_of
 
 _FALSE_WORDS = ("false", "no", "off", "0", "n", "f")
 _QUOTED_FALSE = re.compile(r"""[:-]\s*(["'])\s*(?:false|no|off|0|n|f)\s*\1""", re.IGNORECASE)
@@ -62,12 +62,12 @@ def _string_handled(tree: ast.AST, key: str) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             parts = [node.left, *node.comparators]
-            if any(_key_of(p) == key for p in parts) and any(
+            if any(config_key_of(p) == key for p in parts) and any(
                     isinstance(c, ast.Constant) and isinstance(c.value, str)
                     for p in parts for c in ast.walk(p)):
                 return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-                "lower", "upper", "casefold", "strip") and _key_of(node.func.value) == key:
+                "lower", "upper", "casefold", "strip") and config_key_of(node.func.value) == key:
             return True
     return False
 
@@ -130,7 +130,7 @@ Write an unquoted YAML boolean (`fp16: false`), or parse the string (treat only
         done: set[str] = set()
         for display, tree in files:
             for report, tested in _truth_tests(tree):
-                name = _key_of(tested)
+                name = config_key_of(tested)
                 if name is None or name not in candidates or name in others or name in done:
                     continue
                 if any(_string_handled(t, name) for _, t in files):

@@ -11,11 +11,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.code.pf236_zero3_partitioned_parameter_used_whole import (
-    _branches_on_zero,
-    _gathered,
-)
-from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engines
+from preflight.rules.code._zero3_gather import branches_on_zero, under_gathered_parameters
+from preflight.rules.plan._deepspeed_engines import engine_names
 
 _PARAM_ITERS = frozenset({"parameters", "named_parameters"})
 
@@ -108,7 +105,7 @@ Count with `p.ds_numel if hasattr(p, "ds_numel") else p.numel()`, or count befor
             if not text or "numel" not in text or "ds_numel" in text or "deepspeed.initialize" not in text:
                 continue
             ctx = pctx.file_context(script)
-            engines = _engines(ctx, script)
+            engines = engine_names(ctx, script)
             models = _initialize_models(ctx)
             for call in ctx.nodes(ast.Call):
                 if not (isinstance(call.func, ast.Attribute) and call.func.attr == "numel" and not call.args):
@@ -120,7 +117,7 @@ Count with `p.ds_numel if hasattr(p, "ds_numel") else p.numel()`, or count befor
                 name = ast.unparse(owner)
                 partitioned = any(n == name and (scope is None or scope is fn) for n, scope in engines) or any(
                     n == name and scope is fn and call.lineno > line for n, scope, line in models)
-                if not partitioned or _gathered(ctx, call) or _branches_on_zero(ctx, call, set()):
+                if not partitioned or under_gathered_parameters(ctx, call) or branches_on_zero(ctx, call, set()):
                     continue
                 evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
                             if e is not None]

@@ -11,8 +11,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._device_map import trained_names
 from preflight.rules.plan._schedule_support import processes
-from preflight.rules.plan.pf242_device_map_model_under_multi_process import _trained_names
 
 _QUANTIZED = ("load_in_4bit", "load_in_8bit", "quantization_config")
 _HALF = ("bfloat16", "float16", "half", "bf16", "fp16")
@@ -125,7 +125,7 @@ it), or load without a `device_map` and let `prepare`/the Trainer place the mode
                 shown = _fixed_map(expr, script.tree) if expr is not None else None
                 if shown is None or expr is None or site.target is None:
                     continue
-                line = _trained_names(idx, site.function).get(site.target)
+                line = trained_names(idx, site.function).get(site.target)
                 if line is None or line < site.line:
                     continue
                 why = self._why(call, params, world.value)

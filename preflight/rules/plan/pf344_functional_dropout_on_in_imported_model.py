@@ -11,11 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.code.pf116_functional_dropout_always_on import (
-    _DROPOUTS,
-    _MC_WORDS,
-    _training_arg,
-)
+from preflight.rules.code._dropout import DROPOUTS, MC_WORDS, keeps_training_arg
 
 _WRAPPERS = ("to", "cuda", "cpu", "half", "float", "bfloat16")
 
@@ -28,7 +24,7 @@ def _functional_names(tree: ast.AST) -> tuple[set[str], set[str]]:
         if isinstance(node, ast.ImportFrom) and node.module == "torch.nn":
             modules.update(a.asname or a.name for a in node.names if a.name == "functional")
         elif isinstance(node, ast.ImportFrom) and node.module == "torch.nn.functional":
-            direct.update(a.asname or a.name for a in node.names if a.name in _DROPOUTS)
+            direct.update(a.asname or a.name for a in node.names if a.name in DROPOUTS)
         elif isinstance(node, ast.Import):
             modules.update(a.asname for a in node.names if a.name == "torch.nn.functional" and a.asname)
     return modules, direct
@@ -38,7 +34,7 @@ def _always_on_calls(cls: ast.ClassDef, modules: set[str], direct: set[str]) -> 
     for method in cls.body:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        if any(w in (cls.name + " " + method.name).lower() for w in _MC_WORDS):
+        if any(w in (cls.name + " " + method.name).lower() for w in MC_WORDS):
             continue
         guarded: set[int] = set()
         for node in ast.walk(method):
@@ -51,9 +47,9 @@ def _always_on_calls(cls: ast.ClassDef, modules: set[str], direct: set[str]) -> 
             name = func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and (func.value.id in modules or ast.unparse(func.value) == "torch.nn.functional") else \
                 func.id if isinstance(func, ast.Name) and func.id in direct else None
-            if name is None or name not in _DROPOUTS:
+            if name is None or name not in DROPOUTS:
                 continue
-            on, _ = _training_arg(node)
+            on, _ = keeps_training_arg(node)
             if on:
                 return node
     return None

@@ -9,11 +9,11 @@ from typing import Iterable, Optional
 
 from preflight.analysis.syntax import own_nodes
 from preflight.diagnostics import Category, Evidence, Finding, Severity
+from preflight.loaders import load_config_file
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import qualify
 from preflight.rules.base import examples
-from preflight.rules.plan.pf580_fsdp_optimizer_before_prepare import _load
 from preflight.sources import ParsedPython
 
 # bitsandbytes optimizer arguments kept in ``self.args`` / the class, never in ``defaults``
@@ -36,7 +36,7 @@ def _fsdp_config(pctx: PlanContext) -> Optional[tuple[str, int]]:
         if tok in ("--config_file", "--config-file"):
             path = Path(pctx.project.root) / argv[i + 1]
             if not any(Path(c.path).name == path.name for c in configs) and pctx.project.may_read(path):
-                loaded = _load(path)
+                loaded = load_config_file(path, path.name)
                 if loaded is not None:
                     configs.append(loaded)
     for config in configs:

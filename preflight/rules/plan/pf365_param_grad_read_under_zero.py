@@ -4,15 +4,13 @@ job whose ZeRO stage is 2 or 3: the gradients live in ZeRO's partitioned buffers
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable
 
-from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _STAGES = ("zero2", "zero3")
 
 
@@ -32,14 +30,6 @@ def _engines(tree: ast.AST) -> set[str]:
             out.add(first.id)
     return out
 
-
-def _loop(ctx: FileContext, node: ast.AST) -> Optional[ast.AST]:
-    for parent in ctx.ancestors(node):
-        if isinstance(parent, _LOOPS):
-            return parent
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return None
-    return None
 
 
 def _param_vars(tree: ast.AST) -> dict[str, ast.For]:
@@ -124,8 +114,8 @@ clip with `"gradient_clipping"` in the config.
                 over = params[node.value.id]
                 if not any(a is over for a in ctx.ancestors(node)):
                     continue
-                loop = _loop(ctx, over)
-                before = [b for b in backwards if loop is not None and _loop(ctx, b) is loop
+                loop = ctx.enclosing_loop(over)
+                before = [b for b in backwards if loop is not None and ctx.enclosing_loop(b) is loop
                           and b.lineno < over.lineno]
                 if not before or id(over) in seen:
                     continue

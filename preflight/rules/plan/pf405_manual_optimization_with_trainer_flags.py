@@ -6,13 +6,14 @@ import ast
 from typing import Any, Iterable, Optional
 
 from preflight.analysis.accumulation import LIGHTNING_TRAINERS
-from preflight.analysis.accumulation_manual import _manual_optimization
+from preflight.analysis.accumulation_manual import manual_optimization
 from preflight.analysis.scopes import ClassInfo, scope_index
 from preflight.analysis.syntax import unpacked_key_path
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._trainer_blocks import lightning_target, trainer_blocks
 from preflight.sources import ParsedPython
 
 _FLAGS = ("accumulate_grad_batches", "gradient_clip_val")
@@ -22,10 +23,6 @@ def _active(key: str, value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     return value > 1 if key == "accumulate_grad_batches" else value > 0
-
-
-def _lightning_target(value: Any) -> bool:
-    return isinstance(value, str) and value in LIGHTNING_TRAINERS
 
 
 @register
@@ -78,7 +75,7 @@ before `opt.step()` for clipping.
             for cls in scopes.classes.values():
                 if not cls.is_lightning or cls.method("training_step") is None:
                     continue
-                if _manual_optimization(fctx, scopes, cls):
+                if manual_optimization(fctx, scopes, cls):
                     manual.append((script, cls))
                 else:
                     automatic.append(cls)
@@ -108,7 +105,7 @@ before `opt.step()` for clipping.
         if automatic:
             return
         for config in pctx.configs:
-            for prefix, block in _trainer_blocks(config.data):
+            for prefix, block in trainer_blocks(config.data):
                 for key in _FLAGS:
                     value = block.get(key)
                     if not _active(key, value):
@@ -132,7 +129,7 @@ before `opt.step()` for clipping.
                 block: Any = config.data
                 for part in path:
                     block = block.get(part) if isinstance(block, dict) else None
-                if not isinstance(block, dict) or _lightning_target(block.get("_target_")):
+                if not isinstance(block, dict) or lightning_target(block.get("_target_")):
                     continue  # a `_target_: ...Trainer` node is read below, once
                 for key in _FLAGS:
                     value = block.get(key)
@@ -187,19 +184,6 @@ def _switch(cls: ClassInfo) -> ast.AST:
                                                 for t in node.targets):
             return node
     return cls.node
-
-
-def _trainer_blocks(data: Any, prefix: tuple[str, ...] = (), depth: int = 0) -> list[tuple[tuple[str, ...], dict]]:
-    """Mappings of a config whose ``_target_`` is Lightning's Trainer (at any depth up to 4)."""
-    out: list[tuple[tuple[str, ...], dict]] = []
-    if not isinstance(data, dict) or depth > 4:
-        return out
-    if _lightning_target(data.get("_target_")):
-        out.append((prefix, data))
-    for key, value in data.items():
-        if isinstance(value, dict):
-            out.extend(_trainer_blocks(value, (*prefix, str(key)), depth + 1))
-    return out
 
 
 def _param_default(tree: ast.AST, call: ast.Call, expr: ast.AST) -> Any:

@@ -10,26 +10,12 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import model_loads
 from preflight.rules.base import examples
+from preflight.rules.plan._zero3_config_order import creates_config
 from preflight.sources import ParsedPython
 
 if TYPE_CHECKING:
     from preflight.adapters_api import CallSite
     from preflight.plan import Fact
-
-_ARG_CLASSES = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig",
-                "ORPOConfig", "KTOConfig", "RewardConfig")
-_PARSES = ("parse_args_into_dataclasses", "parse_json_file", "parse_yaml_file", "parse_dict")
-
-
-def _creates_config(site: CallSite) -> bool:
-    q = site.qualified or ""
-    last = site.last or ""
-    if last == "HfDeepSpeedConfig":
-        return True
-    if last in _ARG_CLASSES and (q.startswith(("transformers.", "trl.")) or "." not in q):
-        return True
-    func = site.call.func
-    return isinstance(func, ast.Attribute) and func.attr in _PARSES
 
 
 @register
@@ -79,7 +65,7 @@ in a variable) before `from_pretrained`.
         for script in pctx.scripts:
             fctx = pctx.file_context(script)
             idx = pctx.index(script)
-            creators = [s for s in idx.calls if _creates_config(s)]
+            creators = [s for s in idx.calls if creates_config(s)]
             if not creators:
                 continue
             for load in model_loads(pctx, script):

@@ -9,10 +9,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf527_deepspeed_scheduler_replaces_job_schedule import (
-    _initialize_with_scheduler,
-    _runs_config,
-)
+from preflight.rules.plan._deepspeed_runs import initialize_with_scheduler, runs_config
 
 # deepspeed/runtime/lr_schedules.py: the names DeepSpeed resolves itself (looked up first)
 _DEEPSPEED_SCHEDULERS = frozenset({"LRRangeTest", "OneCycle", "WarmupLR", "WarmupDecayLR", "WarmupCosineLR"})
@@ -104,8 +101,8 @@ returns (or pass `lr_scheduler=` a callable, which DeepSpeed calls with the torc
             if not wrapper:
                 continue
             if client is None:
-                client = _initialize_with_scheduler(pctx) or ()
-            if client and _runs_config(pctx, client[0], config):
+                client = initialize_with_scheduler(pctx) or ()
+            if client and runs_config(pctx, client[0], config):
                 continue
             message = (f"the DeepSpeed config's scheduler type \"{kind}\" is a torch.optim.lr_scheduler class, not "
                        "one of DeepSpeed's schedulers: DeepSpeed builds it around the optimizer it has wrapped, "

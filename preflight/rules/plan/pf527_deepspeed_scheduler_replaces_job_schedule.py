@@ -2,55 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import re
-from typing import Any, Iterable, Optional
+from typing import Iterable
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._deepspeed_runs import (
+    initialize_with_scheduler,
+    runs_config,
+    uses_hf_trainer,
+)
 
-# the HF integration: a DeepSpeed config's scheduler replaces the one the Trainer would build
-_TRAINERS = ("Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "RewardTrainer", "ORPOTrainer",
-             "KTOTrainer", "PPOTrainer")
 # DeepSpeed schedules that hold the rate after warming up (no decay)
 _NO_DECAY = ("WarmupLR",)
 _CONSTANT_ASKED = re.compile(r"lr_scheduler_type\W{1,4}constant")
-
-
-def _initialize_with_scheduler(pctx: PlanContext) -> Optional[tuple[Any, Any]]:
-    """(script, call) of a ``deepspeed.initialize(..., lr_scheduler=<not None>)``."""
-    for script in pctx.scripts:
-        for site in pctx.index(script).calls:
-            if not (site.qualified or site.name or "").startswith("deepspeed") \
-                    or (site.name or "").split(".")[-1] != "initialize":
-                continue
-            kw = next((k for k in site.call.keywords if k.arg == "lr_scheduler"), None)
-            if kw is None or (getattr(kw.value, "value", 0) is None):
-                continue
-            return script, site.call
-    return None
-
-
-def _hf_trainer(pctx: PlanContext) -> Optional[tuple[Any, Any]]:
-    for script in pctx.scripts:
-        for site in pctx.index(script).calls:
-            last = (site.name or "").split(".")[-1]
-            if last in _TRAINERS and (site.qualified or "").startswith(("transformers", "trl")):
-                return script, site.call
-    return None
-
-
-def _runs_config(pctx: PlanContext, script: Any, config: Any) -> bool:
-    """Whether the script is run with this config: the config is a dict of the script itself, or the
-    script or its launch line names the file (``config="ds.json"``, ``--deepspeed ds.json``)."""
-    path = str(config.path)
-    if path == str(script.source.path) or os.path.abspath(path) == os.path.abspath(str(script.source.path)):
-        return True
-    base = os.path.basename(path)
-    launch = " ".join(pctx.project.script_args(script) or ())
-    return base in script.source.text or base in launch
 
 
 @register
@@ -105,12 +72,12 @@ block and let `--lr_scheduler_type` decide.
                    if isinstance(block.get("scheduler"), dict) and isinstance(block["scheduler"].get("type"), str)]
         if not configs:
             return
-        client = _initialize_with_scheduler(pctx)
-        trainer = None if client is not None else _hf_trainer(pctx)
+        client = initialize_with_scheduler(pctx)
+        trainer = None if client is not None else uses_hf_trainer(pctx)
         for config, block, prefix in configs:
             kind = block["scheduler"]["type"]
             evidence: list[Evidence] = []
-            if client is not None and _runs_config(pctx, client[0], config):
+            if client is not None and runs_config(pctx, client[0], config):
                 script, call = client
                 evidence.append(pctx.code_evidence(script, call, "`deepspeed.initialize` is given its own "
                                                                   "`lr_scheduler` here"))
@@ -119,7 +86,7 @@ block and let `--lr_scheduler_type` decide.
                            "the config's wins and the script's schedule is silently dropped (DeepSpeed issue "
                            "5726); from 0.14.5 the script's wins and this block is ignored. Keep one: remove "
                            "this `scheduler` block or the `lr_scheduler=` argument")
-            elif trainer is not None and kind in _NO_DECAY and _runs_config(pctx, trainer[0], config):
+            elif trainer is not None and kind in _NO_DECAY and runs_config(pctx, trainer[0], config):
                 launch = " ".join(pctx.project.script_args(trainer[0]) or ())
                 if any(_CONSTANT_ASKED.search(text) for text in (trainer[0].source.text, launch)):
                     continue

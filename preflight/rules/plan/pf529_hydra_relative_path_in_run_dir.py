@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any, Callable, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -11,42 +10,11 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_apps, lookup
+from preflight.rules.plan._hydra_cwd import changes_cwd, is_relative_path
 
 # keywords that take a folder or file to read data from
 _PATH_KEYWORDS = frozenset({"root", "data_dir", "data_root", "dataset_root", "data_path", "dataset_path",
                             "root_dir", "image_dir", "img_dir", "train_dir", "data_folder", "image_folder"})
-_VERSION = re.compile(r"^(\d+)\.(\d+)")
-
-
-def _changes_cwd(comp: Any) -> bool:
-    """Whether Hydra runs this app inside its per-run output directory."""
-    said = str(comp.cli.get(("hydra", "job", "chdir"), "")).lower()
-    if said.endswith(("false", "true")):
-        return said.endswith("true")
-    for loaded in comp.files.values():  # the composer drops Hydra's own node: read it from the files
-        data = getattr(loaded, "data", None)
-        hydra = data.get("hydra") if isinstance(data, dict) else None
-        job = hydra.get("job") if isinstance(hydra, dict) else None
-        chdir = job.get("chdir") if isinstance(job, dict) else None
-        if isinstance(chdir, bool):
-            return chdir
-    version = comp.app.version_base
-    if not isinstance(version, str):
-        return False  # version_base=None: the running Hydra's defaults (>= 1.2: no chdir)
-    m = _VERSION.match(version.strip().strip("'\""))
-    return m is not None and (int(m.group(1)), int(m.group(2))) < (1, 2)
-
-
-def _relative(value: Any) -> bool:
-    if not isinstance(value, str) or not value.strip():
-        return False
-    v = value.strip()
-    if v == "???" or "${" in v:
-        return False  # a mandatory value, or one built from an interpolation
-    return not (v.startswith(("/", "~", "$", "\\")) or "://" in v or re.match(r"^[A-Za-z]:[\\/]", v))
-
-
-
 
 
 @register
@@ -102,7 +70,7 @@ the guarded load never runs and the job silently starts without it.
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for comp, script, fn in hydra_main_apps(pctx.project):
-            if not _changes_cwd(comp):
+            if not changes_cwd(comp):
                 continue
             root = fn.args.args[0].arg
             made_absolute = _made_absolute(script, fn, root)
@@ -121,7 +89,7 @@ the guarded load never runs and the job silently starts without it.
                         continue
                     path = config_chain(kw.value, root)
                     value = lookup(comp.config, path) if path else None
-                    if path is None or path in made_absolute or not _relative(value):
+                    if path is None or path in made_absolute or not is_relative_path(value):
                         continue
                     origin = comp.origins.get(path)
                     where = f" ({origin[0]}:{origin[1]})" if origin and origin[1] else ""
@@ -142,7 +110,7 @@ the guarded load never runs and the job silently starts without it.
             return
         path = config_chain(call.args[0], root)
         value = lookup(comp.config, path) if path else None
-        if path is None or path in made_absolute or not _relative(value):
+        if path is None or path in made_absolute or not is_relative_path(value):
             return
         origin = comp.origins.get(path)
         where = f" ({origin[0]}:{origin[1]})" if origin and origin[1] else ""
@@ -202,7 +170,7 @@ the guarded load never runs and the job silently starts without it.
         for key in sorted(_PATH_KEYWORDS & set(node)):
             value = node[key]
             origin = comp.origins.get((*path, key))
-            if not _relative(value) or not origin or not origin[1]:
+            if not is_relative_path(value) or not origin or not origin[1]:
                 continue
             yield pctx.location_finding(
                 self, origin[0], origin[1],
@@ -279,7 +247,7 @@ def _timestamped_run_dir(pctx: PlanContext, comp: Any) -> Optional[str]:
 def _literal_path(fn: ast.FunctionDef, expr: ast.expr) -> Optional[str]:
     """A relative path written in the code: a string literal, or a local name bound once to one."""
     if isinstance(expr, ast.Constant):
-        return expr.value if isinstance(expr.value, str) and _relative(expr.value) else None
+        return expr.value if isinstance(expr.value, str) and is_relative_path(expr.value) else None
     if not isinstance(expr, ast.Name):
         return None
     stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)]
@@ -290,7 +258,7 @@ def _literal_path(fn: ast.FunctionDef, expr: ast.expr) -> Optional[str]:
     if len(bound) != 1 or not isinstance(bound[0], ast.Constant):
         return None
     value = bound[0].value
-    return value if isinstance(value, str) and _relative(value) else None
+    return value if isinstance(value, str) and is_relative_path(value) else None
 
 
 # functions that take the path to read as their first argument (by the last name of the callee)

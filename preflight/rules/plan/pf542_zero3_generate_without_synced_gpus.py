@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._deepspeed_engines import enclosing_scope, engine_names_in, parent_map
 from preflight.rules.plan._job_files import job_files
 from preflight.sources import ParsedPython
 
@@ -25,21 +25,6 @@ def _before_auto_sync(pctx: PlanContext, script: ParsedPython) -> bool:
     alone does not keep the ranks in step."""
     version = pctx.version("transformers", script)
     return version is not None and version.how == "pinned" and not version.at_least(4, 28)
-
-
-def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
-    out: dict[ast.AST, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            out[child] = node
-    return out
-
-
-def _enclosing(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional[ast.AST]:
-    above = parents.get(node)
-    while above is not None and not isinstance(above, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        above = parents.get(above)
-    return above
 
 
 _RANK_WORDS = ("rank", "is_main_process", "is_local_main_process", "main_process")
@@ -83,61 +68,18 @@ def _handed_engines(files: list[tuple[str, ast.AST]],
         found = engines[display]
         if not found:
             continue
-        parents = _parents(tree)
+        parents = parent_map(tree)
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.id if isinstance(node.func, ast.Name) else None
             if name is None:
                 continue
-            fn = _enclosing(node, parents)
+            fn = enclosing_scope(node, parents)
             for index, arg in enumerate(node.args):
                 if isinstance(arg, ast.Name) and ((arg.id, None) in found or (arg.id, fn) in found):
                     out.setdefault(name, set()).add(index)
     return out
-
-
-def _engines_in(tree: ast.AST) -> set[tuple[str, Optional[ast.AST]]]:
-    parents = _parents(tree)
-    names: set[tuple[str, Optional[ast.AST]]] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Assign):
-            continue
-        value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and value.func.attr == "initialize" and isinstance(value.func.value, ast.Name)
-                and value.func.value.id == "deepspeed"):
-            continue
-        for target in node.targets:
-            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-            if isinstance(first, ast.Name):
-                names.add((first.id, _enclosing(node, parents)))
-            elif isinstance(first, ast.Attribute):
-                names.add((ast.unparse(first), None))
-    return names
-
-
-def _engines(ctx: FileContext, script: ParsedPython) -> set[tuple[str, Optional[ast.AST]]]:
-    """Names bound to the engine ``deepspeed.initialize(...)`` returns (``engine, opt, _, _ = ...``,
-    ``engine = deepspeed.initialize(...)[0]``), with the function a plain name is local to
-    (None for an attribute such as ``self.engine``, read anywhere in the file). Used by PF213 and
-    PF553; the same reading as :func:`_engines_in` on the file's own function index."""
-    names: set[tuple[str, Optional[ast.AST]]] = set()
-    for node in ast.walk(script.tree):
-        if not isinstance(node, ast.Assign):
-            continue
-        value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and value.func.attr == "initialize" and isinstance(value.func.value, ast.Name)
-                and value.func.value.id == "deepspeed"):
-            continue
-        for target in node.targets:
-            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-            if isinstance(first, ast.Name):
-                names.add((first.id, ctx.enclosing_function(node)))
-            elif isinstance(first, ast.Attribute):
-                names.add((ast.unparse(first), None))
-    return names
 
 
 _ENCODERS = ("tokenizer", "processor", "tok")
@@ -252,13 +194,13 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
         files = job_files(pctx)
         engines: dict[str, set[tuple[str, Optional[ast.AST]]]] = {}
         for display, tree in files:
-            engines[display] = _engines_in(tree)
+            engines[display] = engine_names_in(tree)
         # an engine handed to a helper function (`rollout(engine, tokenizer, prompts)` with the
         # helper in another module): the parameter in that position is the engine inside it
         handed = _handed_engines(files, engines)
         for display, tree in files:
             found = engines[display]
-            parents = _parents(tree)
+            parents = parent_map(tree)
             for fn in ast.walk(tree):
                 if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
@@ -272,7 +214,7 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
                         and node.func.attr == "generate"):
                     continue
                 receiver = ast.unparse(node.func.value)
-                scope = _enclosing(node, parents)
+                scope = enclosing_scope(node, parents)
                 if not _is_engine(receiver, scope, found):
                     continue
                 # a module-level call: the names it splats are bound at module level

@@ -10,10 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf527_deepspeed_scheduler_replaces_job_schedule import (
-    _hf_trainer,
-    _runs_config,
-)
+from preflight.rules.plan._deepspeed_runs import runs_config, uses_hf_trainer
 
 _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "ORPOConfig", "KTOConfig",
          "GRPOConfig", "RewardConfig")
@@ -93,7 +90,7 @@ for; or drop the flag and tune the config's optimizer.
                    if isinstance(block.get("optimizer"), dict) and isinstance(block["optimizer"].get("type"), str)]
         if not configs:
             return
-        trainer = _hf_trainer(pctx)
+        trainer = uses_hf_trainer(pctx)
         if trainer is None:
             return
         script, call = trainer
@@ -102,7 +99,7 @@ for; or drop the flag and tune the config's optimizer.
             return
         for config, block, prefix in configs:
             kind = block["optimizer"]["type"]
-            if kind.lower() == "adafactor" or not _runs_config(pctx, script, config):
+            if kind.lower() == "adafactor" or not runs_config(pctx, script, config):
                 continue
             yield pctx.config_finding(
                 self, config, (*prefix, "optimizer"),

@@ -3,56 +3,13 @@ launcher, which runs every batch of trials one after another."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.loaders import LoadedConfig, load_config_text
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.sources import read_text_limited
-
-_MAX_FILES = 200
-
-
-def _yaml_configs(pctx: PlanContext) -> Iterator[LoadedConfig]:
-    for cfg in pctx.configs:
-        if cfg.kind == "yaml":
-            yield cfg
-    for directory in pctx.project.config_dirs:
-        count = 0
-        for dirpath, dirnames, filenames in os.walk(directory):
-            dirnames.sort()
-            for name in sorted(filenames):
-                if not name.endswith((".yaml", ".yml")) or count >= _MAX_FILES:
-                    continue
-                count += 1
-                path = Path(dirpath) / name
-                try:
-                    text = read_text_limited(path, errors="replace")
-                except (OSError, ValueError):
-                    continue
-                try:
-                    display = os.path.relpath(path, pctx.project.root)
-                except ValueError:
-                    display = str(path)
-                loaded = load_config_text(text, "yaml", display)
-                if isinstance(loaded, LoadedConfig):
-                    yield loaded
-
-
-def _choices(defaults: Any, group: str) -> list[str]:
-    """The options chosen for a Hydra group in a defaults list (``override hydra/launcher: joblib``)."""
-    out: list[str] = []
-    for entry in defaults if isinstance(defaults, list) else ():
-        if isinstance(entry, dict):
-            for key, value in entry.items():
-                name = str(key).split()[-1] if isinstance(key, str) else ""
-                if name.lstrip("/") == group and isinstance(value, str):
-                    out.append(value)
-    return out
+from preflight.rules.plan._hydra_sweeps import group_choices, yaml_configs
 
 
 @register
@@ -97,13 +54,13 @@ Choose a parallel launcher: `override hydra/launcher: joblib` (with
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         if any("hydra/launcher" in tok or tok.startswith("hydra.launcher") for tok in pctx.project.argv):
             return
-        configs = list(_yaml_configs(pctx))
-        if any(_choices(cfg.data.get("defaults"), "hydra/launcher") for cfg in configs
+        configs = list(yaml_configs(pctx))
+        if any(group_choices(cfg.data.get("defaults"), "hydra/launcher") for cfg in configs
                if isinstance(cfg.data, dict)):
             return
         for cfg in configs:
             data = cfg.data
-            if not isinstance(data, dict) or "optuna" not in _choices(data.get("defaults"), "hydra/sweeper"):
+            if not isinstance(data, dict) or "optuna" not in group_choices(data.get("defaults"), "hydra/sweeper"):
                 continue
             hydra = data.get("hydra")
             sweeper = hydra.get("sweeper") if isinstance(hydra, dict) else None

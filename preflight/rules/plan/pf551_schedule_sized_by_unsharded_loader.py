@@ -3,34 +3,18 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._schedule_support import fresh_loader_len, is_schedule
 
 if TYPE_CHECKING:
     from preflight.sources import ParsedPython
 
 _PER_RANK = ("world_size", "num_devices", "num_processes", "num_gpus", "n_gpu", "num_nodes", "devices", "gpus")
-
-
-def _fresh_loader_len(expr: ast.AST) -> Optional[ast.Call]:
-    """``len(<...>.train_dataloader())`` inside ``expr``: a loader built outside the Trainer's hands."""
-    for sub in ast.walk(expr):
-        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "len"
-                and len(sub.args) == 1 and isinstance(sub.args[0], ast.Call)
-                and isinstance(sub.args[0].func, ast.Attribute) and sub.args[0].func.attr == "train_dataloader"):
-            return sub
-    return None
-
-
-def _is_schedule(call: ast.Call) -> bool:
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    low = name.lower()
-    return "schedul" in low or low.endswith("lr")
 
 
 def _per_rank(expr: ast.AST) -> bool:
@@ -112,7 +96,7 @@ accumulation and `max_steps` included), or divide the count by `self.trainer.wor
         for node in nodes:
             if isinstance(node, ast.Assign):
                 if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    found = _fresh_loader_len(node.value)
+                    found = fresh_loader_len(node.value)
                     if found is None:
                         found = next((counted[n.id] for n in ast.walk(node.value)
                                       if isinstance(n, ast.Name) and n.id in counted), None)
@@ -121,12 +105,12 @@ accumulation and `max_steps` included), or divide the count by `self.trainer.wor
                     else:
                         counted.pop(node.targets[0].id, None)
                 continue
-            if not _is_schedule(node):
+            if not is_schedule(node):
                 continue
             for arg in [*node.args[1:], *(kw.value for kw in node.keywords)]:
                 if _per_rank(arg):
                     continue
-                found = _fresh_loader_len(arg) or next(
+                found = fresh_loader_len(arg) or next(
                     (counted[n.id] for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in counted), None)
                 if found is None:
                     continue

@@ -10,8 +10,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.code.pf473_save_hook_on_every_process import _only_rank_test
-from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engines
+from preflight.rules.code._rank_guards import only_rank_test
+from preflight.rules.plan._deepspeed_engines import engine_names
 
 
 def _rank_gate(ctx: FileContext, node: ast.AST) -> Optional[ast.If]:
@@ -20,7 +20,7 @@ def _rank_gate(ctx: FileContext, node: ast.AST) -> Optional[ast.If]:
     fn = ctx.enclosing_function(node)
     while cur is not None and cur is not fn:
         parent = ctx.parent(cur)
-        if isinstance(parent, ast.If) and any(cur is s for s in parent.body) and _only_rank_test(parent.test):
+        if isinstance(parent, ast.If) and any(cur is s for s in parent.body) and only_rank_test(parent.test):
             return parent
         cur = parent
     return None
@@ -75,7 +75,7 @@ or saving of its result under the rank test.
             if "initialize" not in (text or ""):
                 continue
             ctx = pctx.file_context(script)
-            engines = _engines(ctx, script)
+            engines = engine_names(ctx, script)
             if not engines:
                 continue
             for node in ast.walk(script.tree):

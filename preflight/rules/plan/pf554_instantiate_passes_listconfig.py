@@ -17,13 +17,7 @@ from preflight.rules.plan._hydra_app_support import (
     lookup,
     targeted_tops,
 )
-
-
-def _is_instantiate(qual: str, call: ast.Call) -> bool:
-    if qual:
-        return qual.startswith("hydra.") and qual.endswith(".instantiate")
-    func = call.func
-    return isinstance(func, ast.Attribute) and func.attr == "instantiate" and "hydra" in ast.unparse(func)
+from preflight.rules.plan._hydra_instantiate import is_instantiate
 
 
 def _keeps_lists(target: Any) -> Optional[str]:
@@ -142,7 +136,7 @@ node, or pass the value converted (`betas=tuple(cfg.optimizer.betas)`).
             roots = {fn.args.args[0].arg: comp for comp, s, fn in apps if s is script}
             structured = _dataclass_nodes(script.tree) if "_target_" in text else {}
             for call, qual in calls(ctx):
-                if not _is_instantiate(qual, call) or not call.args or has_unpacking(call) \
+                if not is_instantiate(qual, call) or not call.args or has_unpacking(call) \
                         or kwarg(call, "_convert_") is not None:
                     continue
                 found = self._node(call.args[0], roots, tops, structured)

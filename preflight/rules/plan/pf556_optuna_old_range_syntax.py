@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf548_optuna_jobs_on_basic_launcher import _choices, _yaml_configs
+from preflight.rules.plan._hydra_sweeps import group_choices, yaml_configs
 
 _NUMBER = r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?"
 _RANGE = re.compile(rf"^{_NUMBER}:{_NUMBER}$")
@@ -65,8 +65,8 @@ for the shell.
                                for tok in argv):
             return
         optuna = any(tok.replace(" ", "").endswith("hydra/sweeper=optuna") for tok in argv) or any(
-            isinstance(cfg.data, dict) and "optuna" in _choices(cfg.data.get("defaults"), "hydra/sweeper")
-            for cfg in _yaml_configs(pctx))
+            isinstance(cfg.data, dict) and "optuna" in group_choices(cfg.data.get("defaults"), "hydra/sweeper")
+            for cfg in yaml_configs(pctx))
         if not optuna:
             return
         for app in find_apps(project):

@@ -11,7 +11,8 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import hydra_main_apps
-from preflight.rules.plan.pf529_hydra_relative_path_in_run_dir import _changes_cwd, _relative
+from preflight.rules.plan._hydra_cwd import changes_cwd, is_relative_path
+from preflight.rules.plan._hydra_sweeps import is_sweep
 
 # writers by the last name of the callee, and where their path argument is
 _PATH_FIRST = frozenset({"savefig", "to_csv", "to_json", "to_parquet", "save_pretrained", "save_model", "savetxt"})
@@ -54,14 +55,9 @@ def _written(call: ast.Call) -> Optional[tuple[ast.AST, str]]:
     if target is None:
         return None
     path = _literal_path(target)
-    if path is None or not _relative(path):
+    if path is None or not is_relative_path(path):
         return None
     return target, path
-
-
-def _is_sweep(args: list[str]) -> bool:
-    return any("=" in tok and not tok.startswith("-") and ("," in tok.split("=", 1)[1] or "range(" in tok
-                                                           or "choice(" in tok) for tok in args)
 
 
 @register
@@ -111,7 +107,7 @@ config), or set `hydra.job.chdir: true`.
         if not any(tok == "-m" or (tok.startswith("--m") and "--multirun".startswith(tok)) for tok in argv):
             return
         for comp, script, fn in hydra_main_apps(project):
-            if _changes_cwd(comp) or not _is_sweep(project.script_args(script)):
+            if changes_cwd(comp) or not is_sweep(project.script_args(script)):
                 continue
             text = script.text if script.text is not None else script.source.text
             if "output_dir" in text or "HydraConfig" in text or "hydra:runtime" in text:

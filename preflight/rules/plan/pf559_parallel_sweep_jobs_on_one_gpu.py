@@ -11,8 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_apps, lookup
-from preflight.rules.plan.pf548_optuna_jobs_on_basic_launcher import _choices, _yaml_configs
-from preflight.rules.plan.pf558_multirun_jobs_share_output_file import _is_sweep
+from preflight.rules.plan._hydra_sweeps import group_choices, is_sweep, yaml_configs
 
 # what picks a GPU per job (or hands the choice to something that does)
 _PER_JOB = ("job.num", "CUDA_VISIBLE_DEVICES", "device_count", "LOCAL_RANK", "local_rank", "set_device",
@@ -39,7 +38,7 @@ def _config_default_gpu(node: ast.AST, root: str, config: object) -> bool:
 
 def _config_sweep(pctx: PlanContext) -> bool:
     """The config itself sweeps: a non-empty ``hydra.sweeper.params`` (Hydra 1.2+), which ``--multirun`` runs."""
-    for cfg in _yaml_configs(pctx):
+    for cfg in yaml_configs(pctx):
         hydra = cfg.data.get("hydra") if isinstance(cfg.data, dict) else None
         sweeper = hydra.get("sweeper") if isinstance(hydra, dict) else None
         params = sweeper.get("params") if isinstance(sweeper, dict) else None
@@ -53,11 +52,11 @@ def _jobs(pctx: PlanContext) -> Optional[int]:
     argv = [tok.replace(" ", "") for tok in pctx.project.argv]
     chosen = any(tok.endswith("hydra/launcher=joblib") for tok in argv)
     jobs: Optional[int] = None
-    for cfg in _yaml_configs(pctx):
+    for cfg in yaml_configs(pctx):
         data = cfg.data
         if not isinstance(data, dict):
             continue
-        if "joblib" in _choices(data.get("defaults"), "hydra/launcher"):
+        if "joblib" in group_choices(data.get("defaults"), "hydra/launcher"):
             chosen = True
         hydra = data.get("hydra")
         launcher = hydra.get("launcher") if isinstance(hydra, dict) else None
@@ -125,7 +124,7 @@ launcher with `gpus_per_task`), or run one job at a time (`hydra.launcher.n_jobs
         if jobs is None or jobs in (0, 1):
             return
         for comp, script, fn in hydra_main_apps(project):
-            if not (_is_sweep(project.script_args(script)) or _config_sweep(pctx)):
+            if not (is_sweep(project.script_args(script)) or _config_sweep(pctx)):
                 continue
             text = script.text if script.text is not None else script.source.text
             if any(word in text for word in _PER_JOB):

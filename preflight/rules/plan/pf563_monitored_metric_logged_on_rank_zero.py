@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.code.pf438_monitored_metric_not_synced import _multi_process
+from preflight.rules.code._metric_sync import multi_process_arg
 from preflight.rules.code.pf476_monitored_metric_logged_rank_zero_only import (
     monitored_metrics,
     self_log_calls,
@@ -115,7 +115,7 @@ the rank test; or use a `torchmetrics` metric (`AUROC`), which syncs itself.
         if not monitored or len(trainers) != 1:
             return
         t_script, trainer = trainers[0]
-        distributed = _multi_process(pctx.file_context(t_script), trainer)
+        distributed = multi_process_arg(pctx.file_context(t_script), trainer)
         if distributed is None:
             return
         for script in pctx.scripts:

@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.code.pf567_lightning_log_positional_option import _lightning_classes
+from preflight.rules.code._lightning_code import lightning_classes
 
 # pytorch_lightning/trainer/configuration_validator.py (2.0): "Support for `training_epoch_end` has
 # been removed in v2.0.0 ... You can use the `on_train_epoch_end` hook instead" (Lightning PR 16520)
@@ -77,7 +77,7 @@ read it in the hook and clear it there.
             if version is None or not version.at_least(2):
                 continue
             fctx = pctx.file_context(script)
-            lightning = _lightning_classes(fctx)
+            lightning = lightning_classes(fctx)
             for cls in fctx.nodes(ast.ClassDef):
                 if cls.name not in lightning:
                     continue

@@ -5,30 +5,19 @@ its settings (``direction``, ``n_trials``, ``search_space``...) at the top level
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import config_files
+from preflight.rules.plan._hydra_sweeps import selects_optuna
 
 # hydra_plugins/hydra_optuna_sweeper/config.py OptunaSweeperConf fields
 _SWEEPER_KEYS = ("direction", "n_trials", "search_space", "study_name", "n_jobs", "storage", "params",
                  "custom_search_space")
 _DECISIVE = ("direction", "n_trials", "search_space")
-
-
-def _selects_optuna(defaults: Any) -> bool:
-    if not isinstance(defaults, list):
-        return False
-    for entry in defaults:
-        items = entry.items() if isinstance(entry, dict) else []
-        for key, value in items:
-            if isinstance(key, str) and re.sub(r"^override\s+", "", key).strip().lstrip("/") == "hydra/sweeper" \
-                    and isinstance(value, str) and "optuna" in value:
-                return True
-    return False
 
 
 @register
@@ -74,7 +63,7 @@ Move the keys under `hydra: sweeper:` (`hydra.sweeper.direction: maximize`,
         configs = config_files(pctx)
         for cfg in configs.values():
             data = cfg.data
-            if not isinstance(data, dict) or not _selects_optuna(data.get("defaults")):
+            if not isinstance(data, dict) or not selects_optuna(data.get("defaults")):
                 continue
             top = [k for k in _SWEEPER_KEYS if k in data]
             if len(top) < 2 or not any(k in top for k in _DECISIVE):

@@ -3,13 +3,12 @@ the app's composed config does not have, so Hydra stops before the app runs."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.loaders import LoadedConfig
+from preflight.loaders import LoadedConfig, load_config_file
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
@@ -50,20 +49,6 @@ def _hydra_choice(primary: LoadedConfig) -> Optional[tuple[int, str]]:
     return None
 
 
-def _load(path: Path, root: Path) -> Optional[LoadedConfig]:
-    from preflight.loaders import load_config
-    from preflight.sources import SourceText, read_source
-    from preflight.workspace import display_path
-
-    if not os.path.isfile(path):
-        return None
-    source = read_source(path, display_path(path, root), "yaml")
-    if not isinstance(source, SourceText):
-        return None
-    loaded = load_config(source)
-    return loaded if isinstance(loaded, LoadedConfig) else None
-
-
 def _dirs(config: Optional[LoadedConfig], prefix: tuple, multirun: bool) -> list[tuple[tuple, str]]:
     """(key path in the file, value) of the output folders Hydra resolves at start-up."""
     if config is None:
@@ -81,13 +66,15 @@ def _run_dir_settings(pctx: PlanContext, primary: LoadedConfig, config_dir: Path
     """The run (or sweep) directories the composed config sets, and the loaded config holding them:
     the primary config's own ``hydra:`` node, or the ``hydra/<choice>.yaml`` option its defaults
     list selects. None when both set one (which wins depends on ``_self_``'s place)."""
+    from preflight.workspace import display_path
+
     choice = _hydra_choice(primary)
     option = None
     if choice is not None:
         name = choice[1][:-5] if choice[1].endswith(".yaml") else choice[1]
         path = config_dir / "hydra" / f"{name}.yaml"
         if ".." not in name and not name.startswith("/") and pctx.project.may_read(path):
-            option = _load(path, pctx.project.root)
+            option = load_config_file(path, display_path(path, pctx.project.root), "yaml")
     own = _dirs(primary, ("hydra",), multirun)
     from_option = _dirs(option, (), multirun)
     if own and from_option:

@@ -10,13 +10,15 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._omegaconf_chains import (
+    attribute_chain,
+    base_name,
+    config_at,
+    config_names,
+)
 
 _SEQUENCES = frozenset({"List", "list", "Tuple", "tuple", "Set", "set", "FrozenSet", "frozenset", "Deque", "deque"})
 _BASES = frozenset({"BaseModel", "BaseSettings"})
-
-
-def _base_name(node: ast.AST) -> str:
-    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
 
 def _sequence_annotation(node: Optional[ast.AST]) -> bool:
@@ -24,7 +26,7 @@ def _sequence_annotation(node: Optional[ast.AST]) -> bool:
     if node is None:
         return False
     if isinstance(node, ast.Subscript):
-        head = _base_name(node.value)
+        head = base_name(node.value)
         if head in _SEQUENCES:
             return True
         if head in ("Optional", "Union"):
@@ -32,58 +34,22 @@ def _sequence_annotation(node: Optional[ast.AST]) -> bool:
             items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
             return any(_sequence_annotation(i) for i in items)
         return False
-    return _base_name(node) in _SEQUENCES
+    return base_name(node) in _SEQUENCES
 
 
 def _pydantic_models(tree: ast.AST) -> dict[str, set[str]]:
     """Classes deriving from pydantic's BaseModel/BaseSettings in the file: name -> list-typed fields."""
     out: dict[str, set[str]] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and any(_base_name(b) in _BASES or _base_name(b) in out
+        if isinstance(node, ast.ClassDef) and any(base_name(b) in _BASES or base_name(b) in out
                                                   for b in node.bases):
             fields = {stmt.target.id for stmt in node.body
                       if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
                       and _sequence_annotation(stmt.annotation)}
             for base in node.bases:
-                fields |= out.get(_base_name(base), set())
+                fields |= out.get(base_name(base), set())
             out[node.name] = fields
     return out
-
-
-def _config_names(fn: ast.AST) -> set[str]:
-    """Names that hold a composed config in a function: the ``@hydra.main`` function's parameter,
-    ``cfg = compose(...)``, ``cfg = OmegaConf.load(...)``/``create``/``merge``."""
-    names: set[str] = set()
-    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.args.args and any(
-            "hydra" in ast.unparse(d) and "main" in ast.unparse(d) for d in fn.decorator_list):
-        names.add(fn.args.args[0].arg)
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], ast.Name):
-            callee = _base_name(node.value.func)
-            owner = node.value.func.value if isinstance(node.value.func, ast.Attribute) else None
-            if callee == "compose" or (callee in ("load", "create", "merge") and isinstance(owner, ast.Name)
-                                        and owner.id == "OmegaConf"):
-                names.add(node.targets[0].id)
-    return names
-
-
-def _chain(node: ast.AST, roots: set[str]) -> Optional[tuple[str, ...]]:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name) and node.id in roots and parts:
-        return tuple(reversed(parts))
-    return None
-
-
-def _lookup(config: Any, path: tuple[str, ...]) -> Any:
-    for part in path:
-        if not isinstance(config, dict) or part not in config:
-            return None
-        config = config[part]
-    return config
 
 
 def _calls(tree: ast.AST, models: dict[str, set[str]]) -> Iterator[tuple[ast.Call, str, tuple[str, ...], set[str]]]:
@@ -92,13 +58,13 @@ def _calls(tree: ast.AST, models: dict[str, set[str]]) -> Iterator[tuple[ast.Cal
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
             continue
-        roots = _config_names(fn)
+        roots = config_names(fn)
         if not roots:
             continue
         aliases: dict[str, tuple[str, ...]] = {}
         for node in ast.walk(fn):  # node = cfg.augment
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                path = _chain(node.value, roots)
+                path = attribute_chain(node.value, roots)
                 if path is not None:
                     aliases[node.targets[0].id] = path
         for node in ast.walk(fn):
@@ -113,7 +79,7 @@ def _calls(tree: ast.AST, models: dict[str, set[str]]) -> Iterator[tuple[ast.Cal
                     if isinstance(value, ast.Name) and value.id in aliases:
                         path = aliases[value.id]
                     else:
-                        path = _chain(value, roots)
+                        path = attribute_chain(value, roots)
                     if path is not None and models[node.func.id] and id(node) not in seen:
                         seen.add(id(node))
                         yield node, node.func.id, path, models[node.func.id]
@@ -185,7 +151,7 @@ pydantic 2.
                 continue
             config = configs.get(script.source.display)
             for call, model, path, fields in _calls(script.tree, models):
-                node = _lookup(config, path) if config is not None else None
+                node = config_at(config, path) if config is not None else None
                 if not isinstance(node, dict):
                     continue
                 lists = sorted(f for f in fields if isinstance(node.get(f), list))

@@ -11,11 +11,11 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf577_listconfig_into_pydantic_v1 import (
-    _base_name,
-    _chain,
-    _config_names,
-    _lookup,
+from preflight.rules.plan._omegaconf_chains import (
+    attribute_chain,
+    base_name,
+    config_at,
+    config_names,
 )
 
 _INTERP = re.compile(r"\$\{([^${}:]+)\}")
@@ -27,11 +27,11 @@ def _saving_modules(tree: ast.AST) -> set[str]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef):
             continue
-        if not any(_base_name(b) == "LightningModule" or _base_name(b) in out for b in node.bases):
+        if not any(base_name(b) == "LightningModule" or base_name(b) in out for b in node.bases):
             continue
         for stmt in node.body:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__" and any(
-                    isinstance(c, ast.Call) and _base_name(c.func) == "save_hyperparameters"
+                    isinstance(c, ast.Call) and base_name(c.func) == "save_hyperparameters"
                     for c in ast.walk(stmt)):
                 out.add(node.name)
     return out
@@ -56,13 +56,13 @@ def _constructions(tree: ast.AST, modules: set[str]) -> Iterator[tuple[ast.Call,
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        roots = _config_names(fn)
+        roots = config_names(fn)
         if not roots:
             continue
         for node in ast.walk(fn):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in modules:
                 for arg in [*node.args, *(k.value for k in node.keywords if k.arg)]:
-                    path = _chain(arg, roots)
+                    path = attribute_chain(arg, roots)
                     if path is not None:
                         yield node, node.func.id, path
                         break
@@ -128,7 +128,7 @@ pytorch-lightning to 1.1.4 or later.
             if not modules:
                 continue
             for call, module, path in _constructions(script.tree, modules):
-                node = _lookup(comp.config, path)
+                node = config_at(comp.config, path)
                 found: Optional[tuple[str, str]] = next(iter(_outside(node, path)), None)
                 if found is None:
                     continue

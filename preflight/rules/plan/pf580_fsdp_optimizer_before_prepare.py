@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, Optional
 
 from preflight.analysis.syntax import own_nodes
 from preflight.diagnostics import Category, Evidence, Finding, Severity
-from preflight.loaders import LoadedConfig
+from preflight.loaders import LoadedConfig, load_config_file
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
@@ -72,20 +72,6 @@ def _early_optimizers(tree: ast.AST) -> Iterator[tuple[ast.Call, str, ast.Call, 
                 break
 
 
-def _load(path: Path) -> Optional[LoadedConfig]:
-    from preflight.loaders import load_config
-    from preflight.sources import SourceText, read_source
-
-    if not os.path.isfile(path):
-        return None
-    kind = "json" if path.suffix == ".json" else "yaml"
-    source = read_source(path, path.name, kind)
-    if not isinstance(source, SourceText):
-        return None
-    loaded = load_config(source)
-    return loaded if isinstance(loaded, LoadedConfig) else None
-
-
 def _fsdp_without_orig_params(pctx: PlanContext) -> Optional[LoadedConfig]:
     """The accelerate config (given, or named by ``--config_file``) that runs FSDP1 with
     ``fsdp_use_orig_params: false``."""
@@ -95,7 +81,7 @@ def _fsdp_without_orig_params(pctx: PlanContext) -> Optional[LoadedConfig]:
         if tok in ("--config_file", "--config-file") and not any(
                 os.path.basename(c.path) == os.path.basename(argv[i + 1]) for c in configs):
             path = Path(pctx.project.root) / argv[i + 1]
-            loaded = _load(path) if pctx.project.may_read(path) else None
+            loaded = load_config_file(path, path.name) if pctx.project.may_read(path) else None
             if loaded is not None:
                 configs.append(loaded)
     for config in configs:

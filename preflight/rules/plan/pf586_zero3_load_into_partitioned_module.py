@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf413_zero3_model_loaded_too_early import _creates_config
+from preflight.rules.plan._zero3_config_order import creates_config
 from preflight.sources import ParsedPython
 
 _NOT_MODEL = ("Tokenizer", "Config", "Processor", "FeatureExtractor", "ImageProcessor")
@@ -119,7 +119,7 @@ module.load_state_dict(sd)`.
             if not text or "from_pretrained" not in text:
                 continue
             fctx = pctx.file_context(script)
-            creators = [s for s in pctx.index(script).calls if _creates_config(s)]
+            creators = [s for s in pctx.index(script).calls if creates_config(s)]
             for node in ast.walk(script.tree):
                 if not (isinstance(node, ast.Assign) and len(node.targets) == 1
                         and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)):

@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf572_optuna_settings_outside_sweeper import _selects_optuna
+from preflight.rules.plan._hydra_sweeps import selects_optuna
 
 
 def _returns_value(fn: ast.AST) -> bool:
@@ -96,7 +96,7 @@ Return the metric to optimise from the entry point: `return run_experiment(cfg)`
             if script is None or id(script) in seen:
                 continue
             files: list[Any] = list(comp.files.values())
-            chosen = next((f for f in files if isinstance(f.data, dict) and _selects_optuna(f.data.get("defaults"))),
+            chosen = next((f for f in files if isinstance(f.data, dict) and selects_optuna(f.data.get("defaults"))),
                           None)
             if chosen is None:
                 continue

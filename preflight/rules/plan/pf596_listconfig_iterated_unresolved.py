@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf577_listconfig_into_pydantic_v1 import _chain, _config_names
+from preflight.rules.plan._omegaconf_chains import attribute_chain, config_names
 
 
 def _iterated(fn: ast.AST, roots: set[str]) -> Iterator[tuple[ast.AST, tuple[str, ...]]]:
@@ -26,7 +26,7 @@ def _iterated(fn: ast.AST, roots: set[str]) -> Iterator[tuple[ast.AST, tuple[str
         elif isinstance(node, ast.Starred):
             its.append(node.value)
         for it in its:
-            path = _chain(it, roots)
+            path = attribute_chain(it, roots)
             if path:
                 yield it, path
 
@@ -108,7 +108,7 @@ Resolve the list first: `OmegaConf.to_container(cfg.x, resolve=True)`, or index 
             for fn in ast.walk(script.tree):
                 if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
                     continue
-                roots = _config_names(fn)
+                roots = config_names(fn)
                 if not roots:
                     continue
                 for node, path in _iterated(fn, roots):

@@ -14,13 +14,8 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-
-_YAML_NAME = re.compile(r"""["']([^"'\s]+\.ya?ml)["']""")
-
-
-def _is_omegaconf(func: ast.AST, attr: str) -> bool:
-    return isinstance(func, ast.Attribute) and func.attr == attr and isinstance(func.value, ast.Name) \
-        and func.value.id == "OmegaConf"
+from preflight.rules.plan._omegaconf_chains import config_at
+from preflight.rules.plan._omegaconf_merge import YAML_NAME, is_omegaconf
 
 
 def _merges(tree: ast.AST) -> Iterator[tuple[ast.Call, str]]:
@@ -32,13 +27,13 @@ def _merges(tree: ast.AST) -> Iterator[tuple[ast.Call, str]]:
         loads: dict[str, str] = {}
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                    and isinstance(node.value, ast.Call) and _is_omegaconf(node.value.func, "load") \
+                    and isinstance(node.value, ast.Call) and is_omegaconf(node.value.func, "load") \
                     and node.value.args:
-                match = _YAML_NAME.search(ast.unparse(node.value.args[0]))
+                match = YAML_NAME.search(ast.unparse(node.value.args[0]))
                 if match:
                     loads[node.targets[0].id] = os.path.basename(match.group(1))
         for node in ast.walk(fn):
-            if isinstance(node, ast.Call) and _is_omegaconf(node.func, "merge") and len(node.args) >= 2 \
+            if isinstance(node, ast.Call) and is_omegaconf(node.func, "merge") and len(node.args) >= 2 \
                     and isinstance(node.args[0], ast.Name) and node.args[0].id in loads:
                 yield node, loads[node.args[0].id]
 
@@ -52,14 +47,6 @@ def _registries(data: Any, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple
     for key, value in data.items():
         if isinstance(value, dict):
             yield from _registries(value, (*prefix, str(key)))
-
-
-def _lookup(data: Any, path: tuple[str, ...]) -> Any:
-    for part in path:
-        if not isinstance(data, dict) or part not in data:
-            return None
-        data = data[part]
-    return data
 
 
 def _iterated(texts: list[str], path: tuple[str, ...]) -> bool:
@@ -144,7 +131,7 @@ default's entries in the run config with a switch (`weight: 0.0`, `enabled: fals
                     if name == default_name or name not in named or config.kind != "yaml":
                         continue
                     for path, entries in _registries(config.data):
-                        base = _lookup(default.data, path)
+                        base = config_at(default.data, path)
                         if not (isinstance(base, dict) and base and all(isinstance(v, dict) for v in base.values())):
                             continue
                         if set(map(str, base)) & set(map(str, entries)):

@@ -12,12 +12,9 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf597_omegaconf_merge_keeps_default_entries import (
-    _YAML_NAME,
-    _is_omegaconf,
-    _lookup,
-    config_file,
-)
+from preflight.rules.plan._omegaconf_chains import config_at
+from preflight.rules.plan._omegaconf_merge import YAML_NAME, is_omegaconf
+from preflight.rules.plan.pf597_omegaconf_merge_keeps_default_entries import config_file
 
 _WHOLE = re.compile(r"^\$\{\s*([A-Za-z_][\w.]*)\s*\}$")
 
@@ -31,11 +28,11 @@ def _bindings(fn: ast.AST) -> dict[str, tuple[str, str]]:
                 and isinstance(node.value, ast.Call)):
             continue
         call = node.value
-        if _is_omegaconf(call.func, "load") and call.args:
-            match = _YAML_NAME.search(ast.unparse(call.args[0]))
+        if is_omegaconf(call.func, "load") and call.args:
+            match = YAML_NAME.search(ast.unparse(call.args[0]))
             if match:
                 out[node.targets[0].id] = ("file", match.group(1))
-        elif _is_omegaconf(call.func, "from_dotlist") or _is_omegaconf(call.func, "from_cli"):
+        elif is_omegaconf(call.func, "from_dotlist") or is_omegaconf(call.func, "from_cli"):
             out[node.targets[0].id] = ("cli", "")
     return out
 
@@ -109,7 +106,7 @@ interpolation-free node.
                 if not bound:
                     continue
                 for call in ast.walk(fn):
-                    if not (isinstance(call, ast.Call) and _is_omegaconf(call.func, "merge")):
+                    if not (isinstance(call, ast.Call) and is_omegaconf(call.func, "merge")):
                         continue
                     found = self._expanded(pctx, script, call, bound, overridden)
                     if found is not None:
@@ -135,7 +132,7 @@ interpolation-free node.
                 if not match or not isinstance(tweak.data.get(key), dict):
                     continue
                 source = match.group(1)
-                if not isinstance(_lookup(base.data, tuple(source.split("."))), dict):
+                if not isinstance(config_at(base.data, tuple(source.split("."))), dict):
                     continue
                 hits = [o for o in overridden if o.startswith(source + ".")]
                 if not hits:

@@ -13,30 +13,27 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf597_omegaconf_merge_keeps_default_entries import (
-    _YAML_NAME,
-    _is_omegaconf,
-    config_file,
-)
+from preflight.rules.plan._omegaconf_merge import YAML_NAME, is_omegaconf
+from preflight.rules.plan.pf597_omegaconf_merge_keeps_default_entries import config_file
 
 _REF = re.compile(r"\$\{\s*([A-Za-z_][\w.]*)\s*\}")
 
 
 def _is_load(node: ast.AST, loads: set[str]) -> bool:
-    return (isinstance(node, ast.Call) and _is_omegaconf(node.func, "load")) or \
+    return (isinstance(node, ast.Call) and is_omegaconf(node.func, "load")) or \
         (isinstance(node, ast.Name) and node.id in loads)
 
 
 def _is_cli(node: ast.AST, clis: set[str]) -> bool:
-    return (isinstance(node, ast.Call) and (_is_omegaconf(node.func, "from_dotlist")
-                                            or _is_omegaconf(node.func, "from_cli"))) or \
+    return (isinstance(node, ast.Call) and (is_omegaconf(node.func, "from_dotlist")
+                                            or is_omegaconf(node.func, "from_cli"))) or \
         (isinstance(node, ast.Name) and node.id in clis)
 
 
 def _resolving(node: ast.AST, loads: set[str]) -> Optional[ast.Call]:
     """The ``to_container(<loaded>, resolve=True)`` call inside ``node`` (also under ``OmegaConf.create``)."""
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Call) and _is_omegaconf(sub.func, "to_container") and sub.args \
+        if isinstance(sub, ast.Call) and is_omegaconf(sub.func, "to_container") and sub.args \
                 and _is_load(sub.args[0], loads) and any(
                     k.arg == "resolve" and isinstance(k.value, ast.Constant) and k.value.value is True
                     for k in sub.keywords):
@@ -47,8 +44,8 @@ def _resolving(node: ast.AST, loads: set[str]) -> Optional[ast.Call]:
 def _loaded_name(fn: ast.AST) -> Optional[str]:
     """The literal YAML path the function's ``OmegaConf.load`` reads, if it writes one."""
     for sub in ast.walk(fn):
-        if isinstance(sub, ast.Call) and _is_omegaconf(sub.func, "load") and sub.args:
-            match = _YAML_NAME.search(ast.unparse(sub.args[0]))
+        if isinstance(sub, ast.Call) and is_omegaconf(sub.func, "load") and sub.args:
+            match = YAML_NAME.search(ast.unparse(sub.args[0]))
             if match:
                 return match.group(1)
     return None
@@ -72,11 +69,11 @@ def _frozen(fn: ast.AST) -> Iterator[ast.AST]:
                 site = _resolving(value, loads)
                 if site is not None:
                     resolved[name] = site
-        if isinstance(value, ast.Call) and _is_omegaconf(value.func, "resolve") and value.args \
+        if isinstance(value, ast.Call) and is_omegaconf(value.func, "resolve") and value.args \
                 and isinstance(value.args[0], ast.Name) and value.args[0].id in loads:
             resolved[value.args[0].id] = value
         for sub in ast.walk(value):
-            if isinstance(sub, ast.Call) and _is_omegaconf(sub.func, "merge") and sub.args:
+            if isinstance(sub, ast.Call) and is_omegaconf(sub.func, "merge") and sub.args:
                 first = sub.args[0]
                 if isinstance(first, ast.Name) and first.id in resolved and any(_is_cli(a, clis) for a in sub.args[1:]):
                     yield resolved[first.id]

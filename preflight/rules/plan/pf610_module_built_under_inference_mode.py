@@ -10,22 +10,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._inference_mode import inference_decorator
 from preflight.rules.plan._job_files import job_files
-
-
-def _inference_decorator(fn: ast.AST) -> Optional[ast.expr]:
-    """``@torch.inference_mode()`` / ``@torch.inference_mode`` / ``@inference_mode()`` (not
-    ``mode=False``)."""
-    for dec in getattr(fn, "decorator_list", ()):
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
-        if name != "inference_mode":
-            continue
-        if isinstance(dec, ast.Call) and (any(isinstance(a, ast.Constant) and a.value is False for a in dec.args)
-                                          or any(k.arg == "mode" for k in dec.keywords)):
-            continue
-        return dec
-    return None
 
 
 def _constructor(expr: ast.AST) -> bool:
@@ -148,7 +134,7 @@ copies should be untracked (no_grad tensors are ordinary tensors), and keep
             for fn in ast.walk(tree):
                 if not isinstance(fn, ast.FunctionDef):
                     continue
-                dec = _inference_decorator(fn)
+                dec = inference_decorator(fn)
                 if dec is None or not _builds_module(fn):
                     continue
                 for other, other_tree in files:

@@ -10,9 +10,9 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._deepspeed_engines import engine_names_in, parent_map
+from preflight.rules.plan._inference_mode import inference_decorator
 from preflight.rules.plan._job_files import job_files
-from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engines_in
-from preflight.rules.plan.pf610_module_built_under_inference_mode import _inference_decorator
 
 
 def _inference_block(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional[ast.expr]:
@@ -28,19 +28,11 @@ def _inference_block(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional
                         and not (isinstance(expr, ast.Call) and (expr.args or expr.keywords)):
                     return item.context_expr
         if isinstance(above, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            dec = _inference_decorator(above)
+            dec = inference_decorator(above)
             if dec is not None:
                 return dec
         above = parents.get(above)
     return None
-
-
-def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
-    out: dict[ast.AST, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            out[child] = node
-    return out
 
 
 @register
@@ -95,14 +87,14 @@ Evaluate under `@torch.no_grad()` (ordinary tensors, no graph recorded).
             if not any((isinstance(n, ast.Attribute) and n.attr == "inference_mode")
                        or (isinstance(n, ast.Name) and n.id == "inference_mode") for n in ast.walk(tree)):
                 continue
-            engines = {name for name, _ in _engines_in(tree)}
+            engines = {name for name, _ in engine_names_in(tree)}
             if not engines:
                 continue
             trained = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
                           and ast.unparse(n.func.value) in engines for n in ast.walk(tree))
             if not trained:
                 continue
-            parents = _parents(tree)
+            parents = parent_map(tree)
             reported: set[int] = set()
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Call):

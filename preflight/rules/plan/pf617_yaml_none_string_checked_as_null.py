@@ -6,16 +6,16 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._config_keys import config_key_of
 from preflight.rules.plan._job_files import job_files
 from preflight.rules.plan._yaml_job_files import walk_yaml
 
-_CONFIG_WORDS = ("cfg", "conf", "args", "opt", "hparams", "params", "setting", "hp")
 _BARE_NONE = re.compile(r":\s*None\s*(#.*)?$")
 
 
@@ -29,19 +29,6 @@ def _none_strings(data: Any, prefix: tuple = ()) -> Iterator[tuple[tuple, str]]:
                 yield (*prefix, key), key
             else:
                 yield from _none_strings(value, (*prefix, key))
-
-
-def _key_of(node: ast.AST) -> Optional[str]:
-    """``config["k"]``, ``cfg.k``, ``config.get("k")`` -> ``k``."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        return node.slice.value
-    if isinstance(node, ast.Attribute) and any(
-            w in part.lower() for part in ast.unparse(node.value).split(".") for w in _CONFIG_WORDS):
-        return node.attr
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args \
-            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        return node.args[0].value
-    return None
 
 
 def _none_tests(files: list[tuple[str, ast.AST]]) -> tuple[dict[str, tuple[str, ast.Compare]], set[str]]:
@@ -60,7 +47,7 @@ def _none_tests(files: list[tuple[str, ast.AST]]) -> tuple[dict[str, tuple[str, 
                     a = a.func.value
                 if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "str" and a.args:
                     a = a.args[0]
-                key = _key_of(a)
+                key = config_key_of(a)
                 if key is None:
                     continue
                 if isinstance(b, ast.Constant) and b.value is None and isinstance(node.ops[0], (

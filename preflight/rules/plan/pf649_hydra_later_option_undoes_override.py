@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
+from preflight.loaders import load_config_file
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _load
 
 
 def _name(value: Any) -> Optional[str]:
@@ -96,6 +96,7 @@ or choose G on the launch line (`trainer=debug`), which wins over both.
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         try:
             from preflight.adapters.hydra import find_apps
+            from preflight.workspace import display_path
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
         root = pctx.project.root
@@ -108,7 +109,8 @@ or choose G on the launch line (`trainer=debug`), which wins over both.
             name = _name(app.config_name)
             if config_dir is None or name is None:
                 continue
-            primary = _load(config_dir / f"{name}.yaml", root)
+            primary_path = config_dir / f"{name}.yaml"
+            primary = load_config_file(primary_path, display_path(primary_path, root), "yaml")
             if primary is None:
                 continue
             args = [*app.overrides, *pctx.project.script_args(app.script)]
@@ -125,7 +127,7 @@ or choose G on the launch line (`trainer=debug`), which wins over both.
                 path = config_dir / group / f"{option}.yaml"
                 if not pctx.project.may_read(path) or not os.path.isfile(path):
                     continue
-                loaded = _load(path, root)
+                loaded = load_config_file(path, display_path(path, root), "yaml")
                 if loaded is None:
                     continue
                 picked.append((defaults[group][0], group, option, loaded, _overrides(loaded.data)))
