@@ -185,4 +185,25 @@ PF366_GOOD = [
         hidden = encoder(input_ids, attention_mask=mask).last_hidden_state
         return (hidden * mask.unsqueeze(-1)).sum(1) / mask.sum(1, keepdim=True)
 """),
+    # tricky-correct: a diffusion pipeline's frozen text encoders, prompts padded to max_length and run
+    # without a mask on purpose (the denoiser was trained on those embeddings)
+    textwrap.dedent("""
+    import torch
+    from transformers import CLIPTextModel, CLIPTokenizer, T5EncoderModel, T5Tokenizer
+
+    clip_tok = CLIPTokenizer.from_pretrained("runwayml/stable-diffusion-v1-5", subfolder="tokenizer")
+    clip = CLIPTextModel.from_pretrained("runwayml/stable-diffusion-v1-5", subfolder="text_encoder").to("cuda")
+    t5_tok = T5Tokenizer.from_pretrained("THUDM/CogVideoX-2b", subfolder="tokenizer")
+    t5 = T5EncoderModel.from_pretrained("THUDM/CogVideoX-2b", subfolder="text_encoder").to("cuda")
+
+
+    @torch.no_grad()
+    def encode_prompt(prompts):
+        ids = clip_tok(prompts, padding="max_length", max_length=clip_tok.model_max_length, truncation=True,
+                       return_tensors="pt").input_ids
+        clip_embeds = clip(ids.to("cuda"))[0]
+        enc = t5_tok(prompts, padding="max_length", max_length=226, truncation=True, return_tensors="pt")
+        t5_embeds = t5(enc.input_ids.to("cuda"))[0]
+        return clip_embeds, t5_embeds
+"""),
 ]

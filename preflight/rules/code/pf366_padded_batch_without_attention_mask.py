@@ -21,6 +21,11 @@ _ENCODERS = frozenset({"__call__", "batch_encode_plus", "encode_plus", "pad"})
 _KEEP = frozenset({"to", "cuda", "long", "contiguous", "view", "reshape", "squeeze", "unsqueeze", "clone"})
 # decoder-only heads: with right padding (the default) no real token attends to a later pad
 _CAUSAL = ("CausalLM", "LMHeadModel")
+# text encoders run as a frozen conditioning for a generator (Stable Diffusion's CLIPTextModel, the
+# T5EncoderModel of SD3/CogVideoX/DeepFloyd-style pipelines): padded to max_length and run without a mask
+# on purpose, the way the denoiser was trained on their outputs (diffusers' pipelines, ControlNet's ldm
+# encoders); a mask there would change the conditioning the generator learned
+_CONDITIONING = ("TextModel", "EncoderModel")
 
 
 def _pads(call: ast.Call) -> Optional[str]:
@@ -152,6 +157,11 @@ Pass the mask the tokenizer built: `model(**enc)` or
 * The model is a project class or comes from code it cannot see; the encoding is built in
   another function than the one that calls the model.
 * A decoder-only model with the default right padding.
+* A text encoder class (`CLIPTextModel`, `CLIPTextModelWithProjection`, `T5EncoderModel`, ...): diffusion
+  pipelines pad prompts to `max_length` and run these encoders without a mask on purpose, because the
+  generator was trained on those unmasked embeddings (Stable Diffusion, SD3, CogVideoX in diffusers;
+  ControlNet's `FrozenCLIPEmbedder`/`FrozenT5Embedder`). On real code every finding before this exemption
+  was of that kind (bench/bugs/det74_real_code.txt).
 """
     bad_examples = examples("preflight.rules.code._pf366_examples", "PF366_BAD")
     good_examples = examples("preflight.rules.code._pf366_examples", "PF366_GOOD")
@@ -205,7 +215,7 @@ Pass the mask the tokenizer built: `model(**enc)` or
             if ids is None or base is None:
                 continue
             cls = _model_class(ctx, node)
-            if cls is None or (any(c in cls for c in _CAUSAL) and not left):
+            if cls is None or (any(c in cls for c in _CAUSAL) and not left) or any(c in cls for c in _CONDITIONING):
                 continue
             enc_call, how = encodings[base]
             side = " (padded on the left)" if any(c in cls for c in _CAUSAL) else ""
