@@ -203,24 +203,34 @@ PF125_GOOD = [
     def collate_same(batch):
         seqs = [torch.tensor(tokenizer(t)["input_ids"]) for t in batch]
         padded = pad_sequence(seqs, batch_first=True, padding_value=PAD)
-        return padded, padded.clone()
+        labels = pad_sequence(seqs, batch_first=True, padding_value=PAD)
+        return padded, labels
+
+
+    def collate_padded(batch):
+        seqs = [torch.tensor(tokenizer(t)["input_ids"]) for t in batch]
+        return pad_sequence(seqs, batch_first=True, padding_value=PAD), pad_sequence(seqs, batch_first=True,
+                                                                                      padding_value=PAD)
 
 
     model = AutoModelForCausalLM.from_pretrained("gpt2")
     model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
-    for input_ids, labels in DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate):
+    minus_100_loader = DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate)
+    for input_ids, labels in minus_100_loader:
         model(input_ids=input_ids, attention_mask=input_ids != PAD, labels=labels).loss.backward()
         optimizer.step()
         optimizer.zero_grad()
-    for input_ids, labels in DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate_same):
+    same_loader = DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate_same)
+    for input_ids, labels in same_loader:
         labels[labels == PAD] = -100
         model(input_ids=input_ids, labels=labels).loss.backward()
         optimizer.step()
         optimizer.zero_grad()
     tiny = TinyLM(vocab=50257, pad_id=PAD)
     tiny_opt = torch.optim.AdamW(tiny.parameters(), lr=1e-3)
-    for input_ids, labels in DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate_same):
+    tiny_loader = DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate_padded)
+    for input_ids, labels in tiny_loader:
         tiny(input_ids, labels=labels).backward()
         tiny_opt.step()
         tiny_opt.zero_grad()
