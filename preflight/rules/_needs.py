@@ -90,6 +90,8 @@ NEEDS = {
     "PF356": ('get_peft_model',),
     "PF357": ('training_step', 'compute_loss'),
     "PF359": ('load_state',),
+    "PF366": ('input_ids', 'padding'),
+    "PF367": ('logits',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),

@@ -68,6 +68,36 @@ PF125_BAD = [
         loss.backward()
         optimizer.step()
 """),
+    # det74, public reports (meta-llama/llama-cookbook#73, 01-ai/Yi#110, zai-org/ChatGLM-6B#362): the labels
+    # a collate function pads with the tokenizer's pad id go to a transformers causal LM as `labels=`, whose
+    # loss is cross-entropy with ignore_index=-100
+    textwrap.dedent("""
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained("gpt2")
+    tokenizer.pad_token = tokenizer.eos_token
+
+
+    def collate(batch):
+        seqs = [torch.tensor(tokenizer(t)["input_ids"]) for t in batch]
+        input_ids = pad_sequence(seqs, batch_first=True, padding_value=tokenizer.pad_token_id)
+        labels = pad_sequence(seqs, batch_first=True, padding_value=tokenizer.pad_token_id)
+        return input_ids, (input_ids != tokenizer.pad_token_id).long(), labels
+
+
+    model = AutoModelForCausalLM.from_pretrained("gpt2").to("cuda")
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    loader = DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate)
+    model.train()
+    for input_ids, attention_mask, labels in loader:
+        out = model(input_ids=input_ids.cuda(), attention_mask=attention_mask.cuda(), labels=labels.cuda())  # warning: PF125
+        out.loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""),
 ]
 
 PF125_GOOD = [
@@ -147,5 +177,62 @@ PF125_GOOD = [
             target[target == 0] = -100
             F.cross_entropy(logits.transpose(1, 2), target).backward()
             opt.step()
+"""),
+    # det74 twins of the transformers shape: labels padded with -100; pad labels rewritten to -100 before
+    # the model; a project model (not transformers) that takes `labels=` and masks the pad id itself
+    textwrap.dedent("""
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from mymodel import TinyLM
+
+    tokenizer = AutoTokenizer.from_pretrained("gpt2")
+    tokenizer.pad_token = tokenizer.eos_token
+    PAD = tokenizer.pad_token_id
+
+
+    def collate(batch):
+        seqs = [torch.tensor(tokenizer(t)["input_ids"]) for t in batch]
+        input_ids = pad_sequence(seqs, batch_first=True, padding_value=PAD)
+        labels = pad_sequence(seqs, batch_first=True, padding_value=-100)
+        return input_ids, labels
+
+
+    def collate_same(batch):
+        seqs = [torch.tensor(tokenizer(t)["input_ids"]) for t in batch]
+        padded = pad_sequence(seqs, batch_first=True, padding_value=PAD)
+        labels = pad_sequence(seqs, batch_first=True, padding_value=PAD)
+        return padded, labels
+
+
+    def collate_padded(batch):
+        seqs = [torch.tensor(tokenizer(t)["input_ids"]) for t in batch]
+        return pad_sequence(seqs, batch_first=True, padding_value=PAD), pad_sequence(seqs, batch_first=True,
+                                                                                      padding_value=PAD)
+
+
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    model.train()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    minus_100_loader = DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate)
+    for input_ids, labels in minus_100_loader:
+        model(input_ids=input_ids, attention_mask=input_ids != PAD, labels=labels).loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    same_loader = DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate_same)
+    for input_ids, labels in same_loader:
+        labels[labels == PAD] = -100
+        model(input_ids=input_ids, labels=labels).loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    tiny = TinyLM(vocab=50257, pad_id=PAD)
+    tiny_opt = torch.optim.AdamW(tiny.parameters(), lr=1e-3)
+    tiny_loader = DataLoader(["a b", "c d e f"], batch_size=2, collate_fn=collate_padded)
+    for input_ids, labels in tiny_loader:
+        tiny(input_ids, labels=labels).backward()
+        tiny_opt.step()
+        tiny_opt.zero_grad()
 """),
 ]

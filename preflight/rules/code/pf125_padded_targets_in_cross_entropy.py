@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from preflight.analysis.binding_kinds import MODULE
 from preflight.analysis.context import FileContext
+from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg, qualify
@@ -71,6 +73,21 @@ def _derived(node: ast.AST, names: set[str]) -> bool:
     return False
 
 
+def _hf_model(ctx: FileContext, call: ast.Call) -> bool:
+    """``model(..., labels=...)`` where ``model`` was built by a transformers ``X.from_pretrained(...)``
+    (also through ``.to(device)``/``.cuda()``/``.train()``): its loss is cross-entropy with ignore_index=-100."""
+    if not isinstance(call.func, (ast.Name, ast.Attribute)):
+        return False
+    scopes = scope_index(ctx)
+    found = scopes.bindings.classify(call.func, scopes.function_of(call))
+    if found is None or found.kind != MODULE:
+        return False
+    node = found.inner.node if found.inner is not None else found.node
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained"):
+        return False
+    return (qualify(ctx, node.func.value) or "").startswith("transformers.")
+
+
 @register
 class PaddedTargetsInCrossEntropy(Rule):
     code = "PF125"
@@ -86,7 +103,9 @@ A DataLoader whose `collate_fn` (a function of the same file) returns sequences 
 with `pad_sequence(..., padding_value=PAD)` where `PAD` is not -100 (the tokenizer's pad id,
 or the default 0), and a training loop over that loader that passes those sequences (or
 slices, views and moves of them) as the target of `F.cross_entropy` or of an
-`nn.CrossEntropyLoss()` built without `ignore_index`.
+`nn.CrossEntropyLoss()` built without `ignore_index`, or as `labels=` of a transformers model
+built with `X.from_pretrained(...)` (its loss is cross-entropy with ignore_index=-100; the
+shape of meta-llama/llama-cookbook#73, 01-ai/Yi#110, zai-org/ChatGLM-6B#362).
 
 ## Why it matters
 
@@ -109,6 +128,8 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
   (`target[target == PAD] = -100`, `masked_fill`).
 * The collate function is not in the file, pads in another way, or the loop does not unpack
   the loader's tuple.
+* `labels=` goes to a model that is not a transformers `from_pretrained` model (a project
+  model may mask the pad id itself).
 """
     bad_examples = examples("preflight.rules.code._pf125_examples", "PF125_BAD")
     good_examples = examples("preflight.rules.code._pf125_examples", "PF125_GOOD")
@@ -182,6 +203,17 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
                         else:
                             names.discard(dst.id)
                 continue
+            hf_labels = kwarg(node, "labels")
+            if hf_labels is not None and _derived(hf_labels, names) and _hf_model(ctx, node):
+                yield ctx.finding(
+                    self, node,
+                    f"`labels={ast.unparse(hf_labels)}` comes from sequences that `{fn.name}` pads with "
+                    f"`pad_sequence(..., padding_value={pad_text})`, and `{ast.unparse(node.func)}` is a "
+                    f"transformers model whose loss is cross-entropy with ignore_index=-100: every pad position "
+                    f"is a training target, so the model learns to predict padding and the loss is averaged over "
+                    f"pad tokens. Pad the labels with -100 (or set `labels[labels == pad_id] = -100`)",
+                    evidence=[ctx.evidence(pad, "the labels are padded here")])
+                return
             qual = qualify(ctx, node.func)
             text = ast.unparse(node.func)
             if qual == "torch.nn.functional.cross_entropy":
