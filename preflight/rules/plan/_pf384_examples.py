@@ -151,6 +151,9 @@ _ACC_SHUFFLE = textwrap.dedent("""
     accelerate launch --multi_gpu --num_processes 4 train.py
 """)
 
+_SET_SEED = "from accelerate.utils import set_seed\n"
+_RANK_SEED = "set_seed(42, device_specific=True)"
+
 # PEFT: modules_to_save names that contain one another (0.3-0.14)
 _PEFT_MTS = textwrap.dedent("""
     # --- train.py
@@ -358,8 +361,8 @@ BAD_EXAMPLES = [
     _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin=_E, version="0.15.0"),
     # accelerate PR 2790: sync_each_batch steps on every batch on 0.30.1
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin=_E, version="0.30.1"),
-    # accelerate PR 2694: unseeded shuffled shards overlap on 0.29.3
-    _ACC_SHUFFLE.format(seed_import="", seed="", pin=_E, version="0.29.3"),
+    # accelerate PR 2694: shards of processes seeded per rank overlap on 0.29.3
+    _ACC_SHUFFLE.format(seed_import=_SET_SEED, seed=_RANK_SEED, pin=_E, version="0.29.3"),
     # PEFT PR 2334: `classifier` is a substring of `pre_classifier` (DistilBERT) on 0.14.0
     _PEFT_MTS.format(modules='["pre_classifier", "classifier"]', pin=_E, version="0.14.0"),
     # PEFT PR 3282: saving `math` also saves `math_cot` on 0.19.1
@@ -392,7 +395,7 @@ GOOD_EXAMPLES = [
     _GEMMA.format(model='"google/gemma-2-9b"', attn="flash_attention_2", pin="", version="4.42.4"),
     _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin="", version="0.16.0"),
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin="", version="0.31.0"),
-    _ACC_SHUFFLE.format(seed_import="", seed="", pin="", version="1.6.0"),
+    _ACC_SHUFFLE.format(seed_import=_SET_SEED, seed=_RANK_SEED, pin="", version="1.6.0"),
     _ACC_SHUFFLE.format(seed_import="from accelerate.utils import set_seed\n", seed="set_seed(42)", pin="",
                         version="1.6.0"),
     _PEFT_MTS.format(modules='["pre_classifier", "classifier"]', pin="", version="0.15.0"),
@@ -415,6 +418,8 @@ GOOD_EXAMPLES = [
     _ACC_SYNC.format(sync="", pin="", version="0.30.1"),
     _ACC_SHUFFLE.format(seed_import="from accelerate.utils import set_seed\n", seed="set_seed(42)", pin="",
                         version="0.29.3"),
+    # tricky-correct: unseeded processes all start from torch's fixed default seed and agree on the permutation
+    _ACC_SHUFFLE.format(seed_import="", seed="", pin="", version="0.29.3"),
     _ACC_SHUFFLE.format(seed_import="", seed="", pin="", version="1.5.2").replace(
         "shuffle=True)", "shuffle=True, generator=torch.Generator().manual_seed(42))"),
     _PEFT_MTS.format(modules='["classifier"]', pin="", version="0.14.0"),

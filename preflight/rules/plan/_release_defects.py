@@ -122,14 +122,20 @@ DEFECTS: tuple[Defect, ...] = (
         "accelerate-shuffle-unsynced-generator", "accelerate", (((0, 24), (0, 30)),), "0.30.0",
         "https://github.com/huggingface/accelerate/pull/2694",
         "data_loader.py prepare_data_loader at v0.23.0 (sampler generator synchronised), v0.24.0, v0.29.3 "
-        "(not) and v0.30.0",
-        "calls", {"all": [_spec("DataLoader", kw={"shuffle": ("eq", True)}), _spec("prepare", attr=True)],
-                  "none": [_spec(("set_seed", "manual_seed", "seed_everything")),
-                           _spec(kw={"use_seedable_sampler": ("eq", True)})],
+        "(not: \"generator\" dropped from rng_types) and v0.30.0",
+        "calls", {"all": [_spec("DataLoader", kw={"shuffle": ("eq", True)}), _spec("prepare", attr=True),
+                          # the ranks' global RNGs differ only when they are seeded per rank: unseeded, every
+                          # process starts from torch's fixed default seed and draws the same permutation
+                          (_spec("set_seed", kw={"device_specific": ("eq", True)}),
+                           _spec(("set_seed", "manual_seed", "seed_everything"),
+                                 arg_text=r"rank|process_index"))],
+                  "none": [_spec(kw={"use_seedable_sampler": ("eq", True)}),
+                           _spec("DataLoader", kw={"generator": ("truthy", None)})],
                   "world_size": 2},
-        "the shuffled loader is sharded with no synchronised generator and no seed is set, so every process "
-        "draws its own permutation: the shards overlap and part of the data is never seen each epoch",
-        "call `accelerate.utils.set_seed(...)` on every process before building the loader"),
+        "the shuffled loader is sharded with no synchronised generator, and each process is seeded "
+        "differently, so every process draws its own permutation: the shards overlap and part of the data "
+        "is never seen each epoch",
+        "seed every process alike before iterating (device_specific=False), or pass a seeded `generator=`"),
     Defect(
         "accelerate-shuffle-seed-ignored", "accelerate", (((0, 30), (1, 6)),), "1.6.0",
         "https://github.com/huggingface/accelerate/pull/3459",

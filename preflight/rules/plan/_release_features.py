@@ -7,7 +7,8 @@ specifications, searched over every script of the job:
   ``qual="lightning"``: the callee comes from Lightning (the file's imports);
 * ``kw``: ``{keyword: (op, value)}`` on statically known values (``eq``, ``gt``, ``truthy``,
   ``float_lt1``, ``substring_pair``);
-* ``arg_name``: a positional argument is a name matching the pattern;
+* ``arg_name``: a positional argument is a name matching the pattern; ``arg_text``: the source of a
+  positional argument matches it;
 * ``keys_overlap``: two dict keywords with different keys that name the same module (``q_proj`` and
   ``layers.0.self_attn.q_proj``);
 * ``not_multiple``: two int keywords ``a``, ``b`` with ``b > 1`` and ``a % b != 0``;
@@ -121,6 +122,9 @@ def _call_matches(pctx: PlanContext, script: ParsedPython, call: ast.Call, spec:
     for name, (op, want) in spec.get("kw", {}).items():
         if not _op(pctx, script, call, name, op, want, values):
             return False
+    text = spec.get("arg_text")
+    if text is not None and not any(re.search(text, ast.unparse(a)) for a in call.args):
+        return False
     pattern = spec.get("arg_name")
     if pattern is not None and not any(isinstance(a, ast.Name) and re.search(pattern, a.id) for a in call.args):
         return False
