@@ -89,8 +89,8 @@ DEFECTS: tuple[Defect, ...] = (
     Defect(
         "transformers-gemma2-flash-softcap", "transformers", (((4, 42, 0), (4, 42, 4)),), "4.42.4",
         "https://github.com/huggingface/transformers/releases/tag/v4.42.4",
-        "models/gemma2/modeling_gemma2.py of the 4.42.3 and 4.42.4 wheels (4.42.4 passes "
-        "softcap=attn_logit_softcapping to flash-attn)",
+        "models/gemma2/modeling_gemma2.py of the 4.42.0 (Gemma-2 added, flash attention without softcap), "
+        "4.42.3 and 4.42.4 wheels (4.42.4 passes softcap=attn_logit_softcapping to flash-attn)",
         "calls", {"all": [_spec("from_pretrained", kw={"attn_implementation": ("eq", "flash_attention_2")})],
                   "text": r"(?i)gemma-?2"},
         "Gemma-2 loaded with attn_implementation=\"flash_attention_2\" runs flash attention without the "
