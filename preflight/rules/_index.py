@@ -321,6 +321,8 @@ JOB = {
     "PF381": "plan.pf381_hydra_branch_builds_configured_object_by_hand",
     "PF382": "plan.pf382_deepspeed_loader_ignores_mpu_before_0_2",
     "PF383": "plan.pf383_hydra_plus_override_names_a_nested_group",
+    "PF384": "plan.pf384_pinned_release_defect_code",
+    "PF385": "plan.pf385_pinned_release_defect_config",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",

@@ -16,10 +16,14 @@ from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
 from preflight.rules.plan import _pf307_releases as releases
-from preflight.rules.plan._pinned_release import pinned_lightning, released_between
+from preflight.rules.plan._pinned_release import (
+    deepspeed_strategy,
+    defines,
+    lightning_schedulers,
+    pinned_lightning,
+    released_between,
+)
 from preflight.sources import ParsedPython
-
-_SCHEDULER_WORDS = ("LR", "lr_scheduler", "Scheduler", "schedule")
 
 
 def _int_value(pctx: PlanContext, script: ParsedPython, node: Optional[ast.AST]) -> Optional[int]:
@@ -28,42 +32,6 @@ def _int_value(pctx: PlanContext, script: ParsedPython, node: Optional[ast.AST])
     found = pctx.index(script).resolve(node)
     value = found.value if found is not None else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _schedulers(pctx: PlanContext) -> list[tuple[ParsedPython, ast.FunctionDef, bool]]:
-    """Every ``configure_optimizers`` that builds an LR scheduler: (script, function, stepped per epoch),
-    per epoch unless it says ``"interval": "step"`` or the scheduler is ReduceLROnPlateau (which is
-    meant to follow validation)."""
-    out = []
-    for script in pctx.scripts:
-        for fn in ast.walk(script.tree):
-            if not isinstance(fn, ast.FunctionDef) or fn.name != "configure_optimizers":
-                continue
-            names = [call_last(c) for c in ast.walk(fn) if isinstance(c, ast.Call)]
-            if not any(any(w in n for w in _SCHEDULER_WORDS) for n in names):
-                continue
-            per_step = any(isinstance(c, ast.Constant) and c.value == "step" for c in ast.walk(fn))
-            plateau = "ReduceLROnPlateau" in names
-            out.append((script, fn, not per_step and not plateau))
-    return out
-
-
-def _defines(pctx: PlanContext, name: str) -> bool:
-    return any(isinstance(fn, ast.FunctionDef) and fn.name == name
-               for script in pctx.scripts for fn in ast.walk(script.tree))
-
-
-def _deepspeed_strategy(call: ast.Call) -> bool:
-    for key in ("strategy", "plugins", "accelerator"):
-        value = kwarg(call, key)
-        if value is None:
-            continue
-        for node in ast.walk(value):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("deepspeed"):
-                return True
-            if isinstance(node, ast.Call) and call_last(node) in ("DeepSpeedPlugin", "DeepSpeedStrategy"):
-                return True
-    return False
 
 
 def _given(node: Optional[ast.AST]) -> bool:
@@ -170,7 +138,7 @@ Releases older than the ranges above were not read; the rule stays silent on the
             if version is None:
                 continue
             if schedulers is None:
-                schedulers = _schedulers(pctx)
+                schedulers = lightning_schedulers(pctx)
             for trainer in trainers:
                 yield from self._check(pctx, script, trainer, version, schedulers)
                 yield from self._check_releases(pctx, script, trainer, version, seen)
@@ -182,7 +150,7 @@ Releases older than the ranges above were not read; the rule stays silent on the
         pin = version.describe()
         if n is not None and n > 1 and every is not None:
             epochwise = [fn for _, fn, per_epoch in schedulers if per_epoch]
-            if released_between(version, (1, 2), (1, 4)) and epochwise and _defines(pctx, "validation_step"):
+            if released_between(version, (1, 2), (1, 4)) and epochwise and defines(pctx, "validation_step"):
                 yield pctx.code_finding(self, script, every, (
                     f"`check_val_every_n_epoch={n}` on {pin}: before 1.4 Lightning steps epoch-interval LR "
                     f"schedulers from the validation loop, so the scheduler of `configure_optimizers` "
@@ -202,7 +170,7 @@ Releases older than the ranges above were not read; the rule stays silent on the
                             "`check_on_train_epoch_end=False` or upgrade"),
                             evidence=[pctx.code_evidence(script, every, "validation every few epochs",
                                                          same_file=True)])
-        if released_between(version, (1, 2), (1, 5, 9)) and _deepspeed_strategy(trainer) and schedulers:
+        if released_between(version, (1, 2), (1, 5, 9)) and deepspeed_strategy(trainer) and schedulers:
             resume = self._resume(script, trainer)
             if resume is not None:
                 _, fn, _ = schedulers[0]
