@@ -243,6 +243,9 @@ FILE = {
     "PF661": "code.pf661_label_names_are_class_names",
     "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
     "PF663": "code.pf663_lightning_parameter_in_no_param_group",
+    "PF691": "code.pf691_no_sync_around_backward_only",
+    "PF692": "code.pf692_no_sync_gate_misses_step",
+    "PF693": "code.pf693_empty_cache_every_step",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }

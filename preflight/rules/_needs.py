@@ -217,4 +217,7 @@ NEEDS = {
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),
+    "PF691": ('no_sync',),
+    "PF692": ('no_sync',),
+    "PF693": ('empty_cache',),
 }

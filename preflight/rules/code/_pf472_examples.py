@@ -61,6 +61,28 @@ BAD_EXAMPLES = [
                 opt.step()
             torch.save(model.module.state_dict(), "last.pt")  # warning: PF472
 """),
+    # det77, the reports' shape (bytedance/ibot#15, OpenGVLab/efficient-video-recognition#18): the script's
+    # `main` trains and saves after every epoch on every process (a function named `main` is the entry
+    # point, not a main-process helper)
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+
+    def main(net, loader, epochs):
+        dist.init_process_group("nccl")
+        rank = dist.get_rank()
+        model = DistributedDataParallel(net.cuda(), device_ids=[rank])
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for epoch in range(epochs):
+            for x, y in loader:
+                loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            torch.save(model.module.state_dict(), "checkpoint.pth")  # warning: PF472
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -162,5 +184,26 @@ GOOD_EXAMPLES = [
                 torch.nn.functional.mse_loss(model(x), y).backward()
                 opt.step()
             torch.save(model.state_dict(), "last.pt")
+"""),
+    # det77: the fix of the `main` shape, the save on rank 0 only
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+
+    def main(net, loader, epochs):
+        dist.init_process_group("nccl")
+        rank = dist.get_rank()
+        model = DistributedDataParallel(net.cuda(), device_ids=[rank])
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for epoch in range(epochs):
+            for x, y in loader:
+                loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            if rank == 0:
+                torch.save(model.module.state_dict(), "checkpoint.pth")
 """),
 ]

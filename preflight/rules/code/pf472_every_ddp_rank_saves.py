@@ -14,6 +14,10 @@ from preflight.rules.base import Rule, examples
 from preflight.rules.code._rank_guards import rankish
 
 
+# entry points named for the program, not for a process: `def main():` runs on every rank
+_ENTRY_POINTS = frozenset({"main", "_main", "main_worker", "run_main"})
+
+
 def _guarded(ctx: FileContext, node: ast.AST, fn_node: ast.AST) -> bool:
     """``node`` sits under a rank test in its function, or the function returns early on one
     (``if rank != 0: return``) before it, or is itself a rank-named helper (``save_on_master``)."""
@@ -24,7 +28,7 @@ def _guarded(ctx: FileContext, node: ast.AST, fn_node: ast.AST) -> bool:
             return True
         cur = parent
     name = getattr(fn_node, "name", "")
-    if rankish(ast.Name(id=name)):
+    if name not in _ENTRY_POINTS and rankish(ast.Name(id=name)):
         return True
     line = getattr(node, "lineno", 0)
     for sub in ast.walk(fn_node):
@@ -100,7 +104,8 @@ ranks read the file back).
 ## When preflight stays silent
 
 * Some test that names a rank, the main or master process, a GPU or device index or the world surrounds the
-  save or its call, or returns early before it; the helper's name says so (`save_on_master`).
+  save or its call, or returns early before it; the helper's name says so (`save_on_master`; a
+  function named `main` or `main_worker` is the program's entry point and does not count).
 * The path names the rank (`f"ckpt_rank{rank}.pt"`, directly or through the variable holding it):
   one file per process is meant; or it is an in-memory buffer (`io.BytesIO()`).
 * Some save of the file (any call whose name has `save`) already sits under a rank test: the
