@@ -251,8 +251,9 @@ class LoopShapesAdapter(Adapter):
         found: list[ast.AST] = []
         optimizers = _optimizer_names(script.tree)
         decide = decider(project.index(script))
+        inside: set[int] = set()  # the nodes of a loop read here: a nested loop is part of that reading
         for loop in nodes_of(script.tree):
-            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or id(loop) in inside:
                 continue
             # the two ways of an ``if``/``else`` that each back-propagate and step count (adapters/loop_branches.py),
             # and an ``if`` the launch line decides is the way it takes
@@ -270,6 +271,7 @@ class LoopShapesAdapter(Adapter):
                     any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):
                 return  # a conditional optimizer step, or a no_sync context: not this reading
             found.append(steps[0])
+            inside.update(id(n) for st in loop.body for n in ast.walk(st))
         if len(found) != 1:
             return
         self.add_checked(plan, "batch.grad_accum", 1,
@@ -546,11 +548,14 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
         backward = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                     and n.func.attr in ("backward", "no_sync", "no_backward_sync")]
         stepped: set[int] = set()
+        # an optimizer the module binds under any name (Janspiry/Image-Super-Resolution-via-Iterative-Refinement
+        # @ 01d27a7 model/model.py:39-40,49-55 ``self.optG = torch.optim.Adam(...)``, ``self.optG.step()``)
+        optimizers = _optimizer_names(tree)
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            stepped.update(id(c) for c in stepped_calls(fn.body, _optimizer_step)[0])
-        stepped.update(stepped_in_loops(tree))
+            stepped.update(id(c) for c in stepped_calls(fn.body, lambda c, o=optimizers: _optimizer_step(c, o))[0])
+        stepped.update(stepped_in_loops(tree, optimizers))
         if any(id(c) not in stepped for c in backward):
             return None
         if backward and found is None:
