@@ -14,8 +14,9 @@ batch: facebookresearch/ijepa @ 52c1ae95d05f743e000e8f10a1f3a79b10cff048 ``src/t
 Whichever way runs, the optimizer steps once per backward: no gradient accumulation.
 :func:`stepped_calls` reads a statement list (a loop's body, a function's body) that way for
 :mod:`preflight.adapters.loop_shapes` (``every_batch``) and :mod:`preflight.adapters.loop_update` (``every_update``): an ``if`` with an ``else``
-counts when both of its ways back-propagate and step, each on its own; an ``if`` without an ``else``, a
-loop, a ``with`` or ``try`` block is not looked into (its calls may not run, as before).
+counts when both of its ways back-propagate and step, each on its own; an ``if`` without an ``else`` or a
+nested loop counts when its own statements back-propagate and then step (:func:`_self_contained`: the pair runs
+together or not at all); a ``with`` or ``try`` block is not looked into (its calls may not run, as before).
 """
 
 from __future__ import annotations
@@ -94,7 +95,21 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
     steps: list[ast.Call] = []  # every step after the first backward, as loop_shapes always counted them
     pending: list[ast.Call] = []
     seen = False
+    # a nested loop back-propagates on its passes without its own step, and a step of this level follows it:
+    # several backward passes per step (its calls are not read at this level); that step is left out of
+    # ``steps`` so that the readers that require every step of a loop among them say nothing
+    hidden = nested_left = False
     for stmt in stmts:
+        whole = _self_contained(stmt, is_step) if not pending else None
+        if whole is not None:  # a block that back-propagates and steps on its own (see _self_contained)
+            stepped += whole[0]
+            steps += whole[1]
+            seen = True
+            continue
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
+                for n in ast.walk(stmt)):
+            hidden = True
         if isinstance(stmt, ast.If) and stmt.orelse and not pending:
             done = stepped_calls(stmt.body, is_step)
             other = stepped_calls(stmt.orelse, is_step)
@@ -122,7 +137,7 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 continue
         if seen and pending:
             looped = _steps_of_optimizers(stmt)
-            if looped:
+            if looped and not hidden:
                 stepped += pending
                 pending = []
                 steps += looped
@@ -132,10 +147,43 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending.append(call)
                 seen = True
             elif seen and is_step(call):
+                if hidden:  # it steps the sum of the nested loop's passes: not counted among the steps here
+                    nested_left = True
+                    continue
                 stepped += pending
                 pending = []
                 steps.append(call)
-    return stepped, steps, bool(pending)
+    return stepped, steps, bool(pending) or nested_left
+
+
+def _self_contained(stmt: ast.stmt, is_step: Callable[[ast.Call], bool]
+                    ) -> Optional[tuple[list[ast.Call], list[ast.Call]]]:
+    """(the backward calls, the steps) of a block that back-propagates and steps the optimizer on its own, when
+    no backward waits for a step before it: an ``if`` without an ``else`` whose body does both (facebookresearch/
+    demucs @ e976d93 ``demucs/solver.py:369-388`` ``if train: loss.backward(); ...; self.optimizer.step()``,
+    weihua916/powerful-gnns @ 9a2ce8a ``main.py:34-37`` ``if optimizer is not None: ...``: the two run together or not at
+    all), or a nested loop whose every pass does both (seungwonpark/melgan @ aca5990 ``utils/train.py:85-98``
+    ``for _ in range(hp.train.rep_discriminator): ...; loss_d.backward(); optim_d.step()`` after the generator's
+    own backward and step): each backward is still one step. Every backward and step under the block must be
+    those paired ones: a step under a test of its own (``if (i + 1) % K == 0``), a step-count test, a loop's
+    ``else`` or an ``else`` way that trains say nothing."""
+    if isinstance(stmt, ast.If):
+        if any(isinstance(n, ast.Mod) for n in ast.walk(stmt.test)):
+            return None  # ``if (i + 1) % K == 0``: the accumulation shape's step count
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and (n.func.attr in ("backward", "step") or is_step(n)) for s in stmt.orelse for n in ast.walk(s)):
+            return None
+    elif not isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) or stmt.orelse:
+        return None
+    backward, steps, left = stepped_calls(stmt.body, is_step)
+    if not backward or left:
+        return None
+    paired = {id(c) for c in backward + steps}
+    for n in (x for s in stmt.body for x in ast.walk(s)):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and id(n) not in paired and (
+                n.func.attr in ("backward", "no_sync", "no_backward_sync") or is_step(n)):
+            return None
+    return backward, steps
 
 
 def _is_skip(stmts: list[ast.stmt]) -> bool:
@@ -226,21 +274,23 @@ def _scaler_way(stmt: ast.If, done: tuple[list[ast.Call], list[ast.Call], bool],
     return None
 
 
-def stepped_in_loops(tree: ast.AST) -> set[int]:
+def stepped_in_loops(tree: ast.AST, optimizers: frozenset[str] = frozenset()) -> set[int]:
     """ids of the ``backward()`` calls of a loop's body (a function's ``for batch in loader:``) each followed
     by the optimizer's step on every pass, the loop holding no other optimizer step (one under a
     condition, ``if (i + 1) % K == 0``, is accumulation): hustvl/Vim @ dd0358ad ``vim/engine.py:36-90``
-    ``train_one_epoch``, whose loop steps on every batch one of two ways (:func:`_scaler_way`)."""
+    ``train_one_epoch``, whose loop steps on every batch one of two ways (:func:`_scaler_way`). ``optimizers``:
+    names the module binds to a ``torch.optim`` class (:func:`~preflight.adapters.loop_shapes._optimizer_names`),
+    steps whatever they are called."""
     from preflight.adapters.loop_shapes import _optimizer_step
 
     out: set[int] = set()
     for loop in ast.walk(tree):
         if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
             continue
-        backward, steps, left = stepped_calls(loop.body, _optimizer_step)
+        backward, steps, left = stepped_calls(loop.body, lambda c: _optimizer_step(c, optimizers))
         if not backward or left:
             continue
-        if any(isinstance(n, ast.Call) and _optimizer_step(n) and not any(n is s for s in steps)
+        if any(isinstance(n, ast.Call) and _optimizer_step(n, optimizers) and not any(n is s for s in steps)
                for n in ast.walk(loop)):
             continue
         out.update(id(c) for c in backward)

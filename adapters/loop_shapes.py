@@ -250,8 +250,9 @@ class LoopShapesAdapter(Adapter):
         found: list[ast.AST] = []
         optimizers = _optimizer_names(script.tree)
         decide = decider(project.index(script))
+        inside: set[int] = set()  # the nodes of a loop read here: a nested loop is part of that reading
         for loop in nodes_of(script.tree):
-            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or id(loop) in inside:
                 continue
             # the two ways of an ``if``/``else`` that each back-propagate and step count (adapters/loop_branches.py),
             # and an ``if`` the launch line decides is the way it takes
@@ -269,6 +270,7 @@ class LoopShapesAdapter(Adapter):
                     any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):
                 return  # a conditional optimizer step, or a no_sync context: not this reading
             found.append(steps[0])
+            inside.update(id(n) for st in loop.body for n in ast.walk(st))
         if len(found) != 1:
             return
         self.add_checked(plan, "batch.grad_accum", 1,

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.adapters.loop_shapes import _MAX_BYTES, _optimizer_step
+from preflight.adapters.loop_shapes import _MAX_BYTES, _optimizer_names, _optimizer_step
 
 from preflight.adapters_api import Adapter, Project
 from preflight.local_trees import parse_file
@@ -49,11 +49,14 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
         backward = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                     and n.func.attr in ("backward", "no_sync", "no_backward_sync")]
         stepped: set[int] = set()
+        # an optimizer the module binds under any name (Janspiry/Image-Super-Resolution-via-Iterative-Refinement
+        # @ 01d27a7 model/model.py:39-40,49-55 ``self.optG = torch.optim.Adam(...)``, ``self.optG.step()``)
+        optimizers = _optimizer_names(tree)
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            stepped.update(id(c) for c in stepped_calls(fn.body, _optimizer_step)[0])
-        stepped.update(stepped_in_loops(tree))
+            stepped.update(id(c) for c in stepped_calls(fn.body, lambda c, o=optimizers: _optimizer_step(c, o))[0])
+        stepped.update(stepped_in_loops(tree, optimizers))
         if any(id(c) not in stepped for c in backward):
             return None
         if backward and found is None:

@@ -89,17 +89,23 @@ def _stepped(tree: ast.AST) -> set[int]:
     """ids of the backward calls each followed by a step among its function's own statements or on every pass
     of its loop."""
     from preflight.adapters.loop_branches import stepped_calls, stepped_in_loops
+    from preflight.adapters.loop_shapes import _optimizer_names, _optimizer_step
+
+    optimizers = _optimizer_names(tree)  # ``self.optG = torch.optim.Adam(...)``: an optimizer by any name
+
+    def step(call: ast.Call) -> bool:
+        return is_step(call) or _optimizer_step(call, optimizers)
 
     out: set[int] = set()
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out.update(id(c) for c in stepped_calls(fn.body, is_step)[0])
-    out.update(stepped_in_loops(tree))
+            out.update(id(c) for c in stepped_calls(fn.body, step)[0])
+    out.update(stepped_in_loops(tree, optimizers))
     for loop in ast.walk(tree):  # a loop stepping every pass by a wrapper's spelling
         if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
-            backward, steps, left = stepped_calls(loop.body, is_step)
+            backward, steps, left = stepped_calls(loop.body, step)
             if backward and not left and not any(
-                    isinstance(n, ast.Call) and is_step(n) and not any(n is s for s in steps)
+                    isinstance(n, ast.Call) and step(n) and not any(n is s for s in steps)
                     for n in ast.walk(loop)):
                 out.update(id(c) for c in backward)
     return out
