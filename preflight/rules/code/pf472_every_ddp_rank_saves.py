@@ -13,7 +13,6 @@ from preflight.rules._pf4_support import calls
 from preflight.rules.base import Rule, examples
 from preflight.rules.code._rank_guards import rankish
 
-
 # entry points named for the program, not for a process: `def main():` runs on every rank
 _ENTRY_POINTS = frozenset({"main", "_main", "main_worker", "run_main"})
 
