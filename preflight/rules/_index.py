@@ -241,6 +241,9 @@ FILE = {
     "PF661": "code.pf661_label_names_are_class_names",
     "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
     "PF663": "code.pf663_lightning_parameter_in_no_param_group",
+    "PF665": "code.pf665_warmup_longer_than_schedule",
+    "PF666": "code.pf666_loss_scaled_by_world_size",
+    "PF667": "code.pf667_collective_before_set_device",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }

@@ -215,4 +215,7 @@ NEEDS = {
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),
+    "PF665": ('armup',),
+    "PF666": ('world_size', 'num_processes'),
+    "PF667": ('init_distributed', 'init_process_group'),
 }
