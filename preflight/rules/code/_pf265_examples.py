@@ -63,4 +63,36 @@ PF265_GOOD = [
                    epoch_end='self.log("val_acc", self.valid_acc.compute())\n'
                              '        for metric in [self.valid_acc]:\n'
                              '            metric.reset()'),
+    # tricky-correct (lightning-hydra-template, held-out-32): a best-so-far MaxMetric fed with each epoch's
+    # accuracy keeps its maximum over the run on purpose; the accuracy itself is logged as an object
+    textwrap.dedent("""
+        import pytorch_lightning as pl
+        import torch
+        import torch.nn.functional as F
+        from torchmetrics import Accuracy, MaxMetric
+
+
+        class LitClassifier(pl.LightningModule):
+            def __init__(self, model):
+                super().__init__()
+                self.model = model
+                self.val_acc = Accuracy(task="multiclass", num_classes=10)
+                self.val_acc_best = MaxMetric()
+
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                return F.cross_entropy(self.model(x), y)
+
+            def validation_step(self, batch, batch_idx):
+                x, y = batch
+                self.val_acc(self.model(x).argmax(dim=1), y)
+                self.log("val/acc", self.val_acc, on_step=False, on_epoch=True)
+
+            def on_validation_epoch_end(self):
+                self.val_acc_best(self.val_acc.compute())
+                self.log("val/acc_best", self.val_acc_best.compute(), sync_dist=True)
+
+            def configure_optimizers(self):
+                return torch.optim.SGD(self.parameters(), lr=0.05)
+    """),
 ]

@@ -24,9 +24,37 @@ _NANOT5 = textwrap.dedent("""
                     step += 1
 """)
 
+_INLINE = textwrap.dedent("""
+    from accelerate import Accelerator
+    from transformers import AdamW, get_linear_schedule_with_warmup
+
+
+    def training_function(model, train_dataloader, num_epochs, gradient_accumulation_steps):
+        accelerator = Accelerator()
+        optimizer = AdamW(params=model.parameters(), lr=2e-5)
+        model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+        lr_scheduler = get_linear_schedule_with_warmup(
+            optimizer=optimizer,
+            num_warmup_steps=100,
+            num_training_steps={total},{pin}
+        )
+        for epoch in range(num_epochs):
+            model.train()
+            for step, batch in enumerate(train_dataloader):
+                loss = model(**batch).loss / gradient_accumulation_steps
+                accelerator.backward(loss)
+                if step % gradient_accumulation_steps == 0:
+                    optimizer.step()
+                    optimizer.zero_grad()
+                {step_in}lr_scheduler.step()
+""")
+
 BAD_EXAMPLES = [
     # nanoT5 PR 8: the total in micro-batches while the step counter advances once per grad_acc batches
     _NANOT5.format(total="len(train_loader) * args.optim.epochs", pin="  # warning: PF335"),
+    # accelerate issue 225 (v0.5.1 examples/nlp_example.py, held-out-32): the total inline in the schedule call,
+    # the schedule stepped with the optimizer once per accumulation window
+    _INLINE.format(total="len(train_dataloader) * num_epochs", pin="  # warning: PF335", step_in="    "),
 ]
 
 GOOD_EXAMPLES = [
@@ -49,4 +77,8 @@ GOOD_EXAMPLES = [
             if i % log_every == 0:
                 print(loss.item())
     """),
+    # the accelerate 0.5.1 fix: the inline total divided by the accumulation
+    _INLINE.format(total="len(train_dataloader) * num_epochs // gradient_accumulation_steps", pin="", step_in="    "),
+    # tricky-correct: the inline micro-batch total with the schedule stepped on every batch, outside the window
+    _INLINE.format(total="len(train_dataloader) * num_epochs", pin="", step_in=""),
 ]

@@ -20,6 +20,11 @@ def _self_attr(node: ast.AST) -> str:
     return ""
 
 
+# running extremes: their point is to keep the best value over every epoch (lightning-hydra-template's
+# `self.val_acc_best = MaxMetric()` fed with each epoch's accuracy), so never resetting them is the design
+_BEST_SO_FAR = frozenset({"MaxMetric", "MinMetric"})
+
+
 @register
 class MetricComputedNeverReset(Rule):
     code = "PF265"
@@ -57,6 +62,8 @@ Call `self.valid_acc.reset()` after `compute()`, or log the metric object
 * The class resets the metric (or calls `reset()` on anything preflight cannot tie to it), or
   logs the metric object itself.
 * The metric is handed to code preflight does not follow (a function or another object).
+* A `MaxMetric`/`MinMetric`: a best-so-far value (`self.val_acc_best(self.val_acc.compute())`)
+  is meant to keep every epoch's update.
 """
     bad_examples = examples("preflight.rules.code._pf265_examples", "PF265_BAD")
     good_examples = examples("preflight.rules.code._pf265_examples", "PF265_GOOD")
@@ -69,7 +76,8 @@ Call `self.valid_acc.reset()` after `compute()`, or log the metric object
             for node in ast.walk(cls):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and _self_attr(node.targets[0]) \
                         and isinstance(node.value, ast.Call) \
-                        and qualify(ctx, node.value.func).startswith("torchmetrics."):
+                        and qualify(ctx, node.value.func).startswith("torchmetrics.") \
+                        and qualify(ctx, node.value.func).rsplit(".", 1)[-1] not in _BEST_SO_FAR:
                     metrics[_self_attr(node.targets[0])] = node
             if not metrics:
                 continue

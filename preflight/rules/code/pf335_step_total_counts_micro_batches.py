@@ -42,6 +42,25 @@ def _windowed_step(ctx: FileContext) -> Optional[tuple[ast.Call, str]]:
     return None
 
 
+def _stepped_in_window(ctx: FileContext, schedule: ast.Call) -> bool:
+    """The schedule built by ``schedule`` (``name = builder(...)``) is stepped inside an accumulation window
+    (``if <i> % <accumulation> == 0:``), not on every batch."""
+    assign = ctx.parent(schedule)
+    if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1):
+        return False
+    name = ast.unparse(assign.targets[0])
+    for node in ctx.nodes(ast.If):
+        if not any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)
+                   and any(w in ast.unparse(n.right).lower() for w in _ACC_WORDS) for n in ast.walk(node.test)):
+            continue
+        for sub in node.body:
+            for call in ast.walk(sub):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "step" \
+                        and ast.unparse(call.func.value) == name:
+                    return True
+    return False
+
+
 @register
 class StepTotalCountsMicroBatches(Rule):
     code = "PF335"
@@ -77,6 +96,9 @@ Count optimizer steps: `total_steps = len(loader) * epochs // grad_acc` (or
 
 * The total mentions the accumulation (`// args.gradient_accumulation_steps`), or is not a
   `len(...) * epochs` product.
+* The total written inline in the schedule call (`num_training_steps=len(train_dataloader) *
+  num_epochs`, accelerate 0.5.1's `nlp_example.py`) is reported when the schedule is stepped inside
+  the window; a schedule stepped on every batch, outside it, is sized right in micro-batches.
 * The optimizer steps on every batch (no accumulation window), or the window is Accelerate's
   `accumulate()` (another count; see PF634).
 """
@@ -94,11 +116,11 @@ Count optimizer steps: `total_steps = len(loader) * epochs // grad_acc` (or
                 target = assign.targets[0]
                 if isinstance(target, (ast.Name, ast.Attribute)):
                     totals.setdefault(ast.unparse(target), assign)
-        if not totals:
-            return
         for call, total in schedule_totals(ctx):
             found = totals.get(ast.unparse(total))
             if found is None:
+                if _batches_times_epochs(total) and _stepped_in_window(ctx, call):
+                    yield self._inline(ctx, call, total, step, window)
                 continue
             yield ctx.finding(
                 self, found,
@@ -109,3 +131,13 @@ Count optimizer steps: `total_steps = len(loader) * epochs // grad_acc` (or
                 f"that many times the epochs). Divide by the accumulation: `... // {window}`",
                 evidence=[ctx.evidence(step, "the optimizer steps once per window"),
                           ctx.evidence(call, "the schedule sized with it")])
+
+    def _inline(self, ctx: FileContext, call: ast.Call, total: ast.expr, step: ast.Call, window: str) -> Finding:
+        return ctx.finding(
+            self, total,
+            f"The schedule's total `{ast.unparse(total)}` counts micro-batches, but the optimizer steps once per "
+            f"`{window}` of them (line {step.lineno}) and this schedule is stepped in the same window: it is sized "
+            f"for `{window}` times the optimizer steps the run takes, so the decay stops early in its curve (a "
+            f"linear decay ends near 1 - 1/{window} of its peak). Divide by the accumulation: `... // {window}`",
+            evidence=[ctx.evidence(step, "the optimizer steps once per window"),
+                      ctx.evidence(call, "the schedule sized with it")])

@@ -35,9 +35,64 @@ PF411_BAD = [
             text_encoder.requires_grad_(False)
             text_encoder.to(accelerator.device, dtype=torch.float32)
         """),
+    # the same adapters with the trainable parameters upcast (`cast_training_params`, diffusers' scripts):
+    # the frozen base could load in fp16, and the float32 load doubles its memory
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.39.3
+        peft==0.10.0
+        # --- train.py
+        import torch
+        from accelerate import Accelerator
+        from diffusers.training_utils import cast_training_params
+        from peft import LoraConfig
+        from transformers import CLIPTextModel
+
+
+        def main(loader):
+            accelerator = Accelerator(mixed_precision="fp16")
+            text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-large-patch14")  # warning: PF411
+            text_encoder.requires_grad_(False)
+            text_encoder.add_adapter(LoraConfig(r=4, target_modules=["q_proj", "v_proj"]))
+            cast_training_params(text_encoder, dtype=torch.float32)
+            optimizer = torch.optim.AdamW([p for p in text_encoder.parameters() if p.requires_grad], lr=5e-6)
+            text_encoder, optimizer, loader = accelerator.prepare(text_encoder, optimizer, loader)
+            for batch in loader:
+                loss = text_encoder(batch["input_ids"]).last_hidden_state.pow(2).mean()
+                accelerator.backward(loss)
+                optimizer.step()
+                optimizer.zero_grad()
+        """),
 ]
 
 PF411_GOOD = [
+    # tricky-correct (diffusers issue 7600's DreamBooth-LoRA-SDXL, held-out-32): LoRA adapters added to the
+    # float32 text encoders under fp16 autocast; loaded in fp16, the adapters would be fp16 too (peft 0.10
+    # gives them the base weights' dtype) and GradScaler would refuse to unscale them
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.39.3
+        peft==0.10.0
+        # --- train.py
+        import torch
+        from accelerate import Accelerator
+        from peft import LoraConfig
+        from transformers import CLIPTextModel
+
+
+        def main(loader):
+            accelerator = Accelerator(mixed_precision="fp16")
+            text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-large-patch14")
+            text_encoder.requires_grad_(False)
+            text_encoder.add_adapter(LoraConfig(r=4, target_modules=["q_proj", "v_proj"]))
+            optimizer = torch.optim.AdamW([p for p in text_encoder.parameters() if p.requires_grad], lr=5e-6)
+            text_encoder, optimizer, loader = accelerator.prepare(text_encoder, optimizer, loader)
+            for batch in loader:
+                loss = text_encoder(batch["input_ids"]).last_hidden_state.pow(2).mean()
+                accelerator.backward(loss)
+                optimizer.step()
+                optimizer.zero_grad()
+        """),
     # tricky-correct: a full fine-tune in bf16 mixed precision keeps float32 master weights on purpose
     textwrap.dedent("""
         # --- requirements.txt

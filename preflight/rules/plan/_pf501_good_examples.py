@@ -250,6 +250,79 @@ PF501_GOOD = [
     # --- launch
     python train.py
 """),
+    # tricky-correct (lightning issue 5326's T5 fine-tuner, held-out-32): the LightningModule loads
+    # pretrained weights in its own file, the launcher file only fits it: one full fine-tune, not
+    # "finetune" against "train"
+    textwrap.dedent("""
+    # --- t5_finetuner.py
+    import pytorch_lightning as pl
+    import torch
+    from transformers import AdamW, T5ForConditionalGeneration, T5Tokenizer
+
+
+    class T5FineTuner(pl.LightningModule):
+        def __init__(self, hparams):
+            super().__init__()
+            self.hparams = hparams
+            self.model = T5ForConditionalGeneration.from_pretrained(hparams.model_name_or_path)
+            self.tokenizer = T5Tokenizer.from_pretrained(hparams.tokenizer_name_or_path)
+
+        def forward(self, input_ids, attention_mask=None, decoder_attention_mask=None, labels=None):
+            return self.model(input_ids, attention_mask=attention_mask, decoder_attention_mask=decoder_attention_mask,
+                              labels=labels)
+
+        def _step(self, batch):
+            labels = batch["target_ids"]
+            labels[labels[:, :] == self.tokenizer.pad_token_id] = -100
+            outputs = self(input_ids=batch["source_ids"], attention_mask=batch["source_mask"], labels=labels,
+                           decoder_attention_mask=batch["target_mask"])
+            return outputs[0]
+
+        def training_step(self, batch, batch_idx):
+            loss = self._step(batch)
+            self.log("train_loss", loss)
+            return loss
+
+        def configure_optimizers(self):
+            no_decay = ["bias", "LayerNorm.weight"]
+            grouped = [
+                {"params": [p for n, p in self.model.named_parameters() if not any(nd in n for nd in no_decay)],
+                 "weight_decay": self.hparams.weight_decay},
+                {"params": [p for n, p in self.model.named_parameters() if any(nd in n for nd in no_decay)], "weight_decay": 0.0},
+            ]
+            optimizer = AdamW(grouped, lr=self.hparams.learning_rate, eps=self.hparams.adam_epsilon)
+            self.opt = optimizer
+            return [optimizer]
+
+        def optimizer_step(self,
+                           epoch=None,
+                           batch_idx=None,
+                           optimizer=None,
+                           optimizer_idx=None,
+                           optimizer_closure=None,
+                           on_tpu=None,
+                           using_native_amp=None,
+                           using_lbfgs=None):
+            optimizer.step(closure=optimizer_closure)
+            optimizer.zero_grad()
+    # --- train.py
+    import argparse
+
+    import pytorch_lightning as pl
+
+    from t5_finetuner import T5FineTuner
+
+    args = argparse.Namespace(model_name_or_path="t5-base", tokenizer_name_or_path="t5-base", learning_rate=3e-4,
+                              weight_decay=0.0, adam_epsilon=1e-8)
+    model = T5FineTuner(args)
+    trainer = pl.Trainer(gpus=1, max_epochs=2, accumulate_grad_batches=16)
+    trainer.fit(model)
+    # --- requirements.txt
+    pytorch-lightning==1.1.4
+    transformers==4.1.1
+    # --- launch
+    python train.py
+"""),
     # tricky-correct: an RL loop whose rollout helper only generates; the job trains (one task mode)
     textwrap.dedent("""
     # --- rollout.py

@@ -61,6 +61,10 @@ Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
 * The loaded model is cast to 16 bits after the load, in the same function: `.half()`,
   `.bfloat16()`, or `.to(...)` with a dtype that is not float32 (diffusers' LoRA scripts:
   `text_encoder.to(accelerator.device, dtype=weight_dtype)`); only the load itself holds float32.
+* fp16 mixed precision and LoRA adapters added to the loaded model itself (`model.add_adapter(...)`,
+  `get_peft_model(model, ...)`) with no upcast of the trainable parameters (`cast_training_params`):
+  peft creates the adapter weights in the base weights' dtype, so a 16-bit load would train fp16
+  adapters that GradScaler refuses to unscale; the float32 load is what keeps the job running.
 * The script trains every weight (no PEFT wrap, no freezing): mixed precision keeps float32
   master weights on purpose (torch AMP's GradScaler refuses fp16 gradients, and bf16
   weights lose small updates), so the float32 load is what the job needs.
@@ -84,6 +88,13 @@ Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
                     continue
                 if site.target is not None and _cast_after(script.tree, site.call, site.target):
                     continue  # cast to 16 bits right after loading: only the load itself briefly holds float32
+                if precision.value == "amp_fp16" and site.target is not None \
+                        and _adapters_on(script.tree, site.target) and "cast_training_params" not in text:
+                    # LoRA layers added to this model take its weights' dtype (peft 0.10
+                    # tuners/lora/layer.py `update_layer`: `self.to(weight.device, dtype=weight.dtype)`):
+                    # loaded in fp16, the trained adapters would be fp16 and GradScaler refuses to unscale
+                    # them; without an upcast of the trainable parameters, float32 is the load that works
+                    continue
                 mode = "bf16" if precision.value == "amp_bf16" else "fp16"
                 message = (
                     f"`{site.label}(...)` without `torch_dtype` loads float32 weights on "
@@ -98,6 +109,20 @@ Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
 
 
 _FP32 = ("float32", "float", "fp32")
+
+
+def _adapters_on(tree: ast.AST, target: str) -> bool:
+    """``target.add_adapter(...)`` or ``get_peft_model(target, ...)``: trainable adapters attached to it."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("add_adapter", "load_adapter") \
+                and dotted_name(node.func.value) == target:
+            return True
+        if (dotted_name(node.func) or "").rsplit(".", 1)[-1] == "get_peft_model" and node.args \
+                and dotted_name(node.args[0]) == target:
+            return True
+    return False
 
 
 def _to_16(call: ast.Call) -> bool:

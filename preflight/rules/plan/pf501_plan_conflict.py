@@ -161,6 +161,8 @@ Set the value in one place, or make the other place say the same thing (use
   AttnGate(...)`, `model.fc = Head(...)`) is a part attached to a model built elsewhere, not a
   second model; the kernels and configs of `deepspeed.ops.transformer`
   (`DeepSpeedTransformerLayer`, `DeepSpeedTransformerConfig`) are not optimizers.
+* `task.mode` read as `finetune` in the file that loads pretrained weights and `train` in the
+  file that calls `trainer.fit(model)` without seeing the load: both are full training.
 * One side is only a guess (confidence low), such as full fine-tuning assumed under a
   `Trainer` whose model is built in an imported module that attaches a LoRA adapter.
 """
@@ -198,6 +200,11 @@ Set the value in one place, or make the other place say the same thing (use
                 # a training job whose helper module generates (RL rollouts) or evaluates under no_grad:
                 # the helper file has no backward of its own, the job still trains
                 facts = [f for f in facts if f.value in _TRAINING_MODES]
+            if field == "task.mode" and {f.value for f in facts} <= {"train", "finetune"}:
+                # both full training: "finetune" where a file sees the pretrained load (a LightningModule
+                # calling from_pretrained), "train" where the file that runs `trainer.fit(model)` does not
+                # see how the model is built; one job, the same mode
+                continue
             if field == "model.ref":
                 facts = _without_wrapper_classes(facts)
             if field in _CODE_FIELDS:
