@@ -366,3 +366,69 @@ def test_twin_a_load_under_an_undecided_test_keeps_the_option_name(cli, tmp_path
     extra = "if configs.use_big:\n                self.llm_model = LlamaModel.from_pretrained('huggyllama/llama-13b')"
     ref = fact(_timellm(cli, tmp_path, extra=extra), "model.ref")
     assert ref.value == "TimeLLM"
+
+
+# --- Time-LLM: accelerate's DeepSpeedPlugin(hf_ds_config=...) built in the script
+# (KimMeen/Time-LLM @ 0045cde run_main.py:103-104, ds_config_zero2.json, scripts/TimeLLM_ETTh1.sh:14) ---
+
+TL_DS_RUN = """\
+    import torch
+    from accelerate import Accelerator, DeepSpeedPlugin
+
+    deepspeed_plugin = DeepSpeedPlugin(hf_ds_config={path})
+    accelerator = Accelerator(deepspeed_plugin=deepspeed_plugin)
+    model = torch.nn.Linear(4, 4)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loader = torch.utils.data.DataLoader(range(96), batch_size=24)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for x in loader:
+        loss = model(x).sum()
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+
+TL_DS = """\
+    {
+      "bf16": {"enabled": true, "auto_cast": true},
+      "zero_optimization": {
+        "stage": 2,
+        "allgather_partitions": true,
+        "allgather_bucket_size": 2e8,
+        "overlap_comm": true,
+        "reduce_scatter": true,
+        "reduce_bucket_size": 2e8,
+        "contiguous_gradients": true
+      },
+      "gradient_accumulation_steps": "auto",
+      "train_batch_size": "auto",
+      "train_micro_batch_size_per_gpu": "auto"
+    }
+"""
+
+
+def _tl_ds(cli, tmp_path, path: str = "'./ds_config_zero2.json'", *machines: str) -> dict:
+    write(tmp_path, {"run_main.py": TL_DS_RUN.replace("{path}", path), "ds_config_zero2.json": TL_DS})
+    return plan_of(cli, "--", "accelerate", "launch", "--multi_gpu", "--mixed_precision", "bf16", *machines,
+                   "--num_processes", "8", "run_main.py", cwd=tmp_path)
+
+
+def test_timellm_deepspeed_plugin_json_is_the_deepspeed_config(cli, tmp_path) -> None:
+    plan = _tl_ds(cli, tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding.value == "zero2" and sharding.source.path == "ds_config_zero2.json"
+    assert fact(plan, "dist.reduce_bucket_size").value == 200000000
+    assert fact(plan, "dist.overlap_comm").value is True
+    nodes = fact(plan, "dist.nodes")
+    assert nodes.value == 1 and nodes.source.kind == "default"
+
+
+def test_twin_plugin_path_not_known_reads_no_json(cli, tmp_path) -> None:
+    plan = _tl_ds(cli, tmp_path, "args.ds_config")
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or sharding.value != "zero2"
+
+
+def test_twin_num_machines_on_the_line_wins(cli, tmp_path) -> None:
+    plan = _tl_ds(cli, tmp_path, "'./ds_config_zero2.json'", "--num_machines", "2")
+    assert fact(plan, "dist.nodes").value == 2
