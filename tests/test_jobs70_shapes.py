@@ -432,3 +432,71 @@ def test_twin_plugin_path_not_known_reads_no_json(cli, tmp_path) -> None:
 def test_twin_num_machines_on_the_line_wins(cli, tmp_path) -> None:
     plan = _tl_ds(cli, tmp_path, "'./ds_config_zero2.json'", "--num_machines", "2")
     assert fact(plan, "dist.nodes").value == 2
+
+
+# --- PyTorch_CIFAR10: the script sets CUDA_VISIBLE_DEVICES itself before Trainer(gpus=-1)
+# (huyvnphan/PyTorch_CIFAR10 @ 641cac2 train.py:19,28-38,76) ---
+
+PC_TRAIN = """\
+    import os
+    from argparse import ArgumentParser
+    import torch
+    from pytorch_lightning import LightningModule, Trainer
+
+
+    class Module(LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(4, 2)
+
+        def training_step(self, batch, batch_idx):
+            return self.net(batch).sum()
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+        def train_dataloader(self):
+            return torch.utils.data.DataLoader(torch.randn(64, 4), batch_size=256)
+
+
+    def main(args):
+        {env}
+        trainer = Trainer(gpus=-1, max_epochs=1, precision=32)
+        trainer.fit(Module())
+
+
+    if __name__ == "__main__":
+        parser = ArgumentParser()
+        parser.add_argument("--gpu_id", type=str, default="3")
+        main(parser.parse_args())
+"""
+
+
+def _pc(cli, tmp_path, env: str, *line: str) -> dict:
+    write(tmp_path, {"train.py": PC_TRAIN.replace("{env}", env), "requirements.txt": "pytorch-lightning==1.1.0\n"})
+    return plan_of(cli, "train.py", "--", *line, cwd=tmp_path)
+
+
+def test_cifar10_script_set_visible_devices_count_for_all_gpus(cli, tmp_path) -> None:
+    plan = _pc(cli, tmp_path, 'os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu_id')
+    devices = fact(plan, "dist.devices_per_node")
+    assert devices.value == 1 and "CUDA_VISIBLE_DEVICES='3'" in devices.source.detail
+    assert fact(plan, "dist.world_size").value == 1
+    plan = _pc(cli, tmp_path, 'os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu_id', "--gpu_id", "0,1")
+    assert fact(plan, "dist.devices_per_node").value == 2
+
+
+def test_twin_visible_devices_under_a_guard_or_unknown_say_nothing(cli, tmp_path) -> None:
+    guarded = 'if args.gpu_id != "3":\n            os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu_id'
+    assert fact(_pc(cli, tmp_path, guarded), "dist.devices_per_node") is None
+    unknown = 'os.environ["CUDA_VISIBLE_DEVICES"] = os.environ.get("GPUS", "")'
+    assert fact(_pc(cli, tmp_path, unknown), "dist.devices_per_node") is None
+
+
+def test_cifar10_module_level_visible_devices_before_main(cli, tmp_path) -> None:
+    text = PC_TRAIN.replace("{env}", "pass").replace(
+        "        main(parser.parse_args())",
+        "        args = parser.parse_args()\n        os.environ[\"CUDA_VISIBLE_DEVICES\"] = args.gpu_id\n        main(args)")
+    write(tmp_path, {"train.py": text, "requirements.txt": "pytorch-lightning==1.1.0\n"})
+    plan = plan_of(cli, "train.py", "--", "--gpu_id", "0,1,2,3", cwd=tmp_path)
+    assert fact(plan, "dist.devices_per_node").value == 4
