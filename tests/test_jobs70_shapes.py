@@ -500,3 +500,97 @@ def test_cifar10_module_level_visible_devices_before_main(cli, tmp_path) -> None
     write(tmp_path, {"train.py": text, "requirements.txt": "pytorch-lightning==1.1.0\n"})
     plan = plan_of(cli, "train.py", "--", "--gpu_id", "0,1,2,3", cwd=tmp_path)
     assert fact(plan, "dist.devices_per_node").value == 4
+
+
+# --- GraphGPS: PyG GraphGym's --cfg YAML, its KEY VALUE options and the project's register_config defaults
+# (rampasek/GraphGPS @ 2801570 main.py:112-142, configs/GPS/zinc-GPS+RWSE.yaml:27-31,
+# graphgps/config/optimizers_config.py:5-12, graphgps/train/custom_train.py:34-39) ---
+
+GG_MAIN = """\
+    import torch
+    from torch_geometric.graphgym.cmd_args import parse_args
+    from torch_geometric.graphgym.config import cfg, load_cfg, set_cfg
+    from torch_geometric.graphgym.loader import create_loader
+    from torch_geometric.graphgym.model_builder import create_model
+    import graphgps  # noqa, register custom modules
+    from graphgps.train import custom_train
+
+    if __name__ == "__main__":
+        args = parse_args()
+        set_cfg(cfg)
+        load_cfg(cfg, args)
+        loaders = create_loader()
+        model = create_model()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.optim.base_lr)
+        custom_train(loaders, model, optimizer)
+"""
+
+GG_REGISTER = """\
+    from torch_geometric.graphgym.register import register_config
+
+
+    @register_config('extended_optim')
+    def extended_optim_cfg(cfg):
+        cfg.optim.batch_accumulation = 1
+        cfg.optim.reduce_factor = 0.1
+"""
+
+GG_TRAIN = """\
+    from torch_geometric.graphgym.config import cfg
+
+
+    def custom_train(loaders, model, optimizer):
+        for i, batch in enumerate(loaders[0]):
+            loss = model(batch).sum()
+            loss.backward()
+            if (i + 1) % cfg.optim.{key} == 0:
+                optimizer.step()
+                optimizer.zero_grad()
+"""
+
+GG_YAML = """\
+    out_dir: results
+    wandb:
+      use: True
+    train:
+      mode: custom
+      {batch}eval_period: 1
+    optim:
+      optimizer: adamW
+"""
+
+
+def _gg(cli, tmp_path, *extra: str, batch: str = "batch_size: 32\n      ", key: str = "batch_accumulation") -> dict:
+    write(tmp_path, {"main.py": GG_MAIN, "graphgps/__init__.py": "from .train import custom_train\n",
+                     "graphgps/config/__init__.py": "", "graphgps/config/optimizers_config.py": GG_REGISTER,
+                     "graphgps/train/__init__.py": GG_TRAIN.replace("{key}", key),
+                     "configs/zinc.yaml": GG_YAML.replace("{batch}", batch)})
+    return plan_of(cli, "main.py", "--", "--cfg", "configs/zinc.yaml", "wandb.use", "False", *extra, cwd=tmp_path)
+
+
+def test_graphgps_graphgym_loader_batch_workers_and_accumulation(cli, tmp_path) -> None:
+    plan = _gg(cli, tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro.value == 32 and micro.source.path == "configs/zinc.yaml" and micro.source.line == 6
+    accum = fact(plan, "batch.grad_accum")
+    assert accum.value == 1 and accum.source.path == "graphgps/config/optimizers_config.py"
+    assert accum.source.line == 6
+    workers = fact(plan, "data.num_workers")
+    assert workers.value == 0 and workers.confidence == "low"  # GraphGym's own default, outside the project
+
+
+def test_graphgps_key_value_options_after_the_yaml_win(cli, tmp_path) -> None:
+    plan = _gg(cli, tmp_path, "train.batch_size", "64", "optim.batch_accumulation", "4")
+    assert fact(plan, "batch.micro").value == 64 and fact(plan, "batch.micro").source.kind == "cli"
+    assert fact(plan, "batch.grad_accum").value == 4
+
+
+def test_twin_graphgym_library_default_batch_is_low(cli, tmp_path) -> None:
+    micro = fact(_gg(cli, tmp_path, batch=""), "batch.micro")
+    assert micro.value == 16 and micro.confidence == "low"
+
+
+def test_twin_registered_accumulation_key_the_code_never_reads(cli, tmp_path) -> None:
+    plan = _gg(cli, tmp_path, key="reduce_factor")
+    accum = fact(plan, "batch.grad_accum")
+    assert accum is None or accum.source.path != "graphgps/config/optimizers_config.py"
