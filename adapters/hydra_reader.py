@@ -204,10 +204,16 @@ class _Reader:
         """A name assigned in each arm of an ``if`` where every assignment gives the same torch dtype
         (PLLaVA ``torch_dtype = eval(f'torch.{E}')`` / ``torch_dtype = E`` for a dtype name E): that dtype."""
         got = [self.ev(v, depth + 1) for v in values]
-        names = {g.value.name if isinstance(g.value, _Torch) and g.value.module == "torch" else g.value
-                 for g in got if g is not None}
+        names: set[str] = set()
+        for g in got:
+            if g is None:
+                return None
+            value = g.value.name if isinstance(g.value, _Torch) and g.value.module == "torch" else g.value
+            if not isinstance(value, str):
+                return None  # a dict, a list, a number: no dtype name (hydra configs hold every kind)
+            names.add(value)
         path = next((g.path for g in got if g is not None and g.path is not None), None)
-        if None in got or len(names) != 1 or path is None:
+        if len(names) != 1 or path is None:
             return None
         name = next(iter(names))
         return _Val(_Torch("torch", name), path) if isinstance(name, str) and name in _HALF else None

@@ -594,3 +594,19 @@ def test_twin_registered_accumulation_key_the_code_never_reads(cli, tmp_path) ->
     plan = _gg(cli, tmp_path, key="reduce_factor")
     accum = fact(plan, "batch.grad_accum")
     assert accum is None or accum.source.path != "graphgps/config/optimizers_config.py"
+
+
+def test_a_name_assigned_mappings_in_two_arms_is_no_dtype() -> None:
+    # the two-arm dtype reading must not fail on config sections (dicts are unhashable): it says nothing
+    import ast
+
+    from preflight.adapters.hydra_reader import _Reader, _Torch
+
+    values = {("model",): {"a": 1}, ("other",): {"b": 2}, ("dtype",): "bfloat16"}
+    reader = _Reader(("cfg",), lambda p: values.get(tuple(p)), lambda *a: None, "x.py", lambda p: False)
+    reader.assigns["section"] = [ast.parse("cfg.model", mode="eval").body, ast.parse("cfg.other", mode="eval").body]
+    assert reader.ev(ast.Name("section", ast.Load())) is None
+    reader.assigns["dt"] = [ast.parse("eval(f'torch.{cfg.dtype}')", mode="eval").body,
+                            ast.parse("cfg.dtype", mode="eval").body]
+    got = reader.ev(ast.Name("dt", ast.Load()))
+    assert isinstance(got.value, _Torch) and got.value.name == "bfloat16" and got.path == ("dtype",)
