@@ -203,6 +203,12 @@ class _Reader:
     def _one_dtype(self, values: list[ast.AST], depth: int) -> Optional[_Val]:
         """A name assigned in each arm of an ``if`` where every assignment gives the same torch dtype
         (PLLaVA ``torch_dtype = eval(f'torch.{E}')`` / ``torch_dtype = E`` for a dtype name E): that dtype."""
+        # only a dtype built from a name (``eval(f'torch.{E}')``, ``getattr(torch, E)``) beside plain reads: no
+        # name chains, which would be evaluated once per arm at every level
+        if any(isinstance(v, ast.Name) for v in values) or not any(
+                isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in ("eval", "getattr")
+                for v in values):
+            return None
         got = [self.ev(v, depth + 1) for v in values]
         names: set[str] = set()
         for g in got:
