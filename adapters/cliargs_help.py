@@ -8,8 +8,9 @@ GPU" is common in standalone scripts): the per-process batch, ``batch.micro``.
 
 from __future__ import annotations
 
+import ast
 import re
-from typing import Any
+from typing import Any, Optional
 
 from preflight.plan import Source
 
@@ -34,9 +35,72 @@ def micro_by_help(cli: Any, as_int: Any) -> None:
     if number is None or number < 1:
         return
     help_text = cli.decl.options[names[0]].help
+    split = _split_over_devices(cli.script.tree, names[0])
+    if split is not None:
+        # VSehwag/minimal-diffusion @ ea0321e main.py:326-327,399-402: help "batch-size per gpu", but
+        # ``args.batch_size = args.batch_size // ngpus`` (``ngpus = torch.cuda.device_count()``) before the
+        # loader: the option is the batch over the visible GPUs, taken as the job's processes (derive splits it)
+        cli.add("batch.global", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                               f"{found[2].detail}, divided in the code by {split} "
+                                               f"(line {_split_line(cli.script.tree, names[0])}) before its use: "
+                                               "the batch over the GPUs, taken as the job's processes"), "low")
+        return
     cli.add("batch.micro", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
                                           f"{found[2].detail}: documented as \"{help_text}\""),
             "medium" if found[2].kind != "default" else "low")
+
+
+_COUNTS = ("device_count", "get_world_size")
+
+
+def _count_call(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Call):
+        func = node.func
+        last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if last in _COUNTS:
+            return ast.unparse(node)
+    return None
+
+
+def _splits(tree: Any, name: str) -> list[tuple[ast.Assign, str]]:
+    """``x.name = x.name // N`` (or ``int(x.name / N)``) with ``N`` the GPU or process count (a call, or a
+    name every assignment of which is one): (the statement, ``N`` as written)."""
+    if tree is None:
+        return []
+    counts: dict[str, list[Optional[str]]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            counts.setdefault(node.targets[0].id, []).append(_count_call(node.value))
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Attribute) and node.targets[0].attr == name):
+            continue
+        value = node.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "int" \
+                and len(value.args) == 1:
+            value = value.args[0]
+        if not (isinstance(value, ast.BinOp) and isinstance(value.op, (ast.FloorDiv, ast.Div))
+                and isinstance(value.left, ast.Attribute) and value.left.attr == name
+                and ast.dump(value.left.value) == ast.dump(node.targets[0].value)):
+            continue
+        right = value.right
+        what = _count_call(right)
+        if what is None and isinstance(right, ast.Name) and counts.get(right.id) \
+                and all(c is not None for c in counts[right.id]):
+            what = f"{right.id} = {counts[right.id][0]}"
+        if what is not None:
+            out.append((node, what))
+    return out
+
+
+def _split_over_devices(tree: Any, name: str) -> Optional[str]:
+    found = _splits(tree, name)
+    return found[0][1] if len(found) == 1 else None
+
+
+def _split_line(tree: Any, name: str) -> int:
+    return _splits(tree, name)[0][0].lineno
 
 
 _COMPILES = re.compile(r"\btorch\.compile\b|\bcompile\(\s*model\b|\.compile\(\s*\)")

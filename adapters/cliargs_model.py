@@ -66,6 +66,8 @@ class _ModelPass(_FlagsPass):
                     # that name here: the name of an architecture in a library's registry or the
                     # project's own models (or a Hub id without an owner, ``gpt2``); its size is
                     # not known from the name
+                    if self._wrapper_hub(value.strip(), source):
+                        return None
                     self.add("model.ref", value.strip(), Source(source.kind, source.path, source.line, source.key,
                                                                 f"{source.detail}: a model name (a registry or "
                                                                 "catalog name, not a local path)"), "medium")
@@ -120,6 +122,24 @@ class _ModelPass(_FlagsPass):
                 if found is not None and _table_function(found[0]):
                     return True
         return False
+
+    def _wrapper_hub(self, value: str, source: Source) -> bool:
+        """``--model TimeLLM`` naming the project's wrapper module, whose model loads a Hub model by a
+        literal id (adapters/model_wrapper_hub.py): that Hub model is the model."""
+        from preflight.adapters.model_wrapper_hub import wrapped_hub_model
+
+        def option(name: str) -> object:
+            found = self.value(name)
+            return found[1] if found is not None else None
+
+        got = wrapped_hub_model(Path(self.project.root), self.script.source.text, value, option)
+        if got is None:
+            return False
+        hub, shown, line, guard = got
+        self.add("model.ref", hub, Source("code", shown, line, source.key,
+                                          f"{source.detail}: picks the project's {shown}, whose model loads {hub} "
+                                          f"(line {line}{', under ' + guard if guard else ''})"), "medium")
+        return True
 
     def _exists(self, value: str) -> bool:
         """A folder or file of that name beside the job (a local checkpoint)."""

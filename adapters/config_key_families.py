@@ -332,6 +332,13 @@ def _hydra_configs(project: Any) -> list[tuple[Any, Where]]:
     return out
 
 
+def _with_cli(base: Where, given: dict[tuple, str]) -> Where:
+    """``base``, except that a key the launch line set (``KEY VALUE`` after the file) is the line's."""
+    def where(path: tuple) -> tuple[str, Optional[str], Optional[int], str]:
+        return ("cli", None, None, given[path]) if path in given else base(path)
+    return where
+
+
 def config_key_facts(plan: TrainingPlan, project: Any) -> None:
     """Fill each field no adapter found from the job's configs' keys (a ``derive`` step)."""
     if project is None:
@@ -340,7 +347,9 @@ def config_key_facts(plan: TrainingPlan, project: Any) -> None:
 
     configs: list[tuple[Any, Where]] = [(loaded.data, file_where(loaded.path, loaded.line_of))
                                         for _source, loaded in project.configs if isinstance(loaded.data, dict)]
-    configs.extend((data, file_where(display, line_of)) for display, data, line_of in launch_configs(project))
+    for display, data, line_of in launch_configs(project):
+        given = data.pop("__cli__", {})  # KEY VALUE pairs after the file on the launch line (launch_kv_overrides.py)
+        configs.append((data, _with_cli(file_where(display, line_of), given)))
     configs.extend(_hydra_configs(project))
     wanted = [f for f in _FAMILIES if plan.resolve(f) is None]
     if not configs or not wanted:

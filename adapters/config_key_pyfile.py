@@ -93,8 +93,11 @@ def launch_configs(project: Any) -> list[tuple[str, dict, Callable[[tuple], Opti
     scripts = {os.path.abspath(str(s.source.path)) for s in project.scripts if s.source.path is not None}
     loaded = {os.path.abspath(str(src.path)) for src, _cfg in project.configs if src.path is not None}
     tokens: list[str] = []
+    lines_of: dict[str, list[str]] = {}  # token -> the launch words it sits in (KEY VALUE pairs after it)
     for script in project.scripts:
-        for tok in project.script_args(script):
+        words = [str(t) for t in project.script_args(script)]
+        for tok in words:
+            lines_of.setdefault(tok, words)
             if tok not in tokens:
                 tokens.append(tok)
     out: list[tuple[str, dict, Callable[[tuple], Optional[int]]]] = []
@@ -115,6 +118,14 @@ def launch_configs(project: Any) -> list[tuple[str, dict, Callable[[tuple], Opti
             read = read_python_config(path)
             if read is not None:
                 data, lines = read
+                from preflight.adapters.launch_kv_overrides import apply_pairs, overrides
+
+                words = lines_of[tok]
+                pairs = None if tok.startswith("-") else overrides(project, words, words.index(tok))
+                if pairs:  # PLLaVA ``config_pllava_nframe.py batch_size 8 ...``: the pairs win (launch_kv_overrides.py)
+                    data, given = apply_pairs(data, pairs)
+                    lines = {k: v for k, v in lines.items() if k not in given}
+                    data["__cli__"] = given
                 out.append((display, data, _line_of(lines)))
             continue
         source = read_source(path, display, kind)

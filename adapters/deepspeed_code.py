@@ -254,7 +254,8 @@ class DeepSpeedCodeAdapter(Adapter):
     frameworks = ("deepspeed",)
 
     def detect(self, project: Project) -> bool:
-        return any("deepspeed" in s.source.text and "initialize" in s.source.text for s in project.scripts)
+        return any(("deepspeed" in s.source.text and "initialize" in s.source.text) or "DeepSpeedPlugin(" in s.source.text
+                   for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         from preflight.adapters.deepspeed import DeepSpeedAdapter, _ConfigPass, deepspeed_block
@@ -278,7 +279,8 @@ class DeepSpeedCodeAdapter(Adapter):
     def config_file_of(self, project: Project, plan: TrainingPlan, script: ParsedPython) \
             -> Optional[tuple[LoadedConfig, dict]]:
         """A DeepSpeed JSON whose path the script builds from its options and hands to
-        ``HfDeepSpeedConfig(path)`` or ``deepspeed.initialize(config=path)``
+        ``HfDeepSpeedConfig(path)``, ``deepspeed.initialize(config=path)`` or accelerate's
+        ``DeepSpeedPlugin(hf_ds_config=path)``
         (NExT-GPT's ``args['ds_config_path'] = f'dsconfig/stage_{args["stage"]}.json'`` with
         ``--stage 1`` on the launch line), found next to the script or under the project root."""
         option = self._option_resolver(project, plan, script)
@@ -291,6 +293,10 @@ class DeepSpeedCodeAdapter(Adapter):
                 arg: Optional[ast.AST] = node.args[0]
             elif callee == "initialize" and isinstance(node.func, ast.Attribute):
                 arg = next((k.value for k in node.keywords if k.arg in ("config", "config_params")), None)
+            elif callee == "DeepSpeedPlugin":
+                # accelerate ``Accelerator(deepspeed_plugin=DeepSpeedPlugin(hf_ds_config='./ds_config_zero2.json'))``
+                # (KimMeen/Time-LLM @ 0045cde run_main.py:103-104): the JSON is the DeepSpeed config
+                arg = next((k.value for k in node.keywords if k.arg == "hf_ds_config"), None)
             else:
                 continue
             if arg is None:

@@ -72,7 +72,7 @@ _MAX_FILES = 300
 
 def derive(plan: TrainingPlan, project: Any = None) -> None:
     _deepspeed_precision(plan)
-    _autocast_over_bf16_weights(plan)
+    _autocast_over_bf16_weights(plan, project)
     _autocast_over_unseen_weights(plan)
     _trainer_ddp(plan)
     if project is not None:
@@ -368,23 +368,45 @@ def _autocast_over_unseen_weights(plan: TrainingPlan) -> None:
              "medium", adapter="derive", priority=max(1, winner.priority + 1))
 
 
+def _adapters_in_base_dtype(project: Any) -> bool:
+    """PEFT pinned below 0.12: its LoRA layers are cast to the base layer's dtype (``update_layer`` ->
+    ``self.to(weight.device, dtype=weight.dtype)``), so LoRA over bf16 weights trains bf16 adapters; from
+    0.12 ``autocast_adapter_dtype=True`` keeps them fp32 (magic-research/PLLaVA @ 6f49fd2
+    ``requirements.txt`` peft==0.10.0)."""
+    if project is None:
+        return False
+    from preflight.adapters.transformers_version import find_version
+
+    root = Path(project.root)
+    for script in project.scripts:
+        if script.source.path is None:
+            continue
+        found = find_version("peft", Path(str(script.source.path)).parent, root)
+        if found is not None:
+            return found.how == "pinned" and found.parts[:2] < (0, 12)
+    return False
+
+
 def _dtype_option(fact: Any) -> bool:
     """A ``torch_dtype``/``dtype`` option the script hands to its model load (read by the options
     reader, :meth:`preflight.adapters.cliargs_model._ModelPass.weights_dtype_option`)."""
     return fact.adapter == "cliargs" and (fact.source.key or "").lstrip("-") in ("torch_dtype", "dtype")
 
 
-def _autocast_over_bf16_weights(plan: TrainingPlan) -> None:
+def _autocast_over_bf16_weights(plan: TrainingPlan, project: Any = None) -> None:
     winner = plan.resolve("precision.mode")
     if winner is None or winner.value != "amp_bf16" or uses_deepspeed(plan):
         return
     sharding = plan.value("dist.sharding")
-    if (isinstance(sharding, str) and sharding.startswith("fsdp")) or plan.value("peft.method") == "lora":
+    if (isinstance(sharding, str) and sharding.startswith("fsdp")) or (
+            plan.value("peft.method") == "lora" and not _adapters_in_base_dtype(project)):
         return
     bits = plan.resolve("precision.weights_bits")
-    if bits is None or bits.value != 16 or not (bits.source.kind == "code" or _dtype_option(bits)):
+    if bits is None or bits.value != 16 or not (bits.source.kind == "code" or _dtype_option(bits)
+                                                or bits.adapter == "launch_pyconfig"):
         return
-    if not any(f.value == "bf16" and (f.source.kind == "code" or _dtype_option(f)) for f in plan.facts("precision.mode")):
+    if not any(f.value == "bf16" and (f.source.kind == "code" or _dtype_option(f) or f.adapter == "launch_pyconfig")
+               for f in plan.facts("precision.mode")):
         return  # the 16-bit weights are not known to be bf16
     plan.add("precision.mode", "bf16",
              Source("derived", bits.source.path, bits.source.line, None,

@@ -202,6 +202,10 @@ class _Pass:
     def run(self) -> None:
         lora_live: list[tuple[_Module, ast.Call]] = []
         lora_dead = 0
+        adapter_open = False
+        adapter_live: list[tuple[_Module, ast.Call]] = []
+        from preflight.adapters.peft_tables import either_arm, trainable_adapter_load
+
         bits: Optional[int] = None
         trains = False
         for mod in self.modules:
@@ -215,6 +219,15 @@ class _Pass:
                     attn = next((k for k in node.keywords if k.arg == "attn_implementation"), None)
                     if bits is None and _bnb_4bit_layers(mod, node) and mod.live(guards) is True:
                         bits = 4  # the model's linear layers swapped for Linear4bit (the pytorch adapter's fact)
+                    if trainable_adapter_load(node) and self._peft(mod, last):
+                        # a saved adapter loaded to train (LoftQ train_gsm8k.py:248-255): LoRA or PEFT
+                        state = mod.live(guards)
+                        if state is None:  # LoftQ: ``elif adapter_name_or_path is not None:`` loads one too
+                            state = mod.live(tuple(g for g in guards if not either_arm(mod.parsed.tree, g[0])))
+                        if state is True:
+                            adapter_live.append((mod, node))
+                        adapter_open = adapter_open or state is None  # may run: "no PEFT" cannot be said
+                        continue
                     if last not in ("LoraConfig", "get_peft_model", "BitsAndBytesConfig") and not liger \
                             and attn is None:
                         continue
@@ -271,7 +284,15 @@ class _Pass:
                                                         rank[1]))
             if trains:
                 self.add("task.mode", "qlora" if bits == 4 else "lora", self.src(mod, call, detail))
-        lora_live_any = bool(lora_live or helper_live)
+        lora_live_any = bool(lora_live or helper_live or adapter_live)
+        for mod, call in adapter_live[:1] if not (lora_live or helper_live) else []:
+            # the adapter's type is in its saved adapter_config.json, not here: LoRA, the common one, at low
+            detail = (f"{dotted_name(call.func)}(..., is_trainable=True) (every guard around it decided): a saved "
+                      "adapter trained; its type is in its adapter_config.json, LoRA assumed")
+            self.adapter.add_checked(self.plan, "peft.method", "lora", self.src(mod, call, detail), "low")
+            if trains:
+                self.adapter.add_checked(self.plan, "task.mode", "qlora" if bits == 4 else "lora",
+                                         self.src(mod, call, detail), "low")
         for mod, call in lora_live:
             kw = {k.arg: k.value for k in call.keywords if k.arg}
             detail = f"{dotted_name(call.func)}(...) (every guard around it decided)"
@@ -283,7 +304,7 @@ class _Pass:
             if trains:
                 self.add("task.mode", "qlora" if bits == 4 else "lora",
                          self.src(mod, call, detail + (" on 4-bit weights" if bits == 4 else "")))
-        if not lora_live_any and lora_dead:
+        if not lora_live_any and lora_dead and not adapter_open:
             self.add("peft.method", "none", Source("derived", None, None, None,
                                                    "every LoraConfig/get_peft_model of the job sits under a guard "
                                                    "the launch line decides false"))

@@ -151,6 +151,18 @@ class _Reader:
                 values = self.assigns.get(node.id, [])
                 if len(values) == 1:
                     return self.ev(values[0], depth + 1)
+                if 1 < len(values) <= 3:
+                    return self._one_dtype(values, depth)
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "eval" \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.JoinedStr):
+            # PLLaVA train_pllava_nframe_accel.py:89 ``eval(f'torch.{config.model.torch_dtype}')``
+            pieces: list[ast.expr] = list(node.args[0].values)
+            if len(pieces) == 2 and isinstance(pieces[0], ast.Constant) and pieces[0].value == "torch." \
+                    and isinstance(pieces[1], ast.FormattedValue) and pieces[1].format_spec is None:
+                name = self.ev(pieces[1].value, depth + 1)
+                if name is not None and isinstance(name.value, str) and name.value.isidentifier():
+                    return _Val(_Torch("torch", name.value), name.path)
             return None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
                 and not node.keywords and node.func.attr in ("lower", "upper", "strip"):
@@ -187,6 +199,30 @@ class _Reader:
                     out[k.value] = v
             return _Val(out, None)
         return None
+
+    def _one_dtype(self, values: list[ast.AST], depth: int) -> Optional[_Val]:
+        """A name assigned in each arm of an ``if`` where every assignment gives the same torch dtype
+        (PLLaVA ``torch_dtype = eval(f'torch.{E}')`` / ``torch_dtype = E`` for a dtype name E): that dtype."""
+        # only a dtype built from a name (``eval(f'torch.{E}')``, ``getattr(torch, E)``) beside plain reads: no
+        # name chains, which would be evaluated once per arm at every level
+        if any(isinstance(v, ast.Name) for v in values) or not any(
+                isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in ("eval", "getattr")
+                for v in values):
+            return None
+        got = [self.ev(v, depth + 1) for v in values]
+        names: set[str] = set()
+        for g in got:
+            if g is None:
+                return None
+            value = g.value.name if isinstance(g.value, _Torch) and g.value.module == "torch" else g.value
+            if not isinstance(value, str):
+                return None  # a dict, a list, a number: no dtype name (hydra configs hold every kind)
+            names.add(value)
+        path = next((g.path for g in got if g is not None and g.path is not None), None)
+        if len(names) != 1 or path is None:
+            return None
+        name = next(iter(names))
+        return _Val(_Torch("torch", name), path) if isinstance(name, str) and name in _HALF else None
 
     def test(self, node: ast.AST, depth: int = 0) -> Optional[bool]:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):

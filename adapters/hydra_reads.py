@@ -300,7 +300,11 @@ def _guard(node: ast.If, reader: _Reader, found: _Found) -> None:
             and _compiles(node.body):
         found.compile.append((decided, path, node.lineno))
     peft = _calls_in(node.body, _PEFT_CALLS)
-    if peft is not None and _calls_in(node.orelse, _PEFT_CALLS) is None:
+    from preflight.adapters.peft_tables import loads_trainable_adapter
+
+    # LoftQ ``if lora_init: get_peft_model(...)`` ``else: PeftModel.from_pretrained(..., is_trainable=True)``
+    other = _calls_in(node.orelse, _PEFT_CALLS) or loads_trainable_adapter(node.orelse)
+    if peft is not None and other is None:
         rank = None
         lora = _calls_in(node.body, ("LoraConfig",)) if decided else None
         if lora is not None:

@@ -218,6 +218,12 @@ class LaunchersAdapter(Adapter):
                       self._src(flag, line, "accelerate --num_processes is the total over all machines"))
         if "__num_machines" in opts and info.nodes is not None:
             self._put(plan, "dist.nodes", info.nodes, self._src(self._flag(info, "__num_machines"), line))
+        elif info.total_procs is not None and info.nodes == 1 and "__config_file" not in opts:
+            # Time-LLM ``accelerate launch --multi_gpu --num_processes 8 run_main.py``: one machine, as the
+            # devices per node below already take it (a default config file could say otherwise)
+            self._put(plan, "dist.nodes", 1, Source("default", None, None, "--num_machines",
+                                                    f"accelerate --num_machines default 1 (launch line: {line})"),
+                      "medium")
         if info.procs_per_node is not None and info.total_procs is not None and info.nodes is not None:
             detail = (f"--num_processes {info.total_procs} / --num_machines {info.nodes} = {info.procs_per_node} "
                       if "__num_machines" in opts else

@@ -276,8 +276,15 @@ class _PassBase:
             elif text.lstrip("-").isdigit():
                 count = int(text)
         if count == -1 or raw == "auto":
-            self.note(f"{self.where(expr)}: Trainer({flag}={raw!r}): all visible devices, known only at launch")
-            return None
+            from preflight.adapters.visible_devices import set_in_script
+
+            seen = set_in_script(self.idx, site)
+            if seen is None:
+                self.note(f"{self.where(expr)}: Trainer({flag}={raw!r}): all visible devices, known only at launch")
+                return None
+            count, value, line, env = seen
+            what = f"{what}: all visible devices, and line {line} sets CUDA_VISIBLE_DEVICES={value!r}"
+            resolved = env
         if count is None or count < 1:
             return None
         if version:

@@ -80,3 +80,41 @@ def trained_embeddings(calls: list[Any]) -> Optional[tuple[str, Any, str]]:
             return ("resized", site, f"{site.label}() runs after the PEFT adapter is attached: before "
                                      "transformers 4.35 the resized embeddings and LM head require grad")
     return None
+
+
+def trainable_adapter_load(call: ast.Call) -> bool:
+    """``PeftModel.from_pretrained(base, path, is_trainable=True)`` (or an ``AutoPeftModel*``
+    class): a saved adapter loaded to be trained, which is PEFT as much as ``get_peft_model``.
+    yxli2123/LoftQ @ ae33fd4 ``train_gsm8k.py:248-255`` loads the LoftQ-initialised LoRA of its 4-bit
+    base this way when neither ``--lora_init`` nor ``--adapter_name_or_path`` is given. Without
+    ``is_trainable`` (default False) or with anything but a literal True the adapter is frozen or
+    unknown: not counted."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "from_pretrained"):
+        return False
+    owner = func.value
+    name = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+    if not (name == "PeftModel" or name.startswith("AutoPeftModel") or name.startswith("PeftModelFor")):
+        return False
+    flag = next((k.value for k in call.keywords if k.arg == "is_trainable"), None)
+    return isinstance(flag, ast.Constant) and flag.value is True
+
+
+def loads_trainable_adapter(stmts: list[ast.stmt]) -> Optional[ast.Call]:
+    """The first trainable adapter load (``trainable_adapter_load``) in ``stmts``."""
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call) and trainable_adapter_load(node):
+                return node
+    return None
+
+
+def either_arm(tree: ast.AST, test: ast.expr) -> bool:
+    """The ``if`` whose test is ``test`` loads a trainable adapter in its body and in its ``else``
+    (LoftQ ``elif adapter_name_or_path is not None: PeftModel.from_pretrained(model,
+    adapter_name_or_path, is_trainable=True)`` ``else: PeftModel.from_pretrained(model, name,
+    subfolder='loftq_init', is_trainable=True)``): whichever way the test goes, an adapter is trained."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and node.test is test:
+            return loads_trainable_adapter(node.body) is not None and loads_trainable_adapter(node.orelse) is not None
+    return False

@@ -115,9 +115,31 @@ def _arith_end(text: str, start: int) -> int:
     return -1
 
 
+_OLD_ARITH = re.compile(r"\$\[([^\[\]$]*)\]")
+
+
+def _expand_old_arith(text: str, env: dict[str, str]) -> str:
+    """bash's older ``$[expr]`` arithmetic, innermost first (magic-research/PLLaVA @ 6f49fd2
+    ``scripts/train_pllava_7b.sh:15-17``: ``gradient_accumulation_steps=$[$full_batch_size/($batch_size*$num_gpus)]``,
+    ``ckpt_steps=$[$save_steps/10]``); one whose value is not known is kept as written."""
+    def one(m: re.Match) -> str:
+        inner = re.sub(r"\b([A-Za-z_][A-Za-z0-9_]*)\b", lambda v: env.get(v.group(1), v.group(1)), m.group(1))
+        value = _arith(inner)
+        return str(value) if value is not None else m.group(0)
+
+    for _ in range(8):
+        new = _OLD_ARITH.sub(one, text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
 def _expand_arith(text: str, env: dict[str, str]) -> str:
     """``$((expr))`` over known integers (names looked up in ``env``, as bash does without ``$``);
     one whose value is not known is kept as written."""
+    if "$[" in text:
+        text = _expand_old_arith(text, env)
     out: list[str] = []
     pos = 0
     while True:

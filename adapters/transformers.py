@@ -453,8 +453,11 @@ class _ScriptPass:
         from preflight.adapters.caller_guards import callers_run
 
         # a LoRA construct inside a helper whose calls may not run is not this file's adapter (caller_guards.py)
-        peft = peft_here = any(s.last in ("LoraConfig", "get_peft_model") and _is_hf(s)
-                               and callers_run(self.idx, s) is True for s in self.calls)
+        from preflight.adapters.peft_tables import trainable_adapter_load
+
+        # ``PeftModel.from_pretrained(..., is_trainable=True)`` trains a saved adapter (peft_tables.py)
+        peft = peft_here = any((s.last in ("LoraConfig", "get_peft_model") or trainable_adapter_load(s.call))
+                               and _is_hf(s) and callers_run(self.idx, s) is True for s in self.calls)
         from preflight.adapters.trainer_subclass import local_hf_trainer
 
         here = Path(str(self.script.source.path)).parent
@@ -510,6 +513,8 @@ class _ScriptPass:
                 conf = "low"
             if peft and not peft_here:  # the adapter is known from other adapters' facts
                 conf = self.plan.capped(conf, "peft.method")
+            elif peft and not any(s.last in ("LoraConfig", "get_peft_model") for s in self.calls):
+                conf = "medium" if conf == "high" else conf  # a saved adapter: its kind is in its own files
             if mode == "qlora" and not self.weights_4bit(sure=True):  # the 4-bit load may not run
                 conf = self.plan.capped("medium" if conf == "high" else conf, "precision.weights_bits")
             self.add("task.mode", mode, self.src(site.call, detail), conf)

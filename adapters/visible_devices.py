@@ -62,3 +62,71 @@ def visible_device_facts(adapter: Any, project: Any, plan: Any, info: Any, line:
                   f"others (launch line: {line})")
         for field in ("dist.world_size", "dist.devices_per_node", "dist.nodes"):
             adapter._put(plan, field, 1, Source("derived", None, None, "CUDA_VISIBLE_DEVICES", detail), "medium")
+
+
+def set_in_script(idx: Any, site: Any) -> Optional[tuple[int, str, int, Any]]:
+    """``os.environ["CUDA_VISIBLE_DEVICES"] = E`` in the function of ``site`` (a call that takes every
+    visible device), before it and under the same ``if`` tests, with ``E`` known: (how many devices,
+    the value, the line, E resolved). huyvnphan/PyTorch_CIFAR10 @ 641cac2 ``train.py:19,31``:
+    ``os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu_id`` (``--gpu_id`` default ``"3"``) then
+    ``Trainer(gpus=-1)``: one device. Only one such assignment, and ids that are all digits."""
+    import ast
+
+    found = []
+    for node in ast.walk(idx.script.tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)):
+            continue
+        target = node.targets[0]
+        key = target.slice
+        if not (isinstance(key, ast.Constant) and key.value == "CUDA_VISIBLE_DEVICES"
+                and ast.unparse(target.value) in ("os.environ", "environ")):
+            continue
+        found.append(node)
+    if len(found) != 1:
+        return None
+    node = found[0]
+    tree = idx.script.tree
+    owner = _owner(tree, node)
+    # in the call's function before it under the same tests, or at module level (under no test but
+    # ``if __name__ == "__main__":``), where it runs before the entry function is called
+    here = owner is _owner(tree, site.call) and node.lineno < site.line and _same_guards(tree, node, site.call)
+    top = owner is tree and owner is not _owner(tree, site.call) and all(
+        ast.unparse(t).replace("'", '"') == '__name__ == "__main__"' for t in _tests(tree, node))
+    if not (here or top):
+        return None
+    env = idx.resolve(node.value)
+    ids = _ids(env.value) if env is not None and isinstance(env.value, str) else None
+    if not ids or not all(i.isdigit() for i in ids):
+        return None
+    return len(ids), env.value, node.lineno, env
+
+
+def _owner(tree: Any, target: Any) -> Any:
+    import ast
+
+    around = [fn for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and any(n is target for n in ast.walk(fn))]
+    return max(around, key=lambda fn: fn.lineno) if around else tree  # the innermost starts last
+
+
+def _same_guards(tree: Any, a: Any, b: Any) -> bool:
+    """The innermost ``if`` arms around ``a`` and ``b`` are the same."""
+    import ast
+
+    def arms(target: Any) -> list[tuple[int, bool]]:
+        out = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If):
+                for arm, stmts in ((True, node.body), (False, node.orelse)):
+                    if any(n is target for s in stmts for n in ast.walk(s)):
+                        out.append((id(node), arm))
+        return out
+
+    return arms(a) == arms(b)
+
+
+def _tests(tree: Any, target: Any) -> list:
+    import ast
+
+    return [node.test for node in ast.walk(tree) if isinstance(node, ast.If)
+            and any(n is target for s in (*node.body, *node.orelse) for n in ast.walk(s))]
