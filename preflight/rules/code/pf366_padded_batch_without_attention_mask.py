@@ -9,6 +9,7 @@ from typing import Iterable, Optional
 from preflight.analysis.binding_kinds import MODULE
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import scope_index
+from preflight.analysis.syntax import own_nodes_in_order
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg, qualify
@@ -176,7 +177,7 @@ Pass the mask the tokenizer built: `model(**enc)` or
             yield from self._scope(ctx, scope, tokenizers, left)
 
     def _scope(self, ctx: FileContext, scope: ast.AST, tokenizers: set[str], left: bool) -> Iterable[Finding]:
-        body = _own_nodes(scope)
+        body = own_nodes_in_order(scope)
         encodings: dict[str, tuple[ast.Call, str]] = {}
         for node in body:
             value = node.value if isinstance(node, ast.Assign) else None
@@ -226,17 +227,3 @@ Pass the mask the tokenizer built: `model(**enc)` or
                 f"shorter row's outputs depend on the longest row of its batch. Pass "
                 f"`attention_mask={base}[\"attention_mask\"]` (or call the model with `**{base}`)",
                 evidence=[ctx.evidence(enc_call, "the batch is padded here")])
-
-
-def _own_nodes(scope: ast.AST) -> list[ast.AST]:
-    """The nodes of ``scope`` outside nested functions and classes, in source order."""
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(scope))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        out.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
-    return out
