@@ -30,21 +30,10 @@ from preflight.adapters.config_object_returns import bind_returned, returned
 from preflight.adapters.config_object_rewrites import root_rewrite
 from preflight.adapters.config_object_yacs import Yacs
 
+from preflight.analysis.syntax import own_nodes_in_order
+
 _PARSE = ("parse_args", "parse_args_into_dataclasses")
 Fn = Any  # ast.FunctionDef | ast.Module
-
-
-def _own(fn: ast.AST) -> list[ast.AST]:
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        out.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
-    return out
 
 
 def _written_whole(node: ast.AST) -> Optional[ast.AST]:
@@ -120,7 +109,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
             for param in given.get(id(fn), ()):
                 local[param] = namespace
         calls: list[ast.Call] = []
-        for node in _own(fn) if namespace is not None else []:  # the parsed options, in any branch
+        for node in own_nodes_in_order(fn) if namespace is not None else []:  # the parsed options, in any branch
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
                     and ((isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE)
                          or _namespace_function(node.value, modules, shown)):
@@ -219,7 +208,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                                 from_option = option_leaf(value, local)
                                 got = from_option if from_option is not None else builder.value(value, shown)
                                 if got is None:  # ``args.freq = args.freq[-1:]`` (config_object_rewrites.py)
-                                    got = root_rewrite(value, target, local, _own(fn), shown, node.lineno)
+                                    got = root_rewrite(value, target, local, own_nodes_in_order(fn), shown, node.lineno)
                                     if got is not None and isinstance(tree, Namespace) and len(path) == 1:
                                         tree.memo[path[0]] = got
                                         continue

@@ -282,19 +282,6 @@ def _functions(tree: ast.AST) -> list[ast.AST]:
     return out
 
 
-def _own_nodes(fn: ast.AST) -> list[ast.AST]:
-    """The nodes of a function (or module) without those of functions nested in it."""
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        out.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    return out
-
-
 def _calls_in(stmts: list[ast.stmt], names: tuple[str, ...]) -> Optional[ast.Call]:
     for stmt in stmts:
         for node in ast.walk(stmt):

@@ -56,12 +56,12 @@ from preflight.adapters.hydra_reader import (
     _dotted,
     _Found,
     _functions,
-    _own_nodes,
     _Reader,
     _Torch,
     _Val,
 )
 
+from preflight.analysis.syntax import own_nodes
 from preflight.sources import read_text_limited
 
 
@@ -91,7 +91,7 @@ def rebound_parameters(tree: ast.AST) -> dict[str, set[str]]:
 def _scan(tree: ast.AST, reader: _Reader, found: _Found) -> None:
     reader.param_rebinds = rebound_parameters(tree)
     for fn in _functions(tree):
-        nodes = _own_nodes(fn)
+        nodes = list(own_nodes(fn))
         reader.assigns = {}
         for node in nodes:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):

@@ -31,6 +31,7 @@ from typing import Any, Optional
 
 from preflight.adapters.launch_line import _int
 
+from preflight.analysis.syntax import own_nodes
 from preflight.plan import Source
 
 LOOP_FIELDS = ("dist.world_size", "dist.nodes", "dist.devices_per_node")
@@ -96,7 +97,7 @@ def _device_count(idx: Any, tree: ast.AST, call: ast.Call, expr: ast.expr) -> bo
         if any(a.arg == expr.id for a in params):
             return False
     values = []
-    for node in _own_nodes(scope):
+    for node in own_nodes(scope):
         if isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name) \
                 and node.target.id == expr.id:
             return False
@@ -106,19 +107,6 @@ def _device_count(idx: Any, tree: ast.AST, call: ast.Call, expr: ast.expr) -> bo
             values.append(node.value)
     return bool(values) and all(_device_count(idx, tree, call, v) for v in values if not isinstance(v, ast.Name))\
         and not any(isinstance(v, ast.Name) for v in values)
-
-
-def _own_nodes(scope: ast.AST) -> list[ast.AST]:
-    """The nodes of ``scope`` outside the functions and classes it defines."""
-    out: list[ast.AST] = []
-    todo = list(ast.iter_child_nodes(scope))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        out.append(node)
-        todo.extend(ast.iter_child_nodes(node))
-    return out
 
 
 def _dotted(node: ast.expr) -> Optional[str]:

@@ -138,6 +138,11 @@ def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
         todo.extend(ast.iter_child_nodes(node))
 
 
+def own_nodes_in_order(fn: ast.AST) -> list[ast.AST]:
+    """:func:`own_nodes` in source order (line, then column)."""
+    return sorted(own_nodes(fn), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+
+
 def names_in(node: ast.AST) -> set[str]:
     """Every Name read anywhere inside ``node``."""
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

@@ -6,14 +6,14 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from preflight.analysis.binding_kinds import MODULE
 from preflight.analysis.context import FileContext
-from preflight.analysis.scopes import scope_index
+from preflight.analysis.syntax import own_nodes_in_order
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg, qualify
 from preflight.rules._pf414_support import const_str
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pretrained_class import pretrained_class
 
 # tokenizer methods that pad a batch when asked (``tok(texts, padding=True)``, ``tok.batch_encode_plus``)
 _ENCODERS = frozenset({"__call__", "batch_encode_plus", "encode_plus", "pad"})
@@ -81,21 +81,6 @@ def _ids_of(expr: ast.AST, encodings: set[str], names: dict[str, list[ast.AST]])
         return None
     base = ast.unparse(expr.value)
     return base if base in encodings else None
-
-
-def _model_class(ctx: FileContext, call: ast.Call) -> Optional[str]:
-    """The transformers class whose ``from_pretrained`` built the called model, or None."""
-    if not isinstance(call.func, (ast.Name, ast.Attribute)):
-        return None
-    scopes = scope_index(ctx)
-    found = scopes.bindings.classify(call.func, scopes.function_of(call))
-    if found is None or found.kind != MODULE:
-        return None
-    node = found.inner.node if found.inner is not None else found.node
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained"):
-        return None
-    qual = qualify(ctx, node.func.value) or ""
-    return qual.rsplit(".", 1)[-1] if qual.startswith("transformers.") else None
 
 
 def _left_padded(ctx: FileContext) -> bool:
@@ -176,7 +161,7 @@ Pass the mask the tokenizer built: `model(**enc)` or
             yield from self._scope(ctx, scope, tokenizers, left)
 
     def _scope(self, ctx: FileContext, scope: ast.AST, tokenizers: set[str], left: bool) -> Iterable[Finding]:
-        body = _own_nodes(scope)
+        body = own_nodes_in_order(scope)
         encodings: dict[str, tuple[ast.Call, str]] = {}
         for node in body:
             value = node.value if isinstance(node, ast.Assign) else None
@@ -214,7 +199,7 @@ Pass the mask the tokenizer built: `model(**enc)` or
             base = _ids_of(ids, set(encodings), names) if ids is not None else None
             if ids is None or base is None:
                 continue
-            cls = _model_class(ctx, node)
+            cls = pretrained_class(ctx, node)
             if cls is None or (any(c in cls for c in _CAUSAL) and not left) or any(c in cls for c in _CONDITIONING):
                 continue
             enc_call, how = encodings[base]
@@ -226,17 +211,3 @@ Pass the mask the tokenizer built: `model(**enc)` or
                 f"shorter row's outputs depend on the longest row of its batch. Pass "
                 f"`attention_mask={base}[\"attention_mask\"]` (or call the model with `**{base}`)",
                 evidence=[ctx.evidence(enc_call, "the batch is padded here")])
-
-
-def _own_nodes(scope: ast.AST) -> list[ast.AST]:
-    """The nodes of ``scope`` outside nested functions and classes, in source order."""
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(scope))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        out.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
-    return out

@@ -7,13 +7,13 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from preflight.analysis.binding_kinds import MODULE
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg, qualify
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pretrained_class import pretrained_class
 
 # tensor methods that keep every position (views, moves, casts): a slice is the only shift
 _VIEWS = frozenset({"view", "reshape", "flatten", "contiguous", "float", "to", "cuda", "long", "clone", "detach"})
@@ -30,18 +30,8 @@ def _strip(expr: ast.AST, methods: frozenset[str]) -> ast.AST:
 
 def _causal_class(ctx: FileContext, call: ast.Call) -> Optional[str]:
     """The transformers decoder-only class whose ``from_pretrained`` built the called model, or None."""
-    if not isinstance(call.func, (ast.Name, ast.Attribute)):
-        return None
-    scopes = scope_index(ctx)
-    found = scopes.bindings.classify(call.func, scopes.function_of(call))
-    if found is None or found.kind != MODULE:
-        return None
-    node = found.inner.node if found.inner is not None else found.node
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained"):
-        return None
-    qual = qualify(ctx, node.func.value) or ""
-    cls = qual.rsplit(".", 1)[-1]
-    return cls if qual.startswith("transformers.") and any(c in cls for c in _CAUSAL) else None
+    cls = pretrained_class(ctx, call)
+    return cls if cls is not None and any(c in cls for c in _CAUSAL) else None
 
 
 def _assigned(scope: ast.AST) -> dict[str, list[ast.AST]]:
