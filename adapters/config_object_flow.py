@@ -21,13 +21,15 @@ from preflight.adapters.config_object_dead_rebind import rebound_only_when_dead
 from preflight.adapters.config_object_guards import _written_back
 from preflight.adapters.config_object_rebind import binding_at, segments
 from preflight.adapters.config_object_rewrites import option_rewrite, rewritten, runs_decided
-from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _written_whole
+from preflight.adapters.config_object_roots import Fn, _on_cuda, _written_whole
 from preflight.adapters.config_object_super import inherited, subclasses, super_callee
 from preflight.adapters.hydra_reads import (
     _dotted,
     _Reader,
     _Val,
 )
+
+from preflight.analysis.syntax import own_nodes_in_order
 
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
          "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
@@ -180,7 +182,7 @@ class _Flow:
 
     def own_of(self, fn: Fn) -> list[ast.AST]:
         if id(fn) not in self._own:
-            self._own[id(fn)] = _own(fn)
+            self._own[id(fn)] = own_nodes_in_order(fn)
         return self._own[id(fn)]
 
     def stores_of(self, fn: Fn) -> Counter:
