@@ -8,7 +8,7 @@ from typing import Any, Optional
 from preflight.diagnostics import Severity
 from preflight.plan_rules import PlanContext
 from preflight.rules.plan._pinned_release import pinned_lightning, pinned_version, released_between
-from preflight.rules.plan._release_defects import Defect
+from preflight.rules.plan._release_defects import DEFECTS, Defect
 from preflight.sources import ParsedPython
 
 SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "note": Severity.NOTE}
@@ -43,3 +43,14 @@ def message(defect: Defect, version: Any, values: dict[str, Any]) -> str:
     return (f"the project pins {version.describe()}: {effect} (release defect `{defect.key}`, fixed in "
             f"{defect.package} {defect.fixed}; {defect.source}). Upgrade to {defect.fixed} or later, or "
             f"{defect.remedy}")
+
+
+def entries(kind: str, with_severity: bool) -> str:
+    """The table's entries of one kind ("code": PF384, "config": PF385) as a Markdown list for the rule's docs."""
+    rows = []
+    for d in DEFECTS:
+        if d.kind == kind:
+            ranges = ", ".join(f"{'.'.join(map(str, lo))} <= v < {'.'.join(map(str, hi))}" for lo, hi in d.ranges)
+            extra = f"; {d.severity}" if with_severity else ""
+            rows.append(f"* `{d.key}` ({d.package} {ranges}{extra}): {d.source}")
+    return "\n".join(rows)

@@ -10,18 +10,9 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._release_common import SEVERITIES, affected, message, pinned_for
+from preflight.rules.plan._release_common import SEVERITIES, affected, entries, message, pinned_for
 from preflight.rules.plan._release_defects import DEFECTS
 from preflight.rules.plan._release_features import CODE_FEATURES
-
-
-def _entries() -> str:
-    rows = []
-    for d in DEFECTS:
-        if d.kind == "code":
-            ranges = ", ".join(f"{'.'.join(map(str, lo))} <= v < {'.'.join(map(str, hi))}" for lo, hi in d.ranges)
-            rows.append(f"* `{d.key}` ({d.package} {ranges}; {d.severity}): {d.source}")
-    return "\n".join(rows)
 
 
 @register
@@ -47,7 +38,7 @@ first fixed release and the source (the fixing pull request).
 Each range was read in the library's code at the tags (or released wheels) on both sides of
 the fix. The entries:
 
-{_entries()}
+{entries("code", with_severity=True)}
 
 ## How to fix it
 

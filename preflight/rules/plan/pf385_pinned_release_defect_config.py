@@ -10,18 +10,9 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._release_common import affected, message, pinned_for
+from preflight.rules.plan._release_common import affected, entries, message, pinned_for
 from preflight.rules.plan._release_config_features import CONFIG_FEATURES
 from preflight.rules.plan._release_defects import DEFECTS
-
-
-def _entries() -> str:
-    rows = []
-    for d in DEFECTS:
-        if d.kind == "config":
-            ranges = ", ".join(f"{'.'.join(map(str, lo))} <= v < {'.'.join(map(str, hi))}" for lo, hi in d.ranges)
-            rows.append(f"* `{d.key}` ({d.package} {ranges}): {d.source}")
-    return "\n".join(rows)
 
 
 @register
@@ -46,7 +37,7 @@ message names the release, the first fixed release and the source.
 
 Each range was read in the library's code at the tags on both sides of the fix. The entries:
 
-{_entries()}
+{entries("config", with_severity=False)}
 
 ## How to fix it
 
