@@ -157,6 +157,12 @@ Benjamin Bossan's peft-experiments logs, Llama-3-8B-Instruct LoRA / QLoRA fine-t
 README benchmark, Whisper large-v2 beam-5 transcription with openai/whisper and transformers, NVML device memory; two
 PKU NLPDL 2024 homework repositories, GPT-2 and Llama-2-7B fp32 generation with and without a KV cache; committed before
 it was first scored).
+
+``--split held-out-32`` the thirty-second, ``calibration/public/heldout32.json`` (three publishers no earlier split
+read: the ml-engineering book's GPU-upgrade benchmark, Llama-3.1-8B full training with DeepSpeed on 8 H200s, ZeRO-3
+with a CPU-offloaded optimizer, checkpointing and Liger-Kernel from 8K to 256K tokens and ZeRO-2 at 8K,
+max_memory_reserved; an EE 5453 KV-cache assignment, distilgpt2 fp16 decoding with and without the cache; a Columbia
+HPML project, DistilBERT sequence-classification LoRA in fp32; 13 training rows; committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -195,6 +201,7 @@ HELDOUT28 = REPO / "calibration" / "public" / "heldout28.json"
 HELDOUT29 = REPO / "calibration" / "public" / "heldout29.json"
 HELDOUT30 = REPO / "calibration" / "public" / "heldout30.json"
 HELDOUT31 = REPO / "calibration" / "public" / "heldout31.json"
+HELDOUT32 = REPO / "calibration" / "public" / "heldout32.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -208,4 +215,4 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-25": HELDOUT25, "held-out-26": HELDOUT26,
                "held-out-27": HELDOUT27, "held-out-28": HELDOUT28,
                "held-out-29": HELDOUT29, "held-out-30": HELDOUT30,
-               "held-out-31": HELDOUT31}
+               "held-out-31": HELDOUT31, "held-out-32": HELDOUT32}
