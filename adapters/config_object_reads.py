@@ -56,6 +56,7 @@ from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_model_table import table_count
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
+from preflight.adapters.config_object_sacred import sacred_roots
 from preflight.adapters.config_object_spawn import spawn_counts
 from preflight.adapters.config_object_split_arm import training_arm, training_ifexp
 from preflight.adapters.config_object_whole import whole_count
@@ -96,6 +97,8 @@ class ConfigObjectAdapter(ScratchAdapter):
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
                                       project.script_args(script), namespace, applied, project)
             hydra_roots(project, script, combined, scopes)  # the composed config of @hydra.main
+            sacred_roots(script, modules, project.script_args(script), combined, scopes,
+                         lambda text: self.note(plan, text))  # a sacred Experiment's _config
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)
