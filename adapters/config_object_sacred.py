@@ -165,6 +165,17 @@ def sacred_tree(modules: Modules, ex: str, argv: list[str], note: Any = None) ->
         return None
     home = homes[0]
     tree: Tree = {}
+    for shown, _, mod in modules.trees:
+        top = {id(n.value) for n in mod.body if isinstance(n, ast.Expr)} if shown == home else set()
+        for call in ast.walk(mod):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and call.func.attr == "add_config" and isinstance(call.func.value, ast.Name) \
+                    and call.func.value.id == ex and id(call) not in top:
+                # ``for f in Path("config").glob("*.yaml"): ex.add_config(str(f))``: keys merged at run time
+                if note is not None:
+                    note(f"{shown}:{call.lineno}: {ex}.add_config(...) inside a block or another module: the sacred "
+                         "configuration is not known")
+                return None
     named_fns: dict[str, tuple[str, ast.FunctionDef]] = {}
     for shown, _, mod in modules.trees:
         if shown != home:

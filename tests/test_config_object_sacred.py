@@ -238,3 +238,27 @@ def test_sacred_two_experiments_of_one_name_stay_unknown(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert ours(plan, "batch.micro") is None
+
+
+def test_sacred_add_config_in_a_loop_leaves_everything_unknown(cli, tmp_path):
+    """Twin: ``for f in Path("config").glob("config*.yaml"): ex.add_config(str(f))`` (a real shape: each YAML
+    merged at run time may set any key), so no key is claimed."""
+    files = dict(LOOP)
+    files["config.py"] = files["config.py"].replace(
+        'ex = Experiment("demo")\n',
+        'ex = Experiment("demo")\n        for f in Path("config").glob("config*.yaml"):\n'
+        '            ex.add_config(str(f))\n').replace("from sacred import Experiment\n",
+                                                 "from pathlib import Path\n        from sacred import Experiment\n")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
+
+
+def test_sacred_add_config_literal_dict_is_read(cli, tmp_path):
+    """``ex.add_config({"batch_size": 48})`` at module level after the scope: a literal, read in order."""
+    files = dict(LOOP)
+    files["config.py"] = files["config.py"] + '\n\n        ex.add_config({"batch_size": 48})\n'
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    micro = ours(plan, "batch.micro")
+    assert micro.value == 48 and micro.source.path == "config.py"
