@@ -312,6 +312,13 @@ def sacred_key(idx: Any, expr: ast.AST, note: Any = None) -> Any:
         root = Path(full[:-len(display)]) if full.endswith("/" + display) else Path(full).parent
         modules = Modules(Path(str(path)), tree, display, root)
         cache[exs[0]] = sacred_tree(modules, exs[0], list(getattr(idx, "args", []) or []), note)
+        # a key any module read writes on some object (``config["precision"] = 32`` in a helper the config is
+        # handed to) is not claimed: which object it is is not followed here
+        cache[f"<written {exs[0]}>"] = {n.slice.value for _, _, t in modules.trees for n in ast.walk(t)
+                                        if isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del))
+                                        and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str)}
+    if expr.slice.value in cache[f"<written {exs[0]}>"]:
+        return None
     got = (cache[exs[0]] or {}).get(expr.slice.value)
     if not isinstance(got, Leaf) or isinstance(got.value, (dict, list, tuple, set)):
         return None

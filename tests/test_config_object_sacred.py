@@ -262,3 +262,21 @@ def test_sacred_add_config_literal_dict_is_read(cli, tmp_path):
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     micro = ours(plan, "batch.micro")
     assert micro.value == 48 and micro.source.path == "config.py"
+
+
+def test_sacred_key_written_by_a_helper_is_not_read(cli, tmp_path):
+    """Twin: a project helper the config is handed to writes ``config["precision"]``: not claimed (the
+    other keys still are)."""
+    files = dict(VILT)
+    files["vilt/helpers.py"] = """\
+        def adjust(config):
+            config["precision"] = 32
+    """
+    files["run.py"] = files["run.py"].replace("from vilt.config import ex\n",
+                                              "from vilt.config import ex\n        from vilt.helpers import adjust\n")
+    files["run.py"] = files["run.py"].replace('    pl.seed_everything(_config["seed"])\n',
+                                              '    pl.seed_everything(_config["seed"])\n            adjust(_config)\n')
+    write(tmp_path, files)
+    plan = plan_of(cli, "run.py", *LINE, cwd=tmp_path)
+    assert _lightning(plan, "precision.mode") is None
+    assert _lightning(plan, "dist.devices_per_node").value == 8
