@@ -52,6 +52,7 @@ from preflight.adapters.config_object_guards import (
 )
 from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_loader_arms import agreeing_loaders
+from preflight.adapters.config_object_mlc import mlc_roots
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_model_table import table_count
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
@@ -99,6 +100,7 @@ class ConfigObjectAdapter(ScratchAdapter):
             hydra_roots(project, script, combined, scopes)  # the composed config of @hydra.main
             sacred_roots(script, modules, project.script_args(script), combined, scopes,
                          lambda text: self.note(plan, text))  # a sacred Experiment's _config
+            mlc_roots(project, script, modules, project.script_args(script), combined, scopes)  # absl config files
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)
