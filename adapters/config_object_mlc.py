@@ -15,7 +15,10 @@ bound to names and keys, an alias of a sub-config, a call of another such builde
 it imports by ``from M import f``, a key given a literal, or ``return``. A key given anything else (``torch.device
 (...)``) is unknown; any other statement (a loop, an ``if``, a call) makes the whole file unknown. The
 launch line's ``--config.a.b=value`` overrides are read as literals (else strings). A file given with a
-``:argument`` suffix (``get_config(arg)``) is not read.
+``:argument`` suffix (``get_config(arg)``) is not read. The flag's default file is read when the line gives
+none (``config_flags.DEFINE_config_file('config', 'configs/data_parallel.py', ...)``, seen in public code).
+Not read: a ``FlagHolder`` (``_CONFIG = config_flags.DEFINE_config_file('config')`` then ``_CONFIG.value``), flags
+defined under ``if __name__ == "__main__":`` only.
 """
 
 from __future__ import annotations
@@ -163,14 +166,18 @@ class _Builder:
         return held, got[1][-1]
 
 
-def _flag_names(tree: ast.Module) -> list[str]:
-    """The names ``config_flags.DEFINE_config_file("config", ...)`` defines in the entry."""
-    out: list[str] = []
+def _flag_names(tree: ast.Module) -> list[tuple[str, Optional[str]]]:
+    """(name, default file) of each ``config_flags.DEFINE_config_file("config", "configs/x.py", ...)`` of the entry
+    (the default: the second argument or ``default=``, when a string)."""
+    out: list[tuple[str, Optional[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr == "DEFINE_config_file" and node.args \
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            out.append(node.args[0].value)
+            default = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "default"), None)
+            given = default.value if isinstance(default, ast.Constant) and isinstance(default.value, str) else None
+            out.append((node.args[0].value, given))
     return out
 
 
@@ -215,8 +222,9 @@ def mlc_roots(project: Any, script: Any, modules: Modules, argv: list[str], comb
         return
     root = Path(str(project.root)) if getattr(project, "root", None) else Path(str(script.source.path)).parent
     found: Tree = {}
-    for name in _flag_names(tree):
+    for name, default in _flag_names(tree):
         given, overrides = _given(argv, name)
+        given = given if given is not None else default  # ``DEFINE_config_file("config", "configs/base.py")``
         if given is None:
             continue
         if ":" in given:

@@ -153,3 +153,21 @@ def test_config_file_with_an_argument_is_not_read(cli, tmp_path):
     plan = plan_of(cli, "main.py", *line, cwd=tmp_path)
     assert ours(plan, "data.image_size") is None
     assert ours(plan, "optimizer.name") is None
+
+
+def test_config_flag_default_file_is_read_when_the_line_gives_none(cli, tmp_path):
+    """``DEFINE_config_file("config", "configs/vp/cifar10.py", ...)`` (a default file, seen in public code) and a
+    line without ``--config``: the default file's keys."""
+    files = dict(SDE)
+    files["main.py"] = files["main.py"].replace('DEFINE_config_file("config", None,',
+                                                'DEFINE_config_file("config", "configs/vp/cifar10.py",')
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", "--", "--workdir", "exp", cwd=tmp_path)
+    assert ours(plan, "optimizer.name").value == "Adam"
+
+
+def test_config_flag_without_default_or_line_value_reads_nothing(cli, tmp_path):
+    """Twin: no default and no ``--config`` on the line: nothing is claimed."""
+    write(tmp_path, SDE)
+    plan = plan_of(cli, "main.py", "--", "--workdir", "exp", cwd=tmp_path)
+    assert ours(plan, "optimizer.name") is None
