@@ -232,14 +232,16 @@ def mlc_roots(project: Any, script: Any, modules: Modules, argv: list[str], comb
                 note(f"--{name} {given}: a config file with an argument (get_config(arg)) is not read")
             continue
         path = (root / given) if not Path(given).is_absolute() else Path(given)
-        parsed = _parse(path) if path.suffix == ".py" and path.is_file() else None
-        if parsed is None:
-            continue
         builder = _Builder(root, lambda p: modules._show(p))
-        got = builder.function(path, parsed, "get_config")
         try:
+            parsed = _parse(path) if path.suffix == ".py" and path.is_file() else None
+            if parsed is None:
+                if note is not None:
+                    note(f"--{name} {given}: no readable Python config file there; its keys are not read")
+                continue
+            got = builder.function(path, parsed, "get_config")
             config = builder.build(*got) if got is not None else None
-        except (_No, RecursionError):
+        except (_No, RecursionError, OSError, ValueError):  # a path the system refuses: not read, no traceback
             config = None
         if config is None:
             if note is not None:

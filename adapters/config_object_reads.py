@@ -85,6 +85,21 @@ class ConfigObjectAdapter(ScratchAdapter):
     def wants(self, project: Project) -> bool:
         return any(s.tree is not None and s.source.path is not None for s in project.scripts)
 
+    def detect(self, project: Project) -> bool:
+        """Facts found, or only a note of a config-system reader to pass on (nothing else follows from it: this
+        adapter names no framework)."""
+        found = super().detect(project)
+        scratch = project.cache.get(f"{self.name}.scratch")
+        return found or (isinstance(scratch, TrainingPlan) and bool(scratch.notes))
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        """The facts, and the notes the config-system readers leave (a sacred named config or an ml_collections
+        file not read): the scratch plan's notes are otherwise dropped."""
+        scratch = project.cache.get(f"{self.name}.scratch")
+        super().contribute(project, plan)
+        for text in scratch.notes if isinstance(scratch, TrainingPlan) else []:
+            plan.note(text)
+
     def work(self, project: Project, plan: TrainingPlan) -> None:
         for script in self.scripts(project):
             path = Path(str(script.source.path))
@@ -100,7 +115,8 @@ class ConfigObjectAdapter(ScratchAdapter):
             hydra_roots(project, script, combined, scopes)  # the composed config of @hydra.main
             sacred_roots(script, modules, project.script_args(script), combined, scopes,
                          lambda text: self.note(plan, text))  # a sacred Experiment's _config
-            mlc_roots(project, script, modules, project.script_args(script), combined, scopes)  # absl config files
+            mlc_roots(project, script, modules, project.script_args(script), combined, scopes,
+                      lambda text: self.note(plan, text))  # absl config files
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)

@@ -179,7 +179,7 @@ class _PassBase:
         if got is None and isinstance(expr, ast.Subscript):
             from preflight.adapters.config_object_sacred import sacred_key
 
-            got = sacred_key(self.idx, expr, self.note if self.plan is not None else None)
+            got = sacred_key(self.idx, expr)  # a configuration not read is noted once, by the value flow
         return got
 
     def unpacked(self, site: CallSite) -> Optional[CallSite]:

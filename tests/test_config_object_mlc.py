@@ -171,3 +171,12 @@ def test_config_flag_without_default_or_line_value_reads_nothing(cli, tmp_path):
     write(tmp_path, SDE)
     plan = plan_of(cli, "main.py", "--", "--workdir", "exp", cwd=tmp_path)
     assert ours(plan, "optimizer.name") is None
+
+
+def test_config_file_missing_gives_one_note(cli, tmp_path):
+    """Twin: ``--config`` naming a file that is not there: nothing claimed, one note, no traceback."""
+    write(tmp_path, SDE)
+    plan = plan_of(cli, "main.py", "--", "--config", "configs/nope.py", "--workdir", "exp", cwd=tmp_path)
+    assert ours(plan, "optimizer.name") is None
+    assert [n for n in plan["notes"] if "configs/nope.py" in n] == [
+        "value_flow: --config configs/nope.py: no readable Python config file there; its keys are not read"]

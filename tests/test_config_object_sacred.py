@@ -141,7 +141,9 @@ def test_sacred_named_config_missing_leaves_everything_unknown(cli, tmp_path):
     plan = plan_of(cli, "run.py", *LINE, "env_cluster", cwd=tmp_path)
     assert _lightning(plan, "precision.mode") is None
     assert _lightning(plan, "dist.devices_per_node") is None
-    assert any("named config 'env_cluster'" in n for n in plan["notes"])
+    assert [n for n in plan["notes"] if "env_cluster" in n] == [
+        "value_flow: sacred: the named config 'env_cluster' of the launch line is not a @ex.named_config of "
+        "vilt/config.py: the configuration is not known"]
 
 
 def test_sacred_config_file_on_the_line_leaves_everything_unknown(cli, tmp_path):
@@ -280,3 +282,13 @@ def test_sacred_key_written_by_a_helper_is_not_read(cli, tmp_path):
     plan = plan_of(cli, "run.py", *LINE, cwd=tmp_path)
     assert _lightning(plan, "precision.mode") is None
     assert _lightning(plan, "dist.devices_per_node").value == 8
+
+
+def test_sacred_config_file_note_in_a_plain_loop(cli, tmp_path):
+    """Twin without Lightning: ``with overrides.yaml`` leaves the loop's keys unknown, with one note."""
+    write(tmp_path, LOOP)
+    plan = plan_of(cli, "train.py", "--", "with", "overrides.yaml", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
+    assert [n for n in plan["notes"] if n.startswith("value_flow: sacred")] == [
+        "value_flow: sacred: a config file on the launch line (with overrides.yaml) is not read: the configuration "
+        "is not known"]
