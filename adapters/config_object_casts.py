@@ -15,6 +15,15 @@ import ast
 from collections.abc import Iterable
 
 _CASTS = ("bool", "int", "float", "str")
+_COPIES = ("copy.deepcopy", "copy.copy", "deepcopy")
+
+
+def _callee(func: ast.AST) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return ""
 
 
 def self_casts(nodes: Iterable[ast.AST]) -> set[str]:
@@ -25,7 +34,7 @@ def self_casts(nodes: Iterable[ast.AST]) -> set[str]:
     for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, node.value
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _CASTS \
+            if isinstance(value, ast.Call) and (_callee(value.func) in _CASTS or _callee(value.func) in _COPIES) \
                     and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Name) \
                     and value.args[0].id == name:
                 cast.add(name)

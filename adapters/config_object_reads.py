@@ -52,10 +52,12 @@ from preflight.adapters.config_object_guards import (
 )
 from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_loader_arms import agreeing_loaders
+from preflight.adapters.config_object_mlc import mlc_roots
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_model_table import table_count
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
+from preflight.adapters.config_object_sacred import sacred_roots
 from preflight.adapters.config_object_spawn import spawn_counts
 from preflight.adapters.config_object_split_arm import training_arm, training_ifexp
 from preflight.adapters.config_object_whole import whole_count
@@ -83,6 +85,21 @@ class ConfigObjectAdapter(ScratchAdapter):
     def wants(self, project: Project) -> bool:
         return any(s.tree is not None and s.source.path is not None for s in project.scripts)
 
+    def detect(self, project: Project) -> bool:
+        """Facts found, or only a note of a config-system reader to pass on (nothing else follows from it: this
+        adapter names no framework)."""
+        found = super().detect(project)
+        scratch = project.cache.get(f"{self.name}.scratch")
+        return found or (isinstance(scratch, TrainingPlan) and bool(scratch.notes))
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        """The facts, and the notes the config-system readers leave (a sacred named config or an ml_collections
+        file not read): the scratch plan's notes are otherwise dropped."""
+        scratch = project.cache.get(f"{self.name}.scratch")
+        super().contribute(project, plan)
+        for text in scratch.notes if isinstance(scratch, TrainingPlan) else []:
+            plan.note(text)
+
     def work(self, project: Project, plan: TrainingPlan) -> None:
         for script in self.scripts(project):
             path = Path(str(script.source.path))
@@ -96,6 +113,10 @@ class ConfigObjectAdapter(ScratchAdapter):
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
                                       project.script_args(script), namespace, applied, project)
             hydra_roots(project, script, combined, scopes)  # the composed config of @hydra.main
+            sacred_roots(script, modules, project.script_args(script), combined, scopes,
+                         lambda text: self.note(plan, text))  # a sacred Experiment's _config
+            mlc_roots(project, script, modules, project.script_args(script), combined, scopes,
+                      lambda text: self.note(plan, text))  # absl config files
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)

@@ -151,7 +151,8 @@ class _PassBase:
         if resolved.kind == "cli":
             source = Source("cli", None, None, resolved.key, f"{what}: {resolved.detail}")
         elif resolved.kind == "config":  # a key of a Trainer(**cfg[...]) section; detail: the file
-            source = Source("config", resolved.detail, resolved.line, resolved.key, f"{what} (Trainer(**...) key)")
+            how = "sacred config" if ".config." in (resolved.key or "") else "Trainer(**...) key"
+            source = Source("config", resolved.detail, resolved.line, resolved.key, f"{what} ({how})")
         else:
             detail = f"{what}; {resolved.detail}" if resolved.detail else what
             source = self.src(resolved.line or site.line, detail, key=resolved.key)
@@ -170,10 +171,16 @@ class _PassBase:
         return next((s for s in self.idx.calls if s.call is call), None)
 
     def resolve(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
-        """The index's value of ``expr``, or the config value a ``Trainer(**cfg[...])`` key holds."""
+        """The index's value of ``expr``, or the config value a ``Trainer(**cfg[...])`` key holds, or a key of
+        a sacred experiment's ``_config`` (:func:`preflight.adapters.config_object_sacred.sacred_key`)."""
         if expr is not None and id(expr) in self.mapped:
             return self.mapped[id(expr)]
-        return self.idx.resolve(expr) if expr is not None else None
+        got = self.idx.resolve(expr) if expr is not None else None
+        if got is None and isinstance(expr, ast.Subscript):
+            from preflight.adapters.config_object_sacred import sacred_key
+
+            got = sacred_key(self.idx, expr)  # a configuration not read is noted once, by the value flow
+        return got
 
     def unpacked(self, site: CallSite) -> Optional[CallSite]:
         """``Trainer(..., **config['trainer_params'])`` with ``config`` loaded from a YAML/JSON file
