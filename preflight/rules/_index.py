@@ -118,6 +118,7 @@ FILE = {
     "PF359": "code.pf359_mid_epoch_resume_reshuffles",
     "PF366": "code.pf366_padded_batch_without_attention_mask",
     "PF367": "code.pf367_causal_lm_loss_without_shift",
+    "PF368": "code.pf368_batchnorm_eval_undone_by_train",
     "PF401": "code.pf401_backward_under_accelerate",
     "PF402": "code.pf402_unprepared_train_loader",
     "PF403": "code.pf403_accumulation_without_accumulate",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from itertools import chain
-from typing import Callable, Iterable, Iterator, Optional, Union
+from typing import Callable, Collection, Iterable, Iterator, Optional, Union
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -53,16 +53,20 @@ def _period(call: ast.Call, scope: ast.AST) -> Optional[str]:
 
 
 def bare_scheduler_steps(ctx: FileContext, period_of: Callable[[ast.Call, ast.AST], Optional[str]],
+                         names: Collection[str] = SCHEDULER_PERIOD, module_level: bool = False,
                          ) -> Iterator[tuple[ast.Call, str, str, ast.Call]]:
     """(schedule constructor, its target, the period ``period_of`` reads, a bare ``target.step()``) for
-    every schedule of ``SCHEDULER_PERIOD`` bound to one name (``self.x``: looked up in the class) whose period
-    ``period_of`` reads (PF440: counted in epochs, PF474: counted in batches)."""
+    every schedule of ``names`` (default ``SCHEDULER_PERIOD``) bound to one name (``self.x``: looked up in the class) whose period
+    ``period_of`` reads (PF440: counted in epochs, PF474: counted in batches). With ``module_level`` a schedule
+    built at module level is looked up in the module (a plain script)."""
     for assign in ctx.nodes(ast.Assign):
         call = assign.value
-        if not (isinstance(call, ast.Call) and call_last(call) in SCHEDULER_PERIOD) or len(assign.targets) != 1:
+        if not (isinstance(call, ast.Call) and call_last(call) in names) or len(assign.targets) != 1:
             continue
         target = target_text(assign.targets[0])
         fn = ctx.enclosing_function(assign) if target is not None else None
+        if fn is None and module_level and target is not None and not target.startswith("self."):
+            fn = ctx.tree
         if target is None or fn is None:
             continue
         scope: Optional[ast.AST] = ctx.enclosing(assign, ast.ClassDef) if target.startswith("self.") else fn
