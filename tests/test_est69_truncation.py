@@ -323,3 +323,6 @@ def test_the_estimate_takes_the_plans_truncation(tmp_path: Path):
     assert got.breakdown["length_cache"] == by_hand.breakdown["length_cache"]
     assert got.breakdown["length_cache"] < unknown.breakdown["length_cache"] < dropped.breakdown["length_cache"]
     assert any("samples over the cap cut" in note for note in got.notes)
+    # `preflight estimate --truncation delete` wins over the plan
+    flag = input_from_plan(plan, {"seq_len": 2048, "truncation": "delete"})
+    assert flag.truncation == "delete" and flag.sources["truncation"] == "cli"
