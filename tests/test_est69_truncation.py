@@ -326,3 +326,38 @@ def test_the_estimate_takes_the_plans_truncation(tmp_path: Path):
     # `preflight estimate --truncation delete` wins over the plan
     flag = input_from_plan(plan, {"seq_len": 2048, "truncation": "delete"})
     assert flag.truncation == "delete" and flag.sources["truncation"] == "cli"
+
+
+# --- the rows est69 corrected from their sources' own words (in-sample)
+
+def _rows(name: str) -> list[dict]:
+    import json
+
+    data = json.loads((Path(__file__).resolve().parent.parent / "calibration" / "public" / name).read_text())
+    return data["rows"] if isinstance(data, dict) else data
+
+
+def test_chatglm_finetuning_rows_are_padded_to_1560():
+    """utils.DataCollator at 79bdc89 pads every batch to max(its longest, 1560) and every sample is at most
+    --max_len 1560: each step is 1,560 tokens, so no cache of other lengths is charged."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import public_accuracy as PA
+
+    from preflight.estimate import estimate
+
+    rows = [r for r in _rows("heldout20.json") if r["id"].startswith("chatglm-finetuning-")]
+    assert len(rows) == 11
+    for row in rows:
+        assert row["setup"]["padding"] == "max_length" and row["setup"]["seq_len"] == 1560
+        inp, _ = PA.estimate_input(row["setup"])
+        assert estimate(inp).breakdown.get("length_cache", 0) == 0
+    dynamic, _ = PA.estimate_input(dict(rows[0]["setup"], padding="dynamic"))
+    assert estimate(dynamic).breakdown.get("length_cache", 0) > 0
+
+
+def test_liger_hf_rows_cut_at_512():
+    """Liger-Kernel examples/huggingface at 1129508: SFTTrainer(max_seq_length=512) tokenizes with truncation=True."""
+    rows = [r for r in _rows("heldout13.json") if r["id"].startswith("liger-kernel-hf-trainer-example/")]
+    assert len(rows) == 8 and all(r["setup"]["truncation"] == "truncate" for r in rows)
