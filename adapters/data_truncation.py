@@ -8,8 +8,10 @@ LLaMA-Factory and TRL's SFTConfig say it in their own adapters):
 
 - **cut**: a call given ``truncation=True`` (or a tokenizers strategy name): a tokenizer's
   ``tokenizer(text, truncation=True, max_length=N)`` (tatsu-lab/stanford_alpaca train.py:94-96 at 761dc5b,
-  tloen/alpaca-lora finetune.py:143-148); or a token list sliced to a bound, ``input_ids[:MAX_LENGTH]`` /
-  ``input_ids[-self.max_length:]`` (hquzhuguofeng/LLM-RoadMap's ``process_func``, ms-swift 3.0's template).
+  tloen/alpaca-lora finetune.py:129-135); or a token list sliced to a bound, ``input_ids[:MAX_LENGTH]`` /
+  ``input_ids[-self.max_length:]`` (hquzhuguofeng/LLM-RoadMap's ``process_func``, ms-swift 3.0's template), or any
+  slice to a bound assigned to such a name (``input_ids = torch.LongTensor(s + t)[:max_seq_length]``,
+  ymcui/Chinese-LLaMA-Alpaca-2 scripts/training/build_dataset.py:46).
 - **drop**: a ``.filter`` whose predicate keeps ``len(...) <= N`` (``lambda x: len(x["input_ids"]) <= max_len``),
   the same test in a comprehension's ``if``, or ``if len(...) > N: continue`` in a loop.
 
@@ -79,10 +81,12 @@ def _cut_call(node: ast.Call) -> bool:
     return False
 
 
-def _cut_slice(node: ast.Subscript) -> Optional[ast.AST]:
-    """The bound of ``input_ids[:MAX_LENGTH]`` / ``input_ids[-self.max_length:]``, else None."""
+def _cut_slice(node: ast.Subscript, target: str = "") -> Optional[ast.AST]:
+    """The bound of ``input_ids[:MAX_LENGTH]`` / ``input_ids[-self.max_length:]``, else None. ``target``: the
+    name the slice is assigned to (``input_ids = torch.LongTensor(s + t)[:max_seq_length]``)."""
     cut = node.slice
-    if not isinstance(cut, ast.Slice) or cut.step is not None or not _SEQUENCE.search(_last(node.value)):
+    if (not isinstance(cut, ast.Slice) or cut.step is not None
+            or not (_SEQUENCE.search(_last(node.value)) or _SEQUENCE.search(target))):
         return None
     if cut.lower is None and cut.upper is not None:
         return cut.upper if _bound(cut.upper) else None
@@ -144,6 +148,9 @@ def shapes(tree: ast.AST) -> tuple[list[Shape], list[Shape]]:
     cut: list[Shape] = []
     drop: list[Shape] = []
     defs = _functions(tree)
+    # the name a slice is assigned to (Chinese-LLaMA-Alpaca-2 build_dataset.py:46)
+    targets = {id(n.value): _last(n.targets[0]) for n in ast.walk(tree)
+               if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Subscript)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             if _cut_call(node):
@@ -160,7 +167,7 @@ def shapes(tree: ast.AST) -> tuple[list[Shape], list[Shape]]:
                     drop.append(_drop(node.lineno, ".filter(...) keeps samples with len(...) under the cap and "
                                                    "drops the longer ones", found))
         elif isinstance(node, ast.Subscript):
-            bound = _cut_slice(node)
+            bound = _cut_slice(node, targets.get(id(node), ""))
             if bound is not None:
                 cut.append(Shape(node.lineno, f"{ast.unparse(node)} cuts each sample to the cap",
                                  ast.unparse(bound), False))

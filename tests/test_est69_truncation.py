@@ -139,6 +139,18 @@ MUST_READ = [
             lambda b: preprocess_batch(b, tokenizer, max_length), batched=True)
         data = data.filter(lambda rec: len(rec["input_ids"]) < max_length)
         """, "drop", "data = data.filter("),
+    # ymcui/Chinese-LLaMA-Alpaca-2 scripts/training/build_dataset.py:46 at 2a334d16 (a tensor sliced, named input_ids)
+    ("Chinese-LLaMA-Alpaca-2", """\
+        import torch
+        max_seq_length = 512
+        def tokenization(sources, targets):
+            all_input_ids = []
+            for s, t in zip(sources, targets):
+                input_ids = torch.LongTensor(s + t)[:max_seq_length]
+                all_input_ids.append(input_ids)
+            return all_input_ids
+        data = load_dataset("json", data_files="a.json")["train"]
+        """, "cut", "input_ids = torch.LongTensor"),
     # a comprehension that keeps the short samples (ContextualAI/HALOs-style list building)
     ("comprehension", """\
         max_len = 2048
