@@ -151,7 +151,7 @@ MUST_READ = [
             return all_input_ids
         data = load_dataset("json", data_files="a.json")["train"]
         """, "cut", "input_ids = torch.LongTensor"),
-    # a comprehension that keeps the short samples (ContextualAI/HALOs-style list building)
+    # a comprehension that keeps the short samples (our own example: no real-code instance found in /work/.mirror)
     ("comprehension", """\
         max_len = 2048
         rows = [tokenizer(t)["input_ids"] for t in open("a.txt")]
