@@ -311,6 +311,8 @@ def test_trl_sft_config_cuts(tmp_path: Path):
         """), encoding="utf-8")
     got = build_plan([script], [], root=tmp_path, strict=True)[0].resolve("data.truncation")
     assert got is not None and got.value == "cut" and got.source.line == 2
+    script.write_text(script.read_text().replace("max_seq_length=512", "max_seq_length=512, packing=True"))
+    assert build_plan([script], [], root=tmp_path, strict=True)[0].resolve("data.truncation") is None
 
 
 # --- the estimate reads the plan
@@ -373,3 +375,21 @@ def test_liger_hf_rows_cut_at_512():
     """Liger-Kernel examples/huggingface at 1129508: SFTTrainer(max_seq_length=512) tokenizes with truncation=True."""
     rows = [r for r in _rows("heldout13.json") if r["id"].startswith("liger-kernel-hf-trainer-example/")]
     assert len(rows) == 8 and all(r["setup"]["truncation"] == "truncate" for r in rows)
+
+
+def test_trl_parser_sft_script_cuts_unless_it_packs(cli, tmp_path: Path):
+    """huggingface/trl trl/scripts/sft.py's shape (TrlParser over SFTConfig): max_length 1024 by default, each sample
+    cut to it; with --packing the rows are packed and nothing is said."""
+    (tmp_path / "sft.py").write_text(textwrap.dedent("""\
+        from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser
+
+        parser = TrlParser((ScriptArguments, SFTConfig, ModelConfig))
+        script_args, training_args, model_args = parser.parse_args_and_config()
+        SFTTrainer(model=model_args.model_name_or_path, args=training_args).train()
+        """))
+    plan = plan_of(cli, "sft.py", "--", "--model_name_or_path", "Qwen/Qwen2-0.5B", "--max_length", "2048",
+                   cwd=tmp_path)
+    got = fact(plan, "data.truncation")
+    assert got is not None and got.value == "cut" and got.source.key == "--max_length"
+    plan = plan_of(cli, "sft.py", "--", "--model_name_or_path", "Qwen/Qwen2-0.5B", "--packing", cwd=tmp_path)
+    assert fact(plan, "data.truncation") is None
