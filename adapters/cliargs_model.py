@@ -230,6 +230,7 @@ class _ModelPass(_FlagsPass):
         self.precision_choice()
         self.weights_dtype_option()
         self.trl_packing()
+        self.trl_truncation()
         if not self._trl():
             return
         bf16 = self.value("bf16")
@@ -281,6 +282,22 @@ class _ModelPass(_FlagsPass):
         self.add("data.padding", "packed", Source(source.kind, source.path, source.line, source.key,
                                                   f"{source.detail or 'packing'}: SFTTrainer packs the samples "
                                                   "into rows of max_length tokens"), found[3])
+
+
+    def trl_truncation(self) -> None:
+        """``data.truncation`` cut for a TRL SFTConfig that does not pack: SFTTrainer cuts each sample to
+        ``max_length`` (trl v0.19.0 sft_trainer.py:789-792 ``truncate_dataset``; ``max_seq_length`` and
+        ``truncation=True`` in v0.7.4, :352). Packed rows are not claimed."""
+        if not any(o.library == "SFTConfig" for o in self.decl.options.values()):
+            return
+        packing = self.value("packing")
+        found = self.value("max_length", "max_seq_length")
+        if (packing is not None and _as_bool(packing[1]) is not False) or found is None or _as_int(found[1]) is None:
+            return
+        source = found[2]
+        self.add("data.truncation", "cut", Source(source.kind, source.path, source.line, source.key,
+                                                  f"{source.detail or found[0]}: SFTTrainer cuts each sample to "
+                                                  f"{found[0]}"), "medium")
 
 
 _DTYPE_MODE = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}

@@ -109,6 +109,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.collator_pad import collator_padding
 
         collator_padding(plan, project)
+        from preflight.adapters.data_truncation import data_truncation
+
+        data_truncation(plan, project)
     from preflight.adapters.model_ref_count import count_from_ref
 
     count_from_ref(plan, project)

@@ -175,7 +175,26 @@ class _Axolotl(_Pass):
             self.add("model.attn_implementation", "sdpa", self.value("sdp_attention")[1])
         self.loss()
         self.padding()
+        self.truncation()
         self.precision(d)
+
+    def truncation(self) -> None:
+        """``data.truncation``: axolotl drops every sample longer than ``sequence_len``
+        (``drop_long_seq``; since ``excess_length_strategy`` came, its default ``"drop"``:
+        src/axolotl/utils/data/utils.py:334 at 067b021c); ``excess_length_strategy: truncate``
+        cuts them, ``raise`` stops the run (nothing over the cap reaches a step: left unknown)."""
+        strategy, tsrc = self.value("excess_length_strategy")
+        if isinstance(strategy, str) and tsrc is not None:
+            value = {"drop": "drop", "truncate": "cut"}.get(strategy.lower())
+            if value is not None:
+                self.add("data.truncation", value, tsrc)
+            return
+        _, ssrc = self.int_value("sequence_len")
+        detail = ("axolotl drops samples longer than sequence_len (excess_length_strategy default 'drop', "
+                  "utils/data/utils.py:334 at 067b021c)")
+        where = (Source(ssrc.kind, ssrc.path, ssrc.line, ssrc.key, detail) if ssrc is not None
+                 else self.src("sequence_len", kind="default", detail=detail))
+        self.add("data.truncation", "drop", where, "medium")
 
     def padding(self) -> None:
         """``data.padding`` from axolotl's collator (``core/builders/causal.py``: ``padding=True``,

@@ -245,6 +245,11 @@ class _LlamaFactory(_Pass):
         cutoff, csrc = self.int_value("cutoff_len")
         self.add("data.seq_len", cutoff or 2048, csrc or self.default("cutoff_len", "2048"),
                  "high" if cutoff else "medium")
+        # the supervised processor cuts source and target to fit cutoff_len (infer_seqlen,
+        # data/processor/processor_utils.py:76-86 and supervised.py:73-77 at ff6d4d12): nothing dropped
+        cut = "LLaMA-Factory cuts samples to cutoff_len (infer_seqlen)"
+        self.add("data.truncation", "cut", Source(csrc.kind, csrc.path, csrc.line, csrc.key, cut) if csrc
+                 else self.default("cutoff_len", cut), "medium")
         off, osrc = self.value("disable_gradient_checkpointing")
         if _bool(off) is not None:
             self.add("memory.gradient_checkpointing", not _bool(off), osrc)

@@ -35,6 +35,7 @@ TRAINING_KEYS: dict[str, str] = {
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
     "use_liger_kernel": "bool", "fsdp_config": "any", "dataloader_num_workers": "int", "dataloader_pin_memory": "bool",
     "label_smoothing_factor": "any", "loss_type": "str", "group_by_length": "bool",
+    "packing": "bool",  # TRL SFTConfig: est69 (no data.truncation claimed for packed rows)
 }
 
 
@@ -134,6 +135,13 @@ class _ArgsApply:
             for key in _SEQ_KEYS:
                 if key in values:
                     add("data.seq_len", values[key][0], values[key][1], conf)
+                    if label == "SFTConfig" and values[key][0] is not None \
+                            and values.get("packing", (False,))[0] is False:
+                        # SFTTrainer cuts each sample to it: tokenizer(truncation=True, max_length=
+                        # max_seq_length) (trl v0.7.4 sft_trainer.py:352), truncate_dataset (v0.19.0 :792)
+                        source = values[key][1]
+                        add("data.truncation", "cut", Source(source.kind, source.path, source.line, source.key,
+                                                             f"SFTTrainer cuts samples to {key}"), "medium")
         if "deepspeed" in values and self.unread_deepspeed(values["deepspeed"][0]):
             # the DeepSpeed config decides precision and optimizer; not read, so --bf16 says little
             self.deepspeed_unread = True
@@ -306,6 +314,9 @@ class _ArgsApply:
             default("data.pin_memory", True, "dataloader_pin_memory", f"dataloader_pin_memory=True ({span})")
         if sft and not given & set(_SEQ_KEYS) and self.o.trl_at_least(0, 16):
             default("data.seq_len", 1024, "max_length", f"max_length=1024 (TRL >= 0.16; {self.o.trl_text()})")
+        if sft and not given & set(_SEQ_KEYS) and self.o.trl_at_least(0, 16) and "packing" not in given:
+            default("data.truncation", "cut", "max_length",
+                    f"SFTTrainer cuts samples to max_length=1024 (truncate_dataset; {self.o.trl_text()})")
         if "optim" not in given:
             self.default_optim(site, label, conf)
 

@@ -115,6 +115,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("data.group_by_length", "bool",
               "Batches grouped by length (TrainingArguments(group_by_length=True)): megabatches "
               "sorted longest first, the longest batch of the run first."),
+    FieldSpec("data.truncation", "str",
+              "What the job does with a sample longer than data.seq_len: cut (truncated to it: a tokenizer's "
+              "truncation=True, input_ids[:N], TRL SFT, LLaMA-Factory cutoff_len) or drop (filtered out: "
+              "a .filter on len(...) <= N, axolotl's default). With dynamic padding it decides how often "
+              "batches reach the cap, and so the allocator's length cache.", enum=("cut", "drop")),
     FieldSpec("data.datasets", "list[str]",
               "Datasets the job trains on, as it names them (Hub or ModelScope ids)."),
     FieldSpec("data.longest_sample", "int",

@@ -143,7 +143,11 @@ HF_NOTE = ("Liger-Kernel examples/huggingface at 1129508: training.py (from_pret
            "max_memory_allocated / 2**20 after 2 warm-up steps); ")
 HF_BASE = dict(mode="train", optimizer="adamw", precision="amp-bf16", seq_len=512, grad_ckpt=True,
                attention="sdpa", fsdp="full", world_size=4, padding="dynamic", use_cache=False,
-               load_placement="host", torch_version="2.4.0", transformers_version="4.43.3")
+               load_placement="host", torch_version="2.4.0", transformers_version="4.43.3",
+               # est69 (in-sample): "truncated at 512 tokens" (HF_UNKNOWN): training.py at 1129508 passes
+               # max_seq_length=512 to SFTTrainer, whose _prepare_non_packed_dataloader tokenizes with
+               # truncation=True, max_length=max_seq_length (trl v0.9.6 sft_trainer.py:560, v0.10.1 :564): cut
+               truncation="truncate")
 for rid, model, batch, liger, value, read in (
         ("qwen2-7b-fsdp4-b32-s512-hf", "Qwen2-7B", 32, False, 51154.27, "label"),
         ("qwen2-7b-fsdp4-b32-s512-liger", "Qwen2-7B", 32, True, 39300.01, "label"),

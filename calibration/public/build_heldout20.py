@@ -191,14 +191,18 @@ GLM2_SHAPE = ("ChatGLM2-6B's remote code (multi-query attention with 2 groups an
 ALL_LINEAR = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
 # ------------------------------------------------------------------ 1. ChatGLM-Finetuning (A40, per-GPU G)
+# est69 (in-sample, after scoring): utils.py at 79bdc89, the DataCollator train.py uses (train.py:21, :140), pads each
+# batch to `batch_max_len = max(max(lengths), 1560)` (utils.py:122-123) and the datasets keep every sample within
+# max_len (data_set.py:54 `assert len(input_ids) <= max_len`; the README's commands pass --max_len 1560): every batch
+# is 1,560 tokens long, so padding "max_length" (it was written "dynamic", "padded to its own length")
 CG_BASE = dict(mode="train", precision="fp16", optimizer="adamw", micro_batch=1, grad_accum=4, seq_len=1560,
-               padding="dynamic", attention="eager", loss="standard", use_cache=False, torch_version="1.13.1",
+               padding="max_length", attention="eager", loss="standard", use_cache=False, torch_version="1.13.1",
                transformers_version="4.27.1", deepspeed_version="0.9.0", reduce_bucket_size=500000000,
                allgather_bucket_size=500000000)
 CG_UNKNOWN = ("'所耗显存' names no counter: the driver's per-GPU figure (nvidia-smi) in GiB written",
-              "batch 1 is padded to its own length; the longest spo_0.json sample has 1,831 characters (about "
-              "1,100-1,500 tokens), so the cap of 1,560 is written as seq_len, the longest samples assumed to "
-              "reach it",
+              "est69: utils.DataCollator pads every batch to max(its longest, 1560) (utils.py:122-123 at 79bdc89): "
+              "every batch 1,560 tokens, padding max_length written (the blind transcription wrote 'batch 1 is "
+              "padded to its own length', dynamic)",
               "train.py loads the fp32 checkpoint; DeepSpeed's fp16 mode casts the module to fp16 and keeps fp32 "
               "master copies of the trainable parameters in its optimizer (precision fp16 written)",
               "torch 1.13 has no SDPA: the remote code's own attention (scores materialised, softmax in fp32) is "

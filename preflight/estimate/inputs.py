@@ -524,6 +524,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
              ("group_by_length", "data.group_by_length"), ("datasets", "data.datasets"),
              ("longest_sample", "data.longest_sample"), ("pad_multiple", "data.pad_to_multiple_of"),
+             ("truncation", "data.truncation"),
              ("expandable_segments", "memory.expandable_segments"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
              ("liger_kernels", "model.liger_kernels"),
@@ -544,6 +545,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
                 continue  # size-based or no wrapping: not modelled, the default (a block) stays
             if name == "datasets":
                 value = tuple(value) if isinstance(value, (list, tuple)) else (str(value),)
+            if name == "truncation":  # the plan's words for est67's input
+                value = {"cut": "truncate", "drop": "delete"}.get(value, value)
             if name == "quant_type" and value == "int8":
                 inp.quant = "8bit"
                 value = "nf4"

@@ -488,8 +488,10 @@ def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
     # est39: the part held in segments still partly in use is not released before an OOM
     k_point, k_high = length_cache.kept_ratios(inp)
     kept, kept_hi = min(step * k_point, point), min(step * k_high, hi)
+    cut = {"truncate": "samples over the cap cut", "delete": "samples over the cap dropped"}.get(
+        str(getattr(inp, "truncation", None)), "")
     setting = ", ".join(x for x in ("grouped by length" if inp.group_by_length else "",
-                                    "expandable segments" if inp.expandable_segments else "") if x)
+                                    "expandable segments" if inp.expandable_segments else "", cut) if x)
     notes.append(f"batches of varying length (dynamic padding{': ' + setting if setting else ''}): "
                  f"the caching allocator keeps blocks of lengths it served, about {_gib(int(point))} "
                  f"reserved above the allocated peak (up to {_gib(int(hi))}). The allocator releases "
