@@ -388,6 +388,19 @@ def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[s
     return saved
 
 
+def mlp_live_nograd(arch: Any) -> float:
+    """MLP-width tensors alive at once per token while an MLP runs without autograd (the
+    inference and prefill transient): 4 for transformers' Python-written tanh GELU
+    (``gelu_new``, GPT-2 / Phi / GPT-J / CodeGen's default, ``constants.PY_GELU_MLP_LIVE``),
+    else ``constants.MLP_LIVE_NOGRAD_DEFAULT`` (measured: ``calibration/mlp_live_nograd.py``)."""
+    if arch.gated_mlp:
+        return C.MLP_LIVE_NOGRAD_DEFAULT
+    act = str((getattr(arch, "extra", {}) or {}).get("mlp_act") or "")
+    if act in _PY_GELU_ACTS or (not act and arch.model_type in _PY_GELU):
+        return C.PY_GELU_MLP_LIVE
+    return C.MLP_LIVE_NOGRAD_DEFAULT
+
+
 def relu_saves_once(arch: Any) -> bool:
     """A plain MLP whose activation is ReLU with no dropout between it and the down
     projection (OPT: ``activation_function="relu"``, ``activation_dropout=0.0``; a dropout

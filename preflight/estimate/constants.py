@@ -294,6 +294,16 @@ PY_GELU_MLP_SAVED = 5.0
 MLP_ACT_SAVED = {"gelu": 2.0, "gelu_pytorch_tanh": 2.0, "silu": 2.0, "swish": 2.0,
                  "gelu_new": 5.0, "gelu_python_tanh": 5.0, "gelu_accurate": 5.0,
                  "gelu_python": 4.0, "quick_gelu": 3.0, "gelu_fast": 8.0}
+#: MLP-width tensors alive at once in a NO-GRAD MLP forward (inference, generation's prefill
+#: and decoding), per token: the peak of ``calibration/mlp_live_nograd.py`` (torch 2.13.0+cpu,
+#: ``calibration/data/mlp_live_nograd.json``). A gated MLP (``down(act(gate(x)) * up(x))``)
+#: holds 3 (the activation's output, up's output, their product), which is also what
+#: ``preflight/estimate/inference.py`` charges any other MLP (``MLP_LIVE_NOGRAD_DEFAULT``);
+#: transformers' Python-written tanh GELU (``gelu_new``: ``0.5 * input * (1.0 + torch.tanh(...
+#: (input + 0.044715 * torch.pow(input, 3.0))))``) holds 4: its input, ``0.5 * input`` and two
+#: chain temporaries at every step of the formula (est70).
+MLP_LIVE_NOGRAD_DEFAULT = 3.0
+PY_GELU_MLP_LIVE = 4.0
 #: MoE routing per token and chosen expert: int64 indices (3 x 8), fp32 weights (3 x 4)
 #: and a 4-byte score, as transformers' grouped-experts Mixtral/Qwen-MoE keep them
 #: (mixtral-*, qwen2_moe-* cases).

@@ -38,7 +38,8 @@ from preflight.estimate.inputs import EstimateInput, InputError
 BITS = (4, 8, 16, 32)
 #: inference terms that are not the forward's transient (weights, overheads counted once)
 _NOT_TRANSIENT = ("weights", "buffers", "lora_adapters", "cuda_context", "nccl_buffers",
-                  "cublas_workspace", "fragmentation", "length_cache", "stream_cache", "pending_frees")
+                  "cublas_workspace", "fragmentation", "length_cache", "stream_cache", "pending_frees",
+                  "step_segments")
 
 
 def check_frozen(inp: EstimateInput) -> None:

@@ -49,9 +49,12 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
             return max(stage_transient(*stage) for stage in swin_stages(inp, arch, b))
         return stage_transient(tokens, keys, h, width, arch.num_heads, arch.head_dim)
 
+    # MLP-width tensors alive at once without autograd (est70: 4 for the Python tanh GELU)
+    mlp_live = A.mlp_live_nograd(arch)
+
     def stage_transient(tokens: int, keys: int, h: int, width: int, heads: int,
                         head_dim: int) -> float:
-        out: float = tokens * (3 * width * ec + 2 * h * d.res + ec * (heads * head_dim))
+        out: float = tokens * (mlp_live * width * ec + 2 * h * d.res + ec * (heads * head_dim))
         if attention_kernel(inp) == "eager":
             out += ((tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys
                     * eager_softmax_peak(arch, ec))

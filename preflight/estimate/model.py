@@ -26,6 +26,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_params,
     lora_targets,
 )
+from preflight.estimate.step_segments import step_segments
 from preflight.estimate.terms import (
     fsdp1_wrap_peak,
     fsdp_quant_constants,
@@ -39,14 +40,14 @@ TERMS = (
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation",
-    "length_cache", "stream_cache", "frozen_weights", "frozen_forward", "pending_frees",
+    "length_cache", "stream_cache", "frozen_weights", "frozen_forward", "pending_frees", "step_segments",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
 #: Terms outside PyTorch's caching allocator (in nvidia-smi, not in reserved memory).
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
 OVERHEAD_TERMS = ("cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation", "length_cache", "stream_cache",
-                  "pending_frees")
+                  "pending_frees", "step_segments")
 
 
 @dataclass
@@ -374,11 +375,20 @@ def _estimate(inp: EstimateInput) -> Estimate:
     lo_best = hi_best = 0.0
     cache = _length_cache(inp, ph, phases, notes)
     cache = _ddp_sync_cache(inp, ph, phases, notes, cache)
+    # ZeRO-1/2: the step's partition-sized tensors take new segments beside backward's cached
+    # blocks when none of those is as large (step_segments.py; reserved only)
+    segs = step_segments(inp, arch, prm, ph.terms, _dtypes(inp)[0].comp)
+    if segs:
+        ph.add("optimizer", "step_segments", segs, (0.0, pb[1]))
+        notes.append(f"ZeRO-{inp.zero_stage}'s optimizer step makes partition-sized tensors larger than any "
+                     f"block backward freed: new segments beside backward's cached blocks, "
+                     f"{segs / 1024 ** 3:.2f} GiB reserved above the step's tensors (released before an "
+                     "out-of-memory error)")
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
                                 if t not in ("cuda_context", "nccl_buffers", "length_cache", "stream_cache",
-                                             "pending_frees"))
+                                             "pending_frees", "step_segments"))
                      for which in (-1, 0, 1)}
         frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1])
         if frag > 0:
@@ -394,7 +404,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     lo = max(0, lo + int(ph.length_bottom))
     # the post-backward stream's cached gradient shards (FSDP CPU offload) are released before
     # an out-of-memory error like the cached blocks of other lengths
-    pool = float(result[peak_phase].get("stream_cache", 0) + result[peak_phase].get("pending_frees", 0))
+    pool = float(result[peak_phase].get("stream_cache", 0) + result[peak_phase].get("pending_frees", 0)
+                 + result[peak_phase].get("step_segments", 0))
     cache = (cache[0], cache[1] + pool, cache[2] + pool * pb[1])
     outside = [t for t in OUTSIDE_ALLOCATOR if t in ph.terms[peak_phase]]
     outside_bounds = tuple(int(sum(ph.terms[peak_phase][t] * (1.0 if which < 0 else

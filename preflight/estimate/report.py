@@ -195,7 +195,8 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
                  f"during {_PHASE_WORDS.get(est.phase or '', est.phase)}")
     pool = est.breakdown.get("stream_cache", 0)
     pending = est.breakdown.get("pending_frees", 0)
-    released = est.reclaimable[1] - pool - pending
+    segs = est.breakdown.get("step_segments", 0)
+    released = est.reclaimable[1] - pool - pending - segs
     if released > 0:
         lines.append(f"  of which {gib(released)} cached blocks of other batch lengths: "
                      "released before an out-of-memory error, not counted by the verdict")
@@ -208,6 +209,10 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
                      "stream's gradient shards; ZeRO-1/2 offload: the reduction stream's gradient "
                      "copies; the compute stream's blocks and these are never shared): "
                      "released before an out-of-memory error, not counted by the verdict")
+    if segs > 0:
+        lines.append(f"  of which {gib(segs)} backward's cached blocks, too small for the ZeRO step's "
+                     "partition-sized tensors (new segments beside them): released before an "
+                     "out-of-memory error, not counted by the verdict")
     if pending > 0:
         lines.append(f"  of which {gib(pending)} freed blocks waiting for the GPU to pass them (FSDP1 "
                      "without its rate limiter: units gathered ahead by the CPU): reserved, not "

@@ -60,6 +60,7 @@ from preflight.estimate.terms import (
 )
 from preflight.estimate.train_activations import _train_activations
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
+from preflight.estimate.zero2_grads import partition_at_backward_start
 from preflight.estimate.zero3_streams import allgather_pool, allgather_pool_note
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
 from preflight.estimate.zero_master import zero_fp32_master
@@ -446,6 +447,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         start["dequant_transient"] = block_t
     if held["backward_start"]:
         start["held_outputs"] = held["backward_start"]
+    # ZeRO-2: the worst rank's gradient partition buffer exists from the first bucket reduction,
+    # at the start of backward when the head and one block fill a bucket (zero2_grads.py)
+    z2 = 0.0 if kept else partition_at_backward_start(inp, prm, full and not frozen_tables, grads / g_div)
+    if z2:
+        start["gradients"] = start.get("gradients", 0.0) + z2
     end_transient = max(acts["recompute"] + acts["layer_bwd"],
                         tied_embedding_grad(arch, full and not sharded and not frozen_tables, grad_bytes),
                         acts.get("frontend_end", 0.0))

@@ -1,0 +1,63 @@
+"""Reserved memory at a ZeRO-1/2 optimizer step: the step's partition-sized tensors cannot use the
+blocks backward freed (est70).
+
+``DeepSpeedZeroOptimizer.step`` (terms_sharded.zero12_step_grads; DeepSpeed v0.19.2
+``stage_1_and_2.py``) makes, per parameter group, a flat 16-bit copy of the rank's gradient
+partition and its fp32 cast: two single tensors of ``P / n`` elements (Llama-3.1-8B on 8 GPUs:
+1.87 and 3.74 GiB), and a client optimizer (``zero_client_optim``) its partition-sized temporaries. PyTorch's caching allocator serves a request from a free cached block at least
+as large (best fit), and a block never spans two segments; a request over 10 MiB that finds none
+gets a new segment of its own rounded size (``CUDACachingAllocator.cpp``: ``get_free_block``,
+``get_allocation_size``; ``calibration/caching_allocator.py`` replays that policy). Free segments
+go back to the device only when ``cudaMalloc`` fails (``release_cached_blocks``). So when no tensor
+of the forward / backward was as large as the step's, none of the blocks backward freed can hold
+them: the step adds new segments while every segment backward used stays reserved, and
+``max_memory_reserved`` (and nvidia-smi) read the backward's reserved memory plus those segments.
+When backward made a block as large (the standard loss's fp32 logits, ``b x T x V x 4`` bytes), the
+step reuses it and nothing is added.
+
+The largest block backward had, taken as the largest of: one activation tensor (``b x T x
+max(hidden, intermediate)`` in the compute dtype), the fp32 logits when the loss keeps them, and
+the LM head's 16-bit gradient (freed once reduced). The extra is reserved only (the term
+``step_segments``): wholly free segments, released before an out-of-memory error, so the verdict
+does not count it (like ``stream_cache``). Full fine-tunes only (an adapter's partition is small);
+not under optimizer offload (the step runs on the host).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.terms import zero12_step_grads
+
+#: terms outside the allocator or reserved-only (not tensors a phase allocates)
+_NOT_ALLOCATED = ("cuda_context", "nccl_buffers", "stream_cache", "length_cache", "pending_frees",
+                  "step_segments", "fragmentation")
+
+
+def largest_backward_block(inp: EstimateInput, arch: Any, prm: Any, logits_loss: float, ec: float) -> float:
+    """Bytes of the largest single tensor the forward / backward allocated (see the module)."""
+    tokens = float(inp.micro_batch) * float(inp.seq_len or 0)
+    act = tokens * max(float(arch.intermediate_size or 0), float(arch.hidden_size)) * ec
+    fp32_logits = tokens * float(arch.vocab_size or 0) * 4.0
+    logits = fp32_logits if logits_loss >= fp32_logits else 0.0
+    return max(act, logits, float(prm.lm_head) * ec)
+
+
+def step_segments(inp: EstimateInput, arch: Any, prm: Any, terms: dict[str, dict[str, float]],
+                  ec: float = 2.0) -> float:
+    """Reserved bytes the optimizer phase holds beyond its own tensors (0 when its large tensors
+    fit a block backward freed)."""
+    if (inp.mode != "train" or inp.zero_stage not in (1, 2) or inp.offload_optimizer or inp.lora_r
+            or inp.quant or "optimizer" not in terms or "backward" not in terms):
+        return 0.0
+    fp32_grad, flat = zero12_step_grads(inp, float(prm.total), max(inp.world_size, 1), ec)
+    largest = largest_backward_block(inp, arch, prm, terms["backward"].get("logits_loss", 0.0), ec)
+    # a client optimizer's partition-sized temporaries (zero_client_optim) are single tensors too
+    temps = terms["optimizer"].get("optimizer_temporaries", 0.0)
+    new = sum(x for x in (flat, fp32_grad, temps) if x > largest)
+    if not new:
+        return 0.0
+    backward = sum(v for t, v in terms["backward"].items() if t not in _NOT_ALLOCATED)
+    step = sum(v for t, v in terms["optimizer"].items() if t not in _NOT_ALLOCATED)
+    return max(backward + new - step, 0.0)
