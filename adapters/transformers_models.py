@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from preflight.adapters.pytorch_pass import _MODEL_CLASS, _NOT_MODEL
+from preflight.adapters.script_pass import ScriptPassState
 from preflight.adapters.trained_model import not_trained
 from preflight.adapters.transformers_version import Version, find_version
 
@@ -28,19 +29,14 @@ def _is_hf(site: CallSite) -> bool:
     return q.startswith(("transformers.", "trl.", "peft."))
 
 
-class _PassCore:
+class _PassCore(ScriptPassState):
     """One script's pass: its calls, the transformers/TRL/torch versions its project pins, and
     the helpers that add facts and notes."""
 
 
     def __init__(self, adapter: TransformersAdapter, project: Project, plan: TrainingPlan,
                  idx: ScriptIndex) -> None:
-        self.adapter = adapter
-        self.project = project
-        self.plan = plan
-        self.idx = idx
-        self.script = idx.script
-        self.calls = [s for s in idx.calls if idx.runs(s) is not False]
+        super().__init__(adapter, project, plan, idx)
         folder = Path(self.script.source.path).parent
         self.transformers = find_version("transformers", folder, project.root)
         if self.transformers is None and project.transformers_version:
@@ -130,17 +126,14 @@ class _ModelPass(_PassCore):
         bases = [Path(str(self.project.root))]
         if self.script.source.path is not None:
             bases.append(Path(str(self.script.source.path)).parent)
-        from preflight.local_trees import parse_file
+        from preflight.local_trees import parse_small_file
 
         for base in bases:
             path = base / f"{rel}.py"
             if not path.is_file() or not self.project.may_read(path):
                 continue
-            try:
-                if path.stat().st_size > 2_000_000:
-                    return None
-                tree = parse_file(path)
-            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = parse_small_file(path)
+            if tree is None:
                 return None
             imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
                         and (n.module or "").split(".")[0] == "flash_attn" for a in n.names}
