@@ -28,6 +28,7 @@ from typing import Any, Optional
 
 from preflight.adapters._cache import cache_stays_on
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+from preflight.adapters.script_pass import ScriptPassState
 
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
 from preflight.analysis.syntax import dotted_name
@@ -83,14 +84,9 @@ class AccelerateAdapter(Adapter):
                 _ConfigPass(self, project, plan, config).run()
 
 
-class _ScriptPass:
+class _ScriptPass(ScriptPassState):
     def __init__(self, adapter: AccelerateAdapter, project: Project, plan: TrainingPlan, idx: ScriptIndex) -> None:
-        self.adapter = adapter
-        self.project = project
-        self.plan = plan
-        self.idx = idx
-        self.script = idx.script
-        self.calls = [s for s in idx.calls if idx.runs(s) is not False]
+        super().__init__(adapter, project, plan, idx)
         self.has_config = any(is_accelerate_config(cfg.data) for _, cfg in project.configs)
 
     def conf(self, site: CallSite) -> str:

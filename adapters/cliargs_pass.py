@@ -8,7 +8,7 @@ import ast
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, cast
 
 from preflight.adapters.cliargs_options import (
     _cli_values,
@@ -16,14 +16,10 @@ from preflight.adapters.cliargs_options import (
     declared_options,
 )
 
-from preflight.adapters_api import Project
+from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.script_argv import opaque_words
 from preflight.sources import ParsedPython
-
-if TYPE_CHECKING:
-    from preflight.adapters.cliargs import CliArgsAdapter
-
 
 # option name -> plan field (and how to read it)
 _MODEL = ("model_name_or_path", "base_model", "model_name", "pretrained_model_name_or_path", "model_id", "model",
@@ -200,8 +196,12 @@ def _data_workers_only(text: str) -> bool:
 
 
 class _PassCore:
-    def __init__(self, adapter: CliArgsAdapter, project: Project, plan: TrainingPlan, script: ParsedPython) -> None:
-        self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
+    def __init__(self, adapter: Optional[Adapter], project: Project, plan: Optional[TrainingPlan],
+                 script: ParsedPython) -> None:
+        # the CLI-args adapter's pass, or another adapter's (deepspeed_code.py); no adapter and no plan
+        # for a values-only pass (option_resolver, model_registry_args.py), which adds no fact
+        self.adapter, self.plan = cast(Adapter, adapter), cast(TrainingPlan, plan)
+        self.project, self.script = project, script
         self.decl = declared_options(script, project)
         self.args = project.script_args(script)
         unread = False

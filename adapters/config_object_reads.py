@@ -20,6 +20,7 @@ used; a call whose callee is not one project function or class is not followed.
 from __future__ import annotations
 
 import ast
+from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
@@ -205,8 +206,8 @@ class ConfigObjectAdapter(ScratchAdapter):
             parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
             generated = {id(sub) for node in nodes if isinstance(node, ast.Call) and _generation(node)
                          for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg)}
-            for got in agreeing_loaders(nodes, reader, shown, lambda n, p=parents, r=reader: _skipped(n, p, r),
-                                        lambda n, p=parents, r=reader: _runs(n, p, r)):  # config_object_loader_arms
+            for got in agreeing_loaders(nodes, reader, shown, partial(_skipped, parents=parents, reader=reader),
+                                        partial(_runs, parents=parents, reader=reader)):  # config_object_loader_arms
                 self._leaf_fact(plan, combined, *got)
             for node in nodes:
                 if isinstance(node, ast.Call):
@@ -218,32 +219,32 @@ class ConfigObjectAdapter(ScratchAdapter):
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
                         counted = model_count(node, fn, nodes, parents, reader, modules,
-                                              lambda n, p=parents, r=reader: _runs(n, p, r)) \
+                                              partial(_runs, parents=parents, reader=reader)) \
                             or whole_count(node, fn, modules, reader, nodes, parents,
-                                           lambda n, p=parents, r=reader: _runs(n, p, r), flow.names) \
+                                           partial(_runs, parents=parents, reader=reader), flow.names) \
                             or table_count(node, fn, parents, reader, modules,  # config_object_model_table.py
-                                           lambda n, p=parents, r=reader: _runs(n, p, r))
+                                           partial(_runs, parents=parents, reader=reader))
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                             named = model_name_key(node, reader)
                             if named is not None:
                                 model_names.append(named)
-                        for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
-                            got = arm(node, parents, reader, shown)
-                            if got is not None:
-                                self._leaf_fact(plan, combined, *got)
+                        for read_arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
+                            arm_got = read_arm(node, parents, reader, shown)
+                            if arm_got is not None:
+                                self._leaf_fact(plan, combined, *arm_got)
                         for got in spawn_counts(node, reader, shown, trees.get(shown), plain):  # config_object_spawn
                             self._leaf_fact(plan, combined, *got)
                         switch = autocast_switch(node, reader, shown, trees.get(shown))  # config_object_autocast.py
                         if switch is not None:
                             self._leaf_fact(plan, combined, *switch)
-                        for field, value, leaf, key, detail, conf in trlx_train(node, nodes, reader, shown,
-                                                                                flow.dropped, project):
+                        for t_field, t_value, leaf, t_key, t_detail, t_conf in trlx_train(
+                                node, nodes, reader, shown, flow.dropped, project):
                             if leaf.how == "launch line":  # trlx_config.py
-                                src = Source("cli", None, None, leaf.key or key, f"{detail} (the launch line)")
+                                src = Source("cli", None, None, leaf.key or t_key, f"{t_detail} (the launch line)")
                             else:
-                                src = Source("code", leaf.file or None, leaf.line, key, f"{detail} ({leaf.how})")
-                            self.add_checked(plan, field, value, src, conf, _PRIORITY)
+                                src = Source("code", leaf.file or None, leaf.line, t_key, f"{t_detail} ({leaf.how})")
+                            self.add_checked(plan, t_field, t_value, src, t_conf, _PRIORITY)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                     helper_guards.visit(node, reader)

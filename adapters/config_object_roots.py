@@ -7,6 +7,7 @@ unknown, device tests decided for the CUDA target). Nothing is imported or execu
 from __future__ import annotations
 
 import ast
+from functools import partial
 from typing import Any, Optional
 
 from preflight.adapters.config_object import (
@@ -115,7 +116,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                          or _namespace_function(node.value, modules, shown)):
                 t0 = node.targets[0]
                 for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
-                    if isinstance(name, ast.Name):
+                    if isinstance(name, ast.Name) and namespace is not None:
                         local[name.id] = namespace
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
                 calls.append(node)
@@ -133,8 +134,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 # (policy-gradient/GRPO-Zero train.py:53-55,268-272 at its pinned commit): the
                 # parameter is the option's value, a config file's path there
                 if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) \
-                        and isinstance(local.get(arg.value.id), Namespace) and param in params:
-                    given_paths.setdefault(id(got[1]), {})[param] = (local[arg.value.id], arg.attr)
+                        and isinstance(passed := local.get(arg.value.id), Namespace) and param in params:
+                    given_paths.setdefault(id(got[1]), {})[param] = (passed, arg.attr)
         handles: dict[str, ast.AST] = {}
         paths: dict[str, ast.AST] = {}  # names bound to a literal or ``sys.argv[i]``: a config's path
         unknown: set[str] = set()  # names bound to a call's result not known (``cfg = get_cfg()``)
@@ -149,11 +150,15 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
             local[_GIVEN] = options_of
             paths[param] = ast.Attribute(value=ast.Name(id=_GIVEN, ctx=ast.Load()), attr=option, ctx=ast.Load())
         dead: list[ast.stmt] = []
-        stmts = _straight(fn, handles, lambda test, lo=local: decided_by_options(test, lo), dead)
+        stmts = _straight(fn, handles, partial(decided_by_options, local=local), dead)
         bound: dict[str, Leaf] = {}  # a loop's name bound to the first config file (config_object_first_pass.py)
-        stmts = first_pass(stmts, lambda n, lo=local, no=unknown, up=top: yacs.expr(n, _yacs_env(lo, no, up), shown),
-                           modules.root, bound)
-        here = {**top, **bound} if bound else top
+
+        def option_of(n: ast.AST, lo: dict[str, Tree] = local, no: set[str] = unknown,
+                      up: dict[str, Tree] = top) -> Any:
+            return yacs.expr(n, _yacs_env(lo, no, up), shown)
+
+        stmts = first_pass(stmts, option_of, modules.root, bound)
+        here: dict[str, Any] = {**top, **bound} if bound else top
         for stmt in stmts:
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
@@ -153,10 +154,9 @@ class DataclassConfigAdapter(Adapter):
                                 f"reads {source.display}; the class's defaults fill the keys it leaves out")
                 self._lora(project, plan, source, loaded, lines, values)
                 read_object_facts(script.tree, Path(str(script.source.path)), script.source.display,
-                                  (target.id,), lambda p, v=values: _get(v, p),
-                                  lambda field, value, p, detail, conf, s=source, ld=loaded, ln=lines:
-                                  self._add(project, plan, s, ld, ln, field, value, p, detail, conf),
-                                  lambda p, v=values: _is_null(v, p))
+                                  (target.id,), partial(_get, values),
+                                  partial(self._add, project, plan, source, loaded, lines),
+                                  partial(_is_null, values))
                 return
 
     def _lora(self, project: Project, plan: TrainingPlan, source: Any, loaded: Any, lines: dict,

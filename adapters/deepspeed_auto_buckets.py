@@ -34,7 +34,7 @@ def _hidden_size(ref: Any) -> Optional[tuple[int, str]]:
     if not isinstance(ref, str) or not ref.strip():
         return None
     try:
-        from preflight import architectures  # type: ignore[attr-defined]
+        from preflight import architectures
 
         arch = architectures.lookup(ref)
     except (ImportError, AttributeError, ValueError):

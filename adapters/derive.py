@@ -143,9 +143,9 @@ def _deepspeed_version(plan: TrainingPlan, project: Any) -> None:
             plan.note(f"derive: {found.where}: deepspeed {found.text} is a {found.how}, not the "
                       "installed release; DeepSpeed version unknown")
             return
-        path, _, line = found.where.rpartition(":")
+        where, _, line = found.where.rpartition(":")
         plan.add("framework.deepspeed_version", found.text,
-                 Source("config", path=path or found.where,
+                 Source("config", path=where or found.where,
                         line=int(line) if line.isdigit() and int(line) > 0 else None,
                         detail=f"deepspeed {found.text} (pinned)"),
                  "high", adapter="derive")

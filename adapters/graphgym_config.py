@@ -91,7 +91,8 @@ class GraphGymAdapter(Adapter):
         if len(configs) != 1:
             return
         _src, cfg = configs[0]
-        data, given = cfg.data, {}
+        data = cfg.data
+        given: dict[tuple, str] = {}
         for script in project.scripts:
             words = [str(t) for t in project.script_args(script)]
             at = next((i for i, w in enumerate(words) if w.endswith((".yaml", ".yml"))

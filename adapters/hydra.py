@@ -40,7 +40,6 @@ from preflight.adapters.hydra_apps import (  # noqa: F401  (moved; re-exported)
     Composed,
     HydraApp,
     _compose_app,
-    _leaves,
     _nodes,
     compositions,
     find_apps,

@@ -230,14 +230,14 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
         return FileError(display, f"Hydra config {name!r} not composed: {exc}", line=app.line)
     if extra_note:
         composition.notes.append(extra_note)
-    return _with_origins(project, app, composition, config_dir)
+    return compose_with_origins(project, app, composition, config_dir)
 
 
 def _has_config(directory: Path, name: str) -> bool:
-    from preflight.adapters.hydra_compose import _strip_ext, find_file
+    from preflight.adapters.hydra_compose import find_file, strip_config_ext
 
     try:
-        return find_file(directory, _strip_ext(name)) is not None
+        return find_file(directory, strip_config_ext(name)) is not None
     except Exception:  # a name leaving the directory: not a config of it
         return False
 
@@ -264,8 +264,10 @@ def _with_config_dir_flag(project: Project, config_dir: Optional[Path], name: Op
                    "line's config directory); configs only in the app's config_path are not searched")
 
 
-def _with_origins(project: Project, app: HydraApp, composition: Composition,
-                  config_dir: Optional[Path] = None) -> Composed:
+def compose_with_origins(project: Project, app: HydraApp, composition: Composition,
+                         config_dir: Optional[Path] = None) -> Composed:
+    """``composition`` with its configs loaded: the file, line and key each value of the composed
+    config comes from (its origins), the command-line overrides applied."""
     files: dict[str, LoadedConfig] = {}
     origins: dict[tuple[str, ...], tuple[str, Optional[int], str]] = {}
     item_configs: list[tuple[Item, LoadedConfig]] = []
@@ -276,7 +278,7 @@ def _with_origins(project: Project, app: HydraApp, composition: Composition,
         item_configs.append((item, loaded))
         data = loaded.data if isinstance(loaded.data, dict) else {}
         prefix = tuple(p for p in item.package.split(".") if p)
-        for path, value in _leaves(data, ()):
+        for path, value in composed_leaves(data, ()):
             if path[:1] == ("defaults",):
                 continue
             full = (*prefix, *path)
@@ -291,7 +293,7 @@ def _with_origins(project: Project, app: HydraApp, composition: Composition,
         if ov.prefix != "~" and not ov.sweep and "@" not in ov.key:
             cli[tuple(ov.key.split("."))] = ov.text
     missing = []
-    for path, value in _leaves(composition.config, ()):
+    for path, value in composed_leaves(composition.config, ()):
         if value == MISSING:
             origin = origins.get(path)
             missing.append((path, origin[0] if origin else None, origin[1] if origin else None))
@@ -328,13 +330,15 @@ def _load(project: Project, item: Item, files: dict[str, LoadedConfig]) -> Optio
     return loaded
 
 
-def _leaves(data: Any, path: tuple[str, ...]) -> list[tuple[tuple[str, ...], Any]]:
+def composed_leaves(data: Any, path: tuple[str, ...]) -> list[tuple[tuple[str, ...], Any]]:
+    """(key path, value) of every leaf of a loaded config under ``path``; an empty mapping below the
+    top is a leaf (``optimizer: {}``)."""
     out: list[tuple[tuple[str, ...], Any]] = []
     if isinstance(data, dict):
         if not data and path:
             out.append((path, data))
         for key, value in data.items():
-            out.extend(_leaves(value, (*path, str(key))))
+            out.extend(composed_leaves(value, (*path, str(key))))
     else:
         out.append((path, data))
     return out

@@ -182,7 +182,8 @@ def _entry_text(entry: Any) -> str:
     return str(entry)
 
 
-def _strip_ext(name: str) -> str:
+def strip_config_ext(name: str) -> str:
+    """A config name without its ``.yaml``/``.yml`` extension (``trainer/gpu.yaml`` -> ``trainer/gpu``)."""
     for ext in (".yaml", ".yml"):
         if name.endswith(ext):
             return name[: -len(ext)]
@@ -225,7 +226,7 @@ class Composer:
             try:
                 check_name(config_dir, group)
                 if os.path.isdir(config_dir / group) and ov.prefix != "~" and ov.value is not None:
-                    check_name(config_dir, f"{group}/{_strip_ext(str(ov.value))}")
+                    check_name(config_dir, f"{group}/{strip_config_ext(str(ov.value))}")
             except OutsideConfigDir as exc:
                 raise ComposeError(f"the command-line override {ov.text} names '{exc.config_path}', outside "
                                    f"the config directory ({exc.why()}); not read") from None
@@ -248,7 +249,7 @@ class Composer:
 
     def defaults_list(self, config_name: str) -> list[Item]:
         try:
-            primary = find_file(self.config_dir, _strip_ext(config_name))
+            primary = find_file(self.config_dir, strip_config_ext(config_name))
         except OutsideConfigDir as exc:
             raise ComposeError(f"the primary config '{config_name}' is outside the config directory "
                                f"({exc.why()}); not read") from None
@@ -262,7 +263,7 @@ class Composer:
             items = []
             header = self.load(primary).header
             top = (_abs_package(header) if _abs_package(header) is not None else header) if header else ""
-            self._expand(_strip_ext(config_name), primary, top or "", None, True,
+            self._expand(strip_config_ext(config_name), primary, top or "", None, True,
                          {**config_overrides, **self.cli_groups}, found, used, items, 0)
             if found == config_overrides:
                 break
@@ -287,7 +288,7 @@ class Composer:
             entries.append("_self_")
         for index, entry in enumerate(entries):
             if entry == "_self_":
-                items.append(Item(_strip_ext(config_path), package, file))
+                items.append(Item(strip_config_ext(config_path), package, file))
                 continue
             try:
                 self._entry(entry, config_path, file, own_group, package, choices, found, used, items, depth)
@@ -321,7 +322,7 @@ class Composer:
         match_key = group_path + (f"@{pkg}" if pkg else "")
         if is_override:
             for opt in option if isinstance(option, list) else [] if option is None else [option]:
-                check_name(self.config_dir, f"{group_path}/{_strip_ext(str(opt))}")
+                check_name(self.config_dir, f"{group_path}/{strip_config_ext(str(opt))}")
             # ``override /callbacks: [default, norm-monitor]``: a list selects several options
             found[match_key] = None if option is None else \
                 [str(o) for o in option] if isinstance(option, list) else str(option)
@@ -343,7 +344,7 @@ class Composer:
             return
         options = option if isinstance(option, list) else [option]
         for opt in options:
-            opt_path = f"{group_path}/{_strip_ext(str(opt))}"
+            opt_path = f"{group_path}/{strip_config_ext(str(opt))}"
             child = find_file(self.config_dir, opt_path)
             if child is None:
                 if optional:
@@ -361,7 +362,7 @@ class Composer:
         optional = name.startswith("optional ")
         name = name.split()[-1]
         path = name[1:] if name.startswith("/") else "/".join(p for p in (own_group, name) if p)
-        path = _strip_ext(path)
+        path = strip_config_ext(path)
         child = find_file(self.config_dir, path)
         if child is None:
             if optional:

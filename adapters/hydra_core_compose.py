@@ -15,7 +15,7 @@ import re
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence, cast
 
 from preflight.adapters.hydra_compose import (
     ComposeError,
@@ -23,9 +23,9 @@ from preflight.adapters.hydra_compose import (
     Item,
     OutsideConfigDir,
     Override,
-    _strip_ext,
     find_file,
     read_config_file,
+    strip_config_ext,
     within,
     yaml_error,
 )
@@ -144,7 +144,7 @@ def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[O
     data = OmegaConf.to_container(cfg, resolve=False)
     assert isinstance(data, dict)
     data.pop("hydra", None)
-    return Composition(data, items, list(overrides), f"hydra-core {hydra.__version__} (compose API)")
+    return Composition(cast("dict[str, Any]", data), items, list(overrides), f"hydra-core {hydra.__version__} (compose API)")
 
 
 _STUBS = threading.local()
@@ -203,14 +203,14 @@ def _hydra_items(config_dir: Path, config_name: str, overrides: list[str]) -> li
     for d in result.defaults:
         if d.config_path is None or d.package == "hydra" or (d.package or "").startswith("hydra."):
             continue
-        items.append(Item(_strip_ext(d.config_path), d.package or "", find_file(config_dir, d.config_path)))
+        items.append(Item(strip_config_ext(d.config_path), d.package or "", find_file(config_dir, d.config_path)))
     return items
 
 
 def searchpath_packages(config_dir: Path, config_name: str) -> list[str]:
     """``pkg://`` entries of the primary config's ``hydra.searchpath`` (hydra-core would import them)."""
     try:
-        path = find_file(config_dir, _strip_ext(config_name))
+        path = find_file(config_dir, strip_config_ext(config_name))
     except OutsideConfigDir:
         return []
     if path is None:

@@ -29,6 +29,7 @@ import ast
 import copy
 import os
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
@@ -178,4 +179,4 @@ class LaunchPyConfigAdapter(Adapter):
                     self.add_checked(plan, "precision.weights_bits", 16, src, conf)  # the load's 16-bit dtype
 
             read_object_facts(script.tree, Path(str(script.source.path)), script.source.display, ("config", "cfg"),
-                              lambda p, v=data: _get(v, p), add, lambda p, v=data: _is_null(v, p))
+                              partial(_get, data), add, partial(_is_null, data))

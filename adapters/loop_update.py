@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
@@ -55,7 +56,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            stepped.update(id(c) for c in stepped_calls(fn.body, lambda c, o=optimizers: _optimizer_step(c, o))[0])
+            stepped.update(id(c) for c in stepped_calls(fn.body, partial(_optimizer_step, optimizers=optimizers))[0])
         stepped.update(stepped_in_loops(tree, optimizers))
         if any(id(c) not in stepped for c in backward):
             return None

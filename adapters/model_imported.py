@@ -393,7 +393,7 @@ class ModelImportedAdapter(Adapter):
             counts.append((site, cls, path, counted, tree if factory else None))
         if len({c[3][0] for c in counts}) != 1:
             return  # calls that disagree
-        functions = {c[1] for c in counts if (_parse(c[2]) is not None and c[1] in _Ctx(_parse(c[2])).functions)}
+        functions = {c[1] for c in counts if ((parsed_c := _parse(c[2])) is not None and c[1] in _Ctx(parsed_c).functions)}
         site, cls, path, (total, layers), reduced = counts[0]
         parsed = reduced or _parse(path)
         picked = ""

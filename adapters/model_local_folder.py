@@ -35,7 +35,7 @@ _OTHER_ROLE = re.compile(r"(^|_)(reward|rm|critic|ref|reference|teacher|tokenize
 def _repo_index() -> dict[str, set[str]]:
     """Lower-cased repository part -> the catalog Hub ids (original spelling) of each catalog model."""
     try:
-        from preflight import architectures  # type: ignore[attr-defined]
+        from preflight import architectures
     except ImportError:  # pragma: no cover - the catalog ships with the package
         return {}
     index: dict[str, set[str]] = {}

@@ -278,8 +278,8 @@ class ModelTupleBuilderAdapter(Adapter):
             else:
                 merged = with_imports(path, tree)
                 items = len(assign.targets[0].elts)
-                counted = [(i, count_call(merged, name, args, kwargs, element=i)) for i in range(items)]
-                counted = [(i, c) for i, c in counted if c is not None]
+                calls = [(i, count_call(merged, name, args, kwargs, element=i)) for i in range(items)]
+                counted = [(i, c) for i, c in calls if c is not None]
                 if len(counted) == 1:
                     found.append((site, path, name, assign, counted[0][0], counted[0][1], merged))
         if len({f[5][0] for f in found}) != 1:

@@ -355,7 +355,7 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
                             "medium")
 
 
-def per_rank_batch(pass_: Any, site: Any, expr: ast.AST, conf: str) -> None:
+def per_rank_batch(pass_: Any, site: Any, expr: Optional[ast.AST], conf: str) -> None:
     """``DataLoader(batch_size=int(args.global_batch_size // dist.get_world_size()))`` (DiT
     ``train.py:174``): the numerator is the global batch, and with the launch line's process
     count the per-rank batch is their quotient (medium: the launch line's count is the world). A name

@@ -8,6 +8,8 @@ import ast
 import re
 from typing import TYPE_CHECKING, Any, Optional
 
+from preflight.adapters.script_pass import ScriptPassState
+
 from preflight.adapters_api import CallSite, Project, Resolved, ScriptIndex
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
@@ -185,15 +187,10 @@ def _starts_cuda(name: str) -> bool:
     return name.endswith(".cuda")
 
 
-class _PassCore:
+class _PassCore(ScriptPassState):
     def __init__(self, adapter: PyTorchAdapter, project: Project, plan: TrainingPlan, idx: ScriptIndex) -> None:
-        self.adapter = adapter
-        self.project = project
-        self.plan = plan
-        self.idx = idx
-        self.script = idx.script
+        super().__init__(adapter, project, plan, idx)
         self._amp_elsewhere = False
-        self.calls = [s for s in idx.calls if idx.runs(s) is not False]
         self.model_names: set[str] = set()
         self.pretrained = False
         self.frozen: set[str] = set()  # loaded models the job does not train (:meth:`frozen_models`)

@@ -213,11 +213,11 @@ class _PrecisionPass(_OptimDataPass):
                 else:
                     from preflight.adapters.dict_pick import dict_pick
 
-                    strategy = dict_pick(strategy, self.value) or self._chain_value(strategy, site)
-                    last = (dotted_name(strategy) or "").rsplit(".", 1)[-1]
+                    picked = dict_pick(strategy, self.value) or self._chain_value(strategy, site)
+                    last = (dotted_name(picked) or "").rsplit(".", 1)[-1]
                     if last in _FSDP_STRATEGY:
                         self.add("dist.sharding", _FSDP_STRATEGY[last],
-                                 self.src(strategy, f"{site.label}(sharding_strategy={last})"), conf)
+                                 self.src(picked, f"{site.label}(sharding_strategy={last})"), conf)
                 offload = self.call_of(self._taken_arm(site.kwarg("cpu_offload")))
                 if offload is not None:
                     flag = self.idx.resolve(next((k.value for k in offload.keywords if k.arg == "offload_params"),

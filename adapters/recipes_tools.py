@@ -81,13 +81,13 @@ def _is_nanotron(cfg: LoadedConfig) -> bool:
 def catalog_params(name: str) -> Optional[tuple[str, int]]:
     """(catalog name, total parameters) of an architecture the catalog knows by ``name``."""
     try:
-        from preflight import architectures  # type: ignore[attr-defined]
+        from preflight import architectures
 
         arch = architectures.lookup(name)
     except (ImportError, AttributeError, ValueError):
         return None
     total = getattr(arch, "params_total", 0) if arch is not None else 0
-    return (arch.name, int(total)) if total else None
+    return (arch.name, int(total)) if arch is not None and total else None
 
 
 @register_adapter
@@ -327,7 +327,7 @@ class _DiffusionPipe(_Pass):
         if isinstance(name, str) and name:
             self.add("optimizer.name", name, nsrc)
         compiled, csrc2 = self.value("compile")
-        if not isinstance(compiled, bool):
+        if not isinstance(compiled, bool) or csrc2 is None:
             compiled, csrc2 = False, self.src(kind="default", detail="diffusion-pipe: compile defaults to False "
                                                                      "(train.py:142)")
         # the key decides train.py:620 `if config['compile']: pipeline_model.compile()`, which a
@@ -367,8 +367,8 @@ class _Nanotron(_Pass):
         zero, zsrc = self.int_value("optimizer", "zero_stage")
         dp, _ = self.int_value("parallelism", "dp")
         if zero is not None and dp:
-            value = f"zero{zero}" if zero else ("ddp" if dp > 1 else "none")
-            self.add("dist.sharding", value, zsrc)
+            sharding = f"zero{zero}" if zero else ("ddp" if dp > 1 else "none")
+            self.add("dist.sharding", sharding, zsrc)
         name, nsrc = self.value("optimizer", "optimizer_factory", "name")
         if isinstance(name, str) and name:
             self.add("optimizer.name", name, nsrc)

@@ -109,20 +109,15 @@ def imported_subclass(script: Any, qualified: str) -> Optional[tuple[ast.ClassDe
     TrainingArguments, DataArguments))``; ``training/trainer.py:73,234-235`` ``class
     TrainingArguments(HfTrainingArguments)`` with ``from transformers import TrainingArguments as
     HfTrainingArguments``); None otherwise. Read, never imported."""
-    from preflight.local_trees import parse_file
+    from preflight.local_trees import parse_small_file
     from preflight.script_parsers import _module_file
 
     module, _, name = qualified.rpartition(".")
     if not module or script.source.path is None:
         return None
     path = _module_file(Path(str(script.source.path)).parent, module)
-    if path is None:
-        return None
-    try:
-        if path.stat().st_size > 2_000_000:
-            return None
-        tree = parse_file(path)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse_small_file(path) if path is not None else None
+    if path is None or tree is None:
         return None
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -196,11 +191,11 @@ class _ArgsRead(_ArgsApply):
         tree = self.o.script.tree
         if tree is None:
             return
-        trainers = [s for s in self.o.calls if (s.last or "").endswith("Trainer") and s.kwarg("args") is not None
-                    and isinstance(s.kwarg("args"), ast.Name)]
+        trainers = [(s, arg) for s in self.o.calls if (s.last or "").endswith("Trainer")
+                    and isinstance(arg := s.kwarg("args"), ast.Name)]
         done: set[tuple[str, int]] = set()
-        for site in trainers:
-            name = site.kwarg("args").id
+        for site, arg in trainers:
+            name = arg.id
             scope = _enclosing_function(tree, site.call)
             if scope is None or (name, id(scope)) in done:
                 continue

@@ -39,6 +39,17 @@ def parse_file(path: Union[str, Path], limit: Optional[int] = None) -> ast.Modul
     return source_and_tree(path, limit)[1]
 
 
+def parse_small_file(path: Union[str, Path], limit: int = 2_000_000) -> Optional[ast.Module]:
+    """:func:`parse_file` of a file of at most ``limit`` bytes; None for a larger file or one that
+    cannot be read or parsed (a project module an adapter looks into: a guess, never an error)."""
+    try:
+        if os.stat(os.fspath(path)).st_size > limit:
+            return None
+        return parse_file(path)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def source_and_tree(path: Union[str, Path], limit: Optional[int] = None) -> tuple[str, ast.Module]:
     """The file's text (decoded with ``errors="replace"``) and its parse: see :func:`parse_file`."""
     full = os.path.abspath(os.fspath(path))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import TYPE_CHECKING, Callable, Optional, cast
+from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from preflight.analysis.syntax import dotted_name, target_names
 from preflight.script_argparse import _ArgparseValues
@@ -281,8 +281,8 @@ class _Resolver(_ArgparseValues):
         if around:  # the binding in the function around the use (not a dataclass field of that name)
             scope = max(around, key=lambda f: f.lineno)
             bound: list[Optional[ast.expr]] = [
-                n.value for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+                n.value for n in self._name_assigns(scope).get(name, ()) if len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name)]
         else:
             bound = self.assigns.get(name, [])
         key = expr.slice.value if isinstance(expr.slice, ast.Constant) else None
@@ -303,6 +303,30 @@ class _Resolver(_ArgparseValues):
         return Resolved(value, path.kind, None, path.key,
                         f"{path.value}[{key!r}] = {value!r}" + (f" ({path.detail})" if path.detail else ""))
 
+    def _name_assigns(self, scope: ast.AST) -> dict[str, list[ast.Assign]]:
+        """Each name a plain ``=`` in ``scope`` binds (one of its targets a Name) -> those statements, in
+        ``ast.walk`` order; walked once per scope (the resolver asks it for every call's guard)."""
+        cache: dict[int, dict[str, list[ast.Assign]]] = self.__dict__.setdefault("_assigns_by_scope", {})
+        found = cache.get(id(scope))
+        if found is None:
+            found = {}
+            for n in ast.walk(scope):
+                if isinstance(n, ast.Assign):
+                    for name in dict.fromkeys(t.id for t in n.targets if isinstance(t, ast.Name)):
+                        found.setdefault(name, []).append(n)
+            cache[id(scope)] = found
+        return found
+
+    def _stored_keys(self, tree: ast.AST) -> set[tuple[str, Any]]:
+        """``(name, key)`` of every ``name[key] = ...`` (a constant key) in ``tree``, walked once."""
+        stored: Optional[set[tuple[str, Any]]] = self.__dict__.get("_stored_keys_of_tree")
+        if stored is None:
+            stored = {(n.value.id, n.slice.value) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
+                      and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)
+                      and isinstance(n.slice, ast.Constant)}
+            self.__dict__["_stored_keys_of_tree"] = stored
+        return stored
+
     def _locals_key(self, name: str, key: str, line: int, depth: int, hops: int) -> Optional[Resolved]:
         """``args["batch_size"]`` where ``args = dict(locals())`` in a function whose parameters are the
         job's options, reached directly or through the functions it is passed to, ``mp.spawn(fn,
@@ -316,9 +340,7 @@ class _Resolver(_ArgparseValues):
         tree = self.script.tree
         if tree is None:
             return None
-        if hops == 0 and any(isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
-                             and isinstance(n.value, ast.Name) and n.value.id == name
-                             and isinstance(n.slice, ast.Constant) and n.slice.value == key for n in ast.walk(tree)):
+        if hops == 0 and (name, key) in self._stored_keys(tree):
             return None
         around = [f for fs in self.functions.values() for f in fs
                   if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -328,8 +350,7 @@ class _Resolver(_ArgparseValues):
         fn = max(around, key=lambda f: f.lineno)
         assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
         params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
-        bound = [n.value for n in ast.walk(fn) if isinstance(n, ast.Assign)
-                 and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+        bound = [n.value for n in self._name_assigns(fn).get(name, ())]
         if bound:
             if len(bound) != 1 or name in params or not _locals_call(bound[0]) or key not in params:
                 return None

@@ -102,8 +102,10 @@ def test_validate_counts_what_it_skipped(cli, tmp_path):
     write(tmp_path / "conf" / "data.yaml", "path: /data\n")
     write(tmp_path / "conf" / "labels.json", '{"cat": 0}\n')
     r = cli("validate", "conf")
-    assert r.out.strip() == ("Validated 1 file (deepspeed): no problems; "
-                             "2 files not recognised as a config")
+    why = ("note: not validated: no DeepSpeed, accelerate, TrainingArguments/SFTConfig, Lightning Trainer or "
+           "GPT-NeoX settings recognised [not-recognised]")
+    assert r.out.splitlines() == [f"conf/data.yaml: {why}", f"conf/labels.json: {why}",
+                                  "Validated 1 file (deepspeed): no problems; 2 files not recognised as a config"]
     assert r.code == 0
     r = cli("validate", "conf", "--format", "json")
     doc = json.loads(r.out)

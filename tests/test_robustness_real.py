@@ -58,7 +58,9 @@ def test_validate_a_folder_of_unrecognised_yaml_counts_them_and_does_not_warn(cl
     write(tmp_path, "conf/mkdocs.yml", "site_name: docs\nnav:\n  - index.md\n")
     result = cli("validate", "conf", cwd=tmp_path)
     assert result.code == 0
-    assert result.out == "Validated 0 files: no problems; 1 file not recognised as a config\n"
+    assert result.out == ("conf/mkdocs.yml: note: not validated: no DeepSpeed, accelerate, TrainingArguments/"
+                          "SFTConfig, Lightning Trainer or GPT-NeoX settings recognised [not-recognised]\n"
+                          "Validated 0 files: no problems; 1 file not recognised as a config\n")
     assert result.err == ""
 
 

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     reports: list[FileReport] = []
     unrecognised: list[str] = []
     not_recognised_files: list[str] = []  # found in a folder, kind not recognised
+    not_recognised_why: dict[str, str] = {}  # each of those -> why it was not validated (one line each)
     not_recognised = 0  # files of a folder whose kind was not recognised (counted, never an error)
     for path, explicit in _expand(args.paths):
         display = display_path(path, root)
@@ -74,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
             # name or keys: a tsconfig.json with comments, JSON Lines data, a Helm template
             not_recognised += 1
             not_recognised_files.append(display)
+            not_recognised_why[display] = (
+                f"it does not parse ({report.error.message}"
+                + (f", line {report.error.line})" if report.error.line else ")") if report.error is not None
+                else "it parses only as a template") + " and neither its name nor its keys are a training config's"
             continue
         if report.error is None and not report.targets and not report.template:
             if explicit:
@@ -81,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 not_recognised += 1
                 not_recognised_files.append(display)
+                not_recognised_why[display] = _NO_SETTINGS
             continue
         reports.append(report)
 
@@ -106,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
             "files": [r.to_dict() for r in reports],
             "unrecognised": unrecognised,
             "not_recognised": not_recognised_files,
+            "not_recognised_why": not_recognised_why,
             "summary": {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "note")},
             "counts": counts,
         }
@@ -123,12 +130,12 @@ def run(args: argparse.Namespace) -> int:
             if report.skipped:
                 for kind in report.kinds:
                     skipped_kinds[kind] = skipped_kinds.get(kind, 0) + 1
-                if len(args.paths) == 1 and not args.paths[0].is_dir():
-                    out.append(f"{report.path}: note: {report.skipped} [not-validated]")
+                out.append(f"{report.path}: note: {report.skipped} [not-validated]")
             out.extend(p.render() for p in report.problems)
         for display in unrecognised:
-            out.append(f"{display}: not validated: no DeepSpeed, accelerate, TrainingArguments/SFTConfig, "
-                       "Lightning Trainer or GPT-NeoX settings recognised (use --kind to say which it is)")
+            out.append(f"{display}: not validated: {_NO_SETTINGS} (use --kind to say which it is)")
+        for display in not_recognised_files:  # found in a folder: one line each, never an error
+            out.append(f"{display}: note: not validated: {not_recognised_why[display]} [not-recognised]")
         checked = [r for r in reports if r.checked]
         sev = {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "note")}
         summary = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in sev.items() if n) or "no problems"
@@ -154,6 +161,10 @@ def run(args: argparse.Namespace) -> int:
     if errors or unrecognised:
         return EXIT_INPUT
     return EXIT_CLEAN
+
+
+_NO_SETTINGS = ("no DeepSpeed, accelerate, TrainingArguments/SFTConfig, Lightning Trainer or GPT-NeoX settings "
+                "recognised")
 
 
 def _plural(n: int, word: str) -> str:

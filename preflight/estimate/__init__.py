@@ -34,7 +34,7 @@ def resolve_architecture(name: str, *, online: bool = False) -> Any:
     sentence the user can act on.
     """
     try:
-        from preflight import architectures  # type: ignore[attr-defined]
+        from preflight import architectures
         found = architectures.lookup(name)
     except (ImportError, AttributeError):
         found = None

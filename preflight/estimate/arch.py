@@ -9,14 +9,26 @@ What each architecture-specific knob means is kept in ``Architecture.extra`` (se
 ``arch_knobs.decoder_knobs``) so that ``count_params`` works on an ``Architecture`` alone; an
 ``Architecture`` built by hand without ``extra`` is counted with the family's plain layout
 (decoder: Llama; encoder: BERT; encoder-decoder: T5; vision: ViT).
+
+The records (:class:`Architecture`, :class:`ParamCount`, :class:`ArchitectureError`) and the
+config access the readers share live in :mod:`preflight.estimate.arch_config` and stay
+importable from here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping
 
 from preflight.estimate import arch_more
+from preflight.estimate.arch_config import (
+    Architecture,
+    ArchitectureError,
+    Cfg,
+    ParamCount,
+    config_object,
+    encoder_head,
+)
 from preflight.estimate.arch_knobs import decoder_knobs
 from preflight.estimate.dropout_probs import DropoutConfigError, with_config_dropouts
 
@@ -31,170 +43,6 @@ __all__ = [
     "from_hf_config",
     "supported_model_types",
 ]
-
-
-class ArchitectureError(ValueError):
-    """A config this module cannot read (unknown ``model_type``, a missing or bad number)."""
-
-
-@dataclass(frozen=True)
-class Architecture:
-    name: str                 # catalog name or Hub id
-    model_type: str           # HF model_type: "llama", "mixtral", "qwen2_moe", "bert", "t5", ...
-    family: str               # "decoder" | "encoder" | "encoder-decoder" | "vision" | "cnn" | "multimodal"
-    hidden_size: int
-    num_layers: int           # decoder layers (encoder layers for encoder-only / vision)
-    num_heads: int
-    num_kv_heads: int
-    head_dim: int
-    intermediate_size: int    # dense MLP width
-    vocab_size: int
-    tie_embeddings: bool
-    gated_mlp: bool           # SwiGLU/GeGLU (3 matrices) vs plain (2)
-    num_encoder_layers: int = 0          # encoder-decoder: encoder depth (num_layers = decoder depth)
-    num_experts: int = 0                 # MoE routed experts per MoE layer (0 = dense)
-    experts_per_token: int = 0
-    shared_experts: int = 0
-    moe_intermediate_size: int = 0
-    moe_layers: int = 0                  # how many layers are MoE (others dense)
-    max_position: int = 0
-    sliding_window: Optional[int] = None
-    image_size: int = 0
-    patch_size: int = 0
-    num_channels: int = 0
-    params_total: int = 0                # best known total (exact from safetensors/catalog, else formula)
-    params_active: int = 0               # per token (MoE), = total for dense
-    params_source: str = "formula"       # "catalog" | "safetensors" | "formula"
-    published_params: Optional[int] = None
-    source: str = ""                     # where the numbers come from (URL / file)
-    extra: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
-
-    @property
-    def is_moe(self) -> bool:
-        return self.num_experts > 0
-
-
-@dataclass(frozen=True)
-class ParamCount:
-    total: int
-    active: int
-    by_part: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
-
-
-# --------------------------------------------------------------------------------------------
-# Config defaults: HF configs on the Hub omit keys equal to the config class default (common in
-# the nested text_config/vision_config of multimodal models).  Values from the transformers
-# config classes (transformers 5.x, checked with AutoConfig.for_model(model_type).to_dict()).
-# --------------------------------------------------------------------------------------------
-_DEFAULTS: Dict[str, Dict[str, Any]] = {
-    "llama": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008,
-              "num_hidden_layers": 32, "num_attention_heads": 32, "max_position_embeddings": 2048,
-              "tie_word_embeddings": False},
-    "mistral": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 14336,
-                "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
-                "max_position_embeddings": 131072, "tie_word_embeddings": False,
-                "sliding_window": 4096},
-    "qwen2": {"vocab_size": 151936, "hidden_size": 4096, "intermediate_size": 22016,
-              "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
-              "max_position_embeddings": 32768, "tie_word_embeddings": False},
-    "gemma": {"vocab_size": 256000, "hidden_size": 3072, "intermediate_size": 24576,
-              "num_hidden_layers": 28, "num_attention_heads": 16, "num_key_value_heads": 16,
-              "head_dim": 256, "max_position_embeddings": 8192, "tie_word_embeddings": True},
-    "gemma2": {"vocab_size": 256000, "hidden_size": 2304, "intermediate_size": 9216,
-               "num_hidden_layers": 26, "num_attention_heads": 8, "num_key_value_heads": 4,
-               "head_dim": 256, "max_position_embeddings": 8192, "tie_word_embeddings": True,
-               "sliding_window": 4096},
-    "gemma3_text": {"vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216,
-                    "num_hidden_layers": 26, "num_attention_heads": 8, "num_key_value_heads": 4,
-                    "head_dim": 256, "max_position_embeddings": 131072,
-                    "tie_word_embeddings": True, "sliding_window": 4096},
-    "clip_vision_model": {"hidden_size": 768, "intermediate_size": 3072, "num_hidden_layers": 12,
-                          "num_attention_heads": 12, "image_size": 224, "patch_size": 32,
-                          "num_channels": 3},
-    "clip_text_model": {"vocab_size": 49408, "hidden_size": 512, "intermediate_size": 2048,
-                        "num_hidden_layers": 12, "num_attention_heads": 8,
-                        "max_position_embeddings": 77},
-    "siglip_vision_model": {"hidden_size": 768, "intermediate_size": 3072,
-                            "num_hidden_layers": 12, "num_attention_heads": 12,
-                            "image_size": 224, "patch_size": 16, "num_channels": 3,
-                            "vision_use_head": True},
-    "t5": {"vocab_size": 32128, "d_model": 512, "d_kv": 64, "d_ff": 2048, "num_layers": 6,
-           "num_heads": 8, "feed_forward_proj": "relu", "relative_attention_num_buckets": 32,
-           "tie_word_embeddings": True},
-    "bert": {"vocab_size": 30522, "hidden_size": 768, "intermediate_size": 3072,
-             "num_hidden_layers": 12, "num_attention_heads": 12, "max_position_embeddings": 512,
-             "type_vocab_size": 2},
-    "gpt2": {"vocab_size": 50257, "n_embd": 768, "n_layer": 12, "n_head": 12, "n_positions": 1024,
-             "tie_word_embeddings": True},
-}
-_DEFAULTS["mixtral"] = dict(_DEFAULTS["mistral"], num_local_experts=8, num_experts_per_tok=2)
-_DEFAULTS["vit"] = dict(_DEFAULTS["clip_vision_model"], patch_size=16, qkv_bias=True)
-_DEFAULTS["roberta"] = dict(_DEFAULTS["bert"])
-_DEFAULTS["xlm-roberta"] = dict(_DEFAULTS["bert"])
-
-
-class _Cfg:
-    """A config dict with the model type's defaults and HF-style key aliases."""
-
-    def __init__(self, data: Mapping[str, Any], model_type: str, where: str) -> None:
-        self.data = data
-        self.defaults = _DEFAULTS.get(model_type, {})
-        self.where = where
-
-    def has(self, key: str) -> bool:
-        return self.data.get(key) is not None or key in self.defaults
-
-    def raw(self, *keys: str, default: Any = None) -> Any:
-        for key in keys:
-            if self.data.get(key) is not None:
-                return self.data[key]
-        for key in keys:
-            if self.defaults.get(key) is not None:
-                return self.defaults[key]
-        return default
-
-    def integer(self, *keys: str, default: Optional[int] = None) -> int:
-        value = self.raw(*keys)
-        if value is None:
-            if default is not None:
-                return default
-            raise ArchitectureError(f"{self.where}: missing {keys[0]!r} in the config")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-            raise ArchitectureError(f"{self.where}: {keys[0]!r} must be a whole number, got {value!r}")
-        if value < 0:
-            raise ArchitectureError(f"{self.where}: {keys[0]!r} must not be negative, got {value!r}")
-        return int(value)
-
-    def opt_integer(self, *keys: str) -> Optional[int]:
-        return self.integer(*keys) if self.raw(*keys) is not None else None
-
-    def flag(self, key: str, default: bool) -> bool:
-        value = self.raw(key)
-        return default if value is None else bool(value)
-
-    def integers(self, key: str) -> List[int]:
-        value = self.raw(key)
-        if not isinstance(value, (list, tuple)) or not value or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
-            raise ArchitectureError(f"{self.where}: {key!r} must be a list of positive integers")
-        return [int(v) for v in value]
-
-
-def _num_labels(cfg: _Cfg) -> int:
-    labels = cfg.raw("id2label")
-    if isinstance(labels, Mapping) and labels:
-        return len(labels)
-    n = cfg.raw("num_labels")
-    return int(n) if isinstance(n, int) and n > 0 else 2
-
-
-def _architectures(cfg: _Cfg) -> Sequence[str]:
-    value = cfg.raw("architectures")
-    return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
-
-
-def _has_head(cfg: _Cfg, suffix: str) -> bool:
-    return any(a.endswith(suffix) for a in _architectures(cfg))
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,7 +76,7 @@ def supported_model_types() -> List[str]:
         *arch_more.MODEL_TYPES})
 
 
-def _moe_layer_count(mt: str, cfg: _Cfg, layers: int) -> int:
+def _moe_layer_count(mt: str, cfg: Cfg, layers: int) -> int:
     if mt in ("mixtral",):
         return layers
     if mt in ("qwen2_moe", "qwen3_moe"):
@@ -244,7 +92,7 @@ def _moe_layer_count(mt: str, cfg: _Cfg, layers: int) -> int:
     return 0
 
 
-def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+def _read_decoder(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
     if mt in _GPT2_KEYS:
         hidden = cfg.integer("n_embd", "hidden_size")
         layers = cfg.integer("n_layer", "num_hidden_layers")
@@ -328,7 +176,7 @@ def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         source=source, extra=knobs)
 
 
-def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+def _read_encoder(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
     if mt == "distilbert":
         hidden = cfg.integer("dim", default=768)
         layers = cfg.integer("n_layers", default=6)
@@ -357,7 +205,7 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         intermediate_size=inter, vocab_size=vocab, tie_embeddings=True, gated_mlp=False,
         max_position=max_pos, source=source,
         extra={"layout": "encoder", "positions": positions, "type_vocab": type_vocab,
-               "pooler": pooler, "task_head": _encoder_head(cfg),
+               "pooler": pooler, "task_head": encoder_head(cfg),
                # ELECTRA / ALBERT: embeddings of embedding_size, projected to hidden_size;
                # ALBERT shares one layer's weights across num_hidden_groups groups
                "embedding_size": cfg.integer("embedding_size", default=hidden)
@@ -369,21 +217,7 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
                                       default="gelu") or "gelu").lower()})
 
 
-#: encoder heads whose output is not over the vocabulary: (class-name suffix, head kind)
-_ENCODER_HEADS = (("ForSequenceClassification", "sequence"), ("ForMultipleChoice", "sequence"),
-                  ("ForTokenClassification", "token"), ("ForQuestionAnswering", "token"))
-
-
-def _encoder_head(cfg: _Cfg) -> str:
-    """``lm`` (masked-LM logits over the vocabulary, the default), ``sequence`` (one row of
-    labels per sample) or ``token`` (a few labels per token), from ``architectures``."""
-    for suffix, kind in _ENCODER_HEADS:
-        if _has_head(cfg, suffix):
-            return kind
-    return "lm"
-
-
-def _read_t5(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+def _read_t5(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
     d_model = cfg.integer("d_model")
     d_kv = cfg.integer("d_kv")
     heads = cfg.integer("num_heads")
@@ -400,7 +234,7 @@ def _read_t5(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         extra={"layout": "t5", "relative_buckets": cfg.integer("relative_attention_num_buckets", default=32)})
 
 
-def _read_bart(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+def _read_bart(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
     d_model = cfg.integer("d_model")
     heads = cfg.integer("decoder_attention_heads", "encoder_attention_heads")
     max_pos = cfg.integer("max_position_embeddings")
@@ -422,7 +256,7 @@ def _read_bart(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
                "final_norms": mt in ("mbart", "pegasus") or cfg.flag("add_final_layer_norm", False)})
 
 
-def _read_whisper(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+def _read_whisper(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
     d_model = cfg.integer("d_model")
     heads = cfg.integer("decoder_attention_heads")
     return Architecture(
@@ -438,12 +272,6 @@ def _read_whisper(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
                "target_positions": cfg.integer("max_target_positions", default=448)})
 
 
-def _mapping(value: Any, name: str, key: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise ArchitectureError(f"{name}: {key!r} must be an object")
-    return value
-
-
 _TEXT_DEFAULT_TYPE = {"llava": "llama", "llava_next": "llama", "gemma3": "gemma3_text",
                       "paligemma": "gemma", "qwen2_vl": "qwen2",
                       "qwen2_5_vl": "qwen2"}
@@ -454,7 +282,7 @@ _VISION_DEFAULT_TYPE = {"llava": "clip_vision_model", "llava_next": "clip_vision
 def _read_multimodal(mt: str, config: Mapping[str, Any], name: str, source: str) -> Architecture:
     from preflight.estimate import arch_vision  # imports this module: loaded on first use
 
-    text_raw = _mapping(config.get("text_config"), name, "text_config")
+    text_raw = config_object(config.get("text_config"), name, "text_config")
     text_mt = str(text_raw.get("model_type") or _TEXT_DEFAULT_TYPE.get(mt, "")).lower()
     if mt in ("qwen2_vl", "qwen2_5_vl") and not text_raw.get("hidden_size"):
         # Qwen2-VL keeps the language model's numbers at the top level.
@@ -471,7 +299,7 @@ def _read_multimodal(mt: str, config: Mapping[str, Any], name: str, source: str)
     vision_read = False
     if isinstance(vision_raw, Mapping):
         vision_mt = str(vision_raw.get("model_type") or _VISION_DEFAULT_TYPE.get(mt, "")).lower()
-        vcfg = _Cfg(vision_raw, vision_mt, f"{name} vision_config")
+        vcfg = Cfg(vision_raw, vision_mt, f"{name} vision_config")
         vision_params, info = arch_vision._vision_tower(vision_mt, vcfg)
         if mt in ("qwen2_vl", "qwen2_5_vl"):
             vision_params, projector, info = arch_vision._qwen_vl_tower(mt, vcfg, inner.hidden_size)
@@ -499,19 +327,19 @@ def _read_multimodal(mt: str, config: Mapping[str, Any], name: str, source: str)
 def _read_one(mt: str, config: Mapping[str, Any], name: str, source: str) -> Architecture:
     from preflight.estimate import arch_vision  # imports this module: loaded on first use
 
-    cfg = _Cfg(config, mt, name)
+    cfg = Cfg(config, mt, name)
     if mt in _DECODER_TYPES:
         return _read_decoder(mt, cfg, name, source)
     if mt in _ENCODER_TYPES:
         return _read_encoder(mt, cfg, name, source)
     if mt == "t5":
-        return _read_t5(mt, _Cfg(config, "t5", name), name, source)
+        return _read_t5(mt, Cfg(config, "t5", name), name, source)
     if mt in ("mt5", "umt5"):
         # mT5 / umT5: the T5 v1.1 layout (gated-gelu, untied head) with a 250k vocabulary
         data = dict(config)
         data.setdefault("tie_word_embeddings", False)
         data.setdefault("feed_forward_proj", "gated-gelu")
-        return _read_t5(mt, _Cfg(data, "t5", name), name, source)
+        return _read_t5(mt, Cfg(data, "t5", name), name, source)
     if mt in ("bart", "mbart", "marian", "pegasus"):
         return _read_bart(mt, cfg, name, source)
     if mt == "whisper":

@@ -22,10 +22,17 @@ and each reader also records the shapes activations depend on in ``Architecture.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping
 
-if TYPE_CHECKING:
-    from preflight.estimate.arch import Architecture
+from preflight.estimate.arch_config import (
+    Architecture,
+    ArchitectureError,
+    Cfg,
+    config_object,
+    encoder_head,
+    has_head,
+    num_labels,
+)
 
 MODEL_TYPES = ("deberta-v2", "swin", "wav2vec2", "mllama")
 
@@ -35,8 +42,6 @@ def _linear(n_in: int, n_out: int, bias: bool) -> int:
 
 
 def _err(message: str) -> Exception:
-    from preflight.estimate.arch import ArchitectureError
-
     return ArchitectureError(message)
 
 
@@ -55,8 +60,6 @@ def _pos_att_type(cfg: Any) -> List[str]:
 
 
 def read_deberta(mt: str, cfg: Any, name: str, source: str) -> Architecture:
-    from preflight.estimate.arch import Architecture, _encoder_head
-
     hidden = cfg.integer("hidden_size", default=1536)
     heads = cfg.integer("num_attention_heads", default=24)
     max_pos = cfg.integer("max_position_embeddings", default=512)
@@ -77,7 +80,7 @@ def read_deberta(mt: str, cfg: Any, name: str, source: str) -> Architecture:
         intermediate_size=cfg.integer("intermediate_size", default=6144),
         vocab_size=cfg.integer("vocab_size", default=128100), tie_embeddings=True, gated_mlp=False,
         max_position=max_pos, source=source,
-        extra={"layout": "deberta", "task_head": _encoder_head(cfg),
+        extra={"layout": "deberta", "task_head": encoder_head(cfg),
                "embedding_size": cfg.integer("embedding_size", default=hidden),
                "positions": max_pos if cfg.flag("position_biased_input", True) else 0,
                "type_vocab": cfg.integer("type_vocab_size", default=0),
@@ -117,8 +120,6 @@ def count_deberta(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
 
 
 def read_swin(mt: str, cfg: Any, name: str, source: str) -> Architecture:
-    from preflight.estimate.arch import Architecture, _has_head, _num_labels
-
     embed = cfg.integer("embed_dim", default=96)
     depths = cfg.integers("depths") if cfg.raw("depths") is not None else [2, 2, 6, 2]
     heads = cfg.integers("num_heads") if cfg.raw("num_heads") is not None else [3, 6, 12, 24]
@@ -136,7 +137,7 @@ def read_swin(mt: str, cfg: Any, name: str, source: str) -> Architecture:
         width = embed * 2 ** i
         stages.append({"tokens": (side // 2 ** i) ** 2, "hidden": width, "heads": h, "depth": depth,
                        "window_tokens": window * window, "mlp": int(width * ratio)})
-    classifier = _num_labels(cfg) if _has_head(cfg, "ForImageClassification") else 0
+    classifier = num_labels(cfg) if has_head(cfg, "ForImageClassification") else 0
     return Architecture(
         name=name, model_type=mt, family="vision", hidden_size=embed, num_layers=sum(depths),
         num_heads=heads[0], num_kv_heads=heads[0], head_dim=embed // max(heads[0], 1),
@@ -179,8 +180,6 @@ def count_swin(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
 
 
 def read_wav2vec2(mt: str, cfg: Any, name: str, source: str) -> Architecture:
-    from preflight.estimate.arch import Architecture, _has_head
-
     hidden = cfg.integer("hidden_size", default=768)
     heads = cfg.integer("num_attention_heads", default=12)
     dims = cfg.integers("conv_dim") if cfg.raw("conv_dim") is not None else [512] * 7
@@ -191,7 +190,7 @@ def read_wav2vec2(mt: str, cfg: Any, name: str, source: str) -> Architecture:
     hop = 1
     for s in strides:
         hop *= s
-    ctc = _has_head(cfg, "ForCTC")
+    ctc = has_head(cfg, "ForCTC")
     masking = float(cfg.raw("mask_time_prob", default=0.05) or 0) > 0 or \
         float(cfg.raw("mask_feature_prob", default=0.0) or 0) > 0
     return Architecture(
@@ -253,10 +252,10 @@ _MLLAMA_VISION = {"hidden_size": 1280, "intermediate_size": 5120, "num_hidden_la
 def read_mllama(mt: str, config: Mapping[str, Any], name: str, source: str) -> Architecture:
     from dataclasses import replace
 
-    from preflight.estimate.arch import _Cfg, _mapping, _read_one
+    from preflight.estimate.arch import _read_one  # arch imports this module: loaded on first use
 
     text_raw: Dict[str, Any] = dict(_MLLAMA_TEXT)
-    text_raw.update(_mapping(config.get("text_config", {}) or {}, name, "text_config"))
+    text_raw.update(config_object(config.get("text_config", {}) or {}, name, "text_config"))
     cross = text_raw.get("cross_attention_layers") or []
     if not isinstance(cross, (list, tuple)) or not all(isinstance(i, int) for i in cross):
         raise _err(f"{name}: 'cross_attention_layers' must be a list of layer indices")
@@ -265,8 +264,8 @@ def read_mllama(mt: str, config: Mapping[str, Any], name: str, source: str) -> A
     if len(cross) > inner.num_layers:
         raise _err(f"{name}: {len(cross)} cross-attention layers but {inner.num_layers} layers")
     vraw: Dict[str, Any] = dict(_MLLAMA_VISION)
-    vraw.update(_mapping(config.get("vision_config", {}) or {}, name, "vision_config"))
-    v = _Cfg(vraw, "mllama_vision_model", f"{name} vision_config")
+    vraw.update(config_object(config.get("vision_config", {}) or {}, name, "vision_config"))
+    v = Cfg(vraw, "mllama_vision_model", f"{name} vision_config")
     d, inter = v.integer("hidden_size"), v.integer("intermediate_size")
     local, global_ = v.integer("num_hidden_layers"), v.integer("num_global_layers")
     patch, image = v.integer("patch_size"), v.integer("image_size")

@@ -1,26 +1,27 @@
 """Vision readers split from :mod:`preflight.estimate.arch` (no logic change): ViT, DeiT and
 DINOv2, the CLIP/SigLIP and Qwen2-VL vision towers of multimodal configs, CLIP, ResNet and
-ConvNeXt. :mod:`preflight.estimate.arch` imports this module on first use."""
+ConvNeXt. :mod:`preflight.estimate.arch` imports this module on first use; the records and config access
+come from :mod:`preflight.estimate.arch_config`."""
 
 from __future__ import annotations
 
 from typing import Any, Dict, Tuple
 
-from preflight.estimate.arch import (
+from preflight.estimate.arch_config import (
     Architecture,
     ArchitectureError,
-    _Cfg,
-    _has_head,
-    _mapping,
-    _num_labels,
+    Cfg,
+    config_object,
+    has_head,
+    num_labels,
 )
 
 
-def _read_vit(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+def _read_vit(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
     hidden = cfg.integer("hidden_size")
     heads = cfg.integer("num_attention_heads")
-    teacher = _has_head(cfg, "ForImageClassificationWithTeacher")
-    classifier = _num_labels(cfg) if (_has_head(cfg, "ForImageClassification") or teacher) else 0
+    teacher = has_head(cfg, "ForImageClassificationWithTeacher")
+    classifier = num_labels(cfg) if (has_head(cfg, "ForImageClassification") or teacher) else 0
     swiglu = mt == "dinov2" and cfg.flag("use_swiglu_ffn", False)
     if mt == "dinov2" and cfg.raw("intermediate_size") is None:
         # Dinov2Config has mlp_ratio, not intermediate_size; the SwiGLU MLP (giant) rounds
@@ -52,7 +53,7 @@ def _read_vit(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
                "cls_on_patch_mean": mt == "dinov2"})
 
 
-def _vision_tower(mt: str, cfg: _Cfg) -> Tuple[int, Dict[str, Any]]:
+def _vision_tower(mt: str, cfg: Cfg) -> Tuple[int, Dict[str, Any]]:
     """Parameters of a CLIP or SigLIP vision tower; (0, {}) for a vision config we cannot read."""
     if mt not in ("clip_vision_model", "siglip_vision_model"):
         return 0, {}
@@ -89,12 +90,12 @@ _TOWER_ACT_DEFAULT = {"clip_text_model": "quick_gelu", "clip_vision_model": "qui
                       "siglip_vision_model": "gelu_pytorch_tanh"}
 
 
-def _tower_act(mt: str, cfg: _Cfg) -> str:
+def _tower_act(mt: str, cfg: Cfg) -> str:
     default = _TOWER_ACT_DEFAULT.get(mt, "gelu")
     return str(cfg.raw("hidden_act", default=default) or default).lower()
 
 
-def _qwen_vl_tower(mt: str, cfg: _Cfg, text_hidden: int) -> Tuple[int, int, Dict[str, Any]]:
+def _qwen_vl_tower(mt: str, cfg: Cfg, text_hidden: int) -> Tuple[int, int, Dict[str, Any]]:
     """Qwen2-VL / Qwen2.5-VL vision tower: (tower params, patch-merger params, info)."""
     channels = cfg.integer("in_channels", "in_chans", default=3)
     patch = cfg.integer("patch_size", "spatial_patch_size", default=14)
@@ -124,10 +125,10 @@ def _qwen_vl_tower(mt: str, cfg: _Cfg, text_hidden: int) -> Tuple[int, int, Dict
                            "num_channels": channels, "image_size": 0}
 
 
-def _read_clip(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
-    text = _Cfg(_mapping(cfg.raw("text_config", default={}), name, "text_config"),
+def _read_clip(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
+    text = Cfg(config_object(cfg.raw("text_config", default={}), name, "text_config"),
                 "clip_text_model", f"{name} text_config")
-    vision = _Cfg(_mapping(cfg.raw("vision_config", default={}), name, "vision_config"),
+    vision = Cfg(config_object(cfg.raw("vision_config", default={}), name, "vision_config"),
                   "clip_vision_model", f"{name} vision_config")
     projection = cfg.integer("projection_dim", default=512)
     vision_params, info = _vision_tower("clip_vision_model", vision)
@@ -145,12 +146,12 @@ def _read_clip(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
                "vision": info})
 
 
-def _read_resnet(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+def _read_resnet(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
     widths = cfg.integers("hidden_sizes")
     depths = cfg.integers("depths")
     if len(widths) != len(depths):
         raise ArchitectureError(f"{name}: 'hidden_sizes' and 'depths' differ in length")
-    classifier = _num_labels(cfg) if _has_head(cfg, "ForImageClassification") else 0
+    classifier = num_labels(cfg) if has_head(cfg, "ForImageClassification") else 0
     extra: Dict[str, Any] = {"layout": mt, "hidden_sizes": widths, "depths": depths,
                              "classifier": classifier}
     if mt == "resnet":

@@ -74,6 +74,9 @@ divides anything.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = accumulation(ctx)
+        # one finding per manual division: a loss divided once and handed to two ``accelerator.backward``
+        # calls (one per branch) is one cause, reported at the division with each backward as evidence
+        found: dict[int, tuple[Scaling, list[ast.AST], Optional[ast.Call], Optional[ast.expr], FunctionInfo]] = {}
         for site in facts.sites:
             owner = site.owner
             if owner.kind != "accelerate" or not owner.ga_known or owner.ga is None or is_number(
@@ -89,14 +92,22 @@ divides anything.
                 divisor = facts.resolve(scaling.divisor, site.function)
                 if ast.unparse(scaling.divisor) == own_attr or same_value(divisor, ga) or (
                         same_value(scaling.divisor, owner.ga)):
-                    yield self._report(ctx, scaling, site.backward, owner.constructor, owner.ga,
-                                       "accelerate", site.function)
+                    if id(scaling.node) in found:
+                        found[id(scaling.node)][1].append(site.backward)
+                    else:
+                        found[id(scaling.node)] = (scaling, [site.backward], owner.constructor, owner.ga,
+                                                   site.function)
                     break
+        for scaling, backwards, ctor, ga_expr, fn in found.values():
+            yield self._report(ctx, scaling, backwards, ctor, ga_expr, "accelerate", fn)
+        returned: set[int] = set()
         for lsite in facts.lightning:
             for scaling in lsite.trace.scalings:
                 if self._lightning_window(facts, scaling, lsite.function):
-                    yield self._report(ctx, scaling, lsite.ret, None, scaling.divisor, "lightning",
-                                       lsite.function)
+                    if id(scaling.node) not in returned:
+                        returned.add(id(scaling.node))
+                        yield self._report(ctx, scaling, [lsite.ret], None, scaling.divisor, "lightning",
+                                           lsite.function)
                     break
 
     @staticmethod
@@ -109,7 +120,7 @@ divides anything.
         return any(not is_number(ga, 1) and (same_value(divisor, ga) or same_value(
             scaling.divisor, ga)) for ga in facts.trainer_accumulation)
 
-    def _report(self, ctx: FileContext, scaling: Scaling, backward: ast.AST,
+    def _report(self, ctx: FileContext, scaling: Scaling, backwards: list[ast.AST],
                 ctor: Optional[ast.Call], ga: Optional[ast.expr], framework: str,
                 fn: FunctionInfo) -> Finding:
         n = short(scaling.divisor, 40)
@@ -128,21 +139,22 @@ divides anything.
         if ctor is not None:
             evidence.append(ctx.evidence(ctor, f"`{short(ctor, 70)}` sets the window the "
                                                "framework divides by"))
-        if framework == "accelerate":
-            evidence.append(ctx.evidence(backward, "`accelerator.backward` divides again here"))
-        else:
-            evidence.append(ctx.evidence(backward, "Lightning divides this returned loss again"))
+        for backward in backwards:
+            if framework == "accelerate":
+                evidence.append(ctx.evidence(backward, "`accelerator.backward` divides again here"))
+            else:
+                evidence.append(ctx.evidence(backward, "Lightning divides this returned loss again"))
         return ctx.finding(self, scaling.node, message, evidence=evidence,
-                           fix=self._fix(ctx, scaling, backward))
+                           fix=self._fix(ctx, scaling, backwards))
 
-    def _fix(self, ctx: FileContext, scaling: Scaling, backward: ast.AST) -> Optional[Fix]:
+    def _fix(self, ctx: FileContext, scaling: Scaling, backwards: list[ast.AST]) -> Optional[Fix]:
         node = scaling.node
         if not isinstance(node, (ast.BinOp, ast.Call)) or scaling.removable is None:
             return None
         keep = "left"
         if isinstance(node, ast.BinOp) and scaling.removable is node.right:
             keep = "right"
-        inline = any(a is node for a in ast.walk(backward))
+        inline = any(a is node for backward in backwards for a in ast.walk(backward))
         fix = ctx.fix(node, f"Remove the manual division by `{short(scaling.divisor, 40)}`",
                       "undivide", keep=keep)
         if inline:

@@ -100,7 +100,7 @@ def experiment_merges(project: Any) -> list[ExperimentMerge]:
     cached = project.cache.get("hydra.experiment_merges")
     if cached is not None:
         return cached
-    from preflight.adapters.hydra_apps import _with_origins, find_apps
+    from preflight.adapters.hydra_apps import compose_with_origins, find_apps
     from preflight.adapters.hydra_compose import ComposeError, compose, relative
     from preflight.diagnostics import FileError
     from preflight.loaders import load_config
@@ -134,7 +134,7 @@ def experiment_merges(project: Any) -> list[ExperimentMerge]:
                 base = compose(config_dir, name, tokens, app.version_base, use_hydra=False) if tokens else plain
             except (ComposeError, OSError, ValueError, RecursionError):
                 continue
-            composed = _with_origins(project, app, base)
+            composed = compose_with_origins(project, app, base)
             for path, mapping in _targets(loaded.data):
                 node = _lookup(base.config, path)
                 if not isinstance(node, dict):

@@ -17,9 +17,9 @@ from preflight.sources import read_text_limited
 
 def _config_file(config_dir: Path, name: str) -> Optional[Path]:
     try:
-        from preflight.adapters.hydra_compose import _strip_ext, find_file
+        from preflight.adapters.hydra_compose import find_file, strip_config_ext
 
-        return find_file(config_dir, _strip_ext(name.strip().lstrip("/")))
+        return find_file(config_dir, strip_config_ext(name.strip().lstrip("/")))
     except Exception:  # a name leaving the directory: not located
         return None
 

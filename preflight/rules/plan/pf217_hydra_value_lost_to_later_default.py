@@ -91,13 +91,13 @@ after the group (the primary config's body with `_self_` last, an experiment con
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         try:
-            from preflight.adapters.hydra import Composed, _leaves, compositions
+            from preflight.adapters.hydra_apps import Composed, composed_leaves, compositions
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
         for comp in compositions(pctx.project):
             if not isinstance(comp, Composed) or comp.app.how != "@hydra.main":
                 continue
-            finding = self._first(pctx, comp, _leaves)
+            finding = self._first(pctx, comp, composed_leaves)
             if finding is not None:
                 yield finding
 

@@ -30,7 +30,7 @@ def _trees(pctx: PlanContext, limit: int = 60) -> list[ast.AST]:
 
     seen: set[str] = set()
     out: list[ast.AST] = []
-    todo: list[tuple[Path, ast.AST]] = []
+    todo: list[tuple[Path, ast.Module]] = []
     for script in pctx.project.scripts:
         seen.add(str(Path(script.source.path).resolve()))
         out.append(script.tree)
