@@ -5,7 +5,7 @@ A flow-insensitive dependency graph over *keys*: a local or global name
 (``("a", None, attr)``: ``self.losses`` and ``agent.losses`` are one key), and a
 function's return value (``("r", fn, "")``). Edges run from a bound key to the
 keys read in the value bound to it (assignments, ``+=``, ``for``/``with``
-targets, comprehension targets, container mutations ``c.append(v)``,
+targets, container mutations ``c.append(v)``,
 ``c[k] = v``); parameters are linked both ways with the arguments of resolved
 in-file calls (values flow in, mutations flow out), and a call to a local
 function reads that function's return key. Reads skip what cannot carry a graph:
@@ -147,8 +147,12 @@ class Consumers:
     def _build(self) -> None:
         scopes = self.scopes
         ctx = scopes.ctx
+        # no comprehension targets: a comprehension's loop variable lives in its own scope (Python 3)
+        # and what its element reads is followed by ``_comprehension_reads``; linking the variable as
+        # a name of the function made RecBole's ``losses`` (a step's loss, backwarded) read
+        # ``losses_list`` through ``[losses[j] for losses in losses_list]``, excusing the list
         for node in ctx.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
-                              ast.withitem, ast.NamedExpr, ast.comprehension, ast.Return,
+                              ast.withitem, ast.NamedExpr, ast.Return,
                               ast.Yield, ast.YieldFrom):
             fn = scopes.function_of(node)
             if isinstance(node, ast.Assign):
@@ -157,7 +161,7 @@ class Consumers:
                     self._link(self._targets(t, fn), reads)
             elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
                 self._link(self._targets(node.target, fn), self.reads(node.value, fn))
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
                 self._link(self._targets(node.target, fn), self.reads(node.iter, fn))
             elif isinstance(node, ast.withitem):
                 if node.optional_vars is not None:

@@ -12,7 +12,7 @@ from typing import Optional
 from preflight.analysis import tensor_ops as ops
 from preflight.analysis.dataflow import CONTAINER, SCALAR, UNKNOWN, GradFact, GradFlow, join
 from preflight.analysis.flow_exprs import short_text
-from preflight.analysis.scopes import FunctionInfo, TrainingCall
+from preflight.analysis.scopes import FunctionInfo, ImportTable, TrainingCall
 
 
 class BackwardReach:
@@ -44,10 +44,16 @@ class BackwardReach:
         derived: list[tuple[str, str]] = []
         for node in ast.walk(fn.node):
             if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not isinstance(
-                    node.targets[0], ast.Name) or not isinstance(node.value, ast.BinOp):
+                    node.targets[0], ast.Name):
                 continue
             value = node.value
             source: Optional[ast.AST] = None
+            if not isinstance(value, ast.BinOp):
+                source_id = _reduced_source(value, self.imports)
+                if source_id is not None and source_id != node.targets[0].id and \
+                        self.scopes.function_of(node) is fn:
+                    derived.append((node.targets[0].id, source_id))
+                continue
             if isinstance(value.op, ast.Div):
                 source = value.left
             elif isinstance(value.op, ast.Mult):
@@ -173,3 +179,37 @@ def _leftmost_name(node: ast.AST) -> Optional[str]:
             node = node.value  # ``losses["total"].backward()``: the dict of losses carries the graph
         else:
             return None
+
+
+# reductions and views whose result carries a graph only when their one tensor operand does
+_GRAPH_KEEPING_METHODS = frozenset({"mean", "sum", "nanmean", "nansum", "float", "squeeze", "clone",
+                                    "contiguous"})
+_GRAPH_KEEPING_TORCH = frozenset({"torch.sum", "torch.mean", "torch.stack", "torch.cat"})
+
+
+def _reduced_source(value: ast.AST, imports: ImportTable) -> Optional[str]:
+    """The one name a single-operand derivation reads, when the derived value carries a graph only
+    if that name does (RecBole's trainer: ``loss = sum(losses) if isinstance(losses, tuple) else
+    losses`` then ``loss.backward()``: ``losses``, which it stores, carries the graph too): a plain
+    alias, ``sum(name)``, ``name.mean()`` (a reduction or view of the name with constant arguments),
+    ``torch.stack(name).sum()``, and a conditional whose two branches derive from the same name.
+    None for anything with a second operand (``criterion(out, y)``: either one may be data)."""
+    if isinstance(value, ast.Name):
+        return value.id
+    if isinstance(value, ast.IfExp):
+        body = _reduced_source(value.body, imports)
+        return body if body is not None and body == _reduced_source(value.orelse, imports) else None
+    if not isinstance(value, ast.Call) or not all(
+            isinstance(a, ast.Constant) for a in value.args[1:]) or not all(
+            isinstance(k.value, ast.Constant) for k in value.keywords):
+        return None
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr in _GRAPH_KEEPING_METHODS:
+        if value.args and not isinstance(value.args[0], ast.Constant):
+            return None
+        return _reduced_source(func.value, imports)
+    if len(value.args) != 1:
+        return None
+    if (isinstance(func, ast.Name) and func.id == "sum") or (imports.qualify(func) or "") in _GRAPH_KEEPING_TORCH:
+        return _reduced_source(value.args[0], imports)
+    return None
