@@ -102,3 +102,27 @@ def test_heldout20_chatglm_rows_read_from_the_source():
     est = estimate(inp)
     assert est.breakdown["cuda_context"] == C.CUDA_CONTEXT_EAGER_BYTES
     assert est.phase == "backward" and _bwd_logits(est) == pytest.approx(12 * S * V, rel=1e-6)
+
+
+@pytest.mark.parametrize("pin, version, eager", [
+    ("torch==1.13.1+cu116", "1.13.1+cu116", True),     # liucongg/ChatGLM-Finetuning requirements.txt:8 (79bdc89)
+    ("torch==1.13.1+cu117", "1.13.1+cu117", False),
+    ("torch==1.13.1", "1.13.1", False),
+    ("torch>=1.13.1", "1.13.1", False)])              # a lower bound keeps no build tag
+def test_a_torch_pins_cuda_tag_reaches_the_plan_and_the_context(tmp_path, pin, version, eager):
+    import textwrap
+
+    from preflight.audit import build_plan
+    from preflight.estimate import input_from_plan
+
+    (tmp_path / "requirements.txt").write_text(f"{pin}\ntransformers==4.27.1\n", encoding="utf-8")
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+        model = AutoModelForCausalLM.from_pretrained("gpt2")
+        Trainer(model=model, args=TrainingArguments(output_dir="o")).train()
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    fact = plan.resolve("framework.torch_version")
+    assert fact.value == version and fact.source.path.endswith("requirements.txt") and fact.source.line == 1
+    inp = input_from_plan(plan, {"seq_len": 128})
+    assert inp.torch_before == (1, 13) and cuda_build_before_lazy(inp.torch_version) is eager
