@@ -106,7 +106,10 @@ def _from_text(package: str, text: str, shown: str) -> Optional[Version]:
         match = pattern.search(stripped)
         if match:
             how = "pinned" if match.group(1) in ("==", "===") else "lower bound"
-            return Version(package, match.group(2), how, f"{shown}:{number}")
+            # est71: a torch pin's CUDA build tag (``torch==1.13.1+cu116``) says which CUDA runtime
+            # the wheel carries (before 11.7: no lazy module loading, estimate/gpu_facts.py)
+            tag = re.match(r"\+cu\d+\b", stripped[match.end():]) if how == "pinned" and package == "torch" else None
+            return Version(package, match.group(2) + (tag.group() if tag else ""), how, f"{shown}:{number}")
     return None
 
 

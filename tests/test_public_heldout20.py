@@ -71,7 +71,7 @@ def test_chatglm_tables_keep_every_row_with_its_checkpointing_and_gpu_count():
         s = r["setup"]
         assert (r["gpu"], r["unit"], s["precision"], s["seq_len"], s["micro_batch"], s["attention"]) == (
             "A40-48GB", "GiB", "fp16", 1560, 1, "eager")
-        assert s["zero_stage"] == (2 if "lora_r" in s else 3) and s["torch_version"] == "1.13.1"
+        assert s["zero_stage"] == (2 if "lora_r" in s else 3) and s["torch_version"] == "1.13.1+cu116"  # est71: requirements.txt pins the cu116 build
         assert f"| {r['value']}G |" in r["notes"]
     # ChatGLM-6B: LoRA on the fused query_key_value only; ChatGLM2: every linear
     assert {tuple(r["setup"]["lora_targets"]) for r in lora.values() if _model(r) == "ChatGLM-6B"} == {

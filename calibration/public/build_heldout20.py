@@ -168,7 +168,11 @@ SOURCES = {
 CHATGLM_6B = {"model_type": "gpt_neox", "architectures": ["GPTNeoXForCausalLM"], "hidden_size": 4096,
               "intermediate_size": 16384, "num_hidden_layers": 28, "num_attention_heads": 32, "vocab_size": 130528,
               "max_position_embeddings": 2048, "rotary_pct": 0.5, "hidden_act": "gelu", "layer_norm_eps": 1e-05,
-              "use_parallel_residual": False, "tie_word_embeddings": True}
+              "use_parallel_residual": False, "tie_word_embeddings": True,
+              # est71 (in-sample): the checkpoint's config names its remote modeling code, as
+              # ChatGLM2-6B's does (est50); the job runs the repository's glm1/modeling_chatglm.py
+              # (model.py:14 at 79bdc89), not transformers' GPT-NeoX
+              "auto_map": {"AutoModel": "modeling_chatglm.ChatGLMForConditionalGeneration"}}
 CHATGLM2_6B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
                "intermediate_size": 13696, "num_hidden_layers": 28, "num_attention_heads": 32,
                "num_key_value_heads": 2, "vocab_size": 65024, "max_position_embeddings": 32768,
@@ -196,7 +200,11 @@ ALL_LINEAR = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "d
 # max_len (data_set.py:54 `assert len(input_ids) <= max_len`; the README's commands pass --max_len 1560): every batch
 # is 1,560 tokens long, so padding "max_length" (it was written "dynamic", "padded to its own length")
 CG_BASE = dict(mode="train", precision="fp16", optimizer="adamw", micro_batch=1, grad_accum=4, seq_len=1560,
-               padding="max_length", attention="eager", loss="standard", use_cache=False, torch_version="1.13.1",
+               padding="max_length", attention="eager", loss="standard", use_cache=False,
+               # est71 (in-sample): requirements.txt pins torch==1.13.1+cu116 (a CUDA 11.6 build: no lazy
+               # loading); train.py:191 binds `outputs = model(**batch, use_cache=False)` at loop level and
+               # never drops it (the step's fp16 logits live through backward and the next forward)
+               torch_version="1.13.1+cu116", keeps_outputs=True,
                transformers_version="4.27.1", deepspeed_version="0.9.0", reduce_bucket_size=500000000,
                allgather_bucket_size=500000000)
 CG_UNKNOWN = ("'所耗显存' names no counter: the driver's per-GPU figure (nvidia-smi) in GiB written",
@@ -208,7 +216,10 @@ CG_UNKNOWN = ("'所耗显存' names no counter: the driver's per-GPU figure (nvi
               "torch 1.13 has no SDPA: the remote code's own attention (scores materialised, softmax in fp32) is "
               "eager",
               "the 'no_offload' configs say offload device 'auto', which DeepSpeed 0.9 reads as none; the table "
-              "says 'Offload: No'")
+              "says 'Offload: No'",
+              "est71: ChatGLM-6B written with its checkpoint's auto_map (the repository's own modeling file, "
+              "which upcasts the logits to fp32 for its loss, glm1/modeling_chatglm.py:1208); torch "
+              "1.13.1+cu116 as requirements.txt pins it (was 1.13.1); keeps_outputs (train.py:191)")
 CG_NOTE = ("ChatGLM-Finetuning README (LoRA): '| Model | DeepSpeed-Stage | Offload | Gradient Checkpointing | "
            "Batch Size | Max Length | GPU-A40 Number | 所耗显存 |' row ")
 for model, shape, targets, cfg, ckpt, gpus, value in (

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from preflight.estimate.rotary_tables import rotary_table_bytes
+from preflight.estimate.rotary_tables import remote_code, rotary_table_bytes
 
 #: Versions from which each buffer is gone (read in the wheels, see the module docstring).
 GPT_NEOX_MASK_BUFFER_UNTIL = (4, 49)
@@ -55,9 +55,11 @@ def _minor(version: Optional[str]) -> Optional[tuple[int, int]]:
 
 
 def gpt_neox_legacy(inp: Any, arch: Any) -> bool:
-    """The job runs transformers' GPT-NeoX in a version that has the per-layer mask buffer."""
+    """The job runs transformers' GPT-NeoX in a version that has the per-layer mask buffer (not a
+    repository's own modeling file, ``auto_map``: est71, ChatGLM-6B's ``modeling_chatglm.py``
+    registers no mask buffer)."""
     version = _minor(getattr(inp, "transformers_version", None))
-    return (getattr(inp, "model_impl", "transformers") == "transformers"
+    return (getattr(inp, "model_impl", "transformers") == "transformers" and not remote_code(arch)
             and str(getattr(arch, "model_type", "")) == "gpt_neox"
             and version is not None and version < GPT_NEOX_MASK_BUFFER_UNTIL)
 
@@ -65,7 +67,7 @@ def gpt_neox_legacy(inp: Any, arch: Any) -> bool:
 def gpt2_legacy(inp: Any, arch: Any) -> bool:
     """The job runs transformers' GPT-2 in a version that has the per-layer mask buffer."""
     version = _minor(getattr(inp, "transformers_version", None))
-    return (getattr(inp, "model_impl", "transformers") == "transformers"
+    return (getattr(inp, "model_impl", "transformers") == "transformers" and not remote_code(arch)
             and str(getattr(arch, "model_type", "")) == "gpt2"
             and version is not None and version < GPT2_MASK_BUFFER_UNTIL)
 

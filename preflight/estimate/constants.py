@@ -127,6 +127,10 @@ CUDA_CONTEXT_RANGE = (128 * MIB, EAGER_CONTEXT_MEASURED - PR86509_SEGMENT)
 #: (sm_90 needs CUDA 11.8, "CUDA 11.8 ... support for the NVIDIA Hopper architecture", CUDA 11.8
 #: release notes) has a runtime above 11.7, so with the version unknown lazy loading is on there.
 LAZY_GUARANTEED_TORCH = (2, 1)
+#: est71: the first CUDA runtime with lazy module loading ("Lazy Loading ... introduced in CUDA 11.7",
+#: CUDA C Programming Guide, "Lazy Loading"): a torch build tagged ``+cu116`` or older loads every
+#: kernel at start-up on any driver (gpu_facts.cuda_build_before_lazy).
+LAZY_MIN_CUDA = (11, 7)
 #: est30: with lazy loading, what a running job holds outside the allocator grows with the GPU's
 #: resident threads (SMs x the most threads an SM keeps resident). The driver reserves local memory
 #: (per-thread stack) for every resident thread of every SM (CUDA C Programming Guide,

@@ -48,3 +48,12 @@ def hopper_or_later(gpu: Any) -> Optional[bool]:
         return None
     name = str(getattr(gpu, "name", "")).lower()
     return str(getattr(gpu, "vendor", "nvidia")) == "nvidia" and re.match(C.HOPPER_NAME, name) is not None
+
+
+def cuda_build_before_lazy(torch_version: Optional[str]) -> bool:
+    """Whether a torch version's local tag names a CUDA runtime that has no lazy module loading
+    (est71): ``1.13.1+cu116`` is a CUDA 11.6 build, and "Lazy Loading ... was introduced in CUDA
+    11.7" (CUDA C Programming Guide, "Lazy Loading"; ``constants.LAZY_MIN_CUDA``), so every kernel
+    is loaded at start-up whatever the driver. False without a ``+cuNNN`` tag (``+cpu``, none)."""
+    m = re.search(r"\+cu(\d+)(\d)\b", str(torch_version or ""))
+    return m is not None and (int(m.group(1)), int(m.group(2))) < C.LAZY_MIN_CUDA

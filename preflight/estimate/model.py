@@ -13,7 +13,7 @@ from typing import Any, Optional
 from preflight.estimate import constants as C
 from preflight.estimate.buffers import model_buffer_bytes
 from preflight.estimate.dequant import stored_weights
-from preflight.estimate.gpu_facts import lazy_context
+from preflight.estimate.gpu_facts import cuda_build_before_lazy, lazy_context
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.nf4_quantize import quantize_transient
@@ -341,11 +341,12 @@ def _estimate(inp: EstimateInput) -> Estimate:
         notes.append(f"the model's own {inp.position_table} position table: {own_table / 1e6:.0f} MB")
     ctx_bytes, ctx_range = lazy_context(inp.gpu_threads)
     version = inp.torch_before
-    if version is not None and version < (1, 13):
-        # no lazy module loading before torch 1.13: every kernel is loaded at start-up
+    if (version is not None and version < (1, 13)) or cuda_build_before_lazy(inp.torch_version):
+        # no lazy module loading before torch 1.13, nor in a build for a CUDA runtime before
+        # 11.7 (``+cu116``, est71): every kernel is loaded at start-up
         ctx_bytes, ctx_range = C.CUDA_CONTEXT_EAGER_BYTES, C.CUDA_CONTEXT_EAGER_RANGE
         notes.append(f"torch {inp.torch_version}: CUDA kernels loaded eagerly (no lazy loading "
-                     f"before 1.13), context about {ctx_bytes / 2 ** 30:.1f} GiB")
+                     f"before torch 1.13 or CUDA 11.7), context about {ctx_bytes / 2 ** 30:.1f} GiB")
     elif ((version is None and not inp.gpu_hopper)
           or (version is not None and version < C.LAZY_GUARANTEED_TORCH
               and inp.torch_version_pinned is not False)):

@@ -13,6 +13,7 @@ from typing import Any, Optional
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.rotary_tables import remote_code
 from preflight.estimate.terms_attention import *  # noqa: F403  (the attention terms, read as terms.X)
 from preflight.estimate.terms_attention import _transformers_minor  # (remedy.py reads it here)
 from preflight.estimate.terms_fsdp import *  # noqa: F403  (the FSDP terms, read by the cost model as terms.X)
@@ -289,8 +290,16 @@ def _loss_in_logits_dtype(inp: EstimateInput, arch: Any) -> bool:
         # the shifted copy and log_softmax in the logits' dtype, whatever the version
         return True
     version = _transformers_minor(inp)
-    return (version is not None and version < (4, 49)
+    # est71: the list is of transformers' own modeling files; a repository's own file (the
+    # config's ``auto_map``) computes its own loss: ChatGLM-6B's ``modeling_chatglm.py``
+    # (liucongg/ChatGLM-Finetuning 79bdc89, glm1/modeling_chatglm.py:1208) upcasts,
+    # ``lm_logits = lm_logits.to(torch.float32)`` before the shift and the cross-entropy
+    return (version is not None and version < (4, 49) and not _remote_code(arch)
             and str(getattr(arch, "model_type", "")) in LOSS_IN_LOGITS_DTYPE)
+
+
+def _remote_code(arch: Any) -> bool:
+    return arch is not None and remote_code(arch)
 
 
 def autocast_on(inp: EstimateInput) -> bool:
