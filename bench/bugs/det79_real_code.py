@@ -3,8 +3,8 @@ manifest launches it) with only the given rules selected, and print every findin
 
     PREFLIGHT_REALJOBS_WORK=/work/wt/jobswork/all python bench/bugs/det79_real_code.py --select PF386,PF387
 
-Jobs: those whose repository (at the manifest's commit, already materialised) has a Python file that
-mentions ``target_modules`` (where a LoRA rule can fire); set 35 is never run.
+Jobs: those whose repository (at the manifest's commit, already materialised) has a Python, shell, YAML or
+JSON file that mentions ``--needle`` (``target_modules`` by default) (where a LoRA rule can fire); set 35 is never run.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from run import set_of  # noqa: E402
 
 
 def mentions(root: Path, needle: str) -> bool:
-    for path in root.rglob("*.py"):
+    for path in root.rglob("*"):
+        if path.suffix not in (".py", ".sh", ".yaml", ".yml", ".json") or not path.is_file():
+            continue
         try:
             if needle in path.read_text(encoding="utf-8", errors="replace"):
                 return True
