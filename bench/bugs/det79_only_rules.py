@@ -1,0 +1,55 @@
+"""A `preflight` stand-in for bench/bugs/score.py that runs only the named rules (det79), as
+det75_only_rules.py does, with one shortcut: a variant none of whose files holds any of the words the
+rules need (``--need``) cannot get a finding from them, so preflight is not started for it and no finding
+is returned (the rules read ``peft.target_modules``, filled only from ``target_modules=``, and the
+TrainingArguments keys ``warmup_steps``/``warmup_ratio``).
+
+``score.py --preflight "python bench/bugs/det79_only_rules.py PF386,PF387,PF388 target_modules,warmup"``;
+``det75_combine.py BEFORE.txt ONLY.txt`` joins the two ``-v`` outputs (why the two are separable: see
+det75_only_rules.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+
+def _holds_any(words: list[str]) -> bool:
+    for folder, _dirs, files in os.walk("."):
+        for name in files:
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            if any(w in text for w in words):
+                return True
+    return False
+
+
+def main() -> int:
+    rules, words, command, rest = sys.argv[1], sys.argv[2].split(","), sys.argv[3], sys.argv[4:]
+    if command == "check":
+        print(json.dumps({"findings": []}))
+        return 0
+    if command == "validate":
+        print(json.dumps({"files": []}))
+        return 0
+    if not _holds_any(words):
+        print(json.dumps({"findings": []}))
+        return 0
+    if "--" in rest:
+        at = rest.index("--")
+        argv = [*rest[:at], "--select", rules, *rest[at:]]
+    else:
+        argv = [*rest, "--select", rules]
+    proc = subprocess.run([sys.executable, "-m", "preflight", command, *argv], capture_output=True, text=True)
+    sys.stdout.write(proc.stdout)
+    sys.stderr.write(proc.stderr)
+    return proc.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
