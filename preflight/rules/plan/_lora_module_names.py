@@ -161,7 +161,7 @@ def job_model_type(plan: TrainingPlan) -> Optional[tuple[str, Fact]]:
     """The one catalog model family of the job (model_type, the model fact that names it), or None
     when the job names no model, a model the catalog does not hold, or several families."""
     try:
-        from preflight import architectures  # type: ignore[attr-defined]
+        from preflight import architectures
     except ImportError:  # pragma: no cover - the catalog ships with preflight
         return None
     found: Optional[tuple[str, Fact]] = None
