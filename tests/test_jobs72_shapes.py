@@ -1,0 +1,208 @@
+"""Set 35's wrong fields (branch jobs72): fixtures of our own copying the real code's shape, each with a
+must-read test and silent (must-stay-unknown or must-keep-the-other-value) twins.
+
+- FastChat's flash-attention monkey patch, imported from the installed library (not vendored) and called
+  at import: OpenMOSS/AnyGPT @ 282b58f ``anygpt/src/train/stage1_pretrain.py:5-8``; the same two lines in
+  FastChat's ``fastchat/train/train_mem.py`` and the fine-tuning repositories that copy it;
+- two TrainingArguments subclasses of one module that both declare ``optim`` (``SFTConfig`` default
+  ``adamw_torch``, ``DPOConfig`` default ``rmsprop``), the parser handed the second one:
+  martin-wey/CodeUltraFeedback @ 0525dde ``src/dpo/alignment/configs.py:211-253``, ``run_dpo.py:22``
+  (the alignment-handbook layout).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from plan_helpers import fact, plan_of, write
+
+ANYGPT = {
+    "requirements.txt": "transformers==4.34.1\ntorch==2.1.0\n",
+    "src/train/pretrain.py": """\
+        # stage1: continue pretrain
+        import sys
+        sys.path.append('src')
+        from fastchat.train.llama2_flash_attn_monkey_patch import (
+            replace_llama_attn_with_flash_attn,
+        )
+        replace_llama_attn_with_flash_attn()
+
+        from dataclasses import dataclass, field
+        from typing import Optional
+
+        import transformers
+        from transformers import LlamaForCausalLM
+
+
+        @dataclass
+        class ModelArguments:
+            model_name_or_path: Optional[str] = field(default="meta-llama/Llama-2-7b-hf")
+
+
+        @dataclass
+        class TrainingArguments(transformers.TrainingArguments):
+            optim: str = field(default="adamw_torch")
+
+
+        def train():
+            parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+            model_args, training_args = parser.parse_args_into_dataclasses()
+            model = LlamaForCausalLM.from_pretrained(model_args.model_name_or_path)
+            trainer = transformers.Trainer(model=model, args=training_args)
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            train()
+    """,
+}
+
+_LINE = ["src/train/pretrain.py", "--", "--output_dir", "out", "--per_device_train_batch_size", "1"]
+
+
+def _attn(tmp_path, cli, files):
+    write(tmp_path, files)
+    return fact(plan_of(cli, *_LINE, cwd=tmp_path), "model.attn_implementation")
+
+
+def test_fastchat_library_flash_patch_at_import_is_flash_attention(cli, tmp_path):
+    attn = _attn(tmp_path, cli, ANYGPT)
+    assert attn is not None and attn.value == "flash_attention_2" and attn.confidence == "medium"
+    assert attn.source.path == "src/train/pretrain.py" and attn.source.line == 7
+    assert "llama2_flash_attn_monkey_patch.py" in (attn.source.detail or "")
+
+
+def test_fastchat_llama1_patch_module_is_read_too(cli, tmp_path):
+    files = dict(ANYGPT)
+    files["src/train/pretrain.py"] = files["src/train/pretrain.py"].replace(
+        "llama2_flash_attn_monkey_patch", "llama_flash_attn_monkey_patch")
+    attn = _attn(tmp_path, cli, files)
+    assert attn is not None and attn.value == "flash_attention_2" and attn.source.line == 7
+
+
+def test_patch_under_try_undecided_if_or_other_patch_is_not_flash(cli, tmp_path):
+    """Silent twins: the FastChat call in a ``try`` body (runs only where flash-attn is installed), under an
+    ``if`` the reader cannot decide, FastChat's xformers patch, and a same-named function of another
+    library: none is read as flash attention (the version default stays)."""
+    base = textwrap.dedent(ANYGPT["src/train/pretrain.py"])
+    imported = ("from fastchat.train.llama2_flash_attn_monkey_patch import (\n"
+                "    replace_llama_attn_with_flash_attn,\n)\nreplace_llama_attn_with_flash_attn()\n")
+    twins = {
+        "try": base.replace(imported, "try:\n    from fastchat.train.llama2_flash_attn_monkey_patch import "
+                                      "replace_llama_attn_with_flash_attn\n"
+                                      "    replace_llama_attn_with_flash_attn()\nexcept ImportError:\n    pass\n"),
+        "if": base.replace("\nreplace_llama_attn_with_flash_attn()\n",
+                           "\nimport os\nif os.environ.get('FLASH'):\n    replace_llama_attn_with_flash_attn()\n"),
+        "xformers": base.replace("llama2_flash_attn_monkey_patch", "llama_xformers_attn_monkey_patch"),
+        "other library": base.replace("fastchat.train.", "otherlib.patches."),
+    }
+    for name, text in twins.items():
+        assert text != base, name
+        attn = _attn(tmp_path, cli, {**ANYGPT, "src/train/pretrain.py": text})
+        assert attn is None or attn.value != "flash_attention_2", name
+
+
+CODEULTRA = {
+    "src/dpo/alignment/__init__.py": """\
+        from .configs import DataArguments, DPOConfig, H4ArgumentParser, ModelArguments, SFTConfig
+    """,
+    "src/dpo/alignment/configs.py": """\
+        import dataclasses
+        import sys
+        from dataclasses import dataclass, field
+        from typing import Optional
+
+        import transformers
+        from transformers import HfArgumentParser
+
+
+        class H4ArgumentParser(HfArgumentParser):
+            def parse(self):
+                if len(sys.argv) == 2 and sys.argv[1].endswith(".yaml"):
+                    return self.parse_yaml_file(sys.argv[1])
+                return self.parse_args_into_dataclasses()
+
+
+        @dataclass
+        class ModelArguments:
+            model_name_or_path: Optional[str] = field(default=None)
+            use_peft: bool = field(default=False)
+
+
+        @dataclass
+        class DataArguments:
+            preprocessing_num_workers: Optional[int] = field(default=None)
+
+
+        @dataclass
+        class SFTConfig(transformers.TrainingArguments):
+            max_seq_length: Optional[int] = field(default=None)
+            optim: Optional[str] = field(default="adamw_torch")
+
+
+        @dataclass
+        class DPOConfig(transformers.TrainingArguments):
+            beta: Optional[float] = field(default=0.1)
+            max_length: Optional[int] = field(default=None)
+            optim: Optional[str] = field(default="rmsprop")
+    """,
+    "src/dpo/run_dpo.py": """\
+        from transformers import AutoModelForCausalLM
+        from trl import DPOTrainer
+
+        from alignment import DataArguments, DPOConfig, H4ArgumentParser, ModelArguments
+
+
+        def main():
+            parser = H4ArgumentParser((ModelArguments, DataArguments, DPOConfig))
+            model_args, data_args, training_args = parser.parse()
+            model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+            trainer = DPOTrainer(model, None, args=training_args, beta=training_args.beta,
+                                 max_length=training_args.max_length)
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "src/dpo/recipes/dpo.yaml": """\
+        model_name_or_path: gpt2
+        per_device_train_batch_size: 2
+        gradient_accumulation_steps: 16
+        max_length: 2048
+    """,
+}
+
+
+def _optim(tmp_path, cli, files):
+    write(tmp_path, files)
+    plan = plan_of(cli, "run_dpo.py", "--", "recipes/dpo.yaml", cwd=tmp_path / "src/dpo")
+    return fact(plan, "optimizer.name"), fact(plan, "batch.micro")
+
+
+def test_the_parsers_class_decides_a_field_two_subclasses_declare(cli, tmp_path):
+    optim, micro = _optim(tmp_path, cli, CODEULTRA)
+    assert optim is not None and optim.value == "rmsprop" and optim.confidence != "high"
+    assert "alignment/configs.py:38" in (optim.source.detail or "")
+    assert micro is not None and micro.value == 2  # the YAML read through the same parser
+
+
+def test_the_other_class_handed_keeps_its_own_default(cli, tmp_path):
+    """Twin: the parser handed ``SFTConfig`` keeps ``adamw_torch`` (SFTConfig's line 31)."""
+    files = dict(CODEULTRA)
+    files["src/dpo/run_dpo.py"] = files["src/dpo/run_dpo.py"].replace(
+        "DataArguments, DPOConfig))", "DataArguments, SFTConfig))").replace(
+        "DPOConfig, H4ArgumentParser", "SFTConfig, H4ArgumentParser")
+    optim, _ = _optim(tmp_path, cli, files)
+    assert optim is not None and optim.value == "adamw_torch"
+    assert "alignment/configs.py:31" in (optim.source.detail or "")
+
+
+def test_a_handed_class_without_the_field_does_not_take_the_siblings(cli, tmp_path):
+    """Tricky twin: ``DPOConfig`` declares no ``optim``: it inherits TrainingArguments' (version-dependent),
+    never SFTConfig's ``adamw_torch`` nor a made-up ``rmsprop``."""
+    files = dict(CODEULTRA)
+    files["src/dpo/alignment/configs.py"] = files["src/dpo/alignment/configs.py"].replace(
+        '            optim: Optional[str] = field(default="rmsprop")\n', "")
+    optim, _ = _optim(tmp_path, cli, files)
+    assert optim is None or (optim.value != "rmsprop" and "configs.py:31" not in (optim.source.detail or ""))
