@@ -206,3 +206,110 @@ def test_a_handed_class_without_the_field_does_not_take_the_siblings(cli, tmp_pa
         '            optim: Optional[str] = field(default="rmsprop")\n', "")
     optim, _ = _optim(tmp_path, cli, files)
     assert optim is None or (optim.value != "rmsprop" and "configs.py:31" not in (optim.source.detail or ""))
+
+
+# -- Lightning defaults of a Hydra-instantiated Trainer (lightning-hydra-template; Matcha-TTS) ------------------
+
+MATCHA = {
+    "src/train.py": """\
+        import hydra
+        from lightning import LightningDataModule, LightningModule, Trainer
+
+
+        @hydra.main(version_base="1.3", config_path="../configs", config_name="train.yaml")
+        def main(cfg):
+            datamodule: LightningDataModule = hydra.utils.instantiate(cfg.data)
+            model: LightningModule = hydra.utils.instantiate(cfg.model)
+            trainer: Trainer = hydra.utils.instantiate(cfg.trainer, callbacks=[], logger=[])
+            trainer.fit(model=model, datamodule=datamodule)
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "configs/train.yaml": """\
+        defaults:
+          - _self_
+          - data: ljspeech
+          - trainer: default
+    """,
+    "configs/data/ljspeech.yaml": """\
+        _target_: torch.utils.data.DataLoader
+        batch_size: 32
+        num_workers: 20
+        pin_memory: True
+    """,
+    "configs/trainer/default.yaml": """\
+        _target_: lightning.pytorch.trainer.Trainer
+
+        max_epochs: -1
+
+        accelerator: gpu
+        devices: [0]
+
+        # mixed precision for extra speed-up
+        precision: 16-mixed
+        gradient_clip_val: 5.0
+    """,
+}
+
+
+def _lightning(tmp_path, cli, files, *over):
+    write(tmp_path, files)
+    plan = plan_of(cli, "src/train.py", "--", *over, cwd=tmp_path)
+    return {f: fact(plan, f) for f in ("dist.nodes", "batch.grad_accum", "dist.sharding", "batch.global",
+                                       "dist.world_size")}
+
+
+def test_hydra_trainer_gets_lightnings_defaults_for_what_it_leaves_out(cli, tmp_path):
+    got = _lightning(tmp_path, cli, MATCHA, "trainer.devices=[0,1]")
+    for field, value in (("dist.nodes", 1), ("batch.grad_accum", 1), ("dist.sharding", "ddp")):
+        f = got[field]
+        assert f is not None and f.value == value and f.confidence == "medium", field
+        assert f.source.kind == "default" and f.source.path == "configs/trainer/default.yaml" \
+            and f.source.line == 1, field
+    assert got["dist.world_size"].value == 2
+    assert got["batch.global"] is not None and got["batch.global"].value == 32 * 1 * 2
+
+
+def test_hydra_trainer_on_one_device_is_a_single_device(cli, tmp_path):
+    got = _lightning(tmp_path, cli, MATCHA)
+    assert got["dist.sharding"] is not None and got["dist.sharding"].value == "none"
+    assert got["batch.grad_accum"].value == 1 and got["dist.nodes"].value == 1
+
+
+def test_hydra_trainer_defaults_stay_silent_where_lightning_would_not_apply_them(cli, tmp_path):
+    """Twins: the section's own strategy/accumulation/nodes win (no default beside them); a
+    GradientAccumulationScheduler callback composed; the keys passed in the instantiate call or through
+    ``**``; devices ``-1`` (all visible: unknown); a CPU accelerator's two processes are not read as GPU DDP;
+    the section never instantiated by the script."""
+    trainer = MATCHA["configs/trainer/default.yaml"].rstrip(" ")
+    script = MATCHA["src/train.py"]
+    own = _lightning(tmp_path, cli, {**MATCHA, "configs/trainer/default.yaml": trainer
+                                     + "        strategy: deepspeed_stage_2\n        accumulate_grad_batches: 4\n"
+                                     + "        num_nodes: 2\n"}, "trainer.devices=[0,1]")
+    assert own["dist.sharding"].value == "zero2" and own["dist.sharding"].source.kind != "default"
+    assert own["batch.grad_accum"].value == 4 and own["dist.nodes"].value == 2
+    sched = _lightning(tmp_path, cli, {**MATCHA, "configs/train.yaml": MATCHA["configs/train.yaml"].rstrip(" ")
+                                       + "        callbacks:\n          accum:\n"
+                                       + "            _target_: lightning.pytorch.callbacks.GradientAccumulationScheduler\n"
+                                       + "            scheduling: {0: 8}\n"}, "trainer.devices=[0,1]")
+    assert sched["batch.grad_accum"] is None
+    passed = _lightning(tmp_path, cli, {**MATCHA, "src/train.py": script.replace(
+        "callbacks=[], logger=[])", "callbacks=[], logger=[], accumulate_grad_batches=8, strategy='fsdp')")},
+        "trainer.devices=[0,1]")
+    assert passed["batch.grad_accum"] is None or passed["batch.grad_accum"].source.kind != "default"
+    assert passed["dist.sharding"] is None or passed["dist.sharding"].value != "ddp"
+    mapping = _lightning(tmp_path, cli, {**MATCHA, "src/train.py": script.replace(
+        "callbacks=[], logger=[])", "**extra)")}, "trainer.devices=[0,1]")
+    assert all(mapping[f] is None or mapping[f].source.kind != "default"
+               for f in ("dist.nodes", "batch.grad_accum", "dist.sharding"))
+    allvis = _lightning(tmp_path, cli, MATCHA, "trainer.devices=-1")
+    assert allvis["dist.sharding"] is None
+    cpu = _lightning(tmp_path, cli, {**MATCHA, "configs/trainer/default.yaml": trainer.replace(
+        "accelerator: gpu", "accelerator: mps")}, "trainer.devices=[0,1]")
+    assert cpu["dist.sharding"] is None
+    unused = _lightning(tmp_path, cli, {**MATCHA, "src/train.py": script.replace(
+        "hydra.utils.instantiate(cfg.trainer, callbacks=[], logger=[])", "Trainer(max_epochs=1)")})
+    assert all(unused[f] is None or unused[f].source.kind != "default" or "Hydra" not in (unused[f].source.detail or "")
+               for f in ("dist.nodes", "batch.grad_accum", "dist.sharding"))
