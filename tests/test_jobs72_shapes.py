@@ -313,3 +313,42 @@ def test_hydra_trainer_defaults_stay_silent_where_lightning_would_not_apply_them
         "hydra.utils.instantiate(cfg.trainer, callbacks=[], logger=[])", "Trainer(max_epochs=1)")})
     assert all(unused[f] is None or unused[f].source.kind != "default" or "Hydra" not in (unused[f].source.detail or "")
                for f in ("dist.nodes", "batch.grad_accum", "dist.sharding"))
+
+
+# -- the alignment-handbook parser's file and the Trainer's loader defaults (CodeUltraFeedback) -----------------
+
+
+def _dpo_plan(tmp_path, cli, files):
+    write(tmp_path, files)
+    plan = plan_of(cli, "run_dpo.py", "--", "recipes/dpo.yaml", cwd=tmp_path / "src/dpo")
+    return {f: fact(plan, f) for f in ("precision.mode", "data.num_workers", "data.pin_memory")}
+
+
+def test_bf16_in_the_project_parsers_file_and_the_trainers_loader_defaults(cli, tmp_path):
+    files = {**CODEULTRA, "src/dpo/recipes/dpo.yaml": CODEULTRA["src/dpo/recipes/dpo.yaml"].rstrip(" ")
+             + "        bf16: true\n"}
+    got = _dpo_plan(tmp_path, cli, files)
+    prec = got["precision.mode"]
+    assert prec is not None and prec.value == "amp_bf16" and prec.confidence == "medium"
+    assert prec.source.path == "recipes/dpo.yaml" and prec.source.line == 5
+    workers, pin = got["data.num_workers"], got["data.pin_memory"]
+    assert workers is not None and workers.value == 0 and workers.confidence == "low"
+    assert workers.source.kind == "default" and "DPOTrainer()" in (workers.source.detail or "")
+    assert pin is not None and pin.value is True and pin.confidence == "low"
+
+
+def test_no_bf16_no_loader_default_where_the_trainer_or_parser_is_not_the_librarys(cli, tmp_path):
+    """Twins: ``bf16: false`` in the file is no bf16; a Trainer subclass that builds its own loader
+    (``get_train_dataloader``) and a Trainer of the project give no loader default."""
+    off = _dpo_plan(tmp_path, cli, {**CODEULTRA, "src/dpo/recipes/dpo.yaml":
+                                    CODEULTRA["src/dpo/recipes/dpo.yaml"].rstrip(" ") + "        bf16: false\n"})
+    assert off["precision.mode"] is None or off["precision.mode"].value != "amp_bf16"
+    script = CODEULTRA["src/dpo/run_dpo.py"]
+    own_loader = script.replace("def main():", "class MyTrainer(DPOTrainer):\n"
+                                "            def get_train_dataloader(self):\n"
+                                "                return None\n\n\n        def main():")
+    own_trainer = script.replace("from trl import DPOTrainer", "from mytrainers import DPOTrainer")
+    for name, text in (("own loader", own_loader), ("own trainer", own_trainer)):
+        assert text != script, name
+        got = _dpo_plan(tmp_path, cli, {**CODEULTRA, "src/dpo/run_dpo.py": text})
+        assert got["data.num_workers"] is None and got["data.pin_memory"] is None, name
