@@ -352,3 +352,72 @@ def test_no_bf16_no_loader_default_where_the_trainer_or_parser_is_not_the_librar
         assert text != script, name
         got = _dpo_plan(tmp_path, cli, {**CODEULTRA, "src/dpo/run_dpo.py": text})
         assert got["data.num_workers"] is None and got["data.pin_memory"] is None, name
+
+
+# -- a retrieval metric named precision does not block fp32 by absence (DiffRec) -------------------------------
+
+DIFFREC = {
+    "main.py": """\
+        import argparse
+
+        import torch
+        from torch import nn
+
+        import evaluate_utils
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch_size", type=int, default=400)
+        args = parser.parse_args()
+
+        model = nn.Linear(10, 10)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        for step in range(10):
+            x = torch.randn(args.batch_size, 10)
+            loss = model(x).pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print(evaluate_utils.computeTopNAccuracy([[1]], [[1]], [1]))
+    """,
+    "evaluate_utils.py": """\
+        def computeTopNAccuracy(GroundTruth, predictedIndices, topN):
+            precision = []
+            recall = []
+            for index in range(len(topN)):
+                sumForPrecision = 0
+                sumForRecall = 0
+                precision.append(round(sumForPrecision / len(predictedIndices), 4))
+                recall.append(round(sumForRecall / len(predictedIndices), 4))
+            return precision, recall
+    """,
+}
+
+
+def _precision(tmp_path, cli, files):
+    write(tmp_path, files)
+    return fact(plan_of(cli, "main.py", cwd=tmp_path), "precision.mode")
+
+
+def test_a_precision_at_k_metric_beside_recall_does_not_block_fp32(cli, tmp_path):
+    prec = _precision(tmp_path, cli, DIFFREC)
+    assert prec is not None and prec.value == "fp32" and prec.confidence == "medium"
+    assert prec.source.kind == "derived" and prec.source.path == "main.py"
+
+
+def test_a_precision_setting_or_another_precision_word_still_blocks(cli, tmp_path):
+    """Twins: the metric file without recall (the word alone), a ``"precision"`` key read, an
+    ``args.precision`` read, and a ``bfloat16`` word beside the metric: no fp32 claimed by absence."""
+    metric = DIFFREC["evaluate_utils.py"]
+    twins = {
+        "no recall": {**DIFFREC, "evaluate_utils.py": metric.replace("recall", "hits")},
+        "key": {**DIFFREC, "evaluate_utils.py": metric.replace(
+            "    precision = []", "    precision = []\n            mode = cfg['precision']")},
+        "attribute": {**DIFFREC, "evaluate_utils.py": metric.replace(
+            "    precision = []", "    precision = []\n            mode = args.precision")},
+        "bf16 word": {**DIFFREC, "evaluate_utils.py": metric.replace(
+            "    precision = []", "    precision = []\n            dtype = 'bfloat16'")},
+    }
+    for name, files in twins.items():
+        assert files != DIFFREC, name
+        prec = _precision(tmp_path, cli, files)
+        assert prec is None or prec.source.kind != "derived", name
