@@ -11,6 +11,10 @@ script's folder upward) that the script calls with every ``if`` around the call 
 and whose body assigns ``<...>.<Name>Attention.forward`` (or ``<...>Attention.forward``) as one of its
 own statements (not under an ``if``/``try``). That is ``model.attn_implementation`` flash_attention_2
 (medium: the patched class must be the trained model's, which is not checked).
+
+A patch function of an installed library (FastChat's ``replace_llama_attn_with_flash_attn``, read once in
+its repository; see ``_LIBRARY_PATCHES``) is known by its qualified name, with the same guards and not
+inside a ``try`` body.
 """
 
 from __future__ import annotations
@@ -110,9 +114,36 @@ def _find(project: Project) -> Optional[Source]:
                 continue
             got = flash_patch(Path(str(script.source.path)), qualified)
             if got is None:
-                continue
+                known = _LIBRARY_PATCHES.get(qualified)
+                if known is None or _under_try(script.tree, site.call):
+                    continue
+                detail = f"{site.label}(): {known} (a flash-attention monkey patch of an installed library)"
+                return project.source(script, site.call, "code", detail=detail)
             path, line, target = got
             detail = (f"{site.label}(): {path.name}:{line} sets {target} to a function of a module that "
                       "imports flash_attn (a flash-attention monkey patch)")
             return project.source(script, site.call, "code", detail=detail)
     return None
+
+
+# Patch functions of a pip library, not in the project, read once at lm-sys/FastChat @ 0e6d3e4b. Each imports
+# flash_attn at module level and its body assigns ``LlamaAttention.forward`` unconditionally. Projects that
+# vendor nothing and call them at import: OpenMOSS/AnyGPT ``anygpt/src/train/stage1_pretrain.py:5-8`` and
+# FastChat's own ``fastchat/train/train_mem.py``, copied by many fine-tuning repositories.
+_LIBRARY_PATCHES = {
+    "fastchat.train.llama_flash_attn_monkey_patch.replace_llama_attn_with_flash_attn":
+        "fastchat/train/llama_flash_attn_monkey_patch.py:97-107 (FastChat) sets "
+        "transformers.models.llama.modeling_llama.LlamaAttention.forward to a flash_attn_varlen_qkvpacked_func forward",
+    "fastchat.train.llama2_flash_attn_monkey_patch.replace_llama_attn_with_flash_attn":
+        "fastchat/train/llama2_flash_attn_monkey_patch.py:132-141 (FastChat) sets LlamaAttention.forward to a "
+        "flash_attn_func / flash_attn_varlen_kvpacked_func forward",
+}
+
+
+def _under_try(tree: ast.Module, call: ast.Call) -> bool:
+    """Whether the call sits in a ``try`` body (``try: ...patch() except ImportError: pass`` runs the patch
+    only where flash-attn is installed: lm-sys/FastChat forks write it so)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(n is call for stmt in node.body for n in ast.walk(stmt)):
+            return True
+    return False

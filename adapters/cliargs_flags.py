@@ -108,8 +108,8 @@ class _FlagsPass(_PassCore):
                 return
 
     def trainer_flags(self) -> None:
-        """``--fsdp``/``--bf16``/``--fp16`` of a TrainingArguments subclass the script declares
-        (the transformers adapter reads TrainingArguments itself)."""
+        """``--fsdp``/``--bf16``/``--fp16`` of a TrainingArguments subclass the script declares, on the
+        line or in the parser's file (the transformers adapter reads TrainingArguments itself)."""
         from preflight.adapters.launchers import parse_launch
 
         if not any(o.library == "TrainingArguments" and o.origin == "library" and ":" in o.where
@@ -132,6 +132,12 @@ class _FlagsPass(_PassCore):
             if key in self.cli and _as_bool(self.cli[key][0]):
                 given = self.value(key)
                 if given is not None:
+                    self.add("precision.mode", mode, given[2], given[3])
+            elif key in self.file_values and key not in self.cli and _as_bool(self.file_values[key][0]):
+                # ``bf16: true`` in the file the project's parser reads (martin-wey/CodeUltraFeedback @ 0525dde
+                # src/dpo/recipes/config_qlora_dpo_codellama.yaml:26, parsed by alignment's H4ArgumentParser)
+                given = self.value(key)
+                if given is not None and given[2].kind != "default":
                     self.add("precision.mode", mode, given[2], given[3])
 
     def computed(self) -> None:

@@ -79,6 +79,9 @@ class Declared:
     no_abbrev: bool = False  # a parser built with ``allow_abbrev=False`` somewhere in the modules read
     # ``--no_pin_mem`` (store_false, ``dest="pin_mem"``): the flag given alone stores this value in that dest
     flag_sets: dict = field(default_factory=dict)  # "no_pin_mem" -> ("pin_mem", False)
+    given: set = field(default_factory=set)  # class names handed to an HfArgumentParser-like parser
+    owners: dict = field(default_factory=dict)  # option name -> the dataclass whose field declared it
+    shadowed: list = field(default_factory=list)  # (class, Option): a field another class declared first
 
     def abbreviation(self, name: str) -> Optional[str]:
         """The declared option that argparse takes ``--name`` for when ``name`` is not declared itself:
@@ -287,6 +290,7 @@ def _library_classes(arg: ast.expr, decl: Declared, tree: Optional[ast.Module] =
     classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
     for c in classes:
         lib = _name_of(c)
+        decl.given.add(lib)
         if lib in _LIBRARY and not library_origin(tree, c):
             continue
         for key, value in _LIBRARY.get(lib, {}).items():
@@ -325,3 +329,20 @@ def _click(call: ast.Call, display: str, decl: Declared) -> None:
 def _type_kind(node: Optional[ast.AST]) -> str:
     """``type=int`` / ``type=float`` of an option declaration: "int" / "float"; else ""."""
     return node.id if isinstance(node, ast.Name) and node.id in ("int", "float") else ""
+
+
+def prefer_given(decl: Declared) -> None:
+    """A field declared by two dataclasses of the project keeps the declaration of the class the parser
+    is handed: martin-wey/CodeUltraFeedback @ 0525dde ``src/dpo/alignment/configs.py:211-253`` declares
+    ``optim`` in ``SFTConfig`` (default ``adamw_torch``, :224) and again in ``DPOConfig`` (``rmsprop``,
+    :253), and ``run_dpo.py:22`` parses ``(ModelArguments, DataArguments, DPOConfig)``: the first class
+    read must not decide. A handed class that does not declare the field inherits the library's (a
+    ``TrainingArguments`` default). Nothing changes when the parser's classes are not known or both or
+    neither class is handed to it. In reading order, so a class's own field wins over what it inherits."""
+    if not decl.given:
+        return
+    for cls, opt in decl.shadowed:
+        held = decl.owners.get(opt.name)
+        if cls in decl.given and held is not None and (held not in decl.given or held == cls):
+            decl.options[opt.name] = opt
+            decl.owners[opt.name] = cls

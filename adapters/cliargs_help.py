@@ -154,11 +154,50 @@ def trainer_workers(cli: Any, as_int: Any) -> None:
     if not _hf_arguments(cli._texts()):
         return  # a project class merely named TrainingArguments: its options are its own
     found = cli.value("dataloader_num_workers")
+    if found is not None and found[2].kind == "default":
+        project_parser_defaults(cli)
     if found is None or found[2].kind == "default":
         return
     number = as_int(found[1])
     if number is not None and number >= 0:
         cli.add("data.num_workers", number, found[2], "medium")
+
+
+_LIB_TRAINER = re.compile(r"^\s*from\s+(?:transformers|trl)[\w.]*\s+import\s+(?:\([^)]*\)|[^\n]*)", re.M)
+
+
+def project_parser_defaults(cli: Any) -> None:
+    """The Trainer's loader defaults (``dataloader_num_workers`` 0, ``dataloader_pin_memory`` True, transformers
+    >= 4.3) where the job's TrainingArguments subclass is parsed by the project's own ``HfArgumentParser``
+    subclass, which the transformers adapter does not follow: martin-wey/CodeUltraFeedback @ 0525dde
+    ``src/dpo/run_dpo.py:22`` ``H4ArgumentParser((ModelArguments, DataArguments, DPOConfig))`` (the
+    alignment-handbook parser, ``alignment/configs.py:32``) then TRL's ``DPOTrainer(...)`` (:127). Only when
+    the launched script calls no ``HfArgumentParser``/``TrlParser`` itself, calls that project parser, builds
+    a Trainer class imported from transformers/TRL, and no module read overrides ``get_train_dataloader``;
+    low (a library default)."""
+    text = cli.script.source.text
+    if re.search(r"\b(HfArgumentParser|TrlParser)\s*\(", text) or not cli.decl.parser_classes:
+        return
+    if not any(re.search(rf"\b{re.escape(name)}\s*\(", text) for name in cli.decl.parser_classes):
+        return
+    imported = " ".join(m.group(0) for m in _LIB_TRAINER.finditer(text))
+    trainers = [n for n in re.findall(r"\b(\w*Trainer)\b", imported) if re.search(rf"\b{n}\s*\(", text)]
+    if not trainers or any("get_train_dataloader" in t for t in [text, *cli.decl.texts]):
+        return
+    from pathlib import Path
+
+    from preflight.adapters.transformers_version import find_version
+
+    path = cli.script.source.path
+    tv = find_version("transformers", Path(str(path)).resolve().parent, cli.project.root) if path is not None \
+        else None
+    if tv is not None and tv.how == "pinned" and not tv.at_least(4, 3):
+        return
+    said = f"{trainers[0]}() over {cli.decl.parser_classes[0]}'s TrainingArguments: the Trainer's default"
+    cli.add("data.num_workers", 0, Source("default", None, None, "dataloader_num_workers",
+                                          f"{said} dataloader_num_workers=0 (transformers 4.3-5.24)"), "low")
+    cli.add("data.pin_memory", True, Source("default", None, None, "dataloader_pin_memory",
+                                            f"{said} dataloader_pin_memory=True (transformers 4.3-5.24)"), "low")
 
 
 _STAGE_HELP = re.compile(r"\bzero[\s_-]*stage\b|\bzero\s+optimi[sz]ation\s+stage\b", re.I)

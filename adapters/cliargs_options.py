@@ -28,6 +28,7 @@ from preflight.adapters.cliargs_frontends import (  # noqa: F401  (moved; re-exp
     _type_kind,
     _typer,
     is_call_parse,
+    prefer_given,
 )
 
 from preflight.adapters_api import Project
@@ -131,8 +132,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
         tap = any(_name_of(b) == "Tap" for b in cls.bases)
         if any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases):
             for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
-                decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
-                                library="TrainingArguments"))
+                inherited = Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
+                                   library="TrainingArguments")
+                if key in decl.owners:  # an earlier class's own field: this class inherits the library's
+                    decl.shadowed.append((cls.name, inherited))
+                decl.add(inherited)
         elif any(_name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig") and _from_trl(tree, b) for b in cls.bases):
             # a project subclass of TRL's ModelConfig/SFTConfig inherits its fields and defaults
             # (rhymes-ai/Aria @ 9b25fecb aria/config.py:27-28 ``class AriaModelConfig(ModelConfig)``); a project's
@@ -164,8 +168,13 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                     # the subclass redeclares a TrainingArguments field: its default wins over the library's
                     # (InternLM/xtuner xtuner/apis/training_args.py:44-47 per_device_train_batch_size 1)
                     decl.options[stmt.target.id] = opt
+                    decl.owners[stmt.target.id] = cls.name
+                elif held is not None and held.origin in ("dataclass", "tap") and held.where != opt.where:
+                    decl.shadowed.append((cls.name, opt))
                 else:
                     decl.add(opt)
+                    if decl.options[stmt.target.id] is opt:
+                        decl.owners[stmt.target.id] = cls.name
     for typer_fn in funcs.values():
         _typer(typer_fn, display, decl)
         _call_parse(typer_fn, display, decl)
@@ -354,6 +363,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         if fname in decl.parser_classes:
             decl.parsers.append("HfArgumentParser")
             _library_classes(arg, decl, where)
+    prefer_given(decl)
     for short, full in decl.dotted.items():
         if full is not None and short not in decl.options:
             opt = decl.options[full]

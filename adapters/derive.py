@@ -212,6 +212,27 @@ def _texts(project: Any) -> Optional[list[str]]:
 _TORCH = re.compile(r"^\s*(import|from)\s+(torch|lightning|pytorch_lightning|transformers|accelerate|trl)\b", re.M)
 
 
+_SETTING = re.compile(r"add_argument|--precision|precision\s*[=:]\s*['\"\w]|['\"]precision['\"]|\.precision\b")
+
+
+def _metric_precision_only(code: str) -> bool:
+    """Whether every precision word of a file is the retrieval metric *precision* (@k) beside *recall*:
+    YiyanXu/DiffRec @ d35a6c6 ``DiffRec/evaluate_utils.py:7,48,53`` ``precision = []``,
+    ``precision.append(...)``, ``return precision, recall, NDCG, MRR``. Not when the word is a setting
+    (an ``add_argument``, ``--precision``, a ``"precision"`` key, ``.precision``, ``precision=``/``precision:``
+    given a value) or any other precision word (autocast, bf16, ...) is in the file."""
+    if "recall" not in code:
+        return False
+    for match in _PRECISION_WORDS.finditer(code):
+        if match.group(0) != "precision":
+            return False
+        start = code.rfind("\n", 0, match.start()) + 1
+        end = code.find("\n", match.end())
+        if _SETTING.search(code[start:end if end >= 0 else len(code)]):
+            return False
+    return True
+
+
 def _fp32_by_absence(plan: TrainingPlan, project: Any) -> None:
     if plan.resolve("precision.mode") is not None or not project.scripts:
         return
@@ -222,7 +243,7 @@ def _fp32_by_absence(plan: TrainingPlan, project: Any) -> None:
         return
     for text in texts:
         code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
-        if _PRECISION_WORDS.search(code):
+        if _PRECISION_WORDS.search(code) and not _metric_precision_only(code):
             return
     shown = str(project.scripts[0].source.display)
     plan.add("precision.mode", "fp32",

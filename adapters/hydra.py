@@ -292,6 +292,9 @@ class _Facts:
         self.local_modules()
         if app.script is not None and app.script.tree is not None:
             self.strategy_handed_in(app.script.tree)
+            from preflight.adapters.hydra_trainer_defaults import trainer_defaults
+
+            trainer_defaults(self, app.script.tree, app.script.source.display)
             from preflight.adapters.hydra_sections import section_facts
 
             section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,

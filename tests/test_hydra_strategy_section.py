@@ -66,8 +66,13 @@ def test_a_strategy_group_handed_to_the_trainer(cli, tmp_path):
 
 
 def test_a_strategy_group_nobody_hands_in_says_nothing(cli, tmp_path):
-    """Silent twin: the same config group, but the Trainer is built without it."""
+    """Silent twin: the same config group, but the Trainer is built without it: the group is not read
+    (``strategy=fsdp`` changes nothing); the Trainer's own ``strategy="auto"`` over 4 CUDA devices is
+    Lightning's DDP default (adapters/hydra_trainer_defaults.py), from the trainer section, never the group."""
     files = dict(MDLM_LIKE)
     files["main.py"] = files["main.py"].replace(",\n            strategy=hydra.utils.instantiate(config.strategy))", ")")
     write(tmp_path, files)
-    assert _sharding(plan_of(cli, "main.py", cwd=tmp_path)) != "ddp"
+    for over in ((), ("--", "strategy=fsdp")):
+        fact = TrainingPlan.from_dict(plan_of(cli, "main.py", *over, cwd=tmp_path)).resolve("dist.sharding")
+        assert fact is not None and fact.value == "ddp" and fact.source.kind == "default"
+        assert fact.source.path == "configs/config.yaml" and "strategy" not in (fact.source.path or "")

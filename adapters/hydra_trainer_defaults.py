@@ -1,0 +1,87 @@
+"""Lightning's defaults for what a Hydra-composed Trainer section leaves out.
+
+The lightning-hydra-template layout (ashleve/lightning-hydra-template @ HEAD ``src/train.py:70``
+``trainer: Trainer = hydra.utils.instantiate(cfg.trainer, callbacks=callbacks, logger=logger)`` over
+``configs/trainer/default.yaml``, ``_target_: lightning.pytorch.trainer.Trainer``), copied by
+shivammehta25/Matcha-TTS @ 108906c ``matcha/train.py:62`` with ``configs/trainer/default.yaml`` (no
+``num_nodes``, ``accumulate_grad_batches`` or ``strategy``) and ``trainer.devices=[0,1]`` on the line:
+Lightning builds the Trainer with its own defaults for those keys, ``num_nodes=1``,
+``accumulate_grad_batches=1`` and ``strategy="auto"`` (two or more devices: DDP; one: a single device;
+``ddp_spawn`` in pytorch_lightning 1.6-1.9, the same data-parallel replicas).
+
+Read only when the script hands exactly that section to ``instantiate`` (so the Trainer is the one the
+config describes), with no ``**`` mapping and without the key among the call's keywords; accumulation only
+when no ``GradientAccumulationScheduler`` callback is composed; the strategy only with a known device
+count, an accelerator that is GPU/CUDA/auto (or not given), and no sharding already found. All medium.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source
+
+_VERSION = "Lightning <= 2.6.5 (frameworks.md §1.1)"
+
+
+def _handed(tree: ast.AST, path: tuple[str, ...]) -> Optional[ast.Call]:
+    """The one ``instantiate(<cfg>.<path>, ...)`` call of the script; None when none or several."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or (dotted_name(node.func) or "").rsplit(".", 1)[-1] != "instantiate":
+            continue
+        if not node.args:
+            continue
+        chain = dotted_name(node.args[0]) or ""
+        if tuple(chain.split(".")[1:]) == path:
+            found.append(node)
+    return found[0] if len(found) == 1 else None
+
+
+def trainer_defaults(reader: Any, tree: ast.AST, script: str) -> None:
+    """Lightning's defaults for the keys the one Lightning ``Trainer`` section of the composed config
+    leaves out, when the script instantiates that section (``reader``: the Hydra reader)."""
+    from preflight.adapters.hydra_apps import _nodes
+    from preflight.adapters.hydra_calls import _device_count, _is_trainer
+
+    trainers = [(p, n) for p, n in _nodes(reader.cfg, ()) if isinstance(n, dict) and _is_trainer(n.get("_target_"))]
+    if len(trainers) != 1:
+        return
+    path, node = trainers[0]
+    call = _handed(tree, path)
+    if call is None or any(k.arg is None for k in call.keywords):
+        return
+    given = set(node) | {k.arg for k in call.keywords if k.arg}
+    file, line = reader._loc((*path, "_target_"))
+    section = ".".join(path)
+
+    def add(field: str, value: Any, key: str, detail: str) -> None:
+        source = Source("default", file, line, f"{section}.{key}",
+                        f"{section} ({node['_target_']}, instantiated at {script}:{call.lineno}) "
+                        f"sets no {key}: {detail} ({_VERSION}) (Hydra, {reader.method})")
+        reader.adapter.add_checked(reader.plan, field, value, source, "medium")
+
+    nodes: Optional[int] = None
+    if "num_nodes" not in given:
+        nodes = 1
+        add("dist.nodes", 1, "num_nodes", "Trainer(num_nodes=1) default")
+    elif "num_nodes" in node:
+        value = reader.known((*path, "num_nodes"))
+        nodes = value if isinstance(value, int) and not isinstance(value, bool) else None
+    schedulers = [n for _, n in _nodes(reader.cfg, ()) if isinstance(n, dict) and isinstance(n.get("_target_"), str)
+                  and n["_target_"].rsplit(".", 1)[-1] == "GradientAccumulationScheduler"]
+    if "accumulate_grad_batches" not in given and not schedulers:
+        add("batch.grad_accum", 1, "accumulate_grad_batches", "Trainer(accumulate_grad_batches=1) default")
+    if "strategy" in given or reader.plan.resolve("dist.sharding") is not None or "devices" not in node:
+        return
+    devices = _device_count(reader.known((*path, "devices")))
+    accelerator = reader.known((*path, "accelerator")) if "accelerator" in node else None
+    if devices is None or nodes is None or accelerator not in (None, "gpu", "cuda", "auto"):
+        return
+    if devices * nodes > 1:
+        add("dist.sharding", "ddp", "strategy",
+            f"Trainer(strategy=\"auto\") with {devices} device(s) x {nodes} node(s) -> ddp")
+    else:
+        add("dist.sharding", "none", "strategy", "Trainer(strategy=\"auto\") on one device -> SingleDeviceStrategy")
