@@ -246,6 +246,7 @@ FILE = {
     "PF665": "code.pf665_warmup_longer_than_schedule",
     "PF666": "code.pf666_loss_scaled_by_world_size",
     "PF667": "code.pf667_collective_before_set_device",
+    "PF668": "code.pf668_deepspeed_copy_in_loss",
     "PF691": "code.pf691_no_sync_around_backward_only",
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
