@@ -74,3 +74,46 @@ def test_pf416_reads_the_launch_script_before_a_config_beside(cli, tmp_path):
     write(tmp_path, "ddp.yaml", ACC_YAML.format(steps=1, kind="DEEPSPEED"))
     write(tmp_path, "launch.sh", "#!/bin/bash\naccelerate launch --config_file ddp.yaml train.py\n")
     assert check(cli, tmp_path, "PF416") == [("train.py", 6)]
+
+
+# --- PF669: the Trainer subclass lives in a module the launched script imports (Qwen2-VL-Finetune layout) ----------
+VL_TRAINER = """\
+    from transformers import Trainer
+
+
+    class VLTrainer(Trainer):
+        def create_optimizer(self):
+            groups = [{"params": [p for n, p in self.model.named_parameters() if "visual" in n], "lr": 2e-6}]
+            self.optimizer = Trainer.get_optimizer_cls_and_kwargs(self.args)[0](groups)
+            return self.optimizer
+"""
+VL_TRAIN = """\
+    import transformers
+    from training.trainer import VLTrainer
+
+
+    def main(model, data):
+        (args,) = transformers.HfArgumentParser(transformers.TrainingArguments).parse_args_into_dataclasses()
+        VLTrainer(model=model, args=args, train_dataset=data).train()
+"""
+
+
+def audit(cli, tmp_path: Path, *args: str) -> list[tuple[str, int, str]]:
+    result = cli("audit", *args, "--select", "PF669", "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path)
+    found = json.loads(result.out)["findings"]
+    return [(Path(f["path"]).name, f["line"], (f.get("evidence") or [{}])[0].get("path", "")) for f in found]
+
+
+@pytest.mark.parametrize("optimizer, expected", [
+    (',\n  "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}', [("zero3.json", 3)]),
+    ("", []),  # the fix: no optimizer section, the integration calls create_optimizer
+])
+def test_pf669_follows_the_trainer_imported_by_the_launched_script(cli, tmp_path, optimizer, expected):
+    write(tmp_path, "src/training/trainer.py", VL_TRAINER)
+    write(tmp_path, "src/training/train.py", VL_TRAIN)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts/zero3.json").write_text('{\n  "zero_optimization": {"stage": 3}' + optimizer + "\n}\n")
+    write(tmp_path, "scripts/finetune.sh", "deepspeed src/training/train.py --deepspeed scripts/zero3.json\n")
+    found = audit(cli, tmp_path, "scripts/finetune.sh")
+    assert [(name, line) for name, line, _ in found] == expected
+    assert all(path.endswith("trainer.py") for _, _, path in found)

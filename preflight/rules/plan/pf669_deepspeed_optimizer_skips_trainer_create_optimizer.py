@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Iterable, Optional
 
-from preflight.diagnostics import Category, Finding, Severity
+from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
@@ -37,6 +37,33 @@ def _overrides(pctx: PlanContext) -> list[tuple[Any, ast.ClassDef, ast.FunctionD
                 if isinstance(item, ast.FunctionDef) and item.name == "create_optimizer":
                     out.append((script, node, item))
     return out
+
+
+def _imported_override(pctx: PlanContext, config: Any) -> Optional[tuple[str, ast.ClassDef, ast.FunctionDef,
+                                                                         list[Evidence]]]:
+    """A ``*Trainer`` class that a script running ``config`` imports from a module of the project
+    (``from training.trainer import QwenTrainer``) and calls, with a ``create_optimizer`` of its own."""
+    from preflight.analysis.project_imports import imported_class
+
+    for script in pctx.scripts:
+        if not runs_config(pctx, script, config):
+            continue
+        ctx = pctx.file_context(script)
+        names = {n.func.id for n in ast.walk(script.tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id.endswith("Trainer")}
+        for name in sorted(names):
+            got = imported_class(ctx, name)
+            if got is None:
+                continue
+            _, cls, display = got
+            if not any(_base_name(b).endswith("Trainer") for b in cls.bases):
+                continue
+            for item in cls.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "create_optimizer":
+                    ev = Evidence(line=item.lineno, column=item.col_offset + 1, path=display,
+                                  message="the override that never runs")
+                    return display, cls, item, [ev]
+    return None
 
 
 @register
@@ -76,7 +103,8 @@ is set for you).
 * The config has no `optimizer` section, or no Trainer subclass of the job's files overrides
   `create_optimizer`.
 * No script of the job runs the config (names the file or is launched with it), or the script
-  that does never names the subclass.
+  that does never names the subclass (a subclass in a module of the project that the script imports
+  with `from M import Name` and calls is read too, one level).
 """
     bad_examples = examples("preflight.rules.plan._pf669_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf669_examples", "GOOD_EXAMPLES")
@@ -87,8 +115,6 @@ is set for you).
         if not configs:
             return
         overrides = _overrides(pctx)
-        if not overrides:
-            return
         for config, prefix in configs:
             found: Optional[tuple[Any, ast.ClassDef, ast.FunctionDef]] = None
             for script in pctx.scripts:
@@ -98,14 +124,21 @@ is set for you).
                 found = next((o for o in overrides if o[0] is script or o[1].name in text), None)
                 if found is not None:
                     break
-            if found is None:
+            imported = None if found is not None else _imported_override(pctx, config)
+            if found is None and imported is None:
                 continue
-            owner, cls, method = found
+            if found is not None:
+                owner, cls, method = found
+                where = owner.source.display
+                evidence = [pctx.code_evidence(owner, method, "the override that never runs")]
+            else:
+                assert imported is not None
+                where, cls, method, evidence = imported
             yield pctx.config_finding(
                 self, config, (*prefix, "optimizer"),
                 f"this DeepSpeed config has an `optimizer` section, so the HF Trainer's DeepSpeed integration "
                 f"builds that optimizer and never calls `{cls.name}.create_optimizer` (line {method.lineno} of "
-                f"{owner.source.display}): its parameter groups and learning rates are silently ignored and every "
+                f"{where}): its parameter groups and learning rates are silently ignored and every "
                 "parameter trains at `--learning_rate` (Qwen-VL-Series-Finetune issue 81). Remove the `optimizer` "
                 "section so the integration uses the optimizer `create_optimizer` builds",
-                evidence=[pctx.code_evidence(owner, method, "the override that never runs")])
+                evidence=evidence)
