@@ -138,8 +138,46 @@ def launch_accumulation_window(ctx: FileContext) -> bool:
     through the launcher: ``--gradient_accumulation_steps N`` with DeepSpeed, or the config file's
     ``deepspeed_config.gradient_accumulation_steps`` (accelerate v1.6.0 ``utils/launch.py``
     ``prepare_deepspeed_cmd_env`` exports it as ``ACCELERATE_GRADIENT_ACCUMULATION_STEPS``, which
-    ``Accelerator.__init__`` reads when no window is passed)."""
-    return bool(ctx.cached("launch-world-accumulation", lambda: _accumulation(ctx)))
+    ``Accelerator.__init__`` reads when no window is passed). Where no launch script beside the file
+    runs it, an accelerate DeepSpeed config beside it (``.yaml``/``.yml`` with ``distributed_type:
+    DEEPSPEED`` and a ``deepspeed_config.gradient_accumulation_steps`` above 1) counts: the job is
+    launched from the command line with that config (accelerate 3836)."""
+    return bool(ctx.cached("launch-world-accumulation", lambda: _accumulation(ctx) or _config_beside(ctx)))
+
+
+def _config_beside(ctx: FileContext) -> bool:
+    """An accelerate DeepSpeed config in the analysed file's folder sets a window above 1, and no
+    launch script of that folder names the file (a launch line that does is read instead)."""
+    from preflight.analysis import project_imports
+    from preflight.loaders import LoadedConfig, load_config_text
+    from preflight.sources import InputRefused, read_text_limited
+
+    try:
+        me = Path(ctx.parsed.source.path)
+        if not me.is_file():
+            return False
+        here = me.resolve().parent
+        configs = sorted(p for p in here.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    except (OSError, RuntimeError, ValueError):
+        return False
+    if not configs or len(configs) > MAX_SCRIPTS:
+        return False
+    project_imports._local.read = True  # the result depends on other files: not cached by content
+    located = _launch_scripts(ctx)
+    if located is not None and any(True for _ in _lines_naming(located[1], me.name)):
+        return False
+    for found in configs:
+        try:
+            loaded = load_config_text(read_text_limited(found, MAX_BYTES, errors="replace"), "yaml", str(found))
+        except (OSError, InputRefused, ValueError):
+            continue
+        data = loaded.data if isinstance(loaded, LoadedConfig) else None
+        if not isinstance(data, dict) or str(data.get("distributed_type", "")).upper() != "DEEPSPEED":
+            continue
+        block = data.get("deepspeed_config")
+        if isinstance(block, dict) and _window(block.get("gradient_accumulation_steps")):
+            return True
+    return False
 
 
 def _window(value: object) -> bool:

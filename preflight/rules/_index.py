@@ -247,6 +247,7 @@ FILE = {
     "PF665": "code.pf665_warmup_longer_than_schedule",
     "PF666": "code.pf666_loss_scaled_by_world_size",
     "PF667": "code.pf667_collective_before_set_device",
+    "PF668": "code.pf668_deepspeed_copy_in_loss",
     "PF691": "code.pf691_no_sync_around_backward_only",
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
@@ -455,5 +456,6 @@ JOB = {
     "PF648": "plan.pf648_checkpoint_never_saved_without_validation",
     "PF649": "plan.pf649_hydra_later_option_undoes_override",
     "PF664": "plan.pf664_deepspeed_engine_without_optimizer",
+    "PF669": "plan.pf669_deepspeed_optimizer_skips_trainer_create_optimizer",
     "PF801": "plan.pf801_does_not_fit",
 }

@@ -221,6 +221,7 @@ NEEDS = {
     "PF665": ('armup',),
     "PF666": ('world_size', 'num_processes'),
     "PF667": ('init_distributed', 'init_process_group'),
+    "PF668": ('safe_get_',),
     "PF691": ('no_sync',),
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),

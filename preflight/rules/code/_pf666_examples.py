@@ -41,7 +41,35 @@ PF666_BAD = [
     _SPARSEML.format(scale="loss *= dist.get_world_size()  # warning: PF666"),
 ]
 
+_MAGFACE = textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+    def main(args, model, criterion, train_loader, local_rank):
+        dist.init_process_group(backend="nccl")
+        args.world_size = dist.get_world_size()
+        model = DDP(model.cuda(local_rank), device_ids=[local_rank])
+        optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
+        for input, target in train_loader:
+            output, x_norm = model(input.cuda(local_rank), target)
+            loss_id, loss_g, one_hot = criterion(output, target, x_norm)
+            {loss}
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+""")
+
+PF666_BAD.append(
+    # MagFace 12 (held-out-33, in-sample): one term of the loss weighted by the number of GPUs
+    _MAGFACE.format(loss="loss = loss_id + args.world_size * args.lambda_g * loss_g  # warning: PF666"))
+
 PF666_GOOD = [
+    # MagFace's fix: the regulariser weighted as in the single-process recipe
+    _MAGFACE.format(loss="loss = loss_id + args.lambda_g * loss_g"),
+    # tricky-correct: the world size scales a logged copy, not the loss given to backward
+    _MAGFACE.format(loss="loss = loss_id + args.lambda_g * loss_g\n        logged_loss = loss_id.item() + args.world_size * loss_g.item()"),
     # the PR's fix: no scaling
     _SPARSEML.format(scale="pass"),
     # tricky-correct: a detached copy scaled for logging; the loss given to backward is not scaled

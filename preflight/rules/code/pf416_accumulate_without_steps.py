@@ -57,6 +57,10 @@ not passed when creating the `Accelerator`").
   DeepSpeed: `--use_deepspeed --gradient_accumulation_steps N`, or `deepspeed_config:
   gradient_accumulation_steps: N` in its `--config_file` (accelerate exports it as
   `ACCELERATE_GRADIENT_ACCUMULATION_STEPS`, which `Accelerator()` reads; transformers 45656).
+* No launch script beside the file runs it, and an accelerate config beside it says
+  `distributed_type: DEEPSPEED` with `deepspeed_config: gradient_accumulation_steps: N` (N > 1):
+  the job is launched by hand with that config, and under DeepSpeed accelerate takes the
+  config's window ("Using DeepSpeed's value", accelerate v1.10.0 `accelerator.py`; accelerate 3836).
 * Nothing in the file mentions `gradient_accumulation_steps` (no window was
   asked for: `accumulate` with a window of 1 is harmless).
 """

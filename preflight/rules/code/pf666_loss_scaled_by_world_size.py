@@ -32,6 +32,27 @@ def _scaled(value: ast.expr, name: str) -> Optional[ast.expr]:
     return None
 
 
+def _flat(node: ast.expr, op: tuple[type, ...]) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, op):
+        return [*_flat(node.left, op), *_flat(node.right, op)]
+    return [node]
+
+
+def _scaled_term(value: ast.expr) -> Optional[tuple[ast.expr, ast.expr]]:
+    """``(count factor, term)`` when ``value`` is a sum of losses one of whose terms is weighted by the
+    number of processes: ``loss_id + args.world_size * args.lambda_g * loss_g`` (MagFace 12)."""
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub))):
+        return None
+    for term in _flat(value, (ast.Add, ast.Sub)):
+        factors = _flat(term, (ast.Mult,))
+        if len(factors) < 2:
+            continue
+        counts = [f for f in factors if _count(f)]
+        if len(counts) == 1 and any(not isinstance(f, ast.Constant) for f in factors if f is not counts[0]):
+            return counts[0], term
+    return None
+
+
 def _backward_of(fn: ast.AST, name: str, after: int) -> Optional[ast.Call]:
     """``name.backward()`` / ``accelerator.backward(name)`` / ``engine.backward(name)`` after line ``after``."""
     for node in ast.walk(fn):
@@ -70,6 +91,9 @@ single-process one at the same per-sample batch: 8x the learning rate on 8 GPUs 
 and the DDP run no longer matches the one-process run (sparseml PR 135, "Fix incorrect loss
 scaling in DDP setup").
 
+The same holds for one term of a sum: `loss = loss_id + args.world_size * lambda_g * loss_g`
+weights the regulariser `world_size` times more than the single-process recipe does (MagFace 12).
+
 ## How to fix it
 
 Drop the scaling; scale the learning rate on purpose if a larger global batch needs it.
@@ -96,10 +120,13 @@ Drop the scaling; scale the learning rate on purpose if a larger global batch ne
             for node in ast.walk(fn):
                 factor: Optional[ast.expr] = None
                 target = ""
+                term: Optional[ast.expr] = None
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                         and isinstance(node.targets[0], ast.Name):
                     target = node.targets[0].id
                     factor = _scaled(node.value, target)
+                    if factor is None:
+                        factor, term = _scaled_term(node.value) or (None, None)
                 elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Mult) \
                         and isinstance(node.target, ast.Name) and _count(node.value):
                     target, factor = node.target.id, node.value
@@ -107,6 +134,16 @@ Drop the scaling; scale the learning rate on purpose if a larger global batch ne
                     continue
                 backward = _backward_of(fn, target, getattr(node, "lineno", 0))
                 if backward is None:
+                    continue
+                if term is not None:
+                    yield ctx.finding(
+                        self, node,
+                        f"The term `{ast.unparse(term)}` of `{target}` is weighted by `{ast.unparse(factor)}` "
+                        f"before `backward()` (line {backward.lineno}): each process's loss is already a mean over "
+                        "its own batch and DDP averages the gradients over the processes, so this term weighs "
+                        "world_size times what it weighs in the single-process recipe (MagFace 12: the regulariser "
+                        "weight became num_gpu * lambda_g). Drop the count from the weight",
+                        evidence=[ctx.evidence(backward, "the loss goes to backward here")])
                     continue
                 yield ctx.finding(
                     self, node,
