@@ -9,6 +9,7 @@ from preflight._record import dataclass
 from preflight.analysis.bindings import MODULE, MODULE_CONTAINER, PARAMETER
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import CONTAINER, SCALAR, GradFact, GradFlow, grad_flow
+from preflight.analysis.meter_stores import MeterStore, meter_stores
 from preflight.analysis.rebinds import container_key_text
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 from preflight.diagnostics import Category, Evidence, Finding, Fix, Severity
@@ -37,6 +38,7 @@ class _Store:
     kind: str  # "append" | "augassign" | "accumulate" | "subscript"
     key: Optional[ast.expr] = None
     fixable: bool = True
+    via: Optional[MeterStore] = None  # kind "method": the job's class method that keeps the value
 
 
 @dataclass
@@ -128,6 +130,10 @@ def _stores(ctx: FileContext, scopes: ScopeIndex) -> Iterable[_Store]:
         else:
             continue
         yield _Store(assign, assign, target, other, "accumulate")
+    for kept in meter_stores(ctx):
+        # ``meter.update(loss, n)`` of a job's class whose ``update`` does ``self.sum += val * n``
+        yield _Store(kept.call, scopes.statement_of(kept.call) or kept.call, kept.receiver, kept.value,
+                     "method", via=kept)
 
 
 @register
@@ -203,6 +209,8 @@ for a total that starts as a number literal and is only printed or logged, and
                 continue
             fn = scopes.function_of(store.stmt)
             where = self._where(ctx, scopes, store, root_text, fn)
+            if where is not None and store.via is not None and _meter_reset(store.via, root_text, where):
+                continue  # the meter is reset on every step (``meter.reset()`` in the same loop or call)
             if where is not None:
                 candidates.append((store, root, root_text, fn, where))
         if not candidates:
@@ -315,6 +323,9 @@ for a total that starts as a number literal and is only printed or logged, and
             outlives = f"outlives each call of `{where.function.name}()`"
             step, every = "call", "every call"
         verb = "accumulated into" if store.kind in ("augassign", "accumulate") else "stored in"
+        if store.via is not None:
+            verb = (f"passed to `{text(store.via.call.func)}()`, whose `{store.via.cls}.{store.via.method}` keeps "
+                    f"it in `{store.via.attr}` ({store.via.where}); so it is kept in")
         mapping_key = _output_mapping_key(store.value, where.function)
         if mapping_key is not None:
             # ``outputs.append(output)`` of a model's output dict (packnet-sfm issue 47): it holds the
@@ -418,6 +429,18 @@ for a total that starts as a number literal and is only printed or logged, and
                                         "instead of the tensor", "item")
         return ctx.fix(store.value, f"Store `{value}.detach()`: the same values without the "
                                     "autograd graph", "detach")
+
+
+def _meter_reset(via: MeterStore, root_text: str, where: _Where) -> bool:
+    """A method that reassigns what the meter keeps (``reset()``) is called on it in the loop
+    (or function) the store outlives."""
+    scope = where.loop.node if where.loop is not None else where.function.node
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in via.resets:
+            target = _root(node.func.value)
+            if container_key_text(target) == root_text or isinstance(target, ast.Name):
+                return True
+    return False
 
 
 def _output_mapping_key(value: ast.expr, fn: FunctionInfo) -> Optional[str]:
