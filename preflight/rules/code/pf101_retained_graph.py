@@ -150,8 +150,10 @@ class RetainedGraph(Rule):
 A tensor that still carries its autograd graph (a loss, a model output, anything
 computed from them) is stored somewhere that outlives the training step: appended
 to a list created before the loop (`losses.append(loss)`), added to a running total
-(`total_loss += loss`), written under a per-step key (`history[step] = loss`), or
-kept on an object (`self.q_history.append(q)`).
+(`total_loss += loss`), written under a per-step key (`history[step] = loss`),
+kept on an object (`self.q_history.append(q)`), or passed to a method of a class the
+job defines that keeps it (`meter.update(loss, n)` where `AverageMeter.update` does
+`self.sum += val * n`, in the same file or a project module the file imports).
 
 ## Why it matters
 
@@ -186,8 +188,10 @@ for a total that starts as a number literal and is only printed or logged, and
   only numbers cut from it (`sum(l.item() for l in losses) / len(losses)`) does
   not count: the tensors stay in the container until the function returns.
 * The value went through an object preflight cannot see (`meter.update(loss)`
-  on a class from another file, then `history.append(meter.avg)`): such objects
-  usually keep `.item()`s, so what comes out of them is not assumed to carry a graph.
+  on a library class such as torchmetrics', or a class it cannot find in the job),
+  or a meter of the job that cuts the graph itself (`self.sum += float(val) * n`,
+  `val = val.item()` first) or is reset on every step. What comes out of a meter
+  (`history.append(meter.avg)`) is not assumed to carry a graph.
 * The container is re-created (or cleared) on every iteration, the stored things
   are parameters or `requires_grad` leaves (`params_to_optimize.append(param)`), or
   the container is an `nn.ModuleList` / `nn.ParameterList`.
