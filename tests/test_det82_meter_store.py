@@ -96,10 +96,33 @@ def test_meter_reset_on_every_step_is_silent_and_reset_per_epoch_is_not():
         "        losses.update(loss, x.size(0))\n            print(losses.avg)\n            losses.reset()\n")
     assert check(every_step) == []
     assert "losses.reset()" in every_step
+    # another object's reset() in the loop does not reset the meter
+    other = every_step.replace("losses.reset()", "loader.reset()")
+    assert where(check(other)) == [("PF101", 27)]
     fresh = SAME_FILE.replace("LOSS", "loss").replace(
         "        loss = criterion(model(x), y)\n",
         "        losses = AverageMeter()\n            loss = criterion(model(x), y)\n")
     assert check(fresh) == []
+
+
+def test_dict_of_meters_reset_through_its_values_is_silent_only_when_reset_each_step():
+    src = METER + textwrap.indent(textwrap.dedent("""\
+
+
+        def train(model, loader, optimizer, criterion):
+            meters = {"loss": AverageMeter()}
+            for x, y in loader:
+                loss = criterion(model(x), y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                meters["loss"].update(loss, x.size(0))
+                for m in RESET:
+                    m.reset()
+    """), "    ")
+    # reset at each step through another container: still kept
+    assert where(check(src.replace("RESET", "[loader]"))) == [("PF101", 24)]  # meters["loss"].update(...)
+    assert check(src.replace("RESET", "meters.values()")) == []
 
 
 def test_library_meter_is_not_the_jobs_class():

@@ -439,10 +439,14 @@ def _meter_reset(via: MeterStore, root_text: str, where: _Where) -> bool:
     """A method that reassigns what the meter keeps (``reset()``) is called on it in the loop
     (or function) the store outlives."""
     scope = where.loop.node if where.loop is not None else where.function.node
+    # ``for m in meters.values(): m.reset()``: a loop variable drawn from the meter's container
+    drawn = {t.id for node in ast.walk(scope) if isinstance(node, ast.For)
+             and any(container_key_text(n) == root_text for n in ast.walk(node.iter))
+             for t in ast.walk(node.target) if isinstance(t, ast.Name)}
     for node in ast.walk(scope):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in via.resets:
             target = _root(node.func.value)
-            if container_key_text(target) == root_text or isinstance(target, ast.Name):
+            if container_key_text(target) == root_text or (isinstance(target, ast.Name) and target.id in drawn):
                 return True
     return False
 
