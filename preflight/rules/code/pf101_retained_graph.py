@@ -9,6 +9,7 @@ from preflight._record import dataclass
 from preflight.analysis.bindings import MODULE, MODULE_CONTAINER, PARAMETER
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import CONTAINER, SCALAR, GradFact, GradFlow, grad_flow
+from preflight.analysis.meter_stores import MeterStore, meter_stores
 from preflight.analysis.rebinds import container_key_text
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 from preflight.diagnostics import Category, Evidence, Finding, Fix, Severity
@@ -37,6 +38,7 @@ class _Store:
     kind: str  # "append" | "augassign" | "accumulate" | "subscript"
     key: Optional[ast.expr] = None
     fixable: bool = True
+    via: Optional[MeterStore] = None  # kind "method": the job's class method that keeps the value
 
 
 @dataclass
@@ -128,6 +130,10 @@ def _stores(ctx: FileContext, scopes: ScopeIndex) -> Iterable[_Store]:
         else:
             continue
         yield _Store(assign, assign, target, other, "accumulate")
+    for kept in meter_stores(ctx):
+        # ``meter.update(loss, n)`` of a job's class whose ``update`` does ``self.sum += val * n``
+        yield _Store(kept.call, scopes.statement_of(kept.call) or kept.call, kept.receiver, kept.value,
+                     "method", via=kept)
 
 
 @register
@@ -144,8 +150,10 @@ class RetainedGraph(Rule):
 A tensor that still carries its autograd graph (a loss, a model output, anything
 computed from them) is stored somewhere that outlives the training step: appended
 to a list created before the loop (`losses.append(loss)`), added to a running total
-(`total_loss += loss`), written under a per-step key (`history[step] = loss`), or
-kept on an object (`self.q_history.append(q)`).
+(`total_loss += loss`), written under a per-step key (`history[step] = loss`),
+kept on an object (`self.q_history.append(q)`), or passed to a method of a class the
+job defines that keeps it (`meter.update(loss, n)` where `AverageMeter.update` does
+`self.sum += val * n`, in the same file or a project module the file imports).
 
 ## Why it matters
 
@@ -180,8 +188,10 @@ for a total that starts as a number literal and is only printed or logged, and
   only numbers cut from it (`sum(l.item() for l in losses) / len(losses)`) does
   not count: the tensors stay in the container until the function returns.
 * The value went through an object preflight cannot see (`meter.update(loss)`
-  on a class from another file, then `history.append(meter.avg)`): such objects
-  usually keep `.item()`s, so what comes out of them is not assumed to carry a graph.
+  on a library class such as torchmetrics', or a class it cannot find in the job),
+  or a meter of the job that cuts the graph itself (`self.sum += float(val) * n`,
+  `val = val.item()` first) or is reset on every step. What comes out of a meter
+  (`history.append(meter.avg)`) is not assumed to carry a graph.
 * The container is re-created (or cleared) on every iteration, the stored things
   are parameters or `requires_grad` leaves (`params_to_optimize.append(param)`), or
   the container is an `nn.ModuleList` / `nn.ParameterList`.
@@ -203,6 +213,8 @@ for a total that starts as a number literal and is only printed or logged, and
                 continue
             fn = scopes.function_of(store.stmt)
             where = self._where(ctx, scopes, store, root_text, fn)
+            if where is not None and store.via is not None and _meter_reset(store.via, root_text, where):
+                continue  # the meter is reset on every step (``meter.reset()`` in the same loop or call)
             if where is not None:
                 candidates.append((store, root, root_text, fn, where))
         if not candidates:
@@ -315,6 +327,9 @@ for a total that starts as a number literal and is only printed or logged, and
             outlives = f"outlives each call of `{where.function.name}()`"
             step, every = "call", "every call"
         verb = "accumulated into" if store.kind in ("augassign", "accumulate") else "stored in"
+        if store.via is not None:
+            verb = (f"passed to `{text(store.via.call.func)}()`, whose `{store.via.cls}.{store.via.method}` keeps "
+                    f"it in `{store.via.attr}` ({store.via.where}); so it is kept in")
         mapping_key = _output_mapping_key(store.value, where.function)
         if mapping_key is not None:
             # ``outputs.append(output)`` of a model's output dict (packnet-sfm issue 47): it holds the
@@ -418,6 +433,22 @@ for a total that starts as a number literal and is only printed or logged, and
                                         "instead of the tensor", "item")
         return ctx.fix(store.value, f"Store `{value}.detach()`: the same values without the "
                                     "autograd graph", "detach")
+
+
+def _meter_reset(via: MeterStore, root_text: str, where: _Where) -> bool:
+    """A method that reassigns what the meter keeps (``reset()``) is called on it in the loop
+    (or function) the store outlives."""
+    scope = where.loop.node if where.loop is not None else where.function.node
+    # ``for m in meters.values(): m.reset()``: a loop variable drawn from the meter's container
+    drawn = {t.id for node in ast.walk(scope) if isinstance(node, ast.For)
+             and any(container_key_text(n) == root_text for n in ast.walk(node.iter))
+             for t in ast.walk(node.target) if isinstance(t, ast.Name)}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in via.resets:
+            target = _root(node.func.value)
+            if container_key_text(target) == root_text or (isinstance(target, ast.Name) and target.id in drawn):
+                return True
+    return False
 
 
 def _output_mapping_key(value: ast.expr, fn: FunctionInfo) -> Optional[str]:
