@@ -67,6 +67,13 @@ class _Builder:
     def __init__(self, root: Path, shown_of: Any) -> None:
         self.root = root
         self.shown_of = shown_of
+        self.consts: dict[str, Any] = {}  # plain locals of the builder given a literal once (``_image_size = 32``)
+
+    def value(self, node: ast.AST) -> tuple[bool, Any]:
+        """A literal, or a plain local the builder bound once to one."""
+        if isinstance(node, ast.Name) and node.id in self.consts:
+            return True, self.consts[node.id]
+        return _literal(node)
 
     def function(self, path: Path, tree: ast.Module, name: str) -> Optional[tuple[Path, ast.Module, ast.FunctionDef]]:
         for node in tree.body:
@@ -87,6 +94,13 @@ class _Builder:
         return None
 
     def build(self, path: Path, tree: ast.Module, fn: ast.FunctionDef, depth: int = 0) -> Tree:
+        outer, self.consts = self.consts, {}  # each builder's own locals
+        try:
+            return self._build(path, tree, fn, depth)
+        finally:
+            self.consts = outer
+
+    def _build(self, path: Path, tree: ast.Module, fn: ast.FunctionDef, depth: int) -> Tree:
         if depth > _DEPTH or fn.args.args or fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg:
             raise _No("function")
         shown = self.shown_of(path)
@@ -118,15 +132,19 @@ class _Builder:
                     made = held  # ``training = config.training``: the same sub-config
             for target in stmt.targets:
                 if isinstance(target, ast.Name):
-                    if made is None:
-                        raise _No("a name bound to no config")
+                    if made is None and len(stmt.targets) == 1 and self.value(stmt.value)[0] \
+                            and target.id not in env and target.id not in self.consts:
+                        self.consts[target.id] = self.value(stmt.value)[1]  # ``_image_size = 32``, bound once
+                        continue
+                    if made is None or target.id in self.consts:
+                        raise _No("a name bound to no config, or a local bound twice")
                     env[target.id] = made
                     continue
                 parent, key = self.slot(target, env)
                 if made is not None:
                     parent[key] = made
                     continue
-                ok, value = _literal(stmt.value)
+                ok, value = self.value(stmt.value)
                 if ok and isinstance(value, dict) and all(isinstance(k, str) for k in value):
                     parent[key] = _tree(value, shown, stmt.lineno)  # a dict set on a ConfigDict becomes one
                 elif ok and not isinstance(value, (dict, set)):
@@ -158,7 +176,7 @@ class _Builder:
             if sub is not None:
                 out[key] = sub
                 continue
-            ok, lit = _literal(value)
+            ok, lit = self.value(value)
             line: int = getattr(value, "lineno", 0) or getattr(node, "lineno", 0)
             if ok and isinstance(lit, dict) and all(isinstance(k, str) for k in lit):
                 out[key] = _tree(lit, shown, line)

@@ -233,3 +233,27 @@ def test_batch_the_process_count_does_not_divide_is_not_claimed(cli, tmp_path):
     plan = plan_of(cli, "train_ldm.py", *line, cwd=tmp_path)
     assert ours(plan, "batch.micro") is None
     assert _at(plan, "optimizer.name") == ("AdamW", CONF, 20)
+
+
+def test_plain_local_of_the_builder_is_read(cli, tmp_path):
+    """``_batch = 1024`` bound once in ``get_config()``, then ``d(batch_size=_batch)`` (a shape of the U-ViT family,
+    found by ``find_string`` ``ConfigDict(initial_dictionary=kwargs)``): the key holds the literal."""
+    files = dict(UVIT)
+    files[CONF] = files[CONF].replace("config.seed = 1234", "_batch = 1024\n            config.seed = 1234")
+    files[CONF] = files[CONF].replace("batch_size=1024,", "batch_size=_batch,")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train_ldm.py", *LINE, cwd=tmp_path)
+    assert _at(plan, "batch.micro") == (128, CONF, 16)
+
+
+def test_plain_local_bound_twice_leaves_the_file_unread(cli, tmp_path):
+    """Twin: ``_batch = 1024`` then ``_batch = 512``: which one a key took is not followed; nothing is claimed."""
+    files = dict(UVIT)
+    files[CONF] = files[CONF].replace(
+        "config.seed = 1234", "_batch = 1024\n            _batch = 512\n            config.seed = 1234")
+    files[CONF] = files[CONF].replace("batch_size=1024,", "batch_size=_batch,")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train_ldm.py", *LINE, cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
+    assert ours(plan, "optimizer.name") is None
+    assert any("get_config() is not a builder of literal keys" in n for n in plan["notes"])
