@@ -4,7 +4,8 @@ caller gave (read by :mod:`preflight.adapters.config_object_flow`; nothing is im
 NVIDIA/flowtron @ d149bc4 ``train.py:205-211``: ``def train(..., fp16_run, ...)`` called as
 ``train(n_gpus, rank, **train_config)``, first ``fp16_run = bool(fp16_run)``, then
 ``amp.GradScaler(enabled=fp16_run)`` and ``amp.autocast(enabled=fp16_run)``. A store of the name that is
-anything but ``name = bool(name)`` / ``int(name)`` / ``float(name)`` / ``str(name)`` keeps it rebound (a new
+anything but ``name = bool(name)`` / ``int(name)`` / ``float(name)`` / ``str(name)`` (or a copy of the same keys:
+``copy.deepcopy(name)``, ml_collections' ``FrozenConfigDict(name)`` / ``ConfigDict(name)``) keeps it rebound (a new
 value). The value read is the caller's, uncast: a reading that wants a bool or an int checks the type it
 gets, so a value the cast would change (``bool(1)``, ``int("8")``) is not read as that type, never misread.
 """
@@ -15,7 +16,10 @@ import ast
 from collections.abc import Iterable
 
 _CASTS = ("bool", "int", "float", "str")
-_COPIES = ("copy.deepcopy", "copy.copy", "deepcopy")
+_COPIES = ("copy.deepcopy", "copy.copy", "deepcopy",
+           # ``config = ml_collections.FrozenConfigDict(config)``: the same keys, frozen (baofff/U-ViT @ ce55170
+           # train_ldm.py:35); ``ConfigDict(config)`` likewise copies the keys
+           "ml_collections.FrozenConfigDict", "FrozenConfigDict", "ml_collections.ConfigDict", "ConfigDict")
 
 
 def _callee(func: ast.AST) -> str:

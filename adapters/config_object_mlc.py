@@ -67,6 +67,13 @@ class _Builder:
     def __init__(self, root: Path, shown_of: Any) -> None:
         self.root = root
         self.shown_of = shown_of
+        self.consts: dict[str, Any] = {}  # plain locals of the builder given a literal once (``_image_size = 32``)
+
+    def value(self, node: ast.AST) -> tuple[bool, Any]:
+        """A literal, or a plain local the builder bound once to one."""
+        if isinstance(node, ast.Name) and node.id in self.consts:
+            return True, self.consts[node.id]
+        return _literal(node)
 
     def function(self, path: Path, tree: ast.Module, name: str) -> Optional[tuple[Path, ast.Module, ast.FunctionDef]]:
         for node in tree.body:
@@ -87,6 +94,13 @@ class _Builder:
         return None
 
     def build(self, path: Path, tree: ast.Module, fn: ast.FunctionDef, depth: int = 0) -> Tree:
+        outer, self.consts = self.consts, {}  # each builder's own locals
+        try:
+            return self._build(path, tree, fn, depth)
+        finally:
+            self.consts = outer
+
+    def _build(self, path: Path, tree: ast.Module, fn: ast.FunctionDef, depth: int) -> Tree:
         if depth > _DEPTH or fn.args.args or fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg:
             raise _No("function")
         shown = self.shown_of(path)
@@ -101,8 +115,11 @@ class _Builder:
             if not isinstance(stmt, ast.Assign):
                 raise _No(type(stmt).__name__)
             made: Optional[Tree] = None
+            filled = None if _new(stmt.value) else self.filled(path, tree, stmt.value, shown)
             if _new(stmt.value):
                 made = {}
+            elif filled is not None:
+                made = filled
             elif isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) \
                     and not stmt.value.args and not stmt.value.keywords:
                 got = self.function(path, tree, stmt.value.func.id)
@@ -115,20 +132,57 @@ class _Builder:
                     made = held  # ``training = config.training``: the same sub-config
             for target in stmt.targets:
                 if isinstance(target, ast.Name):
-                    if made is None:
-                        raise _No("a name bound to no config")
+                    if made is None and len(stmt.targets) == 1 and self.value(stmt.value)[0] \
+                            and target.id not in env and target.id not in self.consts:
+                        self.consts[target.id] = self.value(stmt.value)[1]  # ``_image_size = 32``, bound once
+                        continue
+                    if made is None or target.id in self.consts:
+                        raise _No("a name bound to no config, or a local bound twice")
                     env[target.id] = made
                     continue
                 parent, key = self.slot(target, env)
                 if made is not None:
                     parent[key] = made
                     continue
-                ok, value = _literal(stmt.value)
-                if ok and not isinstance(value, (dict, set)):
+                ok, value = self.value(stmt.value)
+                if ok and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+                    parent[key] = _tree(value, shown, stmt.lineno)  # a dict set on a ConfigDict becomes one
+                elif ok and not isinstance(value, (dict, set)):
                     parent[key] = Leaf(value, shown, stmt.lineno, "ml_collections config")
                 else:
                     parent.pop(key, None)  # ``config.device = torch.device(...)``: not known
         raise _No("no return")
+
+    def filled(self, path: Path, tree: ast.Module, node: ast.AST, shown: Any) -> Optional[Tree]:
+        """The keys of a sub-config made with its keys at once: ``ConfigDict({'a': 1})``, ``ConfigDict(dict(a=1))``,
+        ``ConfigDict(initial_dictionary={...})``, ``dict(a=1)``, or a call ``d(a=1, b=2)`` of a helper of the file
+        whose body returns its ``**kwargs`` as one (U-ViT's ``def d(**kwargs): return
+        ml_collections.ConfigDict(initial_dictionary=kwargs)``). A key given no literal is left out (unknown); any
+        other call is None (not followed)."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Name, ast.Attribute)):
+            return None
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        given: Optional[list[tuple[Optional[str], ast.AST]]] = None
+        if name in _CTORS:
+            given = _ctor_items(node)
+        elif isinstance(node.func, ast.Name) and not node.args and _kwargs_helper(tree, name):
+            given = [(k.arg, k.value) for k in node.keywords]
+        if given is None or any(k is None for k, _ in given):
+            return None
+        out: Tree = {}
+        for key, value in given:
+            assert key is not None
+            sub = self.filled(path, tree, value, shown)
+            if sub is not None:
+                out[key] = sub
+                continue
+            ok, lit = self.value(value)
+            line: int = getattr(value, "lineno", 0) or getattr(node, "lineno", 0)
+            if ok and isinstance(lit, dict) and all(isinstance(k, str) for k in lit):
+                out[key] = _tree(lit, shown, line)
+            elif ok and not isinstance(lit, (dict, set)):
+                out[key] = Leaf(lit, shown, line, "ml_collections config")
+        return out
 
     @staticmethod
     def _path(node: ast.AST) -> Optional[tuple[str, list[str]]]:
@@ -164,6 +218,62 @@ class _Builder:
             if not isinstance(held, dict):
                 raise _No("a step that is no config")
         return held, got[1][-1]
+
+
+def _tree(value: dict, shown: Any, line: int) -> Tree:
+    """A literal dict set on a ConfigDict: a sub-config of its keys, each read at the line it is written on."""
+    out: Tree = {}
+    for key, item in value.items():
+        if isinstance(item, dict) and all(isinstance(k, str) for k in item):
+            out[key] = _tree(item, shown, line)
+        elif not isinstance(item, set):
+            out[key] = Leaf(item, shown, line, "ml_collections config")
+    return out
+
+
+def _ctor_items(node: ast.Call) -> Optional[list[tuple[Optional[str], ast.AST]]]:
+    """(key, value node) of ``ConfigDict({...})``, ``ConfigDict(dict(a=1))``, ``ConfigDict(initial_dictionary=
+    {...})`` or ``dict(a=1)``; None for a call of another shape (a name, ``**kw``, two arguments)."""
+    arg: Optional[ast.AST] = None
+    if len(node.args) == 1 and not node.keywords:
+        arg = node.args[0]
+    elif not node.args and len(node.keywords) == 1 and node.keywords[0].arg == "initial_dictionary":
+        arg = node.keywords[0].value
+    elif not node.args and node.keywords:
+        return [(k.arg, k.value) for k in node.keywords]  # ``dict(a=1)``; ``**kw`` gives a None key: refused
+    if isinstance(arg, ast.Dict):
+        if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in arg.keys):
+            return None
+        return [(k.value, v) for k, v in zip(arg.keys, arg.values)]  # type: ignore[union-attr]
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "dict" and not arg.args:
+        return [(k.arg, k.value) for k in arg.keywords]
+    return None
+
+
+def _kwargs_helper(tree: ast.Module, name: str) -> bool:
+    """``def d(**kwargs): [docstring] return ml_collections.ConfigDict(initial_dictionary=kwargs)`` (or
+    ``ConfigDict(kwargs)``, ``dict(kwargs)``, ``dict(**kwargs)``) at module level: a call returns its keywords."""
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef) or fn.name != name:
+            continue
+        a = fn.args
+        if a.args or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg is None or fn.decorator_list:
+            return False
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+            return False
+        call, kw = body[0].value, a.kwarg.arg
+        f = call.func
+        ctor = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if ctor not in _CTORS:
+            return False
+        if len(call.args) == 1 and not call.keywords:
+            return isinstance(call.args[0], ast.Name) and call.args[0].id == kw
+        if not call.args and len(call.keywords) == 1:
+            k = call.keywords[0]
+            return k.arg in ("initial_dictionary", None) and isinstance(k.value, ast.Name) and k.value.id == kw
+        return False
+    return False
 
 
 def _flag_names(tree: ast.Module) -> list[tuple[str, Optional[str]]]:

@@ -56,6 +56,7 @@ from preflight.adapters.config_object_loader_arms import agreeing_loaders
 from preflight.adapters.config_object_mlc import mlc_roots
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_model_table import table_count
+from preflight.adapters.config_object_per_rank import per_rank_loader
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
 from preflight.adapters.config_object_sacred import sacred_roots
@@ -218,6 +219,9 @@ class ConfigObjectAdapter(ScratchAdapter):
                         self._leaf_fact(plan, combined, *guarded)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
+                        per_rank = per_rank_loader(node, reader, shown, project.argv)  # config_object_per_rank.py
+                        if per_rank is not None:
+                            self._leaf_fact(plan, combined, *per_rank)
                         counted = model_count(node, fn, nodes, parents, reader, modules,
                                               partial(_runs, parents=parents, reader=reader)) \
                             or whole_count(node, fn, modules, reader, nodes, parents,
