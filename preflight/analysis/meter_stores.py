@@ -37,7 +37,8 @@ class MeterStore:
     resets: frozenset  # methods of the class that plainly reassign ``attr`` (``reset``)
 
 
-def _leaves(node: ast.expr) -> list[ast.expr]:
+def arith_leaves(node: ast.expr) -> list[ast.expr]:
+    """Operands of a tree of ``+ - * /`` (``0.9 * ema + 0.1 * loss`` -> four leaves)."""
     out: list[ast.expr] = []
     stack = [node]
     while stack:
@@ -77,10 +78,10 @@ def _kept_params(fn: ast.FunctionDef) -> dict[str, tuple[str, int]]:
         attr: Optional[str] = None
         kept: list[ast.expr] = []
         if isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Add, ast.Sub)):
-            attr, kept = _self_attr(node.target), _leaves(node.value)
+            attr, kept = _self_attr(node.target), arith_leaves(node.value)
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp):
             attr = _self_attr(node.targets[0])
-            leaves = _leaves(node.value)
+            leaves = arith_leaves(node.value)
             if attr is None or not any(container_key_text(x) == attr for x in leaves):
                 continue
             kept = leaves

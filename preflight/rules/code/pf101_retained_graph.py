@@ -9,7 +9,7 @@ from preflight._record import dataclass
 from preflight.analysis.bindings import MODULE, MODULE_CONTAINER, PARAMETER
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import CONTAINER, SCALAR, GradFact, GradFlow, grad_flow
-from preflight.analysis.meter_stores import MeterStore, meter_stores
+from preflight.analysis.meter_stores import MeterStore, arith_leaves, meter_stores
 from preflight.analysis.rebinds import container_key_text
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 from preflight.diagnostics import Category, Evidence, Finding, Fix, Severity
@@ -54,19 +54,6 @@ def _root(node: ast.expr) -> ast.expr:
 
 
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div)
-
-
-def _arith_leaves(node: ast.expr) -> list[ast.expr]:
-    """Operands of a tree of ``+ - * /`` (``0.9 * ema + 0.1 * loss`` -> four leaves)."""
-    out: list[ast.expr] = []
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, ast.BinOp) and isinstance(cur.op, _ARITH):
-            stack.extend((cur.left, cur.right))
-        else:
-            out.append(cur)
-    return out
 
 
 def _retains(flow: GradFlow, where: _Where) -> bool:
@@ -123,7 +110,7 @@ def _stores(ctx: FileContext, scopes: ScopeIndex) -> Iterable[_Store]:
             other = value.right  # total = total + v
         elif isinstance(value.op, ast.Add) and _same(value.right, target):
             other = value.left  # total = v + total
-        elif any(_same(leaf, target) for leaf in _arith_leaves(value)):
+        elif any(_same(leaf, target) for leaf in arith_leaves(value)):
             # ema = 0.9 * ema + 0.1 * loss: the whole value is kept; no simple fix
             yield _Store(assign, assign, target, value, "accumulate", fixable=False)
             continue

@@ -16,7 +16,7 @@ transformers releases).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from preflight.diagnostics import Evidence
 from preflight.plan import Fact, TrainingPlan
@@ -199,3 +199,23 @@ def model_evidence(pctx: PlanContext, fact: Fact, model_type: str) -> Optional[E
         path, line = launch
         return Evidence(line=line, message=f"{message}, from `{fact.source.key}` on the launch line", path=path)
     return None
+
+
+def judged_target_lists(plan: TrainingPlan) -> Iterator[tuple[str, Fact, Fact, Sequence[str], list[str]]]:
+    """Each LoRA target list of the job that can be judged against the job's one catalog model family:
+    (model_type, the model fact, the ``peft.target_modules`` fact, its entries, the entries that match
+    no module of the family). Nothing when the job names no catalog model or several families."""
+    family = job_model_type(plan)
+    if family is None:
+        return
+    model_type, model_fact = family
+    names = family_names(model_type)
+    if names is None:
+        return
+    for fact in plan.facts("peft.target_modules"):
+        targets = fact.value
+        if not isinstance(targets, (list, tuple)) or not targets:
+            continue
+        missing = missing_entries(targets, names)
+        if missing is not None:
+            yield model_type, model_fact, fact, targets, missing

@@ -10,9 +10,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._lora_module_names import (
-    family_names,
-    job_model_type,
-    missing_entries,
+    judged_target_lists,
     model_evidence,
 )
 
@@ -79,20 +77,8 @@ leave `target_modules` out: PEFT then picks the family's default targets
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         """Reads the plan only: the model the job loads (``model.ref``) and each LoRA target list
         (``peft.target_modules``), with their provenance."""
-        plan = pctx.plan
-        family = job_model_type(plan)
-        if family is None:
-            return
-        model_type, model_fact = family
-        names = family_names(model_type)
-        if names is None:
-            return
-        for fact in plan.facts("peft.target_modules"):
-            targets = fact.value
-            if not isinstance(targets, (list, tuple)) or not targets:
-                continue
-            missing = missing_entries(targets, names)
-            if missing is None or len(missing) != len(targets):
+        for model_type, model_fact, fact, targets, missing in judged_target_lists(pctx.plan):
+            if len(missing) != len(targets):
                 continue
             hint = _HINT.get(model_type, "q_proj, v_proj")
             shown = ", ".join(f"`{t}`" for t in targets)

@@ -13,9 +13,7 @@ from preflight.rules.plan._lora_module_names import (
     MODULE_NAMES,
     OTHER_NAMES,
     entry_matches,
-    family_names,
-    job_model_type,
-    missing_entries,
+    judged_target_lists,
     model_evidence,
 )
 
@@ -70,19 +68,7 @@ use `target_modules="all-linear"`.
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         """Reads the plan only: ``model.ref`` and each ``peft.target_modules`` list, with provenance."""
-        plan = pctx.plan
-        family = job_model_type(plan)
-        if family is None:
-            return
-        model_type, model_fact = family
-        names = family_names(model_type)
-        if names is None:
-            return
-        for fact in plan.facts("peft.target_modules"):
-            targets = fact.value
-            if not isinstance(targets, (list, tuple)) or not targets:
-                continue
-            missing = missing_entries(targets, names)
+        for model_type, model_fact, fact, targets, missing in judged_target_lists(pctx.plan):
             if not missing or len(missing) == len(targets):
                 continue
             unknown = [t for t in missing if not _name_of_any_family(t)]
