@@ -137,6 +137,21 @@ def known(value: Any) -> bool:
     return value is not _UNSET
 
 
+def literal_number(value: Any) -> Optional[float]:
+    """A literal number, or numeric text (a launch-line flag arrives as text: ``"0.03"``); else None
+    (booleans, unknown values, other text)."""
+    if isinstance(value, bool) or not known(value):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
 def hydra_yaml_configs(pctx: PlanContext) -> list[LoadedConfig]:
     """The YAML configs given with --config, plus every YAML file under the Hydra config folders
     of the job (``--config conf/`` and each ``@hydra.main(config_path=...)`` folder)."""

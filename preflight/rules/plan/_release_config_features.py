@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional
 
 from preflight.plan_rules import PlanContext
+from preflight.rules.plan._pf508_support import literal_number
 
 if TYPE_CHECKING:
     from preflight.loaders import LoadedConfig
@@ -44,19 +45,6 @@ def _resolved(pctx: PlanContext, dotted: str, value: Any) -> Any:
     return _MISSING
 
 
-def _number(value: Any) -> Optional[float]:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
-
-
 def _truth(value: Any) -> Optional[bool]:
     if value is _MISSING or value is None:
         return None if value is _MISSING else False
@@ -83,7 +71,7 @@ def _meets(pctx: PlanContext, block: Mapping[str, Any], condition: Any, values: 
     dotted, op, want = condition
     value = _resolved(pctx, dotted, _get(block, dotted))
     if op == "gt":
-        number = _number(value)
+        number = literal_number(value)
         ok = number is not None and number > want
     elif op == "truthy":
         ok = _truth(value) is True
@@ -95,7 +83,7 @@ def _meets(pctx: PlanContext, block: Mapping[str, Any], condition: Any, values: 
         ok = (value is _MISSING and _get(block, dotted) != "auto") or (value is not _MISSING
                                                                        and str(value).lower() != want)
     elif op == "stage_in":
-        number = _number(value)
+        number = literal_number(value)
         ok = number is not None and int(number) in want
         if ok:
             values.setdefault("stage", int(number))  # type: ignore[arg-type]

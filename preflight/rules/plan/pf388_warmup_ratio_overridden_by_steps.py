@@ -3,27 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Iterable
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._pf508_support import args_sites, known, launch_site
-
-
-def _number(value: Any) -> Optional[float]:
-    """A literal number (a launch-line flag arrives as text: ``"0.03"``), else None."""
-    if isinstance(value, bool) or not known(value):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
+from preflight.rules.plan._pf508_support import args_sites, launch_site, literal_number
 
 
 @register
@@ -74,8 +60,8 @@ run, or remove `warmup_ratio`.
         launch = launch_site(pctx)
         for site in [*args_sites(pctx), *([launch] if launch is not None else [])]:
             values = site.values
-            steps = _number(values.get("warmup_steps"))
-            ratio = _number(values.get("warmup_ratio"))
+            steps = literal_number(values.get("warmup_steps"))
+            ratio = literal_number(values.get("warmup_ratio"))
             if steps is None or ratio is None or steps < 1 or ratio <= 0:
                 continue
             shown_steps = int(steps) if steps == int(steps) else steps
