@@ -16,34 +16,32 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from preflight.analysis.syntax import last_attr
+
 _OWNERS = ("Accelerator", "PartialState")
-
-
-def _callee(func: ast.AST) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _is_procs(expr: ast.AST, reader: Any) -> bool:
     """``get_world_size()``, or ``X.num_processes`` with X bound once, here, to ``[accelerate.]Accelerator(...)``."""
     if isinstance(expr, ast.Call):
-        return _callee(expr.func) == "get_world_size" and not expr.args
+        return last_attr(expr.func) == "get_world_size" and not expr.args
     if not (isinstance(expr, ast.Attribute) and expr.attr == "num_processes" and isinstance(expr.value, ast.Name)):
         return False
     bound = reader.assigns.get(expr.value.id, [])
-    return len(bound) == 1 and isinstance(bound[0], ast.Call) and _callee(bound[0].func) in _OWNERS
+    return len(bound) == 1 and isinstance(bound[0], ast.Call) and last_attr(bound[0].func) in _OWNERS
 
 
 def per_rank_loader(call: ast.Call, reader: Any, shown: str, argv: Optional[list[str]]) \
         -> Optional[tuple[str, int, tuple, str]]:
     """(field, value, config path, detail) of ``DataLoader(..., batch_size=K // accelerator.num_processes)`` (the
     quotient written in place or bound once to a name; ``int(...)`` around it), or None."""
-    if _callee(call.func) != "DataLoader":
+    if last_attr(call.func) != "DataLoader":
         return None
     expr = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
     if isinstance(expr, ast.Name):
         bound = reader.assigns.get(expr.id, [])
         expr = bound[0] if len(bound) == 1 else None
-    if isinstance(expr, ast.Call) and _callee(expr.func) == "int" and len(expr.args) == 1 and not expr.keywords:
+    if isinstance(expr, ast.Call) and last_attr(expr.func) == "int" and len(expr.args) == 1 and not expr.keywords:
         expr = expr.args[0]
     if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.FloorDiv, ast.Div))
             and _is_procs(expr.right, reader)):

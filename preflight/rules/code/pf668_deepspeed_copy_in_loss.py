@@ -7,6 +7,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import last_attr
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
@@ -23,14 +24,6 @@ _STOP = frozenset({"item", "detach", "tolist", "numpy", "numel", "size", "dim", 
 _COMBINE = frozenset({"sum", "stack", "cat", "norm", "mean", "square", "abs", "pow", "add", "mul"})
 
 
-def _callee(func: ast.expr) -> str:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
-
-
 class _Taint:
     """Which local names and which functions' return values hold an accessor's copy, and the accessor
     call each comes from."""
@@ -40,7 +33,7 @@ class _Taint:
 
     def origin(self, node: ast.expr, names: dict[str, ast.Call]) -> Optional[ast.Call]:
         if isinstance(node, ast.Call):
-            name = _callee(node.func)
+            name = last_attr(node.func)
             if name in ACCESSORS:
                 return node
             if isinstance(node.func, ast.Attribute):
