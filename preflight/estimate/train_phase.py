@@ -61,7 +61,12 @@ from preflight.estimate.terms import (
 from preflight.estimate.train_activations import _train_activations
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
 from preflight.estimate.zero2_grads import partition_at_backward_start
-from preflight.estimate.zero3_streams import allgather_pool, allgather_pool_note
+from preflight.estimate.zero3_streams import (
+    allgather_pool,
+    allgather_pool_note,
+    reduce_pool,
+    reduce_pool_note,
+)
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
 from preflight.estimate.zero_master import zero_fp32_master
 
@@ -238,6 +243,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
         ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
+        # each bucket's flat copy for the reduce-scatter, cached by the reduce stream (est72)
+        rpool = reduce_pool(inp, trainable, largest_trained, 2.0 if comp == 2 else 4.0)
+        if rpool:
+            ph.every(train_phases, "stream_cache", rpool, (0.0, pb[1]))
+            notes.append(reduce_pool_note(rpool))
     if inp.fsdp and sharded:
         grad_op = inp.fsdp == "grad-op"
         if grad_op:
