@@ -88,8 +88,56 @@ def test_lora_copies_only_its_adapters():
 
 
 def test_twins_add_nothing():
-    for kw in (dict(overlap_comm=False), dict(zero_stage=2, grad_ckpt=False, offload_optimizer=None),
-               dict(mode="inference")):
+    for kw in (dict(overlap_comm=False), dict(zero_stage=2, grad_ckpt=False, offload_optimizer=None,
+                                              world_size=1), dict(mode="inference")):
         est = estimate(_inp(**kw))
         for phase in ("forward", "backward"):
             assert "stream_cache" not in est.phases.get(phase, {}), (kw, phase)
+
+
+# ---------------------------------------------------------------- ZeRO-1/2: terms.zero12_reduce_copy
+
+
+def _z2(**kw):
+    return _inp(**dict(dict(zero_stage=2, seq_len=8192, grad_ckpt=False, offload_optimizer=None,
+                            load_placement=None), **kw))
+
+
+def test_zero2_bucket_across_partitions_by_hand():
+    # Llama-3.1-8B on 8 ranks: partitions of 8,030,261,248 / 8 = 1.0e9 elements; a 5e8-element
+    # bucket across each of the 7 boundaries is flattened into one bf16 copy on the reduction stream
+    assert TOTAL / 8 > BUCKET
+    est = estimate(_z2())
+    for phase in ("forward", "backward", "optimizer"):
+        assert abs(est.phases[phase]["stream_cache"] - BUCKET * 2) <= 2, phase
+    assert "partitions is copied flat" in estimate_text(_z2(), est)
+    # reserved only: allocated memory leaves it out, the verdict releases it
+    value, where = est.allocated_peak()
+    assert value <= sum(est.phases[where].values()) - est.phases[where]["stream_cache"]
+    assert est.reclaimable[1] >= BUCKET * 2
+
+
+def test_zero2_small_model_is_one_bucket_across_every_boundary():
+    # a model under the bucket (reduce_bucket_size 2e8): the one bucket, all its gradients, is copied
+    small = dict(LLAMA31_8B, hidden_size=1024, intermediate_size=2816, num_hidden_layers=8,
+                 num_attention_heads=16, num_key_value_heads=16, vocab_size=32000)
+    arch = from_hf_config(small, name="llama-small")
+    total = 8 * (4 * 1024 * 1024 + 3 * 1024 * 2816 + 2 * 1024) + 1024 + 2 * 32000 * 1024
+    est = estimate(_z2(arch=arch, reduce_bucket_size=200_000_000, world_size=4))
+    assert abs(est.phases["backward"]["stream_cache"] - total * 2) <= 2
+
+
+def test_zero2_twins():
+    # one rank: one partition, never a boundary; overlap_comm off (ZeRO-1/2's default): the copy is
+    # made on the compute stream, whose blocks the step reuses
+    for kw in (dict(world_size=1), dict(overlap_comm=False), dict(overlap_comm=None)):
+        est = estimate(_z2(**kw))
+        assert "stream_cache" not in est.phases["backward"], kw
+    # under optimizer offload the same pool also keeps the per-parameter fp64 norm copies
+    # (terms.zero12_offload_grad_copies, est29): the larger of the two, not their sum
+    from preflight.estimate.terms import zero12_offload_grad_copies
+
+    inp = _z2(offload_optimizer="cpu")
+    copies = zero12_offload_grad_copies(inp, HEAD, TOTAL, 8, 2.0)
+    assert copies == 8.0 * HEAD > BUCKET * 2
+    assert abs(estimate(inp).phases["backward"]["stream_cache"] - copies) <= 2
