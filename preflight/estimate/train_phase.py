@@ -56,12 +56,18 @@ from preflight.estimate.terms import (
     zero12_offload_grad_buffer,
     zero12_offload_grad_copies,
     zero12_offload_step_copy,
+    zero12_reduce_copy,
     zero12_step_grads,
 )
 from preflight.estimate.train_activations import _train_activations
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
 from preflight.estimate.zero2_grads import partition_at_backward_start
-from preflight.estimate.zero3_streams import allgather_pool, allgather_pool_note
+from preflight.estimate.zero3_streams import (
+    allgather_pool,
+    allgather_pool_note,
+    reduce_pool,
+    reduce_pool_note,
+)
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
 from preflight.estimate.zero_master import zero_fp32_master
 
@@ -238,6 +244,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
         ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
+        # each bucket's flat copy for the reduce-scatter, cached by the reduce stream (est72)
+        rpool = reduce_pool(inp, trainable, largest_trained, 2.0 if comp == 2 else 4.0)
+        if rpool:
+            ph.every(train_phases, "stream_cache", rpool, (0.0, pb[1]))
+            notes.append(reduce_pool_note(rpool))
     if inp.fsdp and sharded:
         grad_op = inp.fsdp == "grad-op"
         if grad_op:
@@ -320,7 +331,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # stream as each gradient of the partition goes to the host stay in that stream's pool:
         # reserved only, released before an out-of-memory error (terms.zero12_offload_grad_copies)
         copies = zero12_offload_grad_copies(inp, one, trainable, n if sharded else 1, grad_bytes)
-        ph.every(train_phases, "stream_cache", copies, (0.0, pb[1]))
+        # and a bucket across two ranks' partitions is flattened there for its all-reduce: the
+        # pool keeps the larger of the two (terms.zero12_reduce_copy, est72)
+        flat = zero12_reduce_copy(inp, trainable, n if sharded else 1, grad_bytes)
+        ph.every(train_phases, "stream_cache", max(copies, flat), (0.0, pb[1]))
+        if flat > copies:
+            notes.append(f"ZeRO-{inp.zero_stage} with overlap_comm: a gradient bucket across two ranks' "
+                         f"partitions is copied flat on DeepSpeed's reduction stream, whose cached blocks "
+                         f"({flat / 1024 ** 3:.2f} GiB) the compute stream cannot use (reserved, released "
+                         "before an out-of-memory error)")
         if copies >= 2 ** 26:
             notes.append(f"ZeRO-{inp.zero_stage} optimizer offload with overlap_comm: the reduction "
                          f"stream keeps {copies / 1024 ** 3:.2f} GiB of blocks from the per-parameter "
