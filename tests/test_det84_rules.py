@@ -158,3 +158,65 @@ def test_pf370_cpu_dataset_passed_device_no_workers_or_spawn_stay_silent(cli, tm
                                   ("import torch.multiprocessing as mp\nmp.set_start_method(\"spawn\")\n", "", 8)):
         write(tmp_path, "train.py", TRAIN.format(header=header, args=args, workers=workers))
         assert findings(cli, tmp_path, "PF370") == [], (header, args, workers)
+
+
+# --- PF371 ---------------------------------------------------------------------------------------------------
+UTIL = """\
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+    def transform_if_model_is_DDP(text_encoder, unet, network=None):
+        # Transform text_encoder, unet and network from DistributedDataParallel
+        return (model.module if type(model) == DDP else model for model in [text_encoder, unet, network] if model is not None)
+"""
+FINE_TUNE = """\
+    import torch
+    from accelerate import Accelerator
+
+    import library.train_util as train_util
+
+
+    def train(args, unet, text_encoder, optimizer, train_dataloader, lr_scheduler):
+        accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
+        {te}unet, optimizer, train_dataloader, lr_scheduler = accelerator.prepare({te}unet, optimizer, train_dataloader,
+                                                                               lr_scheduler)
+        {unwrap}
+        for epoch in range(args.max_train_epochs):
+            unet.train()
+            for step, batch in enumerate(train_dataloader):
+                with accelerator.accumulate(unet):
+                    with torch.no_grad():
+                        encoder_hidden_states = text_encoder(batch["input_ids"])[0]
+                    noise = torch.randn_like(batch["latents"])
+                    noise_pred = unet(batch["latents"] + noise, batch["timesteps"], encoder_hidden_states).sample
+                    loss = torch.nn.functional.mse_loss(noise_pred.float(), noise.float(), reduction="mean")
+                    accelerator.backward(loss)
+                    optimizer.step()
+                    lr_scheduler.step()
+                    optimizer.zero_grad(set_to_none=True)
+        {after}
+"""
+
+
+def test_pf371_sd_scripts_924_unwrap_helper_in_another_module_right_after_prepare(cli, tmp_path):
+    write(tmp_path, "library/__init__.py", "")
+    write(tmp_path, "library/train_util.py", UTIL)
+    write(tmp_path, "fine_tune.py", FINE_TUNE.format(
+        te="", unwrap="text_encoder, unet = train_util.transform_if_model_is_DDP(text_encoder, unet)", after=""))
+    found = findings(cli, tmp_path, "PF371")
+    assert where(found) == [("fine_tune.py", 11)]
+    assert found[0]["severity"] == "warning"
+    assert "`unet` is unwrapped" in found[0]["message"] and "line 9" in found[0]["message"]
+
+
+def test_pf371_the_fix_and_the_unwrap_for_the_final_save_stay_silent(cli, tmp_path):
+    write(tmp_path, "library/__init__.py", "")
+    write(tmp_path, "library/train_util.py", UTIL)
+    # sd-scripts#989's fix: the prepared names are trained; the bare modules are taken for the save at the end
+    write(tmp_path, "fine_tune.py", FINE_TUNE.format(
+        te="", unwrap="", after="unet = accelerator.unwrap_model(unet)\n        unet.save_pretrained(args.output_dir)"))
+    assert findings(cli, tmp_path, "PF371") == []
+    # the prepared text encoder, run only under no_grad, unwrapped before the loop: not the trained model
+    write(tmp_path, "fine_tune.py", FINE_TUNE.format(
+        te="text_encoder, ", unwrap="text_encoder = accelerator.unwrap_model(text_encoder)", after=""))
+    assert findings(cli, tmp_path, "PF371") == []

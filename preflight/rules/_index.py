@@ -120,6 +120,7 @@ FILE = {
     "PF367": "code.pf367_causal_lm_loss_without_shift",
     "PF368": "code.pf368_batchnorm_eval_undone_by_train",
     "PF369": "code.pf369_quantized_model_moved",
+    "PF371": "code.pf371_prepared_model_unwrapped_before_training",
     "PF401": "code.pf401_backward_under_accelerate",
     "PF402": "code.pf402_unprepared_train_loader",
     "PF403": "code.pf403_accumulation_without_accumulate",

@@ -94,6 +94,7 @@ NEEDS = {
     "PF367": ('logits',),
     "PF368": ('BatchNorm', 'freeze_bn', 'freeze_batchnorm', 'fix_bn', 'set_bn_eval'),
     "PF369": ('from_pretrained',),
+    "PF371": ('prepare',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
