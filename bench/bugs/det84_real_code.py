@@ -1,7 +1,7 @@
 """det84: the false-positive check of PF369 (quantized-model-moved) and PF370 (cuda-dataset-in-forked-workers)
 on real public code, the figures of bench/bugs/det84_real_code.txt.
 
-    python bench/bugs/det84_real_code.py [--mirrors /work/.mirror] [--work /tmp/det84_real] [--rule PF369|PF370]
+    python bench/bugs/det84_real_code.py [--mirrors /work/.mirror] [--work /tmp/det84_real] [--rule PF369|PF370|PF371]
 
 PF369: every .py file holding ``load_in_8bit``/``load_in_4bit`` at the HEAD of each bare mirror
 (``MIRRORS/<owner>+<name>/repo``; at most 60 a repository) is re-created under WORK/pf369/<repo>/ and checked
@@ -13,6 +13,10 @@ PF370: every Dataset class of the mirrors' .py files that name cuda is read with
 (the dataset half: a CUDA tensor stored in ``__init__`` or moved in ``__getitem__``); for each repository
 where that half holds, its files holding DataLoader/Dataset (at most 30) are re-created and run through
 ``preflight audit FILES --select PF370``. Printed: the dataset hits and every finding.
+PF371: every .py file holding ``.prepare(`` or ``unwrap_model(`` (at most 80 a repository) is re-created under
+WORK/pf371/ and checked with ``preflight check WORK/pf371 --select PF371`` (a helper module of another file is
+read only when it is in the pool). Printed: every finding, and every re-binding
+``X = <...>.unwrap_model(X)`` (the candidates: the rule decides whether a training loop follows).
 Nothing fetched is committed; WORK is scratch.
 """
 
@@ -144,6 +148,30 @@ def run_pf370(mirrors: Path, work: Path) -> None:
     print(f"PF370 findings: {total}")
 
 
+def run_pf371(mirrors: Path, work: Path) -> None:
+    repos = pool(mirrors, r"\.prepare\(|unwrap_model\(", 80)
+    root = work / "pf371"
+    paths = [p for name, files in repos.items() for p in materialise(mirrors, root, name, files)]
+    print(f"PF371 pool: {len(repos)} repositories, {len(paths)} files")
+    found = preflight("check", ".", "--select", "PF371", "-j", "1", cwd=root)
+    for f in found:
+        print(f"  FINDING {f['path']}:{f['line']} {f['message'][:200]}")
+    print(f"PF371 findings: {len(found)}")
+    total = 0
+    for path in paths:
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "unwrap_model" \
+                    and len(node.value.args) == 1 and ast.unparse(node.value.args[0]) == ast.unparse(node.targets[0]):
+                total += 1
+                print(f"  candidate {path.relative_to(root)}:{node.lineno} {ast.unparse(node)[:80]}")
+    print(f"PF371 candidates (a name re-bound to its own unwrap_model): {total}")
+
+
 def pool_of(mirrors: Path, name: str) -> list[str]:
     files = git(mirrors / name / "repo", "grep", "-l", "-E", "DataLoader|Dataset", "HEAD", "--", "*.py")
     return [f.split(":", 1)[1] for f in files.splitlines()[:30]]
@@ -153,7 +181,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mirrors", default="/work/.mirror")
     ap.add_argument("--work", default="/tmp/det84_real")
-    ap.add_argument("--rule", choices=("PF369", "PF370"))
+    ap.add_argument("--rule", choices=("PF369", "PF370", "PF371"))
     args = ap.parse_args()
     mirrors, work = Path(args.mirrors), Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -161,6 +189,8 @@ def main() -> int:
         run_pf369(mirrors, work)
     if args.rule in (None, "PF370"):
         run_pf370(mirrors, work)
+    if args.rule in (None, "PF371"):
+        run_pf371(mirrors, work)
     return 0
 
 
