@@ -9,6 +9,7 @@ from preflight.estimate import activations as A
 from preflight.estimate import contrastive as CL
 from preflight.estimate import generate_loop as GL
 from preflight.estimate import window_cache as WC
+from preflight.estimate.autocast_cache import nograd_cache_bytes
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.gqa_decode import repeated_kv_bytes
 from preflight.estimate.inputs import EstimateInput
@@ -20,7 +21,26 @@ from preflight.estimate.terms import attention_kernel
 def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple[float, float],
                      ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
     """Adds the inference (``forward``) or generation (``prefill``, ``decode``) terms to
-    ``ph`` and returns the phases it filled."""
+    ``ph`` and returns the phases it filled; under autocast over fp32 weights every phase
+    also holds autocast's cache of the weights' compute-dtype casts (autocast_cache.py)."""
+    from preflight.estimate.train_phase import _dtypes
+
+    phases = _inference_phases(inp, arch, prm, ph, pb, ab, notes)
+    d, base_bytes, _ = _dtypes(inp)
+    if not inp.quant and inp.precision.startswith("amp"):
+        base_bytes = 2.0 if inp.weights_bits == 16 else 4.0
+    cache = nograd_cache_bytes(inp, arch, prm, d.comp, base_bytes) / max(inp.world_size, 1)
+    if cache:
+        for phase in phases:
+            ph.add(phase, "autocast_weight_cache", cache, pb)
+        notes.append(f"autocast over fp32 weights: its cache keeps a {cache / 1024 ** 3:.2f} GiB "
+                     "compute-dtype copy of the matmul weights until the autocast region exits "
+                     "(parameters that require grad are cached under no_grad too)")
+    return phases
+
+
+def _inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple[float, float],
+                      ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
     from preflight.estimate.train_phase import _dtypes
 
     d, base_bytes, other_bytes = _dtypes(inp)

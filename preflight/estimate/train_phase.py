@@ -12,6 +12,7 @@ from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
 from preflight.estimate import int8_matmul as I8
 from preflight.estimate import quant_autocast as QA
+from preflight.estimate.autocast_cache import cached_weights
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.dtype_groups import lora_largest, mixed_dtype_temporaries
 from preflight.estimate.frozen_tables import applies as frozen_applies
@@ -361,11 +362,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # (with checkpointing the layers' copies are dropped with their activations and
         # made again one layer at a time during recomputation)
         # an LM head tied to the embeddings is cast too (the embedding lookup is not)
-        head = prm.lm_head or (arch.vocab_size * arch.hidden_size
-                               if (arch.vocab_size and arch.family not in ("vision", "cnn")
-                                   and not CL.is_clip(arch)) else 0)
-        matmul = prm.total if arch.family == "cnn" else prm.quantizable   # every conv weight
-        forward = head + (0 if inp.grad_ckpt else matmul)
+        cached = cached_weights(inp, arch, prm)     # the head and the matmul weights
+        head = cached - (prm.total if arch.family == "cnn" else prm.quantizable)
+        forward = head if inp.grad_ckpt else cached
         backward = forward + (prm.layer if inp.grad_ckpt else 0)
         ph.add("forward", "autocast_weight_cache", forward * d.comp / w_div, pb)
         ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
