@@ -34,13 +34,19 @@ from typing import Any
 from preflight.estimate import contrastive as CL
 
 
+def lm_head(arch: Any) -> bool:
+    """Whether the model's head is the LM head over the vocabulary (not a classification or QA
+    head: ``extra['task_head']`` from ``*ForSequenceClassification`` and the like)."""
+    return str((getattr(arch, "extra", None) or {}).get("task_head", "lm")) == "lm"
+
+
 def cached_weights(inp: Any, arch: Any, prm: Any) -> float:
     """Parameters whose compute-dtype casts autocast keeps: the block matrices (every weight
     of a CNN: its convolutions) and the LM head (an LM head tied to the embeddings is cast
     as the head's matmul weight; the embedding lookup is not cast)."""
     head = prm.lm_head or (arch.vocab_size * arch.hidden_size
                            if (arch.vocab_size and arch.family not in ("vision", "cnn")
-                               and not CL.is_clip(arch)) else 0)
+                               and not CL.is_clip(arch) and lm_head(arch)) else 0)
     matmul = prm.total if arch.family == "cnn" else prm.quantizable
     return float(head + matmul)
 

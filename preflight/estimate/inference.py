@@ -9,7 +9,7 @@ from preflight.estimate import activations as A
 from preflight.estimate import contrastive as CL
 from preflight.estimate import generate_loop as GL
 from preflight.estimate import window_cache as WC
-from preflight.estimate.autocast_cache import nograd_cache_bytes
+from preflight.estimate.autocast_cache import lm_head, nograd_cache_bytes
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.gqa_decode import repeated_kv_bytes
 from preflight.estimate.inputs import EstimateInput
@@ -102,7 +102,7 @@ def _inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tupl
     if inp.mode == "infer":
         ph.add("forward", "weights", weights / n, pb)
         ph.add("forward", "prefill_transient", transient(b * seq, seq), ab)
-        if arch.vocab_size and family != "vision":
+        if arch.vocab_size and family != "vision" and lm_head(arch):
             ph.add("forward", "logits_loss", b * seq * arch.vocab_size * ec, ab)
         return ("forward",)
     if inp.use_cache is False and arch.vocab_size and family == "decoder":

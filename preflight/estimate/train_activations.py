@@ -189,9 +189,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_fwd"], out["logits_bwd"] = CL.contrastive_logits(
             batch=b, world=int(inp.world_size or 1), comp=d.comp)
         return out
-    if family == "encoder" and head != "lm":
+    if family in ("encoder", "decoder") and head != "lm":
         # classification heads: (batch x labels) or (tokens x labels) logits, negligible
-        # next to the activations; no vocabulary-sized term
+        # next to the activations; no vocabulary-sized term (a decoder's ``score`` head over
+        # every position, pooled at the last token: est73)
         return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size
