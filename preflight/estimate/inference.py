@@ -8,6 +8,7 @@ from typing import Any
 from preflight.estimate import activations as A
 from preflight.estimate import contrastive as CL
 from preflight.estimate import generate_loop as GL
+from preflight.estimate import python_ops as PO
 from preflight.estimate import window_cache as WC
 from preflight.estimate.autocast_cache import lm_head, nograd_cache_bytes
 from preflight.estimate.dequant import dequant_transients, stored_weights
@@ -76,8 +77,10 @@ def _inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tupl
                         head_dim: int) -> float:
         out: float = tokens * (mlp_live * width * ec + 2 * h * d.res + ec * (heads * head_dim))
         if attention_kernel(inp) == "eager":
-            out += ((tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys
-                    * eager_softmax_peak(arch, ec))
+            # a softmax written in Python: the masked and shifted scores, exp and the quotient
+            peak = (PO.softmax_live_nograd(ec, inp.precision.startswith("amp"), inp.device)
+                    if "softmax" in (inp.python_ops or ()) else eager_softmax_peak(arch, ec))
+            out += (tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys * peak
         return out
 
     if family == "cnn":

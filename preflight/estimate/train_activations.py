@@ -97,7 +97,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   # torch.compile's partitioner recomputes pointwise tensors (compiled_acts.py)
                   compiled=bool(inp.compiled) and inp.mode == "train",
                   scores_capped=scores_by_hand(inp.model_impl, arch),
-                  gelu_fp32=fp32_gelu(inp))
+                  gelu_fp32=fp32_gelu(inp), python_ops=tuple(inp.python_ops or ()))
     if common["liger"]:
         notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
                      "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
