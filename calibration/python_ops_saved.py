@@ -10,7 +10,9 @@ Measures, with ``torch.autograd.graph.saved_tensors_hooks``, the distinct storag
 - a gated MLP ``w2(act(w1(x)) * w3(x))`` with torch's ``F.silu`` or ``x * torch.sigmoid(x)``.
 
 It reports the saved bytes per score element (attention) and per MLP-width element (MLP) that are not
-the inputs: the figures ``preflight/estimate/python_ops.py`` uses. Run with any torch (no GPU):
+the inputs, and the peak of the storages the attention's backward allocates (a ``TorchDispatchMode`` that adds
+each new output storage and removes it when it is freed, ``weakref.finalize``, as ``calibration/mlp_live_nograd.py``
+does), in fp32 score tensors: the figures ``preflight/estimate/python_ops.py`` uses. Run with any torch (no GPU):
 
     python calibration/python_ops_saved.py            # writes calibration/data/python_ops_saved.json
 """
@@ -20,10 +22,12 @@ from __future__ import annotations
 import json
 import math
 import sys
+import weakref
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
 
 OUT = Path(__file__).resolve().parent / "data" / "python_ops_saved.json"
 
@@ -59,6 +63,42 @@ def attention(softmax):
     return run
 
 
+class LivePeak(TorchDispatchMode):
+    """The peak of the storages made inside the mode that are still alive (bytes)."""
+
+    def __init__(self):
+        super().__init__()
+        self.live = 0
+        self.peak = 0
+        self.seen: set[int] = set()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        for t in out if isinstance(out, (tuple, list)) else (out,):
+            if isinstance(t, torch.Tensor):
+                storage = t.untyped_storage()
+                ptr = storage.data_ptr()
+                if ptr and ptr not in self.seen:
+                    self.seen.add(ptr)
+                    self.live += storage.nbytes()
+                    self.peak = max(self.peak, self.live)
+                    weakref.finalize(storage, self._free, ptr, storage.nbytes())
+        return out
+
+    def _free(self, ptr, nbytes):
+        self.seen.discard(ptr)
+        self.live -= nbytes
+
+
+def backward_peak(fn, *inputs) -> int:
+    out = fn(*inputs)
+    grad = torch.ones_like(out)
+    mode = LivePeak()
+    with mode:
+        out.backward(grad)
+    return mode.peak
+
+
 def python_silu(x):
     return x * torch.sigmoid(x)
 
@@ -84,6 +124,9 @@ def main() -> int:
         per[name] = {"score_bytes_per_element": score_bytes / score_elems,
                      "other_bytes_per_query_row": small / (b * h * s)}
     result["attention_fp32"] = per
+    for name, sm in (("torch_softmax", lambda x: torch.softmax(x, dim=-1)), ("python_softmax", python_softmax)):
+        q, k, v = (torch.randn(b, h, s, d, requires_grad=True) for _ in range(3))
+        per[name]["backward_peak_score_tensors"] = round(backward_peak(attention(sm), q, k, v) / (score_elems * 4), 2)
     tokens, hid, width = 128, 32, 96
     x = torch.randn(tokens, hid, requires_grad=True)
     w1, w3 = torch.randn(width, hid, requires_grad=True), torch.randn(width, hid, requires_grad=True)

@@ -49,6 +49,21 @@ def test_the_constants_are_the_cpu_measurement():
     assert rows == PO.SOFTMAX_SAVED_ROW_BYTES == 12
     assert mlp["python_silu"]["width_tensors_saved"] - mlp["torch_silu"]["width_tensors_saved"] == \
         PO.SILU_EXTRA_WIDTHS == 1
+    # the attention's backward: 2 fp32 score tensors more alive at its peak
+    bwd = att["python_softmax"]["backward_peak_score_tensors"] - att["torch_softmax"]["backward_peak_score_tensors"]
+    assert bwd == PO.SOFTMAX_BWD_EXTRA == 2
+
+
+def test_the_layer_backward_grows_by_two_score_tensors():
+    # xl at batch 4 x 512 in fp32: the gradients of the division and exp, 2 x 4 x 32 x 512^2 x 4 bytes
+    from preflight.estimate.activations import Dtypes, transformer_layer
+
+    arch = from_hf_config(XL, name="m")
+    d = Dtypes(res=4, comp=4, weights=4, autocast=False, mask=1)
+    kw = dict(tokens=4 * 512, seq=512, batch=4, attention="eager", train_weights=True,
+              lora_targets=frozenset(), lora_r=0, lora_dropout=0.0, dropout=0.0)
+    py, eager = transformer_layer(arch, d, python_ops=("softmax",), **kw), transformer_layer(arch, d, **kw)
+    assert py.backward - eager.backward == 2 * 4 * 32 * 512 * 512 * 4
 
 
 def test_python_softmax_keeps_one_more_fp32_score_tensor_per_layer():

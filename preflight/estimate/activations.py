@@ -340,6 +340,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     backward = tokens * ec * width * C.LAYER_BACKWARD_WIDTHS
     if math_attention:
         backward += batch * heads * seq * seq * 4
+        if "softmax" in python_ops:   # the division's and exp's gradients (python_ops.py)
+            backward += batch * heads * seq * seq * PO.SOFTMAX_BWD_EXTRA * PO.exp_bytes(ec, d.autocast, device)
     return LayerActs(saved=saved, inputs=tokens * h * er, backward=backward)
 
 
