@@ -81,3 +81,17 @@ def test_training_charges_the_same_cached_weights():
     # the training step's forward cache (train_phase) is the same set of parameters
     inp = _inp(mode="train", optimizer="adamw", foreach=False, grad_accum=1, grad_ckpt=False)
     assert _cache(inp) == (BLOCKS + HEAD) * 2
+
+
+def test_a_checkpointed_forward_still_ends_holding_every_cast():
+    # torch.utils.checkpoint does not clear autocast's cache: the forward of a checkpointed model
+    # ends with the same cache as one without checkpointing; its backward (outside the region)
+    # holds the head's cast and the one recomputed layer's
+    train = dict(mode="train", optimizer="adamw", foreach=False, grad_accum=1)
+    ckpt = estimate(_inp(grad_ckpt=True, **train))
+    assert ckpt.phases["forward"]["autocast_weight_cache"] == (BLOCKS + HEAD) * 2
+    layer = 4 * 2560 * 2560 + 3 * 2560 * 10240 + 2 * 2560   # the block's matrices and its two RMSNorms
+    # (the backward phase here is its end, once every gradient exists: the casts are gone)
+    assert ckpt.phases["backward"].get("autocast_weight_cache", 0.0) <= (HEAD + layer) * 2
+    # the forward's peak moved by the blocks' casts: 6.25 GiB more than the head's alone
+    assert ckpt.phases["forward"]["autocast_weight_cache"] - HEAD * 2 == BLOCKS * 2

@@ -16,8 +16,11 @@ cleared only when the outermost autocast region exits (``torch/amp/autocast_mode
 a forward pass (and its loss, or a whole ``generate`` call) inside one region ends holding a
 compute-dtype copy of every matmul weight it used, beside the fp32 weights.
 
-The training step charges the same cache in ``train_phase`` (forward and backward); this module
-charges it where no backward runs: ``mode`` infer and generate with fp32 weights under
+The training step charges the same cache in ``train_phase``: the forward ends holding every cast
+also when the blocks are checkpointed (the cache, not autograd, holds them; ``torch.utils.checkpoint``
+does not clear it), and the backward, outside the region, holds the head's cast and the recomputed
+layer's (checkpoint re-enters autocast around the recomputation; leaving it clears the cache). This
+module charges it where no backward runs: ``mode`` infer and generate with fp32 weights under
 ``amp-*``. Weights loaded in 16 bits (``weights_bits`` 16) are not cast; 4/8-bit bases are
 dequantized by their own kernels, not cast by autocast; the embedding lookup is not on the
 list (not cast); the norms run in fp32 (no lower-precision copy).
