@@ -126,6 +126,8 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
     fields = {k: v for k, v in setup.items() if k not in SETUP_ONLY}
     if "lora_targets" in fields:
         fields["lora_targets"] = tuple(fields["lora_targets"])
+    if "python_ops" in fields:   # est73: ops the model writes in Python (python_ops.py)
+        fields["python_ops"] = tuple(fields["python_ops"])
     if "datasets" in fields:   # est47: what the job trains on (sample_lengths.py looks them up)
         fields["datasets"] = tuple(fields["datasets"])
     known = set(EstimateInput.__dataclass_fields__)
