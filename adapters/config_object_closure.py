@@ -10,7 +10,8 @@ dtype=torch.bfloat16, enabled=use_bfloat16):`` (``:316``); ``meta: use_bfloat16:
 
 A name the nested function binds itself (a parameter, an assignment, a ``for`` or ``with`` target, a
 ``global``/``nonlocal``) is its own, not the enclosing one's: the call is not read. Only a nested ``def``
-whose every enclosing ``if`` in the outer function is decided to run it (``runs``) is read.
+whose every enclosing ``if`` in the outer function is decided to run it, and a call whose every ``if`` in the nested
+one is too (``runs``), is read: ``if os.environ.get(...): with autocast(...)`` is not.
 """
 
 from __future__ import annotations
@@ -39,21 +40,24 @@ def _bound_in(fn: ast.AST) -> set[str]:
     return out
 
 
-def closure_calls(fn: ast.AST, nodes: list[ast.AST], runs: Callable[[ast.AST], bool],
+def closure_calls(fn: ast.AST, nodes: list[ast.AST], runs: Callable[[ast.AST, dict[int, ast.AST]], bool],
                   depth: int = 0) -> Iterator[ast.Call]:
     """The calls inside the functions nested in ``fn`` (``nodes``: its own nodes) whose ``enabled=`` names
-    no name the nested function binds itself."""
+    no name the nested function binds itself, and whose every enclosing ``if`` (in the outer function and
+    in the nested one) ``runs(node, parents)`` says is decided to run them."""
     if depth > 3 or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return  # a module's functions are no closures
+    parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
     nested = [child for parent in [fn, *nodes] for child in ast.iter_child_nodes(parent)
               if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for node in nested:
-        if not runs(node):
+        if not runs(node, parents):
             continue
         own = own_nodes_in_order(node)
+        inner_parents = {id(child): n for n in [node, *own] for child in ast.iter_child_nodes(n)}
         bound = _bound_in(node)
         for inner in own:
-            if not isinstance(inner, ast.Call):
+            if not isinstance(inner, ast.Call) or not runs(inner, inner_parents):
                 continue
             enabled = next((k.value for k in inner.keywords if k.arg == "enabled"), None)
             if enabled is None:
@@ -61,4 +65,4 @@ def closure_calls(fn: ast.AST, nodes: list[ast.AST], runs: Callable[[ast.AST], b
             if any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(enabled)):
                 continue
             yield inner
-        yield from closure_calls(node, own, lambda _n: True, depth + 1)
+        yield from closure_calls(node, own, runs, depth + 1)

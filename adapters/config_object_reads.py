@@ -211,7 +211,7 @@ class ConfigObjectAdapter(ScratchAdapter):
             for got in agreeing_loaders(nodes, reader, shown, partial(_skipped, parents=parents, reader=reader),
                                         partial(_runs, parents=parents, reader=reader)):  # config_object_loader_arms
                 self._leaf_fact(plan, combined, *got)
-            for inner in closure_calls(fn, nodes, partial(_runs, parents=parents, reader=reader)):
+            for inner in closure_calls(fn, nodes, partial(_runs, reader=reader)):
                 switch = autocast_switch(inner, reader, shown, trees.get(shown))  # config_object_closure.py
                 if switch is not None:
                     self._leaf_fact(plan, combined, *switch)

@@ -164,3 +164,22 @@ def test_entry_call_by_keywords_only(cli, tmp_path):
     plan = plan_of(cli, "main.py", "--", "--fname", "configs/in1k_vith14_ep300.yaml", cwd=tmp_path)
     mode = ours(plan, "precision.mode")
     assert mode is not None and mode.value == "amp_bf16"
+
+
+def test_nested_autocast_under_an_undecided_if_stays_unknown(cli, tmp_path):
+    # the autocast under an ``if`` the config's values do not decide (an environment switch) inside train_step
+    files = dict(IJEPA)
+    train = textwrap.dedent(files["src/train.py"])
+    files["src/train.py"] = train.replace(
+        "            with torch.cuda.amp.autocast(dtype=torch.bfloat16, enabled=use_bfloat16):\n"
+        "                loss = model(x).sum()\n",
+        "            if os.environ.get('USE_AMP'):\n"
+        "                with torch.cuda.amp.autocast(dtype=torch.bfloat16, enabled=use_bfloat16):\n"
+        "                    loss = model(x).sum()\n"
+        "            else:\n"
+        "                loss = model(x).sum()\n")
+    assert files["src/train.py"] != train
+    files["src/train.py"] = "import os\n" + files["src/train.py"]
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", "--", "--fname", "configs/in1k_vith14_ep300.yaml", cwd=tmp_path)
+    assert ours(plan, "precision.mode") is None
