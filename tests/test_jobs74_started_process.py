@@ -183,3 +183,22 @@ def test_nested_autocast_under_an_undecided_if_stays_unknown(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "main.py", "--", "--fname", "configs/in1k_vith14_ep300.yaml", cwd=tmp_path)
     assert ours(plan, "precision.mode") is None
+
+
+# facebookresearch/vjepa2-style forks (find_string "mp.Process(target=process_main"): the process bound to a
+# name and started later, the parsed options handed first: ``process = mp.Process(target=process_main,
+# args=(args, rank, args.fname, num_gpus, args.devices)); process.start()``
+def test_process_bound_to_a_name_with_the_options_first(cli, tmp_path):
+    files = dict(IJEPA)
+    main = textwrap.dedent(files["main.py"])
+    start = main.index("    for rank in range(num_gpus):")
+    files["main.py"] = (main[:start] + (
+        "    for rank in range(num_gpus):\n"
+        "        process = mp.Process(target=process_main, args=(args, rank, args.fname, num_gpus, args.devices))\n"
+        "        process.start()\n")).replace(
+        "def process_main(rank, fname, world_size, devices):", "def process_main(args, rank, fname, world_size, devices):")
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", "--", "--fname", "configs/in1k_vith14_ep300.yaml", cwd=tmp_path)
+    mode = ours(plan, "precision.mode")
+    assert mode is not None and mode.value == "amp_bf16"
+    assert (mode.source.path, mode.source.line) == ("configs/in1k_vith14_ep300.yaml", 4)
