@@ -158,6 +158,8 @@ class EstimateInput:
     # (``amp-*`` is autocast); False with ``amp-*`` under FSDP: only MixedPrecision(param_dtype)
     # casts the weights, so the script's loss on 16-bit logits stays 16-bit (terms.autocast_on)
     autocast: Optional[bool] = None
+    # the model's matmuls take each weight as a view (x @ w.T): autocast caches no cast (autocast_cache.py)
+    weight_views: Optional[bool] = None
     # the decoder returns its KV cache in a training forward (transformers' config.use_cache).
     # None: the config's value, switched off by gradient checkpointing (transformers' own does
     # that); True with grad_ckpt: checkpointing by torch's wrapper (FSDP/accelerate
@@ -536,7 +538,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("deepspeed_version", "framework.deepspeed_version"),
              ("trained_embeddings", "peft.trained_embeddings"),
              ("frozen_models", "model.frozen_copies"),
-             ("keeps_outputs", "memory.keeps_outputs"), ("autocast", "precision.autocast"))
+             ("keeps_outputs", "memory.keeps_outputs"), ("autocast", "precision.autocast"),
+             ("weight_views", "model.weight_views"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue
