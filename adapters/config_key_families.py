@@ -332,6 +332,12 @@ def _hydra_configs(project: Any) -> list[tuple[Any, Where]]:
     return out
 
 
+def _key_where(at: Callable[[tuple], tuple[str, Optional[int]]]) -> Where:
+    """Where a key of a launch-line config is set: the file (the config or one of its ``_base_`` files) and
+    line of the assignment that wins."""
+    return lambda path: ("config", *at(path), ".".join(str(p) for p in path))
+
+
 def _with_cli(base: Where, given: dict[tuple, str]) -> Where:
     """``base``, except that a key the launch line set (``KEY VALUE`` after the file) is the line's."""
     def where(path: tuple) -> tuple[str, Optional[str], Optional[int], str]:
@@ -347,9 +353,9 @@ def config_key_facts(plan: TrainingPlan, project: Any) -> None:
 
     configs: list[tuple[Any, Where]] = [(loaded.data, file_where(loaded.path, loaded.line_of))
                                         for _source, loaded in project.configs if isinstance(loaded.data, dict)]
-    for display, data, line_of in launch_configs(project):
+    for _display, data, at in launch_configs(project):
         given = data.pop("__cli__", {})  # KEY VALUE pairs after the file on the launch line (launch_kv_overrides.py)
-        configs.append((data, _with_cli(file_where(display, line_of), given)))
+        configs.append((data, _with_cli(_key_where(at), given)))
     configs.extend(_hydra_configs(project))
     wanted = [f for f in _FAMILIES if plan.resolve(f) is None]
     if not configs or not wanted:

@@ -405,10 +405,12 @@ class MMEngineConfigAdapter(Adapter):
             if not any("lora" in str(v).lower() for v in _types(values)):
                 add("peft.method", "none", Source("derived", None, None, None,
                                                   "no LoRA type anywhere in the MMEngine config"))
-        size = _crop(_get(values, "train_dataloader", "dataset", "pipeline"))
-        if size is not None:
-            add("data.image_size", size[0], src(("train_dataloader", "dataset", "pipeline", size[1], size[2]),
-                                                "the training pipeline's crop"))
+        for at in (("train_dataloader", "dataset", "pipeline"), ("data", "train", "pipeline")):  # MMEngine, MMCV 1.x
+            size = _crop(_get(values, *at))
+            if size is not None:
+                add("data.image_size", size[0], src((*at, size[1], size[2]),
+                                                    "the training pipeline's last crop or exact resize"))
+                break
         model = _get(values, "model")
         counted = classifier_size(model)
         if counted is not None:
@@ -435,21 +437,47 @@ def _types(values: Any) -> list[Any]:
 
 _CROPS = {"RandomResizedCrop": ("scale", "size", "crop_size"), "RandomCrop": ("crop_size", "size"),
           "CenterCrop": ("crop_size", "size"), "RandomResizedCropAndInterpolation": ("size", "scale")}
+_RESIZES = ("Resize",)  # ``keep_ratio=False``: the output is ``scale`` exactly
+_SIZE_WORDS = ("Resize", "Crop", "Scale", "Pad", "Rescale")  # a step that may change the spatial size
+
+
+def _square(value: Any) -> Optional[int]:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == value[1]:
+        value = value[0]
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def _crop(pipeline: Any) -> Optional[tuple[int, int, str]]:
-    """(size, step index, key) of the last crop of the training pipeline with one integer size."""
+    """(size, step index, key) of the step that last fixes the training pipeline's spatial size to one
+    integer: a crop with a size, or a ``Resize`` with ``keep_ratio=False`` and a square ``scale`` (the
+    output is ``scale`` exactly: mmaction2 0.x ``mmaction/datasets/pipelines/augmentations.py:1147-1150``
+    at SwinTransformer/Video-Swin-Transformer db018fb, ``if self.keep_ratio: ... else: new_w, new_h =
+    self.scale``). A later step that may change the size without saying to what (a crop by area, a
+    ``Resize`` that keeps the ratio, a step not read) leaves it unknown."""
     if not isinstance(pipeline, list):
         return None
     found = None
     for i, step in enumerate(pipeline):
-        if not isinstance(step, dict) or step.get("type") not in _CROPS:
+        if not isinstance(step, dict):
+            if step is UNKNOWN:
+                found = None  # a step not read: it may change the size
             continue
-        for key in _CROPS[step["type"]]:
-            value = step.get(key)
-            if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == value[1]:
-                value = value[0]
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                found = (value, i, key)
-                break
+        kind = step.get("type")
+        if not isinstance(kind, str):
+            found = None
+            continue
+        got = None
+        if kind in _CROPS:
+            for key in _CROPS[kind]:
+                size = _square(step.get(key))
+                if size is not None:
+                    got = (size, i, key)
+                    break
+        elif kind in _RESIZES and step.get("keep_ratio") is False:
+            size = _square(step.get("scale"))
+            got = None if size is None else (size, i, "scale")
+        if got is not None:
+            found = got
+        elif any(word in kind for word in _SIZE_WORDS):
+            found = None
     return found
