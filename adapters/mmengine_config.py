@@ -187,6 +187,7 @@ class MMEngineConfigAdapter(Adapter):
                 elif tok.startswith("--launcher="):
                     values = {**values, "launcher": tok.split("=", 1)[1]}
         self._facts(plan, values, where, runner)
+        self._mmcv1_absent(plan, project, values)
 
     def _edits(self, project: Project, script: ParsedPython, call: ast.Call, values: dict, where: Where) -> None:
         """The script's own writes into the config: applied where the launch line decides them, the
@@ -418,6 +419,34 @@ class MMEngineConfigAdapter(Adapter):
             add("model.num_parameters", total, src(("model",), how))
             if ref is not None:
                 add("model.ref", ref, src(("model",), f"{how}: torchvision's {ref}"))
+
+
+    def _mmcv1_absent(self, plan: TrainingPlan, project: Project, values: dict) -> None:
+        """MMCV 1.x (``data``/``optimizer`` dicts, no ``optim_wrapper``), the config and all its bases read:
+        no ``torch.compile`` (MMCV 1.x's runner never calls it; claimed only when no Python file of the
+        project names ``torch.compile``, ``torch._dynamo`` or calls ``module.compile()``, every file read) and no PEFT (no LoRA type in the config, and ``lora``
+        and ``peft`` named in no Python file). SwinTransformer/Video-Swin-Transformer @ db018fb: mmcv 1.x
+        ``EpochBasedRunner``, ``mmaction/apis/train.py`` builds and runs it."""
+        if "<unread base>" in values or _get(values, "optim_wrapper") is not None \
+                or not isinstance(_get(values, "data"), dict) or not isinstance(_get(values, "optimizer"), dict):
+            return
+        from preflight.adapters.config_key_families import _MAX_BYTES as LIMIT
+        from preflight.adapters.config_key_families import _MAX_FILES as FILES
+        from preflight.adapters.config_key_families import code_text
+
+        code = code_text(project)
+        if len(code) >= FILES or sum(len(t) for _, t in code) >= LIMIT:
+            return  # not every file read: absence is not shown
+        named = " ".join(t for _, t in code)
+        if "compile" not in values and not re.search(r"torch\.compile|torch\._dynamo|import compile|\w\.compile\(\s*\)", named):
+            self.add_checked(plan, "compile.enabled", False, Source(
+                "derived", None, None, None, "MMCV 1.x config: its runner never calls torch.compile, and no Python "
+                f"file of the project ({len(code)} read) names torch.compile"), "medium")
+        if not any("lora" in str(v).lower() for v in _types(values)) \
+                and not re.search(r"lora|peft", named, re.IGNORECASE):
+            self.add_checked(plan, "peft.method", "none", Source(
+                "derived", None, None, None, "no LoRA type in the MMCV 1.x config, and no Python file of the project "
+                f"({len(code)} read) names LoRA or PEFT"), "medium")
 
 
 def _types(values: Any) -> list[Any]:

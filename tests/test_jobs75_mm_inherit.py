@@ -220,3 +220,28 @@ def test_twin_a_resize_that_keeps_the_ratio_or_a_later_area_crop_leaves_it_unkno
     later = _MMCV_CONFIG.replace("dict(type='Flip', flip_ratio=0.5)", "dict(type='RandomResizedCrop')")
     write(tmp_path, {"configs/swin.py": later})
     assert fact(plan_of(cli, "tools/train.py", "--", "configs/swin.py", cwd=tmp_path), "data.image_size") is None
+
+
+def test_mmcv1_config_fully_read_says_no_compile_and_no_peft(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"tools/train.py": _MMCV_TRAIN, "configs/swin.py": _MMCV_CONFIG})
+    plan = plan_of(cli, "tools/train.py", "--", "configs/swin.py", cwd=tmp_path)
+    compiled = fact(plan, "compile.enabled")
+    assert compiled is not None and compiled.value is False and compiled.confidence == "medium", compiled
+    peft = fact(plan, "peft.method")
+    assert peft is not None and peft.value == "none" and peft.confidence == "medium", peft
+
+
+def test_twin_mmcv1_project_that_compiles_or_names_lora_or_has_an_unread_base(cli, tmp_path: Path) -> None:
+    compiling = _MMCV_TRAIN.replace("train_model(cfg)", "train_model(cfg, wrap=torch.compile)") \
+        .replace("import argparse", "import argparse\n\n    import torch")
+    write(tmp_path, {"tools/train.py": compiling, "configs/swin.py": _MMCV_CONFIG,
+                     "mmaction/lora.py": "def add_lora(model, r=8):\n    return model\n"})
+    plan = plan_of(cli, "tools/train.py", "--", "configs/swin.py", cwd=tmp_path)
+    got = fact(plan, "compile.enabled")
+    assert got is None or got.value is not False, got
+    got = fact(plan, "peft.method")
+    assert got is None or got.value != "none", got
+    write(tmp_path, {"tools/train.py": _MMCV_TRAIN, "mmaction/lora.py": "x = 1\n",
+                     "configs/swin.py": "_base_ = ['./gone.py']\n" + textwrap.dedent(_MMCV_CONFIG)})
+    plan = plan_of(cli, "tools/train.py", "--", "configs/swin.py", cwd=tmp_path)
+    assert fact(plan, "compile.enabled") is None and fact(plan, "peft.method") is None
