@@ -37,8 +37,8 @@ What the Runner does with the keys (mmengine/runner/runner.py, mmengine/optim/op
 
 MMCV 1.x configs (``data = dict(samples_per_gpu=..., workers_per_gpu=...)``, ``optimizer =
 dict(type=...)``) give the micro batch, workers and optimizer. ``_base_`` names of another
-package (``mmdet::...``) and the new pure-Python ``read_base()`` imports are not read (said in a
-note). Facts are ``medium``: the values are the file's, their meaning MMEngine's.
+package (``mmdet::...``) and ``read_base()`` imports of another package are not read (said in a
+note); the pure-Python style's relative ``read_base()`` imports are (:mod:`.mmengine_loader`). Facts are ``medium``: the values are the file's, their meaning MMEngine's.
 """
 
 from __future__ import annotations

@@ -373,6 +373,7 @@ class _Loader:
         def imports(node: ast.ImportFrom) -> Optional[tuple[dict, Where]]:
             """``from ..x.y import *`` inside ``read_base()``: the module file relative to this one."""
             if not node.level or not node.module:
+                values["<unread base>"] = True  # another package's config (``from mmdet.configs.x import *``)
                 return None
             folder = path.parent
             for _ in range(node.level - 1):

@@ -245,3 +245,13 @@ def test_twin_mmcv1_project_that_compiles_or_names_lora_or_has_an_unread_base(cl
                      "configs/swin.py": "_base_ = ['./gone.py']\n" + textwrap.dedent(_MMCV_CONFIG)})
     plan = plan_of(cli, "tools/train.py", "--", "configs/swin.py", cwd=tmp_path)
     assert fact(plan, "compile.enabled") is None and fact(plan, "peft.method") is None
+
+
+def test_twin_read_base_of_another_package_claims_no_runner_defaults(cli, tmp_path: Path) -> None:
+    main = _NEW_STYLE.replace("from .._base_.schedules.imagenet_bs256 import *",
+                              "from .._base_.schedules.imagenet_bs256 import *\n"
+                              "        from mmpretrain.configs._base_.default_runtime import *")
+    plan = _plan(cli, tmp_path, main)
+    assert fact(plan, "compile.enabled") is None  # a base not read: the Runner's defaults are not claimed
+    assert fact(plan, "precision.mode") is None
+    assert winner(plan, "batch.micro") == 64  # what the file and its relative bases say is still read
