@@ -172,10 +172,25 @@ def _built_class(section: dict, up: Any) -> Optional[str]:
     return None
 
 
+def _registered_class(code: list[tuple[str, str]], name: Any) -> Optional[str]:
+    """The project class a registry name that is no class name stands for: ``@MODELS.register_module("PT-v3m1")``
+    over ``class PointTransformerV3(...)`` (Pointcept/Pointcept @ d74c646
+    ``pointcept/models/point_transformer_v3/point_transformer_v3m1_base.py:518``; config ``type="PT-v3m1"``,
+    ``configs/scannet/semseg-pt-v3m1-0-base.py:18``). None unless exactly one class is registered so."""
+    if not isinstance(name, str) or not name or re.fullmatch(r"[A-Za-z_][\w.]*", name):
+        return None
+    deco = re.compile(rf"""register_module\(\s*(?:name\s*=\s*)?["']{re.escape(name)}["'][^)]*\)\s*\n"""
+                      r"(?:\s*@[^\n]*\n)*\s*class\s+([A-Za-z_]\w*)")
+    found = {m.group(1) for _, text in code if name in text for m in deco.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
 def _init_param_at(code: list[tuple[str, str]], cls: str, key: str) -> Optional[str]:
     """``file:line`` of ``key`` among the ``__init__`` parameters of the project's class ``cls``."""
     head = re.compile(rf"^\s*class\s+{re.escape(cls)}\b[^\n]*:", re.M)
-    init = re.compile(r"def\s+__init__\s*\(([^)]*)\)")
+    # the parameters up to the ``):`` that ends the signature (defaults may hold tuples: ``stride=(2, 2, 2, 2)``),
+    # never past another ``def`` (a one-line ``def __init__(self): pass`` ends at its own ``):``)
+    init = re.compile(r"def\s+__init__\s*\(((?:(?!\bdef\s).)*?)\)\s*(?:->[^:\n]*)?:", re.S)
     for display, text in code:
         if cls not in text or key not in text:
             continue
@@ -303,6 +318,8 @@ def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]
                 continue
             at = _read_at(code, key, parent, strict=key.lower() in _MODEL_ATTRIBUTES)
             built = _built_class(section, up) if at is None else None
+            if built is None and at is None:
+                built = _registered_class(code, section.get("type"))
             if built is not None:  # handed to the class as a keyword: read where the class takes it
                 at = _init_param_at(code, built, key)
             if at is not None:

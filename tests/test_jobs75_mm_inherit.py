@@ -255,3 +255,65 @@ def test_twin_read_base_of_another_package_claims_no_runner_defaults(cli, tmp_pa
     assert fact(plan, "compile.enabled") is None  # a base not read: the Runner's defaults are not claimed
     assert fact(plan, "precision.mode") is None
     assert winner(plan, "batch.micro") == 64  # what the file and its relative bases say is still read
+
+
+_REGISTRY_MODEL = """\
+    import torch
+
+    MODELS = None
+
+
+    @MODELS.register_module("PT-v3m1")
+    class PointTransformerV3(torch.nn.Module):
+        def __init__(
+            self,
+            stride=(2, 2, 2, 2),
+            enc_depths=(2, 2, 2, 6, 2),
+            enable_flash=True,
+        ):
+            super().__init__()
+            self.enable_flash = enable_flash
+    """
+
+
+def test_a_registry_name_that_is_no_class_name_finds_the_registered_class(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": _LAUNCH_TRAIN, "helpers.py": _HELPERS, "models/ptv3.py": _REGISTRY_MODEL,
+                     "configs/exp/run.py": "seq_len = 2048\nmodel = dict(backbone=dict(type='PT-v3m1', "
+                                           "stride=(2, 2, 2, 2), enable_flash=True))\n"})
+    plan = plan_of(cli, "--", "python", "train.py", "configs/exp/run.py", cwd=tmp_path)
+    attn = fact(plan, "model.attn_implementation")
+    assert attn is not None and attn.value == "flash_attention_2", attn
+    assert (attn.source.path, attn.source.line) == ("configs/exp/run.py", 2), attn.source
+    assert "models/ptv3.py:8" in attn.source.detail, attn.source.detail  # the __init__ that takes it
+
+
+def test_twin_a_registry_name_registered_nowhere_or_twice_reads_nothing(cli, tmp_path: Path) -> None:
+    config = "seq_len = 2048\nmodel = dict(backbone=dict(type='PT-v3m2', enable_flash=True))\n"
+    write(tmp_path, {"train.py": _LAUNCH_TRAIN, "helpers.py": _HELPERS, "models/ptv3.py": _REGISTRY_MODEL,
+                     "configs/exp/run.py": config})
+    plan = plan_of(cli, "--", "python", "train.py", "configs/exp/run.py", cwd=tmp_path)
+    assert fact(plan, "model.attn_implementation") is None
+    twice = _REGISTRY_MODEL.replace("PointTransformerV3", "PointTransformerV3Copy")
+    write(tmp_path, {"models/ptv3_copy.py": twice, "configs/exp/run.py": config.replace("v3m2", "v3m1")})
+    plan = plan_of(cli, "--", "python", "train.py", "configs/exp/run.py", cwd=tmp_path)
+    assert fact(plan, "model.attn_implementation") is None
+
+
+def test_twin_a_one_line_init_is_read_alone_not_with_the_next_method(cli, tmp_path: Path) -> None:
+    """``def __init__(self): pass`` takes no ``enable_flash``; the method after it that does is no constructor."""
+    model = """\
+    MODELS = None
+
+
+    @MODELS.register_module("PT-v3m1")
+    class PointTransformerV3:
+        def __init__(self): pass
+
+        def forward(self, x, enable_flash=True):
+            return x
+    """
+    write(tmp_path, {"train.py": _LAUNCH_TRAIN, "helpers.py": _HELPERS, "models/ptv3.py": model,
+                     "configs/exp/run.py": "seq_len = 2048\nmodel = dict(backbone=dict(type='PT-v3m1', "
+                                           "enable_flash=True))\n"})
+    plan = plan_of(cli, "--", "python", "train.py", "configs/exp/run.py", cwd=tmp_path)
+    assert fact(plan, "model.attn_implementation") is None
