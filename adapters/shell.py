@@ -481,7 +481,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                         vars_[name] = " ".join(shlex.quote(a) for a in forwarded)
                     continue
                 try:
-                    words = shell_words(raw) if raw.strip() else [""]
+                    # `MASTER=$(scontrol show hostnames ... | head -n 1)`: a command's output, not a value
+                    words = shell_words(raw, subst=False) if raw.strip() else [""]
                 except ValueError:
                     words = [raw]
                 whole = raw.strip()
