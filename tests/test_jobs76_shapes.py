@@ -213,3 +213,109 @@ def test_twin_a_half_cast_or_an_fp16_option_keeps_it_unknown(cli, tmp_path):
 def test_twin_an_fp16_option_on_the_launch_line_keeps_it_unknown(cli, tmp_path):
     facts, _ = _precision_by_absence(cli, tmp_path, RCG, "--", "--fp16")
     assert facts == []
+
+
+# microsoft/Graphormer @ ac154fe examples/property_prediction/zinc.sh:5-27, run from that folder (README.md:67-69):
+# fairseq's console script with a --user-dir plug-in; the same head in many public scripts (``CUDA_VISIBLE_DEVICES=0
+# fairseq-train data-bin/... --max-tokens 4000 --batch-size 32 --update-freq 16 ...``, fairseq's own examples).
+GRAPHORMER = {
+    "examples/property_prediction/zinc.sh": """\
+        # Copyright (c) Microsoft Corporation.
+        #!/usr/bin/env bash
+
+        CUDA_VISIBLE_DEVICES=0 fairseq-train \\
+        --user-dir ../../graphormer \\
+        --num-workers 16 \\
+        --ddp-backend=legacy_ddp \\
+        --dataset-name zinc \\
+        --task graph_prediction \\
+        --arch graphormer_slim \\
+        --optimizer adam --adam-betas '(0.9, 0.999)' --adam-eps 1e-8 --clip-norm 5.0 --weight-decay 0.01 \\
+        --lr 2e-4 --end-learning-rate 1e-9 \\
+        --batch-size 64 \\
+        --fp16 \\
+        --encoder-layers 12 \\
+        --max-epoch 10000 \\
+        --save-dir ./ckpts
+    """,
+    "graphormer/__init__.py": "from . import models\n",
+    "graphormer/models/__init__.py": "",
+    "graphormer/models/graphormer.py": """\
+        import torch.nn as nn
+        from fairseq.models import FairseqEncoderModel, register_model
+
+
+        @register_model("graphormer")
+        class GraphormerModel(FairseqEncoderModel):
+            def __init__(self, args, encoder):
+                super().__init__(encoder)
+                self.proj = nn.Linear(args.encoder_embed_dim, 1)
+    """,
+}
+
+
+def _fairseq_plan(cli, tmp_path, files, script="zinc.sh", cwd="examples/property_prediction"):
+    from plan_helpers import plan_of, write
+
+    write(tmp_path, files)
+    return plan_of(cli, script, cwd=tmp_path / cwd)
+
+
+def test_fairseq_train_line_is_the_job(cli, tmp_path):
+    from plan_helpers import fact
+
+    plan = _fairseq_plan(cli, tmp_path, GRAPHORMER)
+    want = {"dist.world_size": 1, "dist.nodes": 1, "dist.sharding": "none", "batch.micro": 64, "batch.grad_accum": 1,
+            "batch.global": 64, "precision.mode": "fp16", "optimizer.name": "adam", "data.num_workers": 16,
+            "memory.gradient_checkpointing": False, "compile.enabled": False, "peft.method": "none"}
+    for field, value in want.items():
+        got = fact(plan, field)
+        assert got is not None and got.value == value, field
+        assert got.confidence != "high", field  # fairseq's meaning, its version not pinned
+    micro = fact(plan, "batch.micro")
+    assert micro.source.key == "--batch-size" and micro.source.line == 4 and micro.source.path == "zinc.sh"
+    assert any("fairseq-train runs fairseq's own trainer" in n for n in plan["notes"])
+
+
+def test_fairseq_flags_change_the_reading(cli, tmp_path):
+    from plan_helpers import fact
+
+    files = dict(GRAPHORMER)
+    files["examples/property_prediction/zinc.sh"] = files["examples/property_prediction/zinc.sh"].replace(
+        "CUDA_VISIBLE_DEVICES=0 fairseq-train", "CUDA_VISIBLE_DEVICES=0,1,2,3 fairseq-train").replace(
+        "--fp16 \\", "--bf16 --update-freq 4,2 --checkpoint-activations \\").replace("--num-workers 16 \\\n", "")
+    plan = _fairseq_plan(cli, tmp_path, files)
+    got = {f: fact(plan, f).value for f in ("dist.world_size", "dist.sharding", "batch.grad_accum", "batch.global",
+                                              "precision.mode", "memory.gradient_checkpointing", "data.num_workers")}
+    assert got == {"dist.world_size": 4, "dist.sharding": "ddp", "batch.grad_accum": 4, "batch.global": 1024,
+                   "precision.mode": "bf16", "memory.gradient_checkpointing": True, "data.num_workers": 1}
+
+
+def test_twin_fairseq_without_visible_devices_or_with_max_tokens_stays_unknown(cli, tmp_path):
+    """No CUDA_VISIBLE_DEVICES and no --distributed-world-size: one process per GPU of a machine not known;
+    --max-tokens beside --batch-size: the batch is bounded by tokens too; a --user-dir that checkpoints
+    itself: checkpointing not known."""
+    from plan_helpers import fact
+
+    files = dict(GRAPHORMER)
+    files["examples/property_prediction/zinc.sh"] = files["examples/property_prediction/zinc.sh"].replace(
+        "CUDA_VISIBLE_DEVICES=0 fairseq-train", "fairseq-train").replace("--batch-size 64", "--batch-size 64 "
+                                                                         "--max-tokens 4000")
+    files["graphormer/models/graphormer.py"] += ("        from torch.utils.checkpoint import checkpoint\n"
+                                                 "        out = checkpoint(nn.Identity(), 1.0)\n")
+    plan = _fairseq_plan(cli, tmp_path, files)
+    for field in ("dist.world_size", "dist.nodes", "dist.sharding", "batch.micro", "batch.global",
+                  "memory.gradient_checkpointing"):
+        assert fact(plan, field) is None, field
+    assert fact(plan, "precision.mode").value == "fp16"
+
+
+def test_twin_a_python_script_with_fairseq_like_flags_is_not_read_as_fairseq(cli, tmp_path):
+    from plan_helpers import plan_of, write
+
+    from preflight.plan import TrainingPlan
+
+    write(tmp_path, {"train.py": TRAIN, "run.sh": "python train.py --fp16 --batch-size 64 --optimizer adam\n"})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert all(f.adapter != "fairseq_cli" for field in ("precision.mode", "batch.micro", "optimizer.name")
+               for f in TrainingPlan.from_dict(plan).facts(field))
