@@ -319,3 +319,62 @@ def test_twin_a_python_script_with_fairseq_like_flags_is_not_read_as_fairseq(cli
     plan = plan_of(cli, "run.sh", cwd=tmp_path)
     assert all(f.adapter != "fairseq_cli" for field in ("precision.mode", "batch.micro", "optimizer.name")
                for f in TrainingPlan.from_dict(plan).facts(field))
+
+
+# akaxlh/LightGCL @ its pinned commit (set 36): parser.py:3-21 ``def parse_args(): parser = argparse.ArgumentParser(...);
+# ...; return parser.parse_args()`` then ``args = parse_args()`` at module level; main.py:7 ``from parser import args``
+# and main.py:51 ``DataLoader(train_data, batch_size=args.inter_batch, ...)``.
+LIGHTGCL = {
+    "parser.py": """\
+        import argparse
+
+        def parse_args():
+            parser = argparse.ArgumentParser(description='Model Params')
+            parser.add_argument('--batch', default=256, type=int, help='batch size')
+            parser.add_argument('--inter_batch', default=4096, type=int, help='batch size')
+            parser.add_argument('--lr', default=1e-3, type=float)
+            return parser.parse_args()
+        args = parse_args()
+    """,
+    "main.py": """\
+        import torch
+        import torch.utils.data as data
+        from parser import args
+
+        model = torch.nn.Linear(4, 4)
+        optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
+        train_data = list(range(100))
+        train_loader = data.DataLoader(train_data, batch_size=args.inter_batch, shuffle=True, num_workers=0)
+        for batch in train_loader:
+            loss = model(batch).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    """,
+}
+
+
+def _micro(cli, tmp_path, files, *argv):
+    from plan_helpers import fact, plan_of, write
+
+    write(tmp_path, files)
+    return fact(plan_of(cli, "main.py", *argv, cwd=tmp_path), "batch.micro")
+
+
+def test_options_imported_from_a_local_parser_module(cli, tmp_path):
+    micro = _micro(cli, tmp_path, LIGHTGCL)
+    assert micro is not None and micro.value == 4096 and micro.source.path == "main.py" and micro.source.line == 8
+    assert "parser.py:6" in (micro.source.detail or "")
+
+
+def test_options_imported_from_a_local_parser_module_take_the_launch_line(cli, tmp_path):
+    micro = _micro(cli, tmp_path, LIGHTGCL, "--", "--inter_batch", "512")
+    assert micro is not None and micro.value == 512
+
+
+def test_twin_an_imported_name_not_bound_to_the_parsed_options_stays_unknown(cli, tmp_path):
+    for name, bound in (("twice", "args = parse_args()\nargs = load_yaml()"), ("other", "args = load_config()")):
+        files = dict(LIGHTGCL)
+        files["parser.py"] = files["parser.py"].replace("args = parse_args()", bound)
+        (tmp_path / name).mkdir()
+        assert _micro(cli, tmp_path / name, files) is None, name
