@@ -57,6 +57,13 @@ def test_transformers_adafactor_steps_one_parameter_at_a_time(cli, tmp_path):
     assert "Adafactor" in (got.source.detail or "")
 
 
+def test_transformers_adamw_steps_one_parameter_at_a_time(cli, tmp_path):
+    write(tmp_path, {"train.py": _script("opt = AdamW(model.parameters(), lr=1e-4)",
+                                         "from transformers import AdamW\n")})
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.foreach")
+    assert got is not None and got.value is False and got.source.line == 6
+
+
 def test_bitsandbytes_optimizer_steps_one_parameter_at_a_time(cli, tmp_path):
     write(tmp_path, {"train.py": _script("opt = bnb.optim.AdamW8bit(model.parameters())",
                                          "import bitsandbytes as bnb\n")})
@@ -82,6 +89,8 @@ def test_twins_stay_unknown(cli, tmp_path):
         "fused-false": _script("opt = torch.optim.AdamW(model.parameters(), fused=False)"),
         # torch's own Adafactor (2.5+) takes the foreach path by default: not transformers'
         "torch-adafactor": _script("opt = torch.optim.Adafactor(model.parameters())"),
+        # a project's own Adafactor (forgather's kind): its loop is not read, nothing claimed
+        "own-adafactor": _script("opt = Adafactor(model.parameters())", "from myoptim import Adafactor\n"),
         # the Trainer's torch AdamW: the release default
         "trainer-torch": ("from transformers import Trainer, TrainingArguments, AutoModelForCausalLM\n\n"
                           "model = AutoModelForCausalLM.from_pretrained('gpt2')\n"
