@@ -535,6 +535,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("feature_encoder_frozen", "model.feature_encoder_frozen"),
              ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
              ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
+             ("foreach", "optimizer.foreach"),
              ("deepspeed_version", "framework.deepspeed_version"),
              ("trained_embeddings", "peft.trained_embeddings"),
              ("frozen_models", "model.frozen_copies"),
