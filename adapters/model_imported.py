@@ -67,6 +67,18 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
     return out
 
 
+def imported_classes(project: Project, script: Any) -> dict[str, tuple[Path, str]]:
+    """:func:`_imported_classes` of ``script``, computed once per audit (``project.cache``) for the adapters
+    that ask for it (this one's detect and contribute, model_tuple_builder, model_attention): a package
+    with many star imports (timm's) is otherwise followed again by each. The dict is shared: callers must
+    not change it."""
+    memo = project.cache.setdefault("model_imported.classes", {})
+    held = memo.get(id(script))
+    if held is None or held[0] is not script:
+        held = memo[id(script)] = (script, _imported_classes(script))
+    return held[1]
+
+
 def _defined(path: Path, name: str, memo: Optional[Memo] = None) -> tuple[Path, str]:
     """Where ``name`` imported from the module at ``path`` is defined: that module, or the module its package
     ``__init__.py`` re-exports it from (``from .utils import get_model``; ``from .x import *``), followed as a
@@ -173,7 +185,7 @@ class ModelImportedAdapter(Adapter):
         for s in project.scripts:
             if s.tree is None:
                 continue
-            names = _imported_classes(s)
+            names = imported_classes(project, s)
             if names and any(isinstance(n, ast.Call) and _root(n.func) in names for n in ast.walk(s.tree)):
                 return True
         return False
@@ -321,7 +333,7 @@ class ModelImportedAdapter(Adapter):
         from preflight.adapters.module_params_nested import UNKNOWN, count_class
         from preflight.adapters.module_params_values import _Ctx
 
-        imported = _imported_classes(script)
+        imported = imported_classes(project, script)
         if not imported:
             return
         idx = project.index(script)

@@ -1,8 +1,9 @@
 """debt51: a package whose ``__init__.py`` star-imports modules that star-import shared ones (timm's
 ``timm/models/__init__.py`` shape) is read once per (file, depth) for one script, however many names the
 script imports from it (adapters/star_imports.py ``memo``): auditing timm's ``train.py`` went from 68.9 to
-13.1 CPU-seconds (bench/speed_debt51.txt) with the same plan. The names still resolve to the files that
-define them, and the plan's model is the same."""
+13.1 CPU-seconds (bench/speed_debt51.txt) with the same plan; and the four adapters that ask for a script's
+imported names share one reading per audit. The names still resolve to the files that define them, and
+the plan's model is the same."""
 
 from __future__ import annotations
 
@@ -86,3 +87,23 @@ def test_the_plan_names_the_model_the_star_imports_lead_to(tmp_path):
     fact = plan.resolve("model.num_parameters")
     assert fact is not None and fact.value == 32 * 10 + 10
     assert fact.source.path == "main.py" and fact.source.line == 4
+
+
+def test_one_audit_reads_the_scripts_imports_once_for_every_adapter_that_asks(tmp_path, monkeypatch):
+    # model_imported (detect and contribute), model_tuple_builder and model_attention share one reading
+    # (model_imported.imported_classes, project.cache): before, each followed timm's package again
+    from preflight.adapters import model_imported
+
+    main = _project(tmp_path)
+    calls: list[str] = []
+    real = model_imported._imported_classes
+
+    def counted(script):
+        calls.append(script.source.display)
+        return real(script)
+
+    monkeypatch.setattr(model_imported, "_imported_classes", counted)
+    plan, _ = build_plan([main], [], root=tmp_path)
+    assert calls == ["main.py"]
+    fact = plan.resolve("model.num_parameters")
+    assert fact is not None and fact.value == 32 * 10 + 10
