@@ -29,6 +29,7 @@ from preflight.adapters.config_object_options import decided_by_options, option_
 from preflight.adapters.config_object_overrides import apply_overrides
 from preflight.adapters.config_object_returns import bind_returned, returned
 from preflight.adapters.config_object_rewrites import root_rewrite
+from preflight.adapters.config_object_started import started_call
 from preflight.adapters.config_object_yacs import Yacs
 
 from preflight.analysis.syntax import own_nodes_in_order
@@ -118,8 +119,12 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
                     if isinstance(name, ast.Name) and namespace is not None:
                         local[name.id] = namespace
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
-                calls.append(node)
+            elif isinstance(node, ast.Call):
+                started = started_call(node)  # ``mp.Process(target=F, args=(...))``: F called (config_object_started)
+                if started is not None:
+                    calls.append(started)
+                elif isinstance(node.func, ast.Name) and (node.args or node.keywords):
+                    calls.append(node)
         for call in calls:  # ``main(args)``: ``args`` is the parsed options inside ``main`` too (detectron2-style)
             assert isinstance(call.func, ast.Name)
             got = modules.function(call.func.id)

@@ -135,6 +135,8 @@ class EstimateInput:
     # config (plan model.activation_function); None: the config's own
     mlp_act: Optional[str] = None
     model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
+    # ops the model writes in Python instead of torch's kernel: "softmax" (attention's), "silu" (python_ops.py)
+    python_ops: tuple[str, ...] = ()
     # who casts under amp-fp16: "torch" (autocast) or "apex" (apex AMP O1 patches torch's functions,
     # plan precision.amp_impl); gelu_at_call: the model's GELU looks torch.nn.functional.gelu up when
     # it runs (nn.GELU, F.gelu in forward; plan model.gelu_at_call), None: transformers' binds it at
