@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import shlex
 import subprocess
@@ -25,15 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent / "realworld" / "jobs"))
 
 import fetch
+from run import audit_call
 
 
 def run(cmd: list[str], job: dict, gpu: str) -> tuple[float, float, int, str]:
-    cwd = fetch.job_dir(job) / job["cwd"]
-    args = list(job["invocation"])
-    cut = args.index("--") if "--" in args else len(args)
-    full = [*cmd, "audit", *args[:cut], "--emit-plan", "json", "--gpu", gpu, *args[cut:]]
-    env = dict(os.environ, NO_COLOR="1")
-    env.pop("PREFLIGHT_OUTPUT_FORMAT", None)
+    cwd, full, env = audit_call(job, cmd, gpu)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(full, cwd=cwd, capture_output=True, text=True, env=env)
