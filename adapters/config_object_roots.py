@@ -473,6 +473,12 @@ def _yacs_effect(yacs: Yacs, call: ast.Call, local: dict[str, Tree], unknown: se
     module's ``CN()`` imported, or one a library builds): the file's and the list's keys. True when a node
     not bound in this function (a project module's, pysot) was merged and is now in ``local``."""
     f = call.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and yacs.enabled \
+            and f.attr not in ("merge_from_file", "merge_from_list"):
+        env = _yacs_env(local, unknown, top)
+        if yacs._project_fn(call, env) is not None:  # ``config.load_cfg(args.cfg)`` (pycls): it merges a module's node
+            yacs.effect(call, env, shown, 0, True)
+        return False
     if not (isinstance(f, ast.Attribute) and f.attr in ("merge_from_file", "merge_from_list")
             and isinstance(f.value, ast.Name)):
         return False

@@ -317,6 +317,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The model's GELU looks torch.nn.functional.gelu up when it runs (nn.GELU, or F.gelu "
               "called in a forward of the project's own modules), so apex O1's patch reaches it; "
               "transformers' GELUActivation binds the function when the model is built."),
+    FieldSpec("model.weight_views", "bool",
+              "The model's own linear layers multiply by a view of each weight (x @ weight.T, "
+              "torch.matmul(x, weight.t())) rather than the parameter itself (nn.Linear, F.linear): "
+              "autocast caches the cast of a leaf tensor that is not a view, so a forward without "
+              "backward under autocast keeps no 16-bit copies of such weights."),
 )
 
 

@@ -28,6 +28,17 @@ list (not cast); the norms run in fp32 (no lower-precision copy).
 Measured (held-out-33, damek/cs336-assignment2-systems ``memory_viz_report.md``): the 2.7B model's
 no-grad forward at batch 4 x 128 is 12.90 GiB in fp32 and 19.18 GiB under bf16 autocast; the
 difference (6.28 GiB) is the bf16 copies of its 3.38B matmul weights (6.30 GiB).
+
+A weight handed to the op as a view is not cached (``!arg.is_view()``, est75): a linear layer
+written as ``x @ weight.T`` or ``torch.matmul(x, weight.t())`` casts the transpose for the call
+and frees the cast after it (``calibration/autocast_view_cache.py``, torch 2.13 on the CPU: a
+no-grad pass over 8 fp32 matrices under bf16 autocast ends holding 1.0 of one bf16 copy of them
+with ``F.linear(x, w)`` or ``x @ w``, 0.0 with ``x @ w.T`` / ``matmul(x, w.t())``). Input
+``weight_views`` (plan ``model.weight_views``): no cache in a pass without backward. A training
+forward saves each cast for the backward either way (the same bytes live at the forward's end,
+measured by the same script), so the training step is unchanged. Measured (held-out-34,
+TobinZuo/assignment2-systems, the student's ``run_linear`` ``in_features @ weights.T``): the xl
+no-grad forward at batch 4 x 128 is 13,133 MiB in fp32 and 13,138 MiB under bf16 autocast.
 """
 
 from __future__ import annotations
@@ -56,9 +67,12 @@ def cached_weights(inp: Any, arch: Any, prm: Any) -> float:
 
 def nograd_cache_bytes(inp: Any, arch: Any, prm: Any, comp_bytes: float, base_bytes: float) -> float:
     """Bytes of autocast's weight cache at the end of a forward pass without backward: the
-    cached parameters at the compute dtype when autocast runs over fp32 weights, else 0."""
+    cached parameters at the compute dtype when autocast runs over fp32 weights and the model
+    passes the parameters themselves to its matmuls (not ``weight_views``), else 0."""
     from preflight.estimate.terms import autocast_on
 
     if inp.quant or not autocast_on(inp) or base_bytes < 4.0 or comp_bytes >= base_bytes:
+        return 0.0
+    if inp.weight_views:   # x @ weight.T: the casts are views' casts, made per call and freed
         return 0.0
     return cached_weights(inp, arch, prm) * comp_bytes

@@ -155,6 +155,8 @@ class EstimateInput:
     # (``amp-*`` is autocast); False with ``amp-*`` under FSDP: only MixedPrecision(param_dtype)
     # casts the weights, so the script's loss on 16-bit logits stays 16-bit (terms.autocast_on)
     autocast: Optional[bool] = None
+    # the model's matmuls take each weight as a view (x @ w.T): autocast caches no cast (autocast_cache.py)
+    weight_views: Optional[bool] = None
     # the decoder returns its KV cache in a training forward (transformers' config.use_cache).
     # None: the config's value, switched off by gradient checkpointing (transformers' own does
     # that); True with grad_ckpt: checkpointing by torch's wrapper (FSDP/accelerate

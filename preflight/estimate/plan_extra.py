@@ -48,7 +48,8 @@ def extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> Non
              ("deepspeed_version", "framework.deepspeed_version"),
              ("trained_embeddings", "peft.trained_embeddings"),
              ("frozen_models", "model.frozen_copies"),
-             ("keeps_outputs", "memory.keeps_outputs"), ("autocast", "precision.autocast"))
+             ("keeps_outputs", "memory.keeps_outputs"), ("autocast", "precision.autocast"),
+             ("weight_views", "model.weight_views"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue
