@@ -282,6 +282,18 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
     return info
 
 
+def accelerate_launch_flags(argv: Optional[Sequence[str]]) -> dict[str, str]:
+    """The options of the ``accelerate launch`` command ``argv`` (empty for another launcher).
+    ``accelerate launch`` copies a config file's value only onto a flag the command line left unset
+    (accelerate/commands/launch.py ``_validate_launch_command``: ``getattr(args, name) is None``), so
+    DiffuLLaMA's ``--config_file single_node.yaml ... --num_processes $((4*$NNODES)) --num_machines
+    $NNODES`` runs what the flags say, whatever the file's ``num_processes: 4``, ``num_machines: 1``."""
+    if not argv:
+        return {}
+    info = parse_launch(argv)
+    return dict(info.options) if info.launcher == "accelerate" else {}
+
+
 def _torchrun(info: LaunchInfo, tokens: list[str], i: int) -> None:
     i = _options(tokens, i, _TORCHRUN_BOOL, info.options)
     opts = info.options

@@ -126,6 +126,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         return _absent_in_project(project, script, root)
     if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None and not _own_trainer(code):
         return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
+    texts += _target_texts(project, root)  # InstantMesh ``target: src.models.lrm_mesh.InstantMesh``
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
     where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
@@ -267,3 +268,21 @@ def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> l
               "the launch line names torch.compile by any spelling; the loop (the project's own or "
               "Lightning's) does not compile by itself")
     return [("compile.enabled", False, project.source(script, line or 1, "code", detail=detail))]
+
+
+def _target_texts(project: Any, root: Optional[Path]) -> list[str]:
+    """The text of each local module a config read names by ``target``/``_target_`` and of the local modules
+    it imports (config_target_modules.py): code the job builds from a string, as visible as an import."""
+    from preflight.adapters.config_target_modules import target_module_files
+    from preflight.adapters.pytorch_local import _imported_up
+
+    from preflight.local_trees import parse_file
+
+    out: list[str] = []
+    for path in target_module_files([src.text for src, _cfg in project.configs], root):
+        try:
+            out.append(read_text_limited(path, errors="replace"))
+            out.extend(read_text_limited(p, errors="replace") for p in _imported_up(parse_file(path), path.parent, root))
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue  # not readable: the module's own text, if read, stays
+    return out
