@@ -11,6 +11,7 @@ and silent twins, including tricky-correct ones:
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -136,3 +137,158 @@ def test_pf111_same_name_in_an_unrelated_function_is_not_the_closure() -> None:
             train(student, loader, optim, _eval)
     """
     assert check(src, ("PF111",)) == []
+
+
+# PF440 through calls: Auto-PyTorch's BaseTrainerComponent (PR 210), reduced. The schedule is built in the
+# class, its period in epochs; ``train_step`` steps it and ``train_epoch`` calls ``train_step`` per batch.
+TRAINER = """\
+    import torch
+
+
+    class Trainer:
+        def __init__(self, model, optimizer, epochs):
+            self.model = model
+            self.optimizer = optimizer
+            self.scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs)
+
+        def train_epoch(self, train_loader):
+            self.model.train()
+            for data, targets in train_loader:
+                self.train_step(data, targets)
+
+        def train_step(self, data, targets):
+            self.optimizer.zero_grad()
+            loss = torch.nn.functional.cross_entropy(self.model(data), targets)
+            loss.backward()
+            self.optimizer.step()
+            self.scheduler.step()
+            return loss.item()
+"""
+
+
+def test_pf440_step_in_a_method_the_batch_loop_calls_fires_at_the_step() -> None:
+    found = check(TRAINER, ("PF440",))
+    assert where(found) == [("PF440", 20)]
+    assert "`self.train_step()`" in found[0].message
+    assert [e.line for e in found[0].evidence] == [8, 12, 13]  # built, the batch loop, the call
+
+
+def test_pf440_two_calls_deep_fires_at_the_step() -> None:
+    deeper = TRAINER.replace("                self.train_step(data, targets)\n",
+                             "                self.run_batch(data, targets)\n\n"
+                             "        def run_batch(self, data, targets):\n"
+                             "            return self.train_step(data, targets)\n")
+    found = check(deeper, ("PF440",))
+    assert where(found) == [("PF440", 23)]
+    assert "`self.run_batch()` -> `self.train_step()`" in found[0].message
+
+
+def test_pf440_step_after_the_batch_loop_is_silent() -> None:
+    fixed = TRAINER.replace("            self.scheduler.step()\n", "").replace(
+        "                self.train_step(data, targets)\n",
+        "                self.train_step(data, targets)\n            self.scheduler.step()\n")
+    assert fixed != TRAINER
+    assert check(fixed, ("PF440",)) == []
+
+
+def test_pf440_method_called_once_per_epoch_is_silent() -> None:
+    # tricky-correct: the method that steps is called from the epoch loop, not the batch loop
+    epochs = TRAINER.replace("            for data, targets in train_loader:\n                self.train_step(data, targets)\n",
+                             "            for data, targets in train_loader:\n                self.train_step(data, targets)\n"
+                             "            self.end_epoch()\n\n"
+                             "        def end_epoch(self):\n"
+                             "            self.scheduler.step()\n").replace(
+        "            self.optimizer.step()\n            self.scheduler.step()\n", "            self.optimizer.step()\n")
+    assert epochs.count("self.scheduler.step()") == 1
+    assert check(epochs, ("PF440",)) == []
+
+
+def test_pf440_step_method_defined_but_never_called_in_the_loop_is_silent() -> None:
+    unused = TRAINER.replace("                self.train_step(data, targets)\n", "                pass\n")
+    assert check(unused, ("PF440",)) == []
+
+
+def test_pf440_step_gated_at_the_epoch_end_in_the_loop_is_silent() -> None:
+    gated = TRAINER.replace("            for data, targets in train_loader:\n                self.train_step(data, targets)\n",
+                            "            for i, (data, targets) in enumerate(train_loader):\n"
+                            "                if i == len(train_loader) - 1:\n"
+                            "                    self.train_step(data, targets)\n")
+    assert gated != TRAINER
+    assert check(gated, ("PF440",)) == []
+
+
+def test_pf440_period_in_steps_is_silent() -> None:
+    steps = TRAINER.replace("def __init__(self, model, optimizer, epochs):", "def __init__(self, model, optimizer, epochs, loader):"
+                            ).replace("T_max=epochs)", "T_max=epochs * len(loader))")
+    assert steps != TRAINER
+    assert check(steps, ("PF440",)) == []
+
+
+# the schedule is built in the script and handed to the trainer, which stores it on ``self``
+HANDED = """\
+    import torch
+
+
+    class Trainer:
+        def prepare(self, model, optimizer, scheduler):
+            self.model = model
+            self.optimizer = optimizer
+            self.scheduler = scheduler
+
+        def train_epoch(self, train_loader):
+            for data, targets in train_loader:
+                self.train_step(data, targets)
+
+        def train_step(self, data, targets):
+            self.optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(self.model(data), targets).backward()
+            self.optimizer.step()
+            if self.scheduler:
+                self.scheduler.step()
+
+
+    def main(model, loader, epochs):
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs)
+        trainer = Trainer()
+        trainer.prepare(model, optimizer, scheduler)
+        for _ in range(epochs):
+            trainer.train_epoch(loader)
+"""
+
+
+def test_pf440_schedule_handed_to_a_job_class_fires_at_the_step() -> None:
+    found = check(HANDED, ("PF440",))
+    assert where(found) == [("PF440", 19)]
+    assert [e.line for e in found[0].evidence] == [24, 11, 12]
+
+
+def test_pf440_schedule_handed_but_stepped_per_epoch_is_silent() -> None:
+    fixed = HANDED.replace("            if self.scheduler:\n                self.scheduler.step()\n", "").replace(
+        "                self.train_step(data, targets)\n",
+        "                self.train_step(data, targets)\n            self.scheduler.step()\n")
+    assert check(fixed, ("PF440",)) == []
+
+
+def test_pf440_step_sized_schedule_handed_to_the_class_is_silent() -> None:
+    # tricky-correct: the schedule handed over is sized in steps; the per-batch step is right
+    steps = HANDED.replace("T_max=epochs)", "T_max=epochs * len(loader))")
+    assert check(steps, ("PF440",)) == []
+
+
+def test_pf440_schedule_handed_to_a_class_in_another_module(cli, tmp_path: Path) -> None:
+    head, script = HANDED.split("    def main(")
+    (tmp_path / "trainer.py").write_text(textwrap.dedent(head))
+    (tmp_path / "train.py").write_text(textwrap.dedent(
+        "    import torch\n\n    from trainer import Trainer\n\n\n    def main(" + script))
+    res = cli("check", ".", "--select", "PF440", "--format", "json", "--no-cache")
+    found = json.loads(res.out)["findings"]
+    assert [(f["code"], f["path"], f["line"]) for f in found] == [("PF440", "train.py", 10)]
+    assert "(trainer.py:19)" in found[0]["message"]
+    # the fixed trainer (stepped once per epoch) leaves the script silent
+    (tmp_path / "trainer.py").write_text(textwrap.dedent(head).replace(
+        "        if self.scheduler:\n            self.scheduler.step()\n", "").replace(
+        "            self.train_step(data, targets)\n",
+        "            self.train_step(data, targets)\n        self.scheduler.step()\n"))
+    res = cli("check", ".", "--select", "PF440", "--format", "json", "--no-cache")
+    assert json.loads(res.out)["findings"] == []
