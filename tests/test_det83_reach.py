@@ -292,3 +292,103 @@ def test_pf440_schedule_handed_to_a_class_in_another_module(cli, tmp_path: Path)
         "            self.train_step(data, targets)\n        self.scheduler.step()\n"))
     res = cli("check", ".", "--select", "PF440", "--format", "json", "--no-cache")
     assert json.loads(res.out)["findings"] == []
+
+
+# PF110 through a flag-dispatched epoch function: jpata/particleflow's train_and_valid, reduced. The function
+# trains when `is_train` is true and evaluates when it is false; the call with False runs with autograd on.
+FLAGGED = """\
+    import torch
+    import torch.nn.functional as F
+
+
+    def train_and_valid(model, optimizer, loader, is_train):
+        if is_train:
+            model.train()
+        else:
+            model.eval()
+        total = 0.0
+        for x, y in loader:
+            pred = model(x)
+            loss = F.cross_entropy(pred, y)
+            if is_train:
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            total += loss.item()
+        return total
+
+
+    def fit(model, optimizer, train_loader, valid_loader, epochs):
+        for _ in range(epochs):
+            train_and_valid(model, optimizer, train_loader, True)
+            train_and_valid(model, optimizer, valid_loader, False)
+"""
+
+
+def test_pf110_flag_false_call_fires_at_the_forward() -> None:
+    found = check(FLAGGED, ("PF110",))
+    assert where(found) == [("PF110", 12)]
+    assert "`is_train` false path of `train_and_valid()`, which line 25 runs" in found[0].message
+    assert 25 in [e.line for e in found[0].evidence]
+
+
+def test_pf110_flag_keyword_false_fires() -> None:
+    kw = FLAGGED.replace("valid_loader, False)", "valid_loader, is_train=False)")
+    assert where(check(kw, ("PF110",))) == [("PF110", 12)]
+
+
+def test_pf110_flag_with_set_grad_enabled_is_silent() -> None:
+    fixed = FLAGGED.replace("            pred = model(x)\n            loss = F.cross_entropy(pred, y)\n",
+                            "            with torch.set_grad_enabled(is_train):\n"
+                            "                pred = model(x)\n                loss = F.cross_entropy(pred, y)\n")
+    assert fixed != FLAGGED
+    assert check(fixed, ("PF110",)) == []
+
+
+def test_pf110_flag_false_call_under_no_grad_is_silent() -> None:
+    fixed = FLAGGED.replace("            train_and_valid(model, optimizer, valid_loader, False)\n",
+                            "            with torch.no_grad():\n"
+                            "                train_and_valid(model, optimizer, valid_loader, False)\n")
+    assert fixed != FLAGGED
+    assert check(fixed, ("PF110",)) == []
+
+
+def test_pf110_flag_never_passed_false_is_silent() -> None:
+    # tricky-correct: the evaluation path exists but no call of the file takes it
+    only_train = FLAGGED.replace("            train_and_valid(model, optimizer, valid_loader, False)\n", "")
+    assert check(only_train, ("PF110",)) == []
+
+
+def test_pf110_flag_from_a_variable_is_silent() -> None:
+    # the flag's value is not known at the call: quiet
+    var = FLAGGED.replace("valid_loader, False)", "valid_loader, args.train)")
+    assert check(var, ("PF110",)) == []
+
+
+def test_pf110_flag_function_that_trains_on_both_paths_is_silent() -> None:
+    # tricky-correct: the backward is outside the flag's branch (a frozen-BatchNorm fine-tune in eval mode)
+    both = FLAGGED.replace("            if is_train:\n                optimizer.zero_grad()\n"
+                           "                loss.backward()\n                optimizer.step()\n",
+                           "            optimizer.zero_grad()\n            loss.backward()\n            optimizer.step()\n")
+    assert both != FLAGGED
+    assert check(both, ("PF110",)) == []
+
+
+def test_pf110_flag_with_a_grad_context_chosen_by_the_flag_is_silent() -> None:
+    # the shape most public run_epoch(..., train) functions use: the flag picks the grad context
+    for chosen in ("        ctx = torch.enable_grad() if is_train else torch.no_grad()\n",
+                   "        ctx = torch.set_grad_enabled(is_train)\n"):
+        fixed = FLAGGED.replace("        for x, y in loader:\n            pred = model(x)\n"
+                                "            loss = F.cross_entropy(pred, y)\n",
+                                chosen + "        for x, y in loader:\n            with ctx:\n"
+                                "                pred = model(x)\n                loss = F.cross_entropy(pred, y)\n")
+        assert fixed != FLAGGED
+        assert check(fixed, ("PF110",)) == []
+
+
+def test_pf110_flag_conditional_expression_fires() -> None:
+    # ``model.train() if is_train else model.eval()``: the eval() on the flag's false path, no grad context
+    inline = FLAGGED.replace("        if is_train:\n            model.train()\n        else:\n            model.eval()\n",
+                             "        model.train() if is_train else model.eval()\n")
+    assert inline != FLAGGED
+    assert where(check(inline, ("PF110",))) == [("PF110", 9)]
