@@ -331,8 +331,30 @@ def zero12_offload_grad_copies(inp: EstimateInput, largest_trainable: float, tra
     return max(fp64_slice, fp32_whole)
 
 
+def zero12_reduce_copy(inp: EstimateInput, trainable: float, n: int, grad_bytes: float) -> float:
+    """ZeRO-1/2 with ``overlap_comm`` on more than one rank: the flat copy of a bucket whose
+    gradients span two ranks' partitions, made on the reduction stream (bytes; reserved only,
+    est72).
 
-
+    DeepSpeed v0.19.2 ``runtime/zero/stage_1_and_2.py``: ``reduce_ipg_grads`` (line 1551) calls
+    ``average_tensor`` on the bucket, which runs inside ``with stream(self.reduction_stream)``
+    under ``overlap_comm`` (lines 1230-1240); with ``reduce_scatter`` on (the default) it cuts the
+    bucket into one slice per destination rank, merging the slices of one rank (lines
+    1260-1300), and hands them to ``allreduce_and_scatter`` (with ``use_multi_rank_bucket_
+    allreduce``, the default) -> ``allreduce_and_copy_with_multiple_ranks`` -> ``allreduce_bucket``,
+    whose ``self.flatten(bucket)`` (line 1701; torch's ``flatten_dense_tensors``: a view for one
+    tensor, ``torch.cat`` for more) copies the slices into one tensor. A bucket inside one
+    rank's partition is one slice (no copy); a bucket across a partition boundary is copied
+    whole, and on ``n`` ranks ``n - 1`` boundaries are crossed every step. A bucket holds at most
+    ``reduce_bucket_size`` elements; a model smaller than that is one bucket across every
+    boundary. The copy is freed when the reduction returns, into the reduction stream's pool,
+    which the compute stream cannot use (``zero3_streams``): reserved memory keeps it. Left out:
+    a parameter larger than the bucket reduced alone across a boundary (the LM head of a causal
+    LM is the flat group's last parameter, inside the last rank's partition)."""
+    if (inp.mode != "train" or inp.zero_stage not in (1, 2) or not inp.overlap_comm or n < 2
+            or trainable <= 0):
+        return 0.0
+    return min(float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET), float(trainable)) * grad_bytes
 
 
 def zero3_grad_partitions(inp: EstimateInput, grads: float) -> float:

@@ -12,6 +12,7 @@ from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
 from preflight.estimate import int8_matmul as I8
 from preflight.estimate import quant_autocast as QA
+from preflight.estimate.autocast_cache import cached_weights
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.dtype_groups import lora_largest, mixed_dtype_temporaries
 from preflight.estimate.frozen_tables import applies as frozen_applies
@@ -56,12 +57,18 @@ from preflight.estimate.terms import (
     zero12_offload_grad_buffer,
     zero12_offload_grad_copies,
     zero12_offload_step_copy,
+    zero12_reduce_copy,
     zero12_step_grads,
 )
 from preflight.estimate.train_activations import _train_activations
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
 from preflight.estimate.zero2_grads import partition_at_backward_start
-from preflight.estimate.zero3_streams import allgather_pool, allgather_pool_note
+from preflight.estimate.zero3_streams import (
+    allgather_pool,
+    allgather_pool_note,
+    reduce_pool,
+    reduce_pool_note,
+)
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
 from preflight.estimate.zero_master import zero_fp32_master
 
@@ -238,6 +245,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
         ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
+        # each bucket's flat copy for the reduce-scatter, cached by the reduce stream (est72)
+        rpool = reduce_pool(inp, trainable, largest_trained, 2.0 if comp == 2 else 4.0)
+        if rpool:
+            ph.every(train_phases, "stream_cache", rpool, (0.0, pb[1]))
+            notes.append(reduce_pool_note(rpool))
     if inp.fsdp and sharded:
         grad_op = inp.fsdp == "grad-op"
         if grad_op:
@@ -320,7 +332,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # stream as each gradient of the partition goes to the host stay in that stream's pool:
         # reserved only, released before an out-of-memory error (terms.zero12_offload_grad_copies)
         copies = zero12_offload_grad_copies(inp, one, trainable, n if sharded else 1, grad_bytes)
-        ph.every(train_phases, "stream_cache", copies, (0.0, pb[1]))
+        # and a bucket across two ranks' partitions is flattened there for its all-reduce: the
+        # pool keeps the larger of the two (terms.zero12_reduce_copy, est72)
+        flat = zero12_reduce_copy(inp, trainable, n if sharded else 1, grad_bytes)
+        ph.every(train_phases, "stream_cache", max(copies, flat), (0.0, pb[1]))
+        if flat > copies:
+            notes.append(f"ZeRO-{inp.zero_stage} with overlap_comm: a gradient bucket across two ranks' "
+                         f"partitions is copied flat on DeepSpeed's reduction stream, whose cached blocks "
+                         f"({flat / 1024 ** 3:.2f} GiB) the compute stream cannot use (reserved, released "
+                         "before an out-of-memory error)")
         if copies >= 2 ** 26:
             notes.append(f"ZeRO-{inp.zero_stage} optimizer offload with overlap_comm: the reduction "
                          f"stream keeps {copies / 1024 ** 3:.2f} GiB of blocks from the per-parameter "
@@ -358,15 +378,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             ph.every(train_phases, "ddp_buckets", min(grads, C.DDP_BUCKET_BYTES), pb)
     # autocast keeps a compute-dtype copy of every fp32 matmul weight until its backward
     if d.autocast and d.comp < base_bytes and not inp.quant:
-        # (with checkpointing the layers' copies are dropped with their activations and
-        # made again one layer at a time during recomputation)
+        # with checkpointing the forward still ends holding every cast: torch's cache keeps them
+        # until the outermost autocast region exits, whatever autograd keeps (autocast_cache.py);
+        # the backward runs outside it: the head's cast (saved by its matmul) and the one layer
+        # being recomputed inside checkpoint's own autocast region (est73)
         # an LM head tied to the embeddings is cast too (the embedding lookup is not)
-        head = prm.lm_head or (arch.vocab_size * arch.hidden_size
-                               if (arch.vocab_size and arch.family not in ("vision", "cnn")
-                                   and not CL.is_clip(arch)) else 0)
-        matmul = prm.total if arch.family == "cnn" else prm.quantizable   # every conv weight
-        forward = head + (0 if inp.grad_ckpt else matmul)
-        backward = forward + (prm.layer if inp.grad_ckpt else 0)
+        cached = cached_weights(inp, arch, prm)     # the head and the matmul weights
+        head = cached - (prm.total if arch.family == "cnn" else prm.quantizable)
+        forward = cached
+        backward = (head + prm.layer) if inp.grad_ckpt else cached
         ph.add("forward", "autocast_weight_cache", forward * d.comp / w_div, pb)
         ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
     # activations
