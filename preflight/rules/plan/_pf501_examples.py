@@ -101,28 +101,6 @@ PF501_GOOD.append(
     accelerate launch --config_file accelerate_config.yaml train_sft.py --output_dir out --gradient_accumulation_steps 2
 """))
 
-PF501_BAD.append(
-    # tricky-correct, reported only as a note: the launch line reuses an 8-GPU accelerate config for a
-    # one-process run. `accelerate launch` fills from the file only what the command leaves unset, so
-    # `--num_processes 1` is the deliberate override (InternImage's accelerate + DeepSpeed recipe)
-    textwrap.dedent("""
-    # --- train.py
-    from accelerate import Accelerator
-
-    accelerator = Accelerator()
-    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-    # --- dist_8gpus.yaml
-    compute_environment: LOCAL_MACHINE
-    distributed_type: MULTI_GPU
-    machine_rank: 0
-    num_machines: 1
-    num_processes: 8
-    # --- launch
-    accelerate launch --config_file dist_8gpus.yaml --num_processes 1 train.py
-    # --- expect
-    dist_8gpus.yaml:5: note: PF501
-"""))
-
 PF501_GOOD.append(
     # held-out-23 (torchmetrics issue 269's Lightning job): the LightningModule builds its network with a
     # function of nets.py; the wrapper class and the torchvision model are one model, not two values

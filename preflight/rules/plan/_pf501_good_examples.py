@@ -440,4 +440,24 @@ PF501_GOOD = [
     # --- launch
     python test.py --root /data/cityscapes --ckpt checkpoints/best.ckpt
 """),
+    # tricky-correct: the launch line reuses an 8-GPU accelerate config for a one-process run.
+    # `accelerate launch` fills from the file only what the command leaves unset (commands/launch.py
+    # _validate_launch_command), so `--num_processes 1` is the deliberate override and the file's 8 is
+    # never used: the plan holds only the command's value and nothing conflicts (InternImage's
+    # accelerate + DeepSpeed recipe)
+    textwrap.dedent("""
+    # --- train.py
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    # --- dist_8gpus.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: MULTI_GPU
+    machine_rank: 0
+    num_machines: 1
+    num_processes: 8
+    # --- launch
+    accelerate launch --config_file dist_8gpus.yaml --num_processes 1 train.py
+"""),
 ]

@@ -149,11 +149,12 @@ Set the value in one place, or make the other place say the same thing (use
   overrides; a value preflight derived itself (those have dedicated rules, such
   as PF502 for the DeepSpeed batch triple).
 * None of the sources has a file and line to point at (two command-line flags).
-* Reported only as a note: the launch command's own argument overrides a config file's value
+* The `accelerate launch` command's own argument overrides the config file's value
   (`accelerate launch --config_file dist_8gpus.yaml --num_processes 1`). The launcher documents
   that its arguments win and fills from the file only what the command leaves unset (accelerate
-  `commands/launch.py`, `_validate_launch_command`), so this is how one config is reused for a
-  smaller run; preflight cannot tell a deliberate override from a slip.
+  `commands/launch.py`, `_validate_launch_command`), so the file's value is never used and the
+  plan does not hold it. Another launcher's argument against a config file (where both reach the
+  plan) is still reported only as a note: preflight cannot tell a deliberate override from a slip.
 * The model: a project class (`LitClassifier`, a LightningModule) built in one file and a
   network built in another (`torchvision.models.resnet18()` in `nets.py`, which the class calls
   to build its layers) are one model, the class wrapping the network.
