@@ -241,6 +241,7 @@ FILE = {
     "PF644": "code.pf644_labels_shifted_before_causal_lm",
     "PF645": "code.pf645_predict_label_ids_as_predictions",
     "PF646": "code.pf646_duplicate_hydra_override",
+    "PF650": "code.pf650_manual_epoch_scheduler_stepped_per_batch",
     "PF661": "code.pf661_label_names_are_class_names",
     "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
     "PF663": "code.pf663_lightning_parameter_in_no_param_group",

@@ -215,6 +215,7 @@ NEEDS = {
     "PF644": ('labels',),
     "PF645": ('predict',),
     "PF646": ('=',),
+    "PF650": ('automatic_optimization', 'lr_schedulers'),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),
