@@ -216,6 +216,7 @@ NEEDS = {
     "PF645": ('predict',),
     "PF646": ('=',),
     "PF650": ('automatic_optimization', 'lr_schedulers'),
+    "PF651": ('load_state',),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),
