@@ -457,6 +457,7 @@ JOB = {
     "PF647": "plan.pf647_plateau_monitor_on_epochs_without_validation",
     "PF648": "plan.pf648_checkpoint_never_saved_without_validation",
     "PF649": "plan.pf649_hydra_later_option_undoes_override",
+    "PF652": "plan.pf652_launch_budget_overwritten_by_other_option",
     "PF664": "plan.pf664_deepspeed_engine_without_optimizer",
     "PF669": "plan.pf669_deepspeed_optimizer_skips_trainer_create_optimizer",
     "PF801": "plan.pf801_does_not_fit",
