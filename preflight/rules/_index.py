@@ -243,6 +243,7 @@ FILE = {
     "PF646": "code.pf646_duplicate_hydra_override",
     "PF650": "code.pf650_manual_epoch_scheduler_stepped_per_batch",
     "PF651": "code.pf651_resume_restarts_step_counter",
+    "PF653": "code.pf653_save_pretrained_on_every_process",
     "PF661": "code.pf661_label_names_are_class_names",
     "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
     "PF663": "code.pf663_lightning_parameter_in_no_param_group",

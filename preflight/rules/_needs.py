@@ -217,6 +217,7 @@ NEEDS = {
     "PF646": ('=',),
     "PF650": ('automatic_optimization', 'lr_schedulers'),
     "PF651": ('load_state',),
+    "PF653": ('save_pretrained', 'accelerator'),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),
