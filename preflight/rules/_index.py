@@ -244,6 +244,7 @@ FILE = {
     "PF650": "code.pf650_manual_epoch_scheduler_stepped_per_batch",
     "PF651": "code.pf651_resume_restarts_step_counter",
     "PF653": "code.pf653_save_pretrained_on_every_process",
+    "PF654": "code.pf654_checkpoint_step_saved_before_increment",
     "PF661": "code.pf661_label_names_are_class_names",
     "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
     "PF663": "code.pf663_lightning_parameter_in_no_param_group",

@@ -218,6 +218,7 @@ NEEDS = {
     "PF650": ('automatic_optimization', 'lr_schedulers'),
     "PF651": ('load_state',),
     "PF653": ('save_pretrained', 'accelerator'),
+    "PF654": ('+= 1',),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),
