@@ -217,7 +217,6 @@ NEEDS = {
     "PF646": ('=',),
     "PF650": ('automatic_optimization', 'lr_schedulers'),
     "PF651": ('load_state',),
-    "PF653": ('save_pretrained', 'accelerator'),
     "PF654": ('+= 1',),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
