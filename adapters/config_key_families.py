@@ -172,10 +172,25 @@ def _built_class(section: dict, up: Any) -> Optional[str]:
     return None
 
 
+def _registered_class(code: list[tuple[str, str]], name: Any) -> Optional[str]:
+    """The project class a registry name that is no class name stands for: ``@MODELS.register_module("PT-v3m1")``
+    over ``class PointTransformerV3(...)`` (Pointcept/Pointcept @ d74c646
+    ``pointcept/models/point_transformer_v3/point_transformer_v3m1_base.py:518``; config ``type="PT-v3m1"``,
+    ``configs/scannet/semseg-pt-v3m1-0-base.py:18``). None unless exactly one class is registered so."""
+    if not isinstance(name, str) or not name or re.fullmatch(r"[A-Za-z_][\w.]*", name):
+        return None
+    deco = re.compile(rf"""register_module\(\s*(?:name\s*=\s*)?["']{re.escape(name)}["'][^)]*\)\s*\n"""
+                      r"(?:\s*@[^\n]*\n)*\s*class\s+([A-Za-z_]\w*)")
+    found = {m.group(1) for _, text in code if name in text for m in deco.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
 def _init_param_at(code: list[tuple[str, str]], cls: str, key: str) -> Optional[str]:
     """``file:line`` of ``key`` among the ``__init__`` parameters of the project's class ``cls``."""
     head = re.compile(rf"^\s*class\s+{re.escape(cls)}\b[^\n]*:", re.M)
-    init = re.compile(r"def\s+__init__\s*\(([^)]*)\)")
+    # the parameters up to the ``):`` that ends the signature (defaults may hold tuples: ``stride=(2, 2, 2, 2)``),
+    # never past another ``def`` (a one-line ``def __init__(self): pass`` ends at its own ``):``)
+    init = re.compile(r"def\s+__init__\s*\(((?:(?!\bdef\s).)*?)\)\s*(?:->[^:\n]*)?:", re.S)
     for display, text in code:
         if cls not in text or key not in text:
             continue
@@ -303,6 +318,8 @@ def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]
                 continue
             at = _read_at(code, key, parent, strict=key.lower() in _MODEL_ATTRIBUTES)
             built = _built_class(section, up) if at is None else None
+            if built is None and at is None:
+                built = _registered_class(code, section.get("type"))
             if built is not None:  # handed to the class as a keyword: read where the class takes it
                 at = _init_param_at(code, built, key)
             if at is not None:
@@ -332,6 +349,12 @@ def _hydra_configs(project: Any) -> list[tuple[Any, Where]]:
     return out
 
 
+def _key_where(at: Callable[[tuple], tuple[str, Optional[int]]]) -> Where:
+    """Where a key of a launch-line config is set: the file (the config or one of its ``_base_`` files) and
+    line of the assignment that wins."""
+    return lambda path: ("config", *at(path), ".".join(str(p) for p in path))
+
+
 def _with_cli(base: Where, given: dict[tuple, str]) -> Where:
     """``base``, except that a key the launch line set (``KEY VALUE`` after the file) is the line's."""
     def where(path: tuple) -> tuple[str, Optional[str], Optional[int], str]:
@@ -347,9 +370,9 @@ def config_key_facts(plan: TrainingPlan, project: Any) -> None:
 
     configs: list[tuple[Any, Where]] = [(loaded.data, file_where(loaded.path, loaded.line_of))
                                         for _source, loaded in project.configs if isinstance(loaded.data, dict)]
-    for display, data, line_of in launch_configs(project):
+    for _display, data, at in launch_configs(project):
         given = data.pop("__cli__", {})  # KEY VALUE pairs after the file on the launch line (launch_kv_overrides.py)
-        configs.append((data, _with_cli(file_where(display, line_of), given)))
+        configs.append((data, _with_cli(_key_where(at), given)))
     configs.extend(_hydra_configs(project))
     wanted = [f for f in _FAMILIES if plan.resolve(f) is None]
     if not configs or not wanted:

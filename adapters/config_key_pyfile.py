@@ -6,9 +6,12 @@ configs/vae/train/video_dc_ae.py`` and InternLM/InternEvo ``train.py --config ./
 Only the module's own top-level assignments are read: literals, ``dict(...)`` calls with keyword
 arguments, ``{...}``/``[...]``/``(...)`` displays and names bound earlier in the same module
 (``SEQ_LEN = 2048`` then ``seq_len=SEQ_LEN``). Anything else (a call, arithmetic) leaves that key
-out. ``_base_`` files are not merged (their keys stay unknown; the file's own keys win over them in
-mmengine), and a file whose ``_base_`` names a file that does not exist is not read at all. The file is parsed, never executed; the training script itself
-and the modules it imports are not config files.
+out. The ``_base_`` files are merged as MMEngine merges them (:mod:`preflight.adapters.mmengine_loader`:
+Pointcept/Pointcept @ d74c646 ``configs/scannet/semseg-pt-v3m1-0-base.py:1`` ``_base_ =
+["../_base_/default_runtime.py"]``, whose ``gradient_accumulation_steps = 1`` (:10) the file does not set); a
+key keeps the file and line of the assignment that wins. A file whose ``_base_`` names a file that does not
+exist (or one not read: another package's, too deep) is not read at all. The file is parsed, never executed;
+the training script itself and the modules it imports are not config files.
 """
 
 from __future__ import annotations
@@ -79,14 +82,42 @@ def read_python_config(path: Path) -> Optional[tuple[dict, dict[tuple, int]]]:
     return data, lines
 
 
-def _line_of(lines: dict[tuple, int]) -> Callable[[tuple], Optional[int]]:
-    return lambda path: lines.get(tuple(path))
+def merged_python_config(project: Any, path: Path) -> Optional[tuple[dict, dict[tuple, tuple[str, int]]]]:
+    """(data, key path -> (file, line) of the winning assignment) of a config module merged with its
+    ``_base_`` files (:mod:`preflight.adapters.mmengine_loader`), or None (not read, or a base not read)."""
+    if read_python_config(path) is None:
+        return None
+    from preflight.adapters.mmengine_loader import _Loader
+
+    got = _Loader(project).load(path.resolve())
+    if got is None or got[0].get("<unread base>"):
+        return None
+    values, where = got
+    data: dict[str, Any] = {}
+    for name, value in values.items():
+        known = _known(value)
+        if known is not _NOT:
+            data[name] = known
+    return data, {key: (at[0], at[1]) for key, at in where.items()}
 
 
-def launch_configs(project: Any) -> list[tuple[str, dict, Callable[[tuple], Optional[int]]]]:
+def _where_of(display: str, lines: dict[tuple, tuple[str, int]]) -> Callable[[tuple], tuple[str, Optional[int]]]:
+    """key path -> (file, line): the winning assignment's, else the file named on the line without a line."""
+    def where(path: tuple) -> tuple[str, Optional[int]]:
+        at = lines.get(tuple(path))
+        return (display, None) if at is None else (at[0], at[1])
+    return where
+
+
+def _file_where(display: str, line_of: Callable[[tuple], Optional[int]]) -> Callable[[tuple], tuple[str, Optional[int]]]:
+    return lambda path: (display, line_of(path))
+
+
+def launch_configs(project: Any) -> list[tuple[str, dict, Callable[[tuple], tuple[str, Optional[int]]]]]:
     """(display path, data, line_of) of each config file the launch line hands a script that the
     job's reading did not load: a ``.py`` config module (read as above) and a JSON/YAML/TOML file
-    under a flag the launch reader does not know (vjepa2 ``--fname``, BasicSR ``-opt``)."""
+    under a flag the launch reader does not know (vjepa2 ``--fname``, BasicSR ``-opt``). ``where`` gives
+    the file (a ``_base_`` file for a key set there) and line of each key."""
     from preflight.loaders import load_config
     from preflight.sources import kind_of, read_source
 
@@ -100,7 +131,7 @@ def launch_configs(project: Any) -> list[tuple[str, dict, Callable[[tuple], Opti
             lines_of.setdefault(tok, words)
             if tok not in tokens:
                 tokens.append(tok)
-    out: list[tuple[str, dict, Callable[[tuple], Optional[int]]]] = []
+    out: list[tuple[str, dict, Callable[[tuple], tuple[str, Optional[int]]]]] = []
     root = Path(project.root)
     seen: set[str] = set()
     for tok in tokens:
@@ -115,7 +146,7 @@ def launch_configs(project: Any) -> list[tuple[str, dict, Callable[[tuple], Opti
         seen.add(key)
         display = value if os.path.isabs(value) else os.path.relpath(path, root)
         if kind == "python":
-            read = read_python_config(path)
+            read = merged_python_config(project, path)
             if read is not None:
                 data, lines = read
                 from preflight.adapters.launch_kv_overrides import apply_pairs, overrides
@@ -126,10 +157,10 @@ def launch_configs(project: Any) -> list[tuple[str, dict, Callable[[tuple], Opti
                     data, given = apply_pairs(data, pairs)
                     lines = {k: v for k, v in lines.items() if k not in given}
                     data["__cli__"] = given
-                out.append((display, data, _line_of(lines)))
+                out.append((display, data, _where_of(display, lines)))
             continue
         source = read_source(path, display, kind)
         config = None if not hasattr(source, "text") else load_config(source)  # type: ignore[arg-type]
         if config is not None and isinstance(getattr(config, "data", None), dict):
-            out.append((display, config.data, config.line_of))  # type: ignore[union-attr]
+            out.append((display, config.data, _file_where(display, config.line_of)))  # type: ignore[union-attr]
     return out

@@ -36,6 +36,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_argv import parser_trees, unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_autocast import autocast_switch, guarded_autocast
+from preflight.adapters.config_object_closure import closure_calls
 from preflight.adapters.config_object_flow import (
     _FSDP,
     _NOT_TRAIN,
@@ -210,6 +211,10 @@ class ConfigObjectAdapter(ScratchAdapter):
             for got in agreeing_loaders(nodes, reader, shown, partial(_skipped, parents=parents, reader=reader),
                                         partial(_runs, parents=parents, reader=reader)):  # config_object_loader_arms
                 self._leaf_fact(plan, combined, *got)
+            for inner in closure_calls(fn, nodes, partial(_runs, reader=reader)):
+                switch = autocast_switch(inner, reader, shown, trees.get(shown))  # config_object_closure.py
+                if switch is not None:
+                    self._leaf_fact(plan, combined, *switch)
             for node in nodes:
                 if isinstance(node, ast.Call):
                     if not _skipped(node, parents, reader):

@@ -29,6 +29,7 @@ from preflight.adapters.config_object_options import decided_by_options, option_
 from preflight.adapters.config_object_overrides import apply_overrides
 from preflight.adapters.config_object_returns import bind_returned, returned
 from preflight.adapters.config_object_rewrites import root_rewrite
+from preflight.adapters.config_object_started import started_call
 from preflight.adapters.config_object_yacs import Yacs
 
 from preflight.analysis.syntax import own_nodes_in_order
@@ -118,8 +119,12 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
                     if isinstance(name, ast.Name) and namespace is not None:
                         local[name.id] = namespace
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
-                calls.append(node)
+            elif isinstance(node, ast.Call):
+                started = started_call(node)  # ``mp.Process(target=F, args=(...))``: F called (config_object_started)
+                if started is not None:
+                    calls.append(started)
+                elif isinstance(node.func, ast.Name) and (node.args or node.keywords):
+                    calls.append(node)
         for call in calls:  # ``main(args)``: ``args`` is the parsed options inside ``main`` too (detectron2-style)
             assert isinstance(call.func, ast.Name)
             got = modules.function(call.func.id)
@@ -468,6 +473,12 @@ def _yacs_effect(yacs: Yacs, call: ast.Call, local: dict[str, Tree], unknown: se
     module's ``CN()`` imported, or one a library builds): the file's and the list's keys. True when a node
     not bound in this function (a project module's, pysot) was merged and is now in ``local``."""
     f = call.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and yacs.enabled \
+            and f.attr not in ("merge_from_file", "merge_from_list"):
+        env = _yacs_env(local, unknown, top)
+        if yacs._project_fn(call, env) is not None:  # ``config.load_cfg(args.cfg)`` (pycls): it merges a module's node
+            yacs.effect(call, env, shown, 0, True)
+        return False
     if not (isinstance(f, ast.Attribute) and f.attr in ("merge_from_file", "merge_from_list")
             and isinstance(f.value, ast.Name)):
         return False

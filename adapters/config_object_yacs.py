@@ -105,10 +105,18 @@ class Yacs:
         real = self.m.aliases.get(name, name)
         hits = []
         for shown, _, tree in self.m.trees:
+            cns = {s.targets[0].id for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+                   and isinstance(s.targets[0], ast.Name) and self._is_cn(s.value)}
             for stmt in tree.body:
-                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                        and stmt.targets[0].id in (name, real) and self._is_cn(stmt.value):
+                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in (name, real)):
+                    continue
+                if self._is_cn(stmt.value):
                     hits.append((shown, tree, stmt.targets[0].id))
+                    break
+                if isinstance(stmt.value, ast.Name) and stmt.value.id in cns:
+                    # ``_C = CfgNode(); cfg = _C`` (pycls ``pycls/core/config.py:17-18``): the same node
+                    hits.append((shown, tree, stmt.value.id))
                     break
         if len({id(t) for _, t, _ in hits}) != 1:
             self._misses.add(name)
@@ -257,6 +265,11 @@ class Yacs:
             else:
                 self.body(stmt.body if decided else stmt.orelse, env, shown, depth, sure)
         elif isinstance(stmt, (ast.With, ast.Try)):
+            for item in getattr(stmt, "items", []):  # ``with pathmgr.open(cfg_file) as f``: ``f`` is that file
+                call = item.context_expr
+                if isinstance(call, ast.Call) and _dotted(call.func).rsplit(".", 1)[-1] == "open" and call.args \
+                        and isinstance(item.optional_vars, ast.Name):
+                    env[item.optional_vars.id] = ("opened", call.args[0])
             self.body(stmt.body, env, shown, depth, sure)
         elif isinstance(stmt, (ast.For, ast.While, ast.AsyncFor)):
             self.body(stmt.body + stmt.orelse, env, shown, depth, False)
@@ -319,6 +332,21 @@ class Yacs:
             if not ok:
                 tree.clear()  # merged from what is not known: every key is unknown
             return
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "merge_from_other_cfg":
+            # facebookresearch/pycls @ 5719de6 ``pycls/core/config.py:502-506`` ``load_cfg(cfg_file)``: ``with
+            # pathmgr.open(cfg_file, "r") as f: _C.merge_from_other_cfg(_C.load_cfg(f))``, a merge_from_file
+            tree = self._node(f.value.id, env)
+            if tree is None:
+                return
+            inner = call.args[0] if len(call.args) == 1 else None
+            handle = inner.args[0] if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                and inner.func.attr == "load_cfg" and len(inner.args) == 1 else None
+            opened = env.get(handle.id) if isinstance(handle, ast.Name) else None
+            raw = self.expr(opened[1], env, shown, depth) if isinstance(opened, tuple) and len(opened) == 2 \
+                and opened[0] == "opened" else None
+            if not (sure and self.merge_file(tree, _plain(raw))):
+                tree.clear()
+            return
         if isinstance(f, ast.Attribute) and f.attr in _NOOP:
             return
         fn = self._project_fn(call)
@@ -348,10 +376,36 @@ class Yacs:
             return env[name]
         return None
 
-    def _project_fn(self, call: ast.Call) -> Optional[tuple]:
-        name = call.func.id if isinstance(call.func, ast.Name) else ""
+    def _project_fn(self, call: ast.Call, env: Optional[dict] = None) -> Optional[tuple]:
+        """The project function ``f(...)`` calls; with ``env``, also ``module.f(...)`` of a project module
+        named ``module`` (pycls ``tools/run_net.py:13,40`` ``import pycls.core.config as config`` then
+        ``config.load_cfg(args.cfg)``)."""
+        func = call.func
+        if env is not None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id not in env and self.module_node(func.value.id) is None:
+            return self._module_fn(func.value.id, func.attr)
+        name = func.id if isinstance(func, ast.Name) else ""
         got = self.m.function(name) if name else None
         return got if got is not None and got[2] is None else None
+
+    def _module_fn(self, alias: str, name: str) -> Optional[tuple]:
+        """``name`` defined at the top of the project module the entry imports as ``alias`` (``import
+        pycls.core.config as config``; ``from pycls.core import config``), or None."""
+        dotted = None
+        for node in ast.walk(self.m.trees[0][2]):
+            if isinstance(node, ast.Import):
+                dotted = next((a.name for a in node.names if (a.asname or a.name) == alias), dotted)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                dotted = next((f"{node.module}.{a.name}" for a in node.names if (a.asname or a.name) == alias), dotted)
+        if dotted is None:
+            return None
+        tail = "/" + dotted.replace(".", "/") + ".py"
+        for shown, path, tree in self.m.trees:
+            if not str(path).replace("\\", "/").endswith(tail):
+                continue
+            fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+            return (shown, fn, None) if fn is not None else None
+        return None
 
     def expr(self, node: Optional[ast.AST], env: dict, shown: str, depth: int = 0) -> Any:
         if node is None or depth > 100:
@@ -424,6 +478,10 @@ class Yacs:
             if isinstance(local, tuple) and len(local) == 3 and local[0] == "def":
                 return self.run(shown, local[1], node, env, depth + 1, local[2]) if node.args else None
             got = self._project_fn(node)
+            if got is not None:
+                return self.run(got[0], got[1], node, env, depth + 1)
+        if isinstance(f, ast.Attribute):
+            got = self._project_fn(node, env)
             if got is not None:
                 return self.run(got[0], got[1], node, env, depth + 1)
         return None

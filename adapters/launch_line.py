@@ -238,6 +238,11 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
     elif head == "composer":
         info.launcher = "composer"
         _composer(info, tokens, i + 1)
+    elif head == "fairseq-train":
+        # fairseq's console script (fairseq_cli/train.py, the library's, not the job's): its flags are the job
+        # (adapters/fairseq_cli.py); it starts one process per visible GPU itself
+        info.launcher = "fairseq"
+        info.script_args = list(tokens[i + 1:])
     elif head == "colossalai" and i + 1 < len(tokens) and tokens[i + 1] == "run":
         from preflight.adapters.launch_colossalai import parse_colossalai_run
 
@@ -253,6 +258,9 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
         elif module and target in ("deepspeed", "deepspeed.launcher.runner"):
             info.launcher = "deepspeed"
             _deepspeed(info, tokens, j)
+        elif module and target == "fairseq_cli.train":
+            info.launcher = "fairseq"
+            info.script_args = list(tokens[j:])
         elif target is not None:
             info.launcher = "python"
             info.script, info.module, info.script_args = target, module, list(tokens[j:])

@@ -37,8 +37,8 @@ What the Runner does with the keys (mmengine/runner/runner.py, mmengine/optim/op
 
 MMCV 1.x configs (``data = dict(samples_per_gpu=..., workers_per_gpu=...)``, ``optimizer =
 dict(type=...)``) give the micro batch, workers and optimizer. ``_base_`` names of another
-package (``mmdet::...``) and the new pure-Python ``read_base()`` imports are not read (said in a
-note). Facts are ``medium``: the values are the file's, their meaning MMEngine's.
+package (``mmdet::...``) and ``read_base()`` imports of another package are not read (said in a
+note); the pure-Python style's relative ``read_base()`` imports are (:mod:`.mmengine_loader`). Facts are ``medium``: the values are the file's, their meaning MMEngine's.
 """
 
 from __future__ import annotations
@@ -187,6 +187,7 @@ class MMEngineConfigAdapter(Adapter):
                 elif tok.startswith("--launcher="):
                     values = {**values, "launcher": tok.split("=", 1)[1]}
         self._facts(plan, values, where, runner)
+        self._mmcv1_absent(plan, project, values)
 
     def _edits(self, project: Project, script: ParsedPython, call: ast.Call, values: dict, where: Where) -> None:
         """The script's own writes into the config: applied where the launch line decides them, the
@@ -405,10 +406,12 @@ class MMEngineConfigAdapter(Adapter):
             if not any("lora" in str(v).lower() for v in _types(values)):
                 add("peft.method", "none", Source("derived", None, None, None,
                                                   "no LoRA type anywhere in the MMEngine config"))
-        size = _crop(_get(values, "train_dataloader", "dataset", "pipeline"))
-        if size is not None:
-            add("data.image_size", size[0], src(("train_dataloader", "dataset", "pipeline", size[1], size[2]),
-                                                "the training pipeline's crop"))
+        for at in (("train_dataloader", "dataset", "pipeline"), ("data", "train", "pipeline")):  # MMEngine, MMCV 1.x
+            size = _crop(_get(values, *at))
+            if size is not None:
+                add("data.image_size", size[0], src((*at, size[1], size[2]),
+                                                    "the training pipeline's last crop or exact resize"))
+                break
         model = _get(values, "model")
         counted = classifier_size(model)
         if counted is not None:
@@ -416,6 +419,34 @@ class MMEngineConfigAdapter(Adapter):
             add("model.num_parameters", total, src(("model",), how))
             if ref is not None:
                 add("model.ref", ref, src(("model",), f"{how}: torchvision's {ref}"))
+
+
+    def _mmcv1_absent(self, plan: TrainingPlan, project: Project, values: dict) -> None:
+        """MMCV 1.x (``data``/``optimizer`` dicts, no ``optim_wrapper``), the config and all its bases read:
+        no ``torch.compile`` (MMCV 1.x's runner never calls it; claimed only when no Python file of the
+        project names ``torch.compile``, ``torch._dynamo`` or calls ``module.compile()``, every file read) and no PEFT (no LoRA type in the config, and ``lora``
+        and ``peft`` named in no Python file). SwinTransformer/Video-Swin-Transformer @ db018fb: mmcv 1.x
+        ``EpochBasedRunner``, ``mmaction/apis/train.py`` builds and runs it."""
+        if "<unread base>" in values or _get(values, "optim_wrapper") is not None \
+                or not isinstance(_get(values, "data"), dict) or not isinstance(_get(values, "optimizer"), dict):
+            return
+        from preflight.adapters.config_key_families import _MAX_BYTES as LIMIT
+        from preflight.adapters.config_key_families import _MAX_FILES as FILES
+        from preflight.adapters.config_key_families import code_text
+
+        code = code_text(project)
+        if len(code) >= FILES or sum(len(t) for _, t in code) >= LIMIT:
+            return  # not every file read: absence is not shown
+        named = " ".join(t for _, t in code)
+        if "compile" not in values and not re.search(r"torch\.compile|torch\._dynamo|import compile|\w\.compile\(\s*\)", named):
+            self.add_checked(plan, "compile.enabled", False, Source(
+                "derived", None, None, None, "MMCV 1.x config: its runner never calls torch.compile, and no Python "
+                f"file of the project ({len(code)} read) names torch.compile"), "medium")
+        if not any("lora" in str(v).lower() for v in _types(values)) \
+                and not re.search(r"lora|peft", named, re.IGNORECASE):
+            self.add_checked(plan, "peft.method", "none", Source(
+                "derived", None, None, None, "no LoRA type in the MMCV 1.x config, and no Python file of the project "
+                f"({len(code)} read) names LoRA or PEFT"), "medium")
 
 
 def _types(values: Any) -> list[Any]:
@@ -435,21 +466,47 @@ def _types(values: Any) -> list[Any]:
 
 _CROPS = {"RandomResizedCrop": ("scale", "size", "crop_size"), "RandomCrop": ("crop_size", "size"),
           "CenterCrop": ("crop_size", "size"), "RandomResizedCropAndInterpolation": ("size", "scale")}
+_RESIZES = ("Resize",)  # ``keep_ratio=False``: the output is ``scale`` exactly
+_SIZE_WORDS = ("Resize", "Crop", "Scale", "Pad", "Rescale")  # a step that may change the spatial size
+
+
+def _square(value: Any) -> Optional[int]:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == value[1]:
+        value = value[0]
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def _crop(pipeline: Any) -> Optional[tuple[int, int, str]]:
-    """(size, step index, key) of the last crop of the training pipeline with one integer size."""
+    """(size, step index, key) of the step that last fixes the training pipeline's spatial size to one
+    integer: a crop with a size, or a ``Resize`` with ``keep_ratio=False`` and a square ``scale`` (the
+    output is ``scale`` exactly: mmaction2 0.x ``mmaction/datasets/pipelines/augmentations.py:1147-1150``
+    at SwinTransformer/Video-Swin-Transformer db018fb, ``if self.keep_ratio: ... else: new_w, new_h =
+    self.scale``). A later step that may change the size without saying to what (a crop by area, a
+    ``Resize`` that keeps the ratio, a step not read) leaves it unknown."""
     if not isinstance(pipeline, list):
         return None
     found = None
     for i, step in enumerate(pipeline):
-        if not isinstance(step, dict) or step.get("type") not in _CROPS:
+        if not isinstance(step, dict):
+            if step is UNKNOWN:
+                found = None  # a step not read: it may change the size
             continue
-        for key in _CROPS[step["type"]]:
-            value = step.get(key)
-            if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == value[1]:
-                value = value[0]
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                found = (value, i, key)
-                break
+        kind = step.get("type")
+        if not isinstance(kind, str):
+            found = None
+            continue
+        got = None
+        if kind in _CROPS:
+            for key in _CROPS[kind]:
+                size = _square(step.get(key))
+                if size is not None:
+                    got = (size, i, key)
+                    break
+        elif kind in _RESIZES and step.get("keep_ratio") is False:
+            size = _square(step.get("scale"))
+            got = None if size is None else (size, i, "scale")
+        if got is not None:
+            found = got
+        elif any(word in kind for word in _SIZE_WORDS):
+            found = None
     return found

@@ -157,12 +157,31 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
                                                for t in texts))
     if _COMPILE_WORDS.search(compiled) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))
-    worded = _COMMENT_LINE.sub("", "\n".join(_local_amp(_MODULE_DOCSTRING.sub("", t, count=1)) for t in texts))
-    if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", worded)) is None and _PRECISION_WORDS.search(extra) is None:
+    worded = _TRAILING_COMMENT.sub("", _COMMENT_LINE.sub("", "\n".join(_local_amp(_MODULE_DOCSTRING.sub("", t, count=1))
+                                                                      for t in texts)))
+    if _PRECISION_WORDS.search(worded) is None and _PRECISION_WORDS.search(extra) is None:
         detail = where.format("16-bit or mixed precision (autocast, a grad scaler, half, float16/bfloat16, amp, "
                               "a precision setting)") + ": PyTorch computes in fp32"
         out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
+    elif _PRECISION_WORDS.search(extra) is None and _scaler_only(worded):
+        detail = where.format("autocast, a 16-bit cast or setting (anything but a GradScaler)") + \
+            ": a GradScaler only scales the loss of an fp32 forward; PyTorch computes in fp32"
+        out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
     return out
+
+
+# a GradScaler built by the project's loss-scaler helper (MAE's ``NativeScalerWithGradNormCount``, util/misc.py),
+# its import, its state-dict key and its own calls (``self._scaler.scale(loss)``)
+_SCALER_WORDS = re.compile(r"\bfrom\s+torch(?:\.cuda)?\.amp\s+import\s+GradScaler\b|"
+                           r"\b(?:torch\.(?:cuda\.)?amp\.)?GradScaler\b|\bamp_scaler\b")
+
+
+def _scaler_only(code: str) -> bool:
+    """The only precision words of the job's code are a GradScaler's (LTH14/rcg @ its pinned commit: main_rdm.py:176
+    ``NativeScaler()``, util/misc.py:258 ``torch.cuda.amp.GradScaler()``, and no autocast in engine_rdm.py, where
+    MAE's engine_pretrain.py:47 has ``with torch.cuda.amp.autocast():``): the loss is scaled, the forward runs in
+    fp32. Any autocast, cast or precision setting left keeps the field unknown."""
+    return _SCALER_WORDS.search(code) is not None and _PRECISION_WORDS.search(_SCALER_WORDS.sub("", code)) is None
 
 
 # ``amp = abs(xy_f)``: a local named ``amp`` (an amplitude) bound to a value that names no AMP module

@@ -23,7 +23,7 @@ The splits, which file each ``--split`` scores and where its rows come from: ``b
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-33] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-34] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -72,6 +72,7 @@ from public_splits import (  # noqa: F401  (the split registry, re-exported for 
     HELDOUT31,
     HELDOUT32,
     HELDOUT33,
+    HELDOUT34,
     REPO,
     SPLIT_FILES,
 )
@@ -126,6 +127,8 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
     fields = {k: v for k, v in setup.items() if k not in SETUP_ONLY}
     if "lora_targets" in fields:
         fields["lora_targets"] = tuple(fields["lora_targets"])
+    if "python_ops" in fields:   # est73: ops the model writes in Python (python_ops.py)
+        fields["python_ops"] = tuple(fields["python_ops"])
     if "datasets" in fields:   # est47: what the job trains on (sample_lengths.py looks them up)
         fields["datasets"] = tuple(fields["datasets"])
     known = set(EstimateInput.__dataclass_fields__)
@@ -415,7 +418,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-24", "held-out-25", "held-out-26",
                                  "held-out-27", "held-out-28", "held-out-29",
                                  "held-out-30", "held-out-31", "held-out-32",
-                                 "held-out-33"))
+                                 "held-out-33", "held-out-34"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -510,7 +513,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-30": "held-out-30 (thirtieth held-out set)",
              "held-out-31": "held-out-31 (thirty-first held-out set)",
              "held-out-32": "held-out-32 (thirty-second held-out set)",
-             "held-out-33": "held-out-33 (thirty-third held-out set)"}[args.split]
+             "held-out-33": "held-out-33 (thirty-third held-out set)",
+             "held-out-34": "held-out-34 (thirty-fourth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}

@@ -169,6 +169,14 @@ read: three Stanford CS336 students' assignment-2 memory answers, the course's B
 with the course AdamW in fp32 and bf16 autocast at batch 1-4 and context 128-2048, per-block checkpointing, no-grad
 forward passes, max_memory_allocated / memory_viz peaks; a LoRA write-up, Llama-3.2-1B classification LoRA r16 in fp32
 on an A10 and its full fine-tune out of memory; 16 training rows; committed before it was first scored).
+
+``--split held-out-34`` the thirty-fourth, ``calibration/public/heldout34.json`` (four publishers no earlier split
+read: three more Stanford CS336 students' assignment-2 memory answers, the 2.7B / xl course-shaped model as their own
+or the course's code, no-grad forward passes and AdamW training steps in fp32 and bf16 autocast at context 128 to
+2048 on two H100s and a B200, max_memory_allocated, four training steps out of memory; a framework author's
+peak-memory experiment, a 1.6B ALiBi DeepNet decoder with Adafactor on an RTX 4090 in fp32 / bf16 weights with
+per-layer checkpointing, the optimizer fused into the backward and torch.compile; 19 training rows; committed before
+it was first scored).
 """
 
 from __future__ import annotations
@@ -209,6 +217,7 @@ HELDOUT30 = REPO / "calibration" / "public" / "heldout30.json"
 HELDOUT31 = REPO / "calibration" / "public" / "heldout31.json"
 HELDOUT32 = REPO / "calibration" / "public" / "heldout32.json"
 HELDOUT33 = REPO / "calibration" / "public" / "heldout33.json"
+HELDOUT34 = REPO / "calibration" / "public" / "heldout34.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -223,4 +232,4 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-27": HELDOUT27, "held-out-28": HELDOUT28,
                "held-out-29": HELDOUT29, "held-out-30": HELDOUT30,
                "held-out-31": HELDOUT31, "held-out-32": HELDOUT32,
-               "held-out-33": HELDOUT33}
+               "held-out-33": HELDOUT33, "held-out-34": HELDOUT34}

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 PUBLIC = Path(__file__).resolve().parent.parent / "calibration" / "public"
-SPLITS = [f"heldout{i}" for i in range(2, 34)]
-ALL_FIELDS_READ = [f"heldout{i}" for i in range(8, 34)]
+SPLITS = [f"heldout{i}" for i in range(2, 35)]
+ALL_FIELDS_READ = [f"heldout{i}" for i in range(8, 35)]
 
 
 def _load(name: str) -> dict:

@@ -189,6 +189,11 @@ BASICS_UNKNOWN = (
     "the optimizer: the course's AdamW (a torch.optim.Optimizer whose step loops over the parameters, state m and v "
     "in fp32, non-in-place temporaries): 'adamw' with foreach False",
     "the data: random token ids of exactly the context length (no padding): padding 'max_length'",
+    "est73, written after the blind scoring (heldout33_first_scoring.txt keeps it): the course model writes its "
+    "attention softmax and its SiLU in Python ops (cs336_basics/nn_utils.py lines 4-7 'rescaled_input = x - "
+    "torch.max(...)', 'torch.exp(rescaled_input)', '... / torch.sum(...)'; model.py 'def silu(x): return x * "
+    "torch.sigmoid(x)', line 634 at duoan e26922c, 549 at damek 749e968, 531 at EnzoDing 9cb4efb): "
+    "python_ops ['softmax', 'silu']",
 )
 
 
@@ -196,7 +201,8 @@ def basics(size: str, ctx: int, **kw) -> dict:
     d, ff, n, h = SIZES[size]
     return dict(dict(mode="train", hf_config=basics_config(d, ff, n, h, ctx), model_name=f"cs336-basics-{size}",
                      optimizer="adamw", foreach=False, grad_accum=1, seq_len=ctx, padding="max_length",
-                     attention="eager", loss="standard", grad_ckpt=False, world_size=1, model_impl="transformers"),
+                     attention="eager", loss="standard", grad_ckpt=False, world_size=1, model_impl="transformers",
+                     python_ops=["softmax", "silu"]),
                 **kw)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 from preflight.estimate import constants as C
+from preflight.estimate import python_ops as PO
 from preflight.estimate.activations_names import (  # noqa: F401  (moved; re-exported)
     _NAMES,
     _names,
@@ -105,7 +106,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       liger: bool = False, packed_in_proj: bool = False,
                       compiled: bool = False, scores_capped: bool = False,
                       gelu_fp32: bool = False,
-                      softmax_input_bytes: Optional[int] = None) -> LayerActs:
+                      softmax_input_bytes: Optional[int] = None,
+                      python_ops: tuple[str, ...] = ()) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -200,7 +202,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         """Bytes per query token of materialised attention probabilities: the softmax
         output (fp32 when the model upcasts explicitly, as Llama and T5 do, or when CUDA
         autocast runs softmax in fp32), then what the probability matmul keeps: the
-        dropout output (with the mask) or a compute-dtype copy."""
+        dropout output (with the mask) or a compute-dtype copy. A softmax written in Python
+        keeps its own (python_ops.py)."""
+        if "softmax" in python_ops:
+            return PO.softmax_saved_per_query(heads, keys, ec, d.autocast, device) + (
+                heads * keys * (mask + ec) if dropout > 0 else 0)
         if ec == 4:
             soft, copy = 4, 0
         elif arch.model_type not in _IMPLICIT_SOFTMAX or (d.autocast and device != "cpu"):
@@ -311,6 +317,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     else:
         per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets,
                           fused_gelu, gelu_fp32)
+        if "silu" in python_ops and arch.gated_mlp:   # x * sigmoid(x) keeps the sigmoid too
+            per_token += PO.SILU_EXTRA_WIDTHS * arch.intermediate_size * ec
         if liger:
             per_token -= liger_mlp_saved_less(arch, arch.intermediate_size, ec)
         elif compiled:
@@ -332,6 +340,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     backward = tokens * ec * width * C.LAYER_BACKWARD_WIDTHS
     if math_attention:
         backward += batch * heads * seq * seq * 4
+        if "softmax" in python_ops:   # the division's and exp's gradients (python_ops.py)
+            backward += batch * heads * seq * seq * PO.SOFTMAX_BWD_EXTRA * PO.exp_bytes(ec, d.autocast, device)
     return LayerActs(saved=saved, inputs=tokens * h * er, backward=backward)
 
 

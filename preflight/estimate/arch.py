@@ -28,6 +28,7 @@ from preflight.estimate.arch_config import (
     ParamCount,
     config_object,
     encoder_head,
+    num_labels,
 )
 from preflight.estimate.arch_knobs import decoder_knobs
 from preflight.estimate.dropout_probs import DropoutConfigError, with_config_dropouts
@@ -161,6 +162,10 @@ def _read_decoder(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
                                     "experts per layer")
         moe_layers = _moe_layer_count(mt, cfg, layers)
     knobs = decoder_knobs(mt, cfg)
+    # a classification / QA head instead of the LM head (``*ForSequenceClassification``: a
+    # ``score`` Linear(hidden, num_labels) over every position, no vocabulary logits; est73)
+    if encoder_head(cfg) != "lm":
+        knobs = dict(knobs, task_head=encoder_head(cfg), num_labels=num_labels(cfg))
     # an explicit null (Mistral v0.2/v0.3, Mixtral) means no window: not the class default
     window = cfg.data["sliding_window"] if "sliding_window" in cfg.data else cfg.raw("sliding_window")
     if mt in ("mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe") and not cfg.flag(

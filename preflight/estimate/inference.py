@@ -8,7 +8,9 @@ from typing import Any
 from preflight.estimate import activations as A
 from preflight.estimate import contrastive as CL
 from preflight.estimate import generate_loop as GL
+from preflight.estimate import python_ops as PO
 from preflight.estimate import window_cache as WC
+from preflight.estimate.autocast_cache import lm_head, nograd_cache_bytes
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.gqa_decode import repeated_kv_bytes
 from preflight.estimate.inputs import EstimateInput
@@ -20,7 +22,26 @@ from preflight.estimate.terms import attention_kernel
 def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple[float, float],
                      ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
     """Adds the inference (``forward``) or generation (``prefill``, ``decode``) terms to
-    ``ph`` and returns the phases it filled."""
+    ``ph`` and returns the phases it filled; under autocast over fp32 weights every phase
+    also holds autocast's cache of the weights' compute-dtype casts (autocast_cache.py)."""
+    from preflight.estimate.train_phase import _dtypes
+
+    phases = _inference_phases(inp, arch, prm, ph, pb, ab, notes)
+    d, base_bytes, _ = _dtypes(inp)
+    if not inp.quant and inp.precision.startswith("amp"):
+        base_bytes = 2.0 if inp.weights_bits == 16 else 4.0
+    cache = nograd_cache_bytes(inp, arch, prm, d.comp, base_bytes) / max(inp.world_size, 1)
+    if cache:
+        for phase in phases:
+            ph.add(phase, "autocast_weight_cache", cache, pb)
+        notes.append(f"autocast over fp32 weights: its cache keeps a {cache / 1024 ** 3:.2f} GiB "
+                     "compute-dtype copy of the matmul weights until the autocast region exits "
+                     "(parameters that require grad are cached under no_grad too)")
+    return phases
+
+
+def _inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple[float, float],
+                      ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
     from preflight.estimate.train_phase import _dtypes
 
     d, base_bytes, other_bytes = _dtypes(inp)
@@ -56,8 +77,10 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
                         head_dim: int) -> float:
         out: float = tokens * (mlp_live * width * ec + 2 * h * d.res + ec * (heads * head_dim))
         if attention_kernel(inp) == "eager":
-            out += ((tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys
-                    * eager_softmax_peak(arch, ec))
+            # a softmax written in Python: the masked and shifted scores, exp and the quotient
+            peak = (PO.softmax_live_nograd(ec, inp.precision.startswith("amp"), inp.device)
+                    if "softmax" in (inp.python_ops or ()) else eager_softmax_peak(arch, ec))
+            out += (tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys * peak
         return out
 
     if family == "cnn":
@@ -82,7 +105,7 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     if inp.mode == "infer":
         ph.add("forward", "weights", weights / n, pb)
         ph.add("forward", "prefill_transient", transient(b * seq, seq), ab)
-        if arch.vocab_size and family != "vision":
+        if arch.vocab_size and family != "vision" and lm_head(arch):
             ph.add("forward", "logits_loss", b * seq * arch.vocab_size * ec, ab)
         return ("forward",)
     if inp.use_cache is False and arch.vocab_size and family == "decoder":

@@ -89,6 +89,10 @@ def _count_decoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
         "lm_head": (0 if a.tie_embeddings else a.vocab_size * e)
                    + (a.vocab_size if x.get("lm_head_bias") else 0),
     }
+    if x.get("task_head", "lm") != "lm":
+        # *ForSequenceClassification / *ForTokenClassification: ``score`` = Linear(hidden,
+        # num_labels, bias=False) in place of the LM head (est73)
+        parts["lm_head"] = h * int(x.get("num_labels", 2))
     if moe_layers:
         expert = mlp(a.moe_intermediate_size)
         router = h * a.num_experts + (a.num_experts if x.get("router_bias") else 0)

@@ -37,18 +37,52 @@ def target_memory(target: Any) -> int:
     return int(gpu.memory_bytes)
 
 
+#: the pools whose blocks are wholly free segments, released before an out-of-memory error:
+#: ``model.estimate`` adds the peak phase's to ``Estimate.reclaimable`` (its ``pool``)
+RELEASED_POOLS = ("stream_cache", "pending_frees", "step_segments")
+
+
+def held_phase(est: Estimate) -> tuple[int, Optional[str]]:
+    """(bytes, phase) of the point the verdict compares with the card: in every phase, the
+    phase's bytes less what the allocator releases before an out-of-memory error there (the
+    length cache's releasable part, the same in every phase that holds it, and that phase's own
+    released pools), the largest of those (est74). ``Estimate.reclaimable`` is the PEAK phase's:
+    a phase below the peak that holds no such pool (an optimizer step after a backward whose
+    peak is pending frees) can hold more than the peak phase once the pools are released."""
+    assert est.peak_bytes is not None
+    r_point = est.reclaimable[1]
+    held, where = est.peak_bytes - r_point, est.phase
+    phases = getattr(est, "phases", None) or {}
+    peak_terms = phases.get(est.phase or "", {})
+    length_released = max(r_point - sum(peak_terms.get(t, 0) for t in RELEASED_POOLS), 0)
+    for name, terms in phases.items():
+        released = (min(length_released, terms.get("length_cache", 0))
+                    + sum(terms.get(t, 0) for t in RELEASED_POOLS))
+        if sum(terms.values()) - released > held:
+            held, where = sum(terms.values()) - released, name
+    return held, where
+
+
+def held_point(est: Estimate) -> int:
+    """The bytes of :func:`held_phase`."""
+    return held_phase(est)[0]
+
+
 def verdict(est: Estimate, target: Any, usable_fraction: float = 1.0) -> str:
     """``fits`` when the whole interval fits, ``tight`` when the point estimate fits but
     the interval's top does not, ``likely-oom`` when only the interval's bottom fits,
-    ``oom`` when even the bottom does not; ``unknown`` without an estimate or target."""
+    ``oom`` when even the bottom does not; ``unknown`` without an estimate or target. Each
+    figure is less what the allocator releases before an out-of-memory error; the point is
+    :func:`held_phase`'s (the largest phase once released), and the top is at least that."""
     if not est.ok or est.interval_bytes is None or target is None:
         return "unknown"
     memory = target_memory(target) * usable_fraction
     lo, hi = est.interval_bytes
     assert est.peak_bytes is not None
     # cached blocks the allocator releases before an OOM (length_cache) never make a job fail
-    r_lo, r_point, r_hi = est.reclaimable
-    lo, hi, peak = lo - r_lo, hi - r_hi, est.peak_bytes - r_point
+    r_lo, _, r_hi = est.reclaimable
+    lo, hi, peak = lo - r_lo, hi - r_hi, held_point(est)
+    hi = max(hi, peak)   # never "fits" where the held point does not
     if hi <= memory:
         return "fits"
     if peak <= memory:

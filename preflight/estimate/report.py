@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.model import Estimate
-from preflight.estimate.remedy import Remediation, target_memory
+from preflight.estimate.remedy import Remediation, held_phase, target_memory
 
 JSON_VERSION = 1
 
@@ -217,6 +217,10 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
         lines.append(f"  of which {gib(pending)} freed blocks waiting for the GPU to pass them (FSDP1 "
                      "without its rate limiter: units gathered ahead by the CPU): reserved, not "
                      "allocated, released before an out-of-memory error, not counted by the verdict")
+    held, where = held_phase(est)
+    if where != est.phase and held > est.peak_bytes - est.reclaimable[1]:
+        lines.append(f"  the verdict counts {gib(held)} during {_PHASE_WORDS.get(where or '', where)}: "
+                     "the most any phase holds once those cached blocks are released")
     if est.paged_bytes > 0:
         lines.append(f"  not counted: {gib(est.paged_bytes)} paged optimizer states in CUDA managed "
                      "memory (outside PyTorch's allocator; moved to host memory when the GPU "

@@ -97,7 +97,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   # torch.compile's partitioner recomputes pointwise tensors (compiled_acts.py)
                   compiled=bool(inp.compiled) and inp.mode == "train",
                   scores_capped=scores_by_hand(inp.model_impl, arch),
-                  gelu_fp32=fp32_gelu(inp))
+                  gelu_fp32=fp32_gelu(inp), python_ops=tuple(inp.python_ops or ()))
     if common["liger"]:
         notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
                      "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
@@ -189,9 +189,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_fwd"], out["logits_bwd"] = CL.contrastive_logits(
             batch=b, world=int(inp.world_size or 1), comp=d.comp)
         return out
-    if family == "encoder" and head != "lm":
+    if family in ("encoder", "decoder") and head != "lm":
         # classification heads: (batch x labels) or (tokens x labels) logits, negligible
-        # next to the activations; no vocabulary-sized term
+        # next to the activations; no vocabulary-sized term (a decoder's ``score`` head over
+        # every position, pooled at the last token: est73)
         return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size

@@ -12,6 +12,7 @@ from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
 from preflight.estimate import int8_matmul as I8
 from preflight.estimate import quant_autocast as QA
+from preflight.estimate.autocast_cache import cached_weights
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.dtype_groups import lora_largest, mixed_dtype_temporaries
 from preflight.estimate.frozen_tables import applies as frozen_applies
@@ -377,15 +378,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             ph.every(train_phases, "ddp_buckets", min(grads, C.DDP_BUCKET_BYTES), pb)
     # autocast keeps a compute-dtype copy of every fp32 matmul weight until its backward
     if d.autocast and d.comp < base_bytes and not inp.quant:
-        # (with checkpointing the layers' copies are dropped with their activations and
-        # made again one layer at a time during recomputation)
+        # with checkpointing the forward still ends holding every cast: torch's cache keeps them
+        # until the outermost autocast region exits, whatever autograd keeps (autocast_cache.py);
+        # the backward runs outside it: the head's cast (saved by its matmul) and the one layer
+        # being recomputed inside checkpoint's own autocast region (est73)
         # an LM head tied to the embeddings is cast too (the embedding lookup is not)
-        head = prm.lm_head or (arch.vocab_size * arch.hidden_size
-                               if (arch.vocab_size and arch.family not in ("vision", "cnn")
-                                   and not CL.is_clip(arch)) else 0)
-        matmul = prm.total if arch.family == "cnn" else prm.quantizable   # every conv weight
-        forward = head + (0 if inp.grad_ckpt else matmul)
-        backward = forward + (prm.layer if inp.grad_ckpt else 0)
+        cached = cached_weights(inp, arch, prm)     # the head and the matmul weights
+        head = cached - (prm.total if arch.family == "cnn" else prm.quantizable)
+        forward = cached
+        backward = (head + prm.layer) if inp.grad_ckpt else cached
         ph.add("forward", "autocast_weight_cache", forward * d.comp / w_div, pb)
         ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
     # activations

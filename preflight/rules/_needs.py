@@ -93,6 +93,8 @@ NEEDS = {
     "PF366": ('input_ids', 'padding'),
     "PF367": ('logits',),
     "PF368": ('BatchNorm', 'freeze_bn', 'freeze_batchnorm', 'fix_bn', 'set_bn_eval'),
+    "PF369": ('from_pretrained',),
+    "PF371": ('prepare',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
