@@ -93,6 +93,8 @@ _ACC_SCHED = textwrap.dedent("""
     accelerate launch train.py
 """)
 
+# the loader built before the scheduler, so its length can size the schedule
+_ACC_LEN = ("scheduler = get_linear_schedule_with_warmup(", "loader = build_loader()\nscheduler = get_linear_schedule_with_warmup(")
 _PREPARED = "model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)"
 _UNPREPARED = "model, optimizer, loader = accelerator.prepare(model, optimizer, loader)"
 _STEP = "scheduler.step()"
@@ -359,6 +361,9 @@ BAD_EXAMPLES = [
     _GEMMA.format(model='"google/gemma-2-9b"', attn="flash_attention_2", pin=_E, version="4.42.3"),
     # accelerate PR 999: the prepared scheduler stepped on every micro-batch on 0.15.0
     _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin=_E, version="0.15.0"),
+    # ... and on 0.12.0 with a schedule sized in optimizer steps (micro-batches divided by 8)
+    _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin=_E, version="0.12.0").replace(*_ACC_LEN).replace(
+        "num_training_steps=1000)", "num_training_steps=3 * len(loader) // 8)"),
     # accelerate PR 2790: sync_each_batch steps on every batch on 0.30.1
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin=_E, version="0.30.1"),
     # accelerate PR 2694: shards of processes seeded per rank overlap on 0.29.3
@@ -441,4 +446,8 @@ GOOD_EXAMPLES = [
     _GEMMA.format(model='"meta-llama/Llama-3.1-8B"', attn="flash_attention_2", pin="", version="4.42.3"),
     _CLS.format(ga=4, pin="", ds="", version="4.46.3").replace("transformers==4.46.3", "transformers"),
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin="", version="0.30.1").replace("accelerate==", "accelerate>="),
+    # tricky-correct: on 0.12.0 the prepared scheduler steps on every micro-batch, so a schedule sized in
+    # micro-batches (len(loader) * epochs, accelerate PR 500's example) ends exactly at the end of training
+    _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin="", version="0.12.0").replace(*_ACC_LEN).replace(
+        "num_training_steps=1000)", "num_training_steps=len(loader) * 3)"),
 ]

@@ -104,7 +104,9 @@ DEFECTS: tuple[Defect, ...] = (
         "scheduler.py and accelerator.py at v0.11.0 (accumulate added), v0.15.0 and v0.16.0",
         "calls", {"all": [_spec("Accelerator", kw={"gradient_accumulation_steps": ("gt", 1)}),
                           _spec("accumulate", attr=True),
-                          _spec("prepare", attr=True, arg_name=r"sched")]},
+                          _spec("prepare", attr=True, arg_name=r"sched")],
+                  # a schedule sized in micro-batches is what these releases step (accelerate PR 500)
+                  "none": [_spec(special="micro_batch_schedule")]},
         "the prepared scheduler steps on every micro-batch although the optimizer steps only every "
         "gradient_accumulation_steps batches (AcceleratedScheduler ignores `sync_gradients`): warmup and decay "
         "run {n}x faster than written",
