@@ -460,5 +460,6 @@ JOB = {
     "PF649": "plan.pf649_hydra_later_option_undoes_override",
     "PF664": "plan.pf664_deepspeed_engine_without_optimizer",
     "PF669": "plan.pf669_deepspeed_optimizer_skips_trainer_create_optimizer",
+    "PF681": "plan.pf681_accelerate_schedule_counts_micro_batches",
     "PF801": "plan.pf801_does_not_fit",
 }

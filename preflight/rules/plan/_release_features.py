@@ -159,7 +159,7 @@ _SCHEDULE_LENGTHS = {"get_scheduler": ("num_training_steps", 3), "OneCycleLR": (
                      "CosineAnnealingLR": ("T_max", 1)}
 
 
-def _schedule_length(call: ast.Call) -> Optional[ast.AST]:
+def schedule_length(call: ast.Call) -> Optional[ast.AST]:
     last = call_last(call) or ""
     if last in _SCHEDULE_LENGTHS:
         name, position = _SCHEDULE_LENGTHS[last]
@@ -195,13 +195,13 @@ def _counts_micro_batches(tree: ast.AST, expr: ast.AST, depth: int = 0) -> Optio
     return True if batches else None
 
 
-def _micro_batch_schedules(pctx: PlanContext) -> Iterator[tuple[ParsedPython, ast.AST]]:
+def micro_batch_schedules(pctx: PlanContext) -> Iterator[tuple[ParsedPython, ast.AST]]:
     """Scheduler constructions whose length counts micro-batches (right where the prepared scheduler
     steps on every micro-batch)."""
     for script in pctx.scripts:
         for call in ast.walk(script.tree):
             if isinstance(call, ast.Call):
-                length = _schedule_length(call)
+                length = schedule_length(call)
                 if length is not None and _counts_micro_batches(script.tree, length):
                     yield script, call
 
@@ -227,7 +227,7 @@ def _special(pctx: PlanContext, spec: Mapping[str, Any]) -> Iterator[tuple[Parse
     elif kind == "training_step_without_batch_idx":
         yield from _training_step_without_batch_idx(pctx)
     elif kind == "micro_batch_schedule":
-        yield from _micro_batch_schedules(pctx)
+        yield from micro_batch_schedules(pctx)
     else:  # pragma: no cover - the table is checked by the tests
         raise ValueError(f"unknown special {kind}")
 
