@@ -112,6 +112,17 @@ DEFECTS: tuple[Defect, ...] = (
         "run {n}x faster than written",
         "do not prepare the scheduler and step it only when `accelerator.sync_gradients` is true"),
     Defect(
+        "accelerate-prepare-model-twice", "accelerate", (((0,), (1, 14)),), "1.14.0",
+        "https://github.com/huggingface/accelerate/pull/3977",
+        "accelerator.py prepare_model at v0.12.0, v1.0.0, v1.13.0 (no guard: appended to _models and wrapped "
+        "again) and v1.14.0 (`_is_accelerate_prepared` returns the model as it is)",
+        "prepared_twice", {},
+        "`{value}` was already returned by `accelerator.prepare` and is prepared again: the model is wrapped twice "
+        "(DDP(DDP(model))) and registered twice, so save_state/load_state write and read it twice per rank "
+        "(accelerate issue 3967)",
+        "prepare each object once: pass the model, optimizer, loaders and scheduler in one `prepare` call",
+        severity="warning"),
+    Defect(
         "accelerate-sync-each-batch-steps-every-batch", "accelerate", (((0, 28), (0, 31)),), "0.31.0",
         "https://github.com/huggingface/accelerate/pull/2790",
         "accelerator.py at v0.28.0, v0.30.1 (`_do_sync(force=sync_each_batch)`) and v0.31.0",

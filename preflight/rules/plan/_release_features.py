@@ -365,7 +365,51 @@ def adapter_name_substrings(pctx: PlanContext, params: Mapping[str, Any]) -> Opt
     return None
 
 
+# -- a model passed to ``accelerator.prepare`` twice ------------------------------------------------------
+_PREPARE = ("prepare", "prepare_model")
+
+
+def _prepare_call(stmt: ast.stmt) -> Optional[ast.Call]:
+    value = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _PREPARE:
+        return value
+    return None
+
+
+def _bound(stmt: ast.stmt) -> set[str]:
+    out: set[str] = set()
+    for target in stmt.targets if isinstance(stmt, ast.Assign) else []:
+        for elt in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+            if isinstance(elt, ast.Name):
+                out.add(elt.id)
+    return out
+
+
+def prepared_twice(pctx: PlanContext, params: Mapping[str, Any]) -> Optional[Hit]:
+    """A name bound from ``accelerator.prepare(...)`` passed to ``prepare`` again further down the same block
+    (no other assignment to it in between): the second call wraps the wrapped model again."""
+    for script in pctx.scripts:
+        for block in ast.walk(script.tree):
+            body = getattr(block, "body", None)
+            if not isinstance(body, list):
+                continue
+            prepared: set[str] = set()
+            for stmt in body:
+                call = _prepare_call(stmt)
+                if call is not None:
+                    # models only: loaders, optimizers and schedulers carry a guard (`_is_accelerate_prepared`)
+                    again = [a.id for a in call.args if isinstance(a, ast.Name) and a.id in prepared
+                             and not re.search(r"(?i)load|optim|sched|data", a.id)]
+                    if again:
+                        return script, call, {"value": again[0]}
+                    prepared |= _bound(stmt)
+                else:
+                    prepared -= _bound(stmt)
+    return None
+
+
 CODE_FEATURES = {
+    "prepared_twice": prepared_twice,
     "calls": calls,
     "hf_trainer_accumulation": hf_trainer_accumulation,
     "adapter_name_substrings": adapter_name_substrings,
