@@ -28,6 +28,7 @@ from typing import Any, Optional
 
 from preflight.adapters._cache import cache_stays_on
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+from preflight.adapters.launch_line import accelerate_launch_flags
 from preflight.adapters.script_pass import ScriptPassState
 
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
@@ -459,10 +460,16 @@ class _ConfigPass:
     def world(self) -> None:
         procs: Any = self.data.get("num_processes")
         machines: Any = self.data.get("num_machines")
-        if _is_int(procs) and procs >= 1:
-            self.add("dist.world_size", procs,
-                     self.src("num_processes", detail="accelerate num_processes = total processes over all machines"))
-        elif procs == -1:
+        given = accelerate_launch_flags(self.project.argv)  # a flag given wins over the file (DiffuLLaMA)
+        for key in ("num_processes", "num_machines"):
+            if f"__{key}" in given and self.data.get(key) is not None:
+                self.note((key,), f"overridden by --{key} {given['__' + key]} on the launch line")
+        procs = None if "__num_processes" in given else procs
+        if "__num_machines" in given:
+            self.world_procs(procs)
+            return
+        self.world_procs(procs)
+        if procs == -1:
             self.note(("num_processes",), "-1: all visible GPUs, known only at launch")
         if _is_int(machines) and machines >= 1:
             self.add("dist.nodes", machines, self.src("num_machines", detail="accelerate config num_machines"))
@@ -474,6 +481,11 @@ class _ConfigPass:
             self.add("dist.devices_per_node", procs // machines,
                      self.src("num_processes", kind="derived",
                               detail=f"num_processes / num_machines = {procs} / {machines}"))
+
+    def world_procs(self, procs: Any) -> None:
+        if _is_int(procs) and procs >= 1:
+            self.add("dist.world_size", procs,
+                     self.src("num_processes", detail="accelerate num_processes = total processes over all machines"))
 
     def deepspeed(self) -> None:
         block = self.data.get("deepspeed_config")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.analysis.syntax import dotted_name
+from preflight.analysis.syntax import dotted_name, keyed_chain
 from preflight.local_trees import parse_file
 
 _MAX_BYTES = 500_000
@@ -482,17 +482,9 @@ def _static(fn: ast.FunctionDef) -> bool:
 
 def attr_path(node: ast.AST, var: str) -> Optional[tuple]:
     """``var.a.b`` / ``var["a"]["b"]`` -> ("a", "b")."""
-    parts: list[str] = []
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        if isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-        else:
-            if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
-                return None
-            parts.append(node.slice.value)
-        node = node.value
-    if isinstance(node, ast.Name) and node.id == var and parts:
-        return tuple(reversed(parts))
+    got = keyed_chain(node)
+    if got is not None and got[0].id == var and got[1]:
+        return got[1]
     return None
 
 

@@ -29,7 +29,7 @@ from preflight.adapters.hydra_reads import (
     _Val,
 )
 
-from preflight.analysis.syntax import own_nodes_in_order
+from preflight.analysis.syntax import keyed_chain, own_nodes_in_order
 
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
          "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
@@ -80,25 +80,18 @@ class _ObjReader(_Reader):
         return super().test(node, depth)
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
-        parts: list[str] = []
-        while isinstance(node, (ast.Attribute, ast.Subscript)):
-            if isinstance(node, ast.Attribute):
-                parts.append(node.attr)
-            elif isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                parts.append(node.slice.value)
-            else:
-                return None
-            node = node.value
-        parts.reverse()
-        if isinstance(node, ast.Name):
-            if node.id in self.segs:
-                bound = binding_at(self.segs[node.id], node)
-                return None if bound is None else bound + tuple(parts)
-            if node.id in self.names and node.id not in self.rebound and (
-                    parts or self.bare or not isinstance(lookup(self.combined, self.names[node.id]), dict)):
-                return self.names[node.id] + tuple(parts)
-            if node.id == "self" and parts and parts[0] in self.selfs:
-                return self.selfs[parts[0]] + tuple(parts[1:])
+        got = keyed_chain(node)
+        if got is None:
+            return None
+        root, parts = got
+        if root.id in self.segs:
+            bound = binding_at(self.segs[root.id], root)
+            return None if bound is None else bound + parts
+        if root.id in self.names and root.id not in self.rebound and (
+                parts or self.bare or not isinstance(lookup(self.combined, self.names[root.id]), dict)):
+            return self.names[root.id] + parts
+        if root.id == "self" and parts and parts[0] in self.selfs:
+            return self.selfs[parts[0]] + parts[1:]
         return None
 
     def ev(self, node: Optional[ast.AST], depth: int = 0) -> Optional[_Val]:

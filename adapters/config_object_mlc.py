@@ -29,6 +29,8 @@ from typing import Any, Optional
 
 from preflight.adapters.config_object import Leaf, Modules, Tree
 
+from preflight.analysis.syntax import keyed_chain
+
 _CTORS = ("ConfigDict", "FrozenConfigDict", "dict", "EasyDict")
 _DEPTH = 3
 
@@ -185,19 +187,9 @@ class _Builder:
         return out
 
     @staticmethod
-    def _path(node: ast.AST) -> Optional[tuple[str, list[str]]]:
-        keys: list[str] = []
-        while isinstance(node, (ast.Attribute, ast.Subscript)):
-            if isinstance(node, ast.Attribute):
-                keys.append(node.attr)
-            elif isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                keys.append(node.slice.value)
-            else:
-                return None
-            node = node.value
-        if not isinstance(node, ast.Name):
-            return None
-        return node.id, list(reversed(keys))
+    def _path(node: ast.AST) -> Optional[tuple[str, tuple[str, ...]]]:
+        got = keyed_chain(node)
+        return None if got is None else (got[0].id, got[1])
 
     def slot_value(self, node: ast.AST, env: dict[str, Tree]) -> Any:
         got = self._path(node)

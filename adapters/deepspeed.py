@@ -76,6 +76,12 @@ def deepspeed_block(config: LoadedConfig) -> Optional[tuple[tuple[str, ...], dic
     return None
 
 
+def _accelerator_loop(project: Project) -> bool:
+    """True when a script of the project builds ``accelerate.Accelerator(...)`` (its own training loop)."""
+    return any((site.qualified or "").startswith("accelerate.") and (site.qualified or "").endswith(".Accelerator")
+               for script in project.scripts for site in project.index(script).calls)
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -237,11 +243,21 @@ class _ConfigPass:
 
     def batch(self) -> None:
         values: dict[str, int] = {}
+        own_loop = _accelerator_loop(self.project)
         for key, field in _TRIPLE:
             if key not in self.block or self.auto(key):
                 continue
             value = self.block[key]
-            if _is_int(value) and self.add(field, value, self.src(key)):
+            if own_loop and field == "batch.micro" and _is_int(value):
+                # Accelerator.prepare keeps an integer train_micro_batch_size_per_gpu for DeepSpeed's
+                # bookkeeping and never rebatches the script's DataLoader (accelerate/accelerator.py
+                # _prepare_deepspeed: only "auto" is filled from the loader's batch_size): DiffuLLaMA's
+                # JSON says 64 where DataLoader(batch_size=--batch-size 60) is what each step reads
+                self.adapter.note(self.plan, f"{self.config.path}: train_micro_batch_size_per_gpu {value} is "
+                                             "DeepSpeed's figure; under Accelerator the script's DataLoader "
+                                             "batch_size is what each step holds (medium)")
+            conf = "medium" if own_loop and field == "batch.micro" else "high"
+            if _is_int(value) and self.add(field, value, self.src(key), conf):
                 values[key] = value
         micro = values.get("train_micro_batch_size_per_gpu")
         accum = values.get("gradient_accumulation_steps")

@@ -31,11 +31,9 @@ interpolations are unknown (the real environment is never read).
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 from preflight.adapters.hydra_apps import (  # noqa: F401  (moved; re-exported)
     Composed,
     HydraApp,
@@ -47,7 +45,6 @@ from preflight.adapters.hydra_apps import (  # noqa: F401  (moved; re-exported)
 )
 from preflight.adapters.hydra_calls import (
     _args_like,
-    _device_count,
     _first_parameter,
     _is_args,
     _is_trainer,
@@ -59,13 +56,12 @@ from preflight.adapters.hydra_compose import (
     relative,
     resolve,
 )
-from preflight.adapters.lightning_pass import _PRECISION, _STRATEGY
+from preflight.adapters.hydra_lightning import strategy_handed_in, trainer_node
 from preflight.adapters.module_params import COMPILES, DIVIDES, count_target, source_says
 
 from preflight.adapters_api import Adapter, Project
-from preflight.analysis.syntax import dotted_name
 from preflight.diagnostics import FileError
-from preflight.plan import Source, TrainingPlan
+from preflight.plan import TrainingPlan
 from preflight.registry import register_adapter
 
 _OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.",
@@ -76,45 +72,12 @@ _TA_KEYS = {"per_device_train_batch_size": "batch.micro", "gradient_accumulation
             "optim": "optimizer.name", "gradient_checkpointing": "memory.gradient_checkpointing",
             "activation_checkpointing": "memory.gradient_checkpointing", "torch_compile": "compile.enabled",
             "max_length": "data.seq_len", "max_seq_length": "data.seq_len"}
-_FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
-         "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
-_STAGE = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
-
-
-
-
 
 
 # --------------------------------------------------------------------------- finding apps
 
 
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------------- composing
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --------------------------------------------------------------------------- the adapter
@@ -260,7 +223,7 @@ class _Facts:
         for path, node in _nodes(self.cfg, ()):
             target = node.get("_target_") if isinstance(node, dict) else None
             if _is_trainer(target) or (path == ("trainer",) and target is None and _trainer_like(node)):
-                self.trainer(path, node)
+                trainer_node(self, path, node)
             elif _is_args(target) or (target is None and _args_like(node)
                                       and not (handed and handed[0][:len(path)] == path)):
                 self.training_args(path, node)
@@ -291,7 +254,7 @@ class _Facts:
         self.lora_sections()
         self.local_modules()
         if app.script is not None and app.script.tree is not None:
-            self.strategy_handed_in(app.script.tree)
+            strategy_handed_in(self, app.script.tree)
             from preflight.adapters.hydra_trainer_defaults import trainer_defaults
 
             trainer_defaults(self, app.script.tree, app.script.source.display)
@@ -407,103 +370,6 @@ class _Facts:
                  f"{target} ({relative(Path(file), self.project.root)}:{line}) built with the config's sizes: "
                  f"{', '.join(layers)}", "medium")
 
-    # -- Lightning -----------------------------------------------------------
-    def trainer(self, path: tuple[str, ...], node: dict[str, Any]) -> None:
-        def at(key: str) -> tuple[str, ...]:
-            return (*path, key)
-
-        devices = None
-        if "devices" in node:
-            value = self.known(at("devices"))
-            devices = _device_count(value)
-            if devices is not None:
-                self.add("dist.devices_per_node", devices, at("devices"), f"Trainer devices={value!r}")
-            elif value is not None:
-                self.note(f"{self.where(at('devices'))}: Trainer devices={value!r}: all visible devices, "
-                          "known only at launch")
-        nodes = None
-        if "num_nodes" in node:
-            value = self.known(at("num_nodes"))
-            if isinstance(value, int) and not isinstance(value, bool):
-                nodes = value
-                self.add("dist.nodes", value, at("num_nodes"), f"Trainer num_nodes={value}")
-        if devices is not None:
-            world = devices * (nodes or 1)
-            source = Source("derived", *self._loc(at("devices")), ".".join(at("devices")),
-                            f"Trainer devices x num_nodes = {devices} x {nodes or 1}"
-                            + ("" if nodes else " (num_nodes default 1)") + f" (Hydra, {self.method})")
-            self.adapter.add_checked(self.plan, "dist.world_size", world, source)
-        if "precision" in node:
-            value = self.known(at("precision"))
-            if value is not None and not isinstance(value, bool) and value in _PRECISION:
-                mode = _PRECISION[value]
-                if mode is not None:
-                    self.add("precision.mode", mode, at("precision"), f"Trainer precision={value!r}")
-        if "accumulate_grad_batches" in node:
-            value = self.known(at("accumulate_grad_batches"))
-            if isinstance(value, int) and not isinstance(value, bool):
-                self.add("batch.grad_accum", value, at("accumulate_grad_batches"),
-                         f"Trainer accumulate_grad_batches={value}")
-        if "strategy" in node:
-            self.strategy(at("strategy"))
-
-    def strategy_handed_in(self, tree: ast.AST) -> None:
-        """``strategy=hydra.utils.instantiate(config.strategy)`` given to the Trainer the script builds
-        (kuleshov-group/mdlm @ c112c52 main.py:176-181 with configs/strategy/ddp.yaml ``_target_:
-        lightning.pytorch.strategies.DDPStrategy``): the composed section read as the Trainer's strategy,
-        when that section is not also inside the trainer node."""
-        if isinstance(self.cfg.get("trainer"), dict) and "strategy" in self.cfg["trainer"]:
-            return
-        paths = set()
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            name = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
-            if name not in ("instantiate", "Trainer"):
-                continue
-            for kw in node.keywords:
-                value = kw.value
-                if kw.arg != "strategy" or not isinstance(value, ast.Call) \
-                        or (dotted_name(value.func) or "").rsplit(".", 1)[-1] != "instantiate" or not value.args:
-                    continue
-                chain = dotted_name(value.args[0]) or ""
-                parts = tuple(chain.split("."))
-                if len(parts) >= 2:
-                    paths.add(parts[1:])
-        if len(paths) == 1:
-            path = next(iter(paths))
-            if isinstance(self.composed_raw(path), dict):
-                self.strategy(path)
-
-    def strategy(self, path: tuple[str, ...]) -> None:
-        raw = self.composed_raw(path)
-        if isinstance(raw, dict):
-            target = raw.get("_target_")
-            name = target.rsplit(".", 1)[-1] if isinstance(target, str) else ""
-            if name == "DDPStrategy":
-                self.add("dist.sharding", "ddp", path, f"strategy _target_ {target}")
-            elif name == "FSDPStrategy":
-                mode = self.known((*path, "sharding_strategy")) if "sharding_strategy" in raw else "FULL_SHARD"
-                if isinstance(mode, str) and mode.upper() in _FSDP:
-                    self.add("dist.sharding", _FSDP[mode.upper()], path, f"FSDPStrategy sharding_strategy={mode}")
-            elif name == "DeepSpeedStrategy":
-                stage = self.known((*path, "stage")) if "stage" in raw else 2
-                if stage in _STAGE:
-                    self.add("dist.sharding", _STAGE[stage], path, f"DeepSpeedStrategy stage={stage}")
-                for key, name in (("offload_optimizer", "dist.offload_optimizer"),
-                                  ("offload_parameters", "dist.offload_params")):
-                    if key in raw and self.known((*path, key)) is True:
-                        self.add(name, "cpu", (*path, key), f"DeepSpeedStrategy {key}=True")
-            return
-        value = self.known(path)
-        if isinstance(value, str) and value in _STRATEGY:
-            sharding, params, opt = _STRATEGY[value]
-            self.add("dist.sharding", sharding, path, f"Trainer strategy={value!r}")
-            if params:
-                self.add("dist.offload_params", params, path, f"Trainer strategy={value!r}")
-            if opt:
-                self.add("dist.offload_optimizer", opt, path, f"Trainer strategy={value!r}")
-
     # -- data, optimizer, TrainingArguments -----------------------------------
     def data(self, path: tuple[str, ...], node: dict[str, Any]) -> None:
         if "batch_size" in node:
@@ -558,17 +424,3 @@ class _Facts:
     def _loc(self, path: tuple[str, ...]) -> tuple[Optional[str], Optional[int]]:
         origin = self.composed.origins.get(path)
         return (origin[0], origin[1]) if origin and path not in self.composed.cli else (None, None)
-
-
-
-
-
-
-
-
-
-
-
-
-
-

@@ -238,6 +238,11 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
     elif head == "composer":
         info.launcher = "composer"
         _composer(info, tokens, i + 1)
+    elif head == "fairseq-train":
+        # fairseq's console script (fairseq_cli/train.py, the library's, not the job's): its flags are the job
+        # (adapters/fairseq_cli.py); it starts one process per visible GPU itself
+        info.launcher = "fairseq"
+        info.script_args = list(tokens[i + 1:])
     elif head == "colossalai" and i + 1 < len(tokens) and tokens[i + 1] == "run":
         from preflight.adapters.launch_colossalai import parse_colossalai_run
 
@@ -253,6 +258,9 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
         elif module and target in ("deepspeed", "deepspeed.launcher.runner"):
             info.launcher = "deepspeed"
             _deepspeed(info, tokens, j)
+        elif module and target == "fairseq_cli.train":
+            info.launcher = "fairseq"
+            info.script_args = list(tokens[j:])
         elif target is not None:
             info.launcher = "python"
             info.script, info.module, info.script_args = target, module, list(tokens[j:])
@@ -272,6 +280,18 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
                 flag = name.replace("__", "--", 1).replace("_", "-" if opts is info.wrapper_options else "_")
                 info.notes.append(f"{flag} {value} is a shell variable, set when the job runs; not known statically")
     return info
+
+
+def accelerate_launch_flags(argv: Optional[Sequence[str]]) -> dict[str, str]:
+    """The options of the ``accelerate launch`` command ``argv`` (empty for another launcher).
+    ``accelerate launch`` copies a config file's value only onto a flag the command line left unset
+    (accelerate/commands/launch.py ``_validate_launch_command``: ``getattr(args, name) is None``), so
+    DiffuLLaMA's ``--config_file single_node.yaml ... --num_processes $((4*$NNODES)) --num_machines
+    $NNODES`` runs what the flags say, whatever the file's ``num_processes: 4``, ``num_machines: 1``."""
+    if not argv:
+        return {}
+    info = parse_launch(argv)
+    return dict(info.options) if info.launcher == "accelerate" else {}
 
 
 def _torchrun(info: LaunchInfo, tokens: list[str], i: int) -> None:

@@ -124,14 +124,14 @@ class ModelAttentionAdapter(Adapter):
         return any(isinstance(s.tree, ast.Module) and ".parameters()" in s.source.text for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        from preflight.adapters.model_imported import _imported_classes, _parse
+        from preflight.adapters.model_imported import _parse, imported_classes
         from preflight.adapters.module_params_imports import with_imports
 
         found: list[tuple[Any, ast.Assign, str, Path, str]] = []
         for script in project.scripts:
             if not isinstance(script.tree, ast.Module) or ".parameters()" not in script.source.text:
                 continue
-            names = _imported_classes(script)
+            names = imported_classes(project, script)
             if not names:
                 continue
             for node in ast.walk(script.tree):

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import TrainingPlan
 from preflight.registry import register_adapter
+
+if TYPE_CHECKING:
+    from preflight.adapters.star_imports import Memo
 
 
 def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
@@ -39,6 +42,7 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
     path = Path(str(script.source.path))
     roots = [path.parent, *list(path.parents)[1:4]]
     out: dict[str, tuple[Path, str]] = {}
+    memo: Memo = {}  # each package's star imports read once for every name imported from it
     for node in ast.walk(script.tree):
         if isinstance(node, ast.ImportFrom):
             single = ast.Module(body=[node], type_ignores=[])
@@ -46,13 +50,13 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
             for a in node.names:
                 if a.name == "*":
                     if files:  # ``from models import *`` (adapters/star_imports.py)
-                        out.update(star_names(files[0]))
+                        out.update(star_names(files[0], memo=memo))
                     continue
                 own = [f for f in files if f.stem == a.name or (f.name == "__init__.py" and f.parent.name == a.name)]
                 if own:
                     out[a.asname or a.name] = (own[0], "")  # ``from models import mar``: a module
                 elif files:
-                    out[a.asname or a.name] = _defined(files[0], a.name)
+                    out[a.asname or a.name] = _defined(files[0], a.name, memo)
         elif isinstance(node, ast.Import):
             for a in node.names:
                 for root in roots:
@@ -63,7 +67,19 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
     return out
 
 
-def _defined(path: Path, name: str) -> tuple[Path, str]:
+def imported_classes(project: Project, script: Any) -> dict[str, tuple[Path, str]]:
+    """:func:`_imported_classes` of ``script``, computed once per audit (``project.cache``) for the adapters
+    that ask for it (this one's detect and contribute, model_tuple_builder, model_attention): a package
+    with many star imports (timm's) is otherwise followed again by each. The dict is shared: callers must
+    not change it."""
+    memo = project.cache.setdefault("model_imported.classes", {})
+    held = memo.get(id(script))
+    if held is None or held[0] is not script:
+        held = memo[id(script)] = (script, _imported_classes(script))
+    return held[1]
+
+
+def _defined(path: Path, name: str, memo: Optional[Memo] = None) -> tuple[Path, str]:
     """Where ``name`` imported from the module at ``path`` is defined: that module, or the module its package
     ``__init__.py`` re-exports it from (``from .utils import get_model``; ``from .x import *``), followed as a
     star import is (adapters/star_imports.py: a literal ``__all__`` obeyed, three files deep)."""
@@ -72,7 +88,7 @@ def _defined(path: Path, name: str) -> tuple[Path, str]:
     tree = _parse(path)
     if tree is None or any(isinstance(n, (ast.ClassDef, ast.FunctionDef)) and n.name == name for n in tree.body):
         return path, name
-    return star_names(path).get(name, (path, name))
+    return star_names(path, memo=memo).get(name, (path, name))
 
 
 _ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
@@ -169,7 +185,7 @@ class ModelImportedAdapter(Adapter):
         for s in project.scripts:
             if s.tree is None:
                 continue
-            names = _imported_classes(s)
+            names = imported_classes(project, s)
             if names and any(isinstance(n, ast.Call) and _root(n.func) in names for n in ast.walk(s.tree)):
                 return True
         return False
@@ -317,7 +333,7 @@ class ModelImportedAdapter(Adapter):
         from preflight.adapters.module_params_nested import UNKNOWN, count_class
         from preflight.adapters.module_params_values import _Ctx
 
-        imported = _imported_classes(script)
+        imported = imported_classes(project, script)
         if not imported:
             return
         idx = project.index(script)

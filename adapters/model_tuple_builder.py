@@ -237,13 +237,13 @@ class ModelTupleBuilderAdapter(Adapter):
         from preflight.adapters.model_attention import attention_of
         from preflight.adapters.model_imported import (
             ModelImportedAdapter,
-            _imported_classes,
             _parse,
+            imported_classes,
         )
         from preflight.adapters.module_params_calls import count_call
         from preflight.adapters.module_params_imports import with_imports
 
-        imported = _imported_classes(script)
+        imported = imported_classes(project, script)
         if not imported:
             return False
         idx = project.index(script)

@@ -11,13 +11,11 @@ from typing import TYPE_CHECKING, Any, Optional, cast
 from preflight.adapters.module_params import _prod, _Unknown
 from preflight.adapters.module_params_lists import empty_list
 from preflight.adapters.module_params_norms import weight_rows
+from preflight.adapters.module_params_torch import _bias_of, _counted_layer, _merge
 from preflight.adapters.module_params_values import (
     _SIZE_FACTORIES,
     _UNK,
-    _bias_of,
-    _counted_layer,
     _Ctx,
-    _merge,
     _Mod,
     _number,
     _Tensor,

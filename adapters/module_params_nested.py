@@ -27,6 +27,7 @@ from preflight.adapters.module_params_binding import bind_arguments
 from preflight.adapters.module_params_idioms import local_dict_update
 from preflight.adapters.module_params_lists import augmented, local_list_append
 from preflight.adapters.module_params_store import _StoreFrame
+from preflight.adapters.module_params_torch import torch_layer
 from preflight.adapters.module_params_values import (
     _DEPTH,
     _NOOP_CALLS,
@@ -41,7 +42,6 @@ from preflight.adapters.module_params_values import (
     _Tensor,
     _WeightRef,
     layer_factory,
-    torch_layer,
     torch_layer_base,
 )
 

@@ -26,7 +26,7 @@ _MODULES = ("torch.nn.utils", "torch.nn.utils.parametrizations")
 def weight_rows(name: str, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The size of a layer's weight along dimension 0, as a fact of the counted layer: ``Linear`` and
     ``Conv*d`` their output size, ``ConvTranspose*d`` their input size (its weight is ``(in, out / groups, *k)``)."""
-    from preflight.adapters.module_params_values import _bound
+    from preflight.adapters.module_params_torch import _bound
 
     if name == "Linear":
         key, order = "out_features", ["in_features", "out_features"]

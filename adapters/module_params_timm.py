@@ -147,7 +147,7 @@ def _block(a: dict[str, Any], line: int) -> _Mod:
     ``partial(nn.LayerNorm, eps=...)``/``nn.RMSNorm`` factory), the attention (qkv, proj), a
     ``LayerScale`` of ``dim`` each side when ``init_values`` is set, the MLP (``bias=proj_bias``).
     A norm inside the attention or the MLP, or another norm class: unknown."""
-    from preflight.adapters.module_params_values import _counted_layer
+    from preflight.adapters.module_params_torch import _counted_layer
 
     if a["qk_norm"] or a["scale_attn_norm"] or a["scale_mlp_norm"]:
         raise _Unknown("Block norms")

@@ -344,11 +344,16 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
     # launch line count as much as the code
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
-    if _PEFT_WORDS.search(extra) is None and not names_peft(script.source.text, script.tree, path, root):
+    from preflight.adapters.config_target_modules import targets_name
+
+    texts = [src.text for src, _cfg in project.configs]
+    if _PEFT_WORDS.search(extra) is None and not names_peft(script.source.text, script.tree, path, root) \
+            and not targets_name(names_peft, texts, root):
         adapter.add_checked(plan, "peft.method", "none",
                             project.source(script, site_node, "code", detail=f"a training loop; no PEFT/LoRA named {what}"),
                             "medium")
-    if _CKPT_WORDS.search(extra) is None and not names_checkpointing(script.source.text, script.tree, path, root):
+    if _CKPT_WORDS.search(extra) is None and not names_checkpointing(script.source.text, script.tree, path, root) \
+            and not targets_name(names_checkpointing, texts, root):
         adapter.add_checked(plan, "memory.gradient_checkpointing", False,
                             project.source(script, site_node, "code",
                                            detail=f"a training loop; no activation checkpointing named {what}"),

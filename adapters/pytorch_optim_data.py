@@ -60,6 +60,9 @@ class _OptimDataPass(_ModelPass):
             if last == "CPUOffloadOptimizer" and (site.qualified or "").startswith("torchao."):
                 last = self.cpu_offload_optimizer(site, conf)
             self.add("optimizer.name", last, source, conf)
+            from preflight.adapters.optimizer_foreach import write_step_path
+
+            write_step_path(self, site, self._class_alias(site) or site.qualified or last, conf)
             if site.target:
                 self.optimizer_names.add(site.target)
             state = "int8" if "8bit" in last else "int4" if "4bit" in last else \

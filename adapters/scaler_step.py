@@ -45,6 +45,7 @@ class ScalerStep:
     in_loop: bool  # every step call is inside a for/while of its function
     fn: Optional[ast.AST]  # the function holding them (None: the script's module level)
     what: str = "timm's loss scaler"
+    call: Optional[ast.Call] = None  # the script's call of ``fn`` (None: the steps are in the script)
 
 
 def _loops_around(fn: ast.AST) -> set[int]:
@@ -186,13 +187,60 @@ def _find(project: Project, script: Any) -> Optional[ScalerStep]:
         if steps:
             loops = _loops_around(fn)
             return ScalerStep(site.line, f"{path.name}:{steps[0].lineno}", steps,
-                              all(id(c) in loops for c in steps), fn, what)
+                              all(id(c) in loops for c in steps), fn, what, other.call)
     return None
 
 
-def _autocast_fp16(fn: ast.AST) -> Optional[int]:
+def _guarded_off(fn: Any, node: ast.AST, call: Optional[ast.Call], idx: Any) -> bool:
+    """``node`` sits under ``if P:`` (or the ``else`` of ``if not P:``) of a parameter ``P`` of ``fn``
+    that the script's ``call`` is not known to pass true: HorNet ``engine.py:51-52`` ``if use_amp: with
+    torch.cuda.amp.autocast():`` reached by ``train_one_epoch(..., use_amp=args.use_amp)`` with
+    ``--use_amp`` default False (``main.py:187,421``), where ConvNeXt's ``--use_amp true`` takes it."""
+    if call is None or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    for branch in ast.walk(fn):
+        if not isinstance(branch, ast.If):
+            continue
+        test, negated = branch.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if not (isinstance(test, ast.Name) and test.id in params):
+            continue
+        in_body = any(node is n for b in branch.body for n in ast.walk(b))
+        in_else = any(node is n for b in branch.orelse for n in ast.walk(b))
+        if not (in_body or in_else):
+            continue
+        given = _passed(fn, call, test.id, params)
+        truth = idx.truth(given) if given is not None else _default_of(fn, test.id)
+        if truth is None or truth != (in_body != negated):
+            return True  # not known to be taken
+    return False
+
+
+def _passed(fn: Any, call: ast.Call, name: str, params: list[str]) -> Optional[ast.expr]:
+    """The expression ``call`` passes for parameter ``name`` of ``fn`` (None: not passed)."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    at = params.index(name)
+    if fn.args.args and fn.args.args[0].arg in ("self", "cls"):
+        at -= 1
+    plain = [a for a in call.args if not isinstance(a, ast.Starred)]
+    return plain[at] if 0 <= at < len(plain) and len(plain) == len(call.args) else None
+
+
+def _default_of(fn: Any, name: str) -> Optional[bool]:
+    """The truth of parameter ``name``'s constant default (None: no default, or not a constant)."""
+    args = [*fn.args.posonlyargs, *fn.args.args]
+    defaults = dict(zip([a.arg for a in args][len(args) - len(fn.args.defaults):], fn.args.defaults))
+    value = defaults.get(name)
+    return bool(value.value) if isinstance(value, ast.Constant) else None
+
+
+def _autocast_fp16(fn: ast.AST, call: Optional[ast.Call] = None, idx: Any = None) -> Optional[int]:
     """The line of an enabled CUDA autocast with the default (fp16) dtype in ``fn``; None if there is
-    none, or one whose dtype or switch is not known to be that."""
+    none, or one whose dtype or switch is not known to be that (nor the parameter it is guarded by)."""
     found: Optional[int] = None
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call):
@@ -211,6 +259,8 @@ def _autocast_fp16(fn: ast.AST) -> Optional[int]:
             if kw.arg is None:
                 return None
         if len(node.args) > (1 if name in ("torch.autocast", "torch.amp.autocast") else 0):
+            return None
+        if idx is not None and _guarded_off(fn, node, call, idx):
             return None
         found = found or node.lineno
     return found
@@ -238,7 +288,7 @@ class ScalerStepAdapter(Adapter):
                           f"{found.where}, in the loop: backward() and the optimizer's step() on every call")
                 self.add_checked(plan, "batch.grad_accum", 1,
                                  project.source(script, found.built_line, "code", detail=detail), "medium")
-            line = _autocast_fp16(found.fn) if found.fn is not None else None
+            line = _autocast_fp16(found.fn, found.call, project.index(script)) if found.fn is not None else None
             if line is not None:
                 detail = (f"autocast() with CUDA's default fp16 (line {line} of the step's function, "
                           f"{found.where.split(':')[0]}) and {found.what} (line {found.built_line}), a GradScaler")

@@ -59,7 +59,7 @@ from preflight._record import dataclass, field
 
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
 LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun", "mpiexec", "fabric", "composer", "colossalai",
-                "python", "python3")
+                "python", "python3", "fairseq-train")
 _ASSIGN = re.compile(r"^(?:(?:export|declare|local|readonly|typeset)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _HEREDOC = re.compile(r"""^read\s+(?:-[A-Za-z]+\s+(?:''\s+|""\s+)?)*([A-Za-z_][A-Za-z0-9_]*)\s*<<-?\s*['"]?(\w+)['"]?\s*$""")
 _BLOCK_OPEN = re.compile(r"^(if|elif|case|while|until|for)\b")
@@ -481,7 +481,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                         vars_[name] = " ".join(shlex.quote(a) for a in forwarded)
                     continue
                 try:
-                    words = shell_words(raw) if raw.strip() else [""]
+                    # `MASTER=$(scontrol show hostnames ... | head -n 1)`: a command's output, not a value
+                    words = shell_words(raw, subst=False) if raw.strip() else [""]
                 except ValueError:
                     words = [raw]
                 whole = raw.strip()

@@ -85,26 +85,71 @@ def _open_paren(text: str) -> bool:
     return level > 0
 
 
-def _arith_spans(text: str) -> list[tuple[int, int]]:
-    """The ``(start, end)`` spans of the ``$((...))`` expansions of ``text`` that stand outside
-    single quotes. Their result is one number, never split into words, whatever spaces the
-    expression holds."""
+def _subst_end(text: str, k: int) -> int:
+    """The index just past the command substitution that starts at ``k`` (``$(...)`` with its
+    parentheses balanced and quotes inside it honoured, or a backquoted ``...``), or -1 when it
+    is not closed on the line."""
+    if text[k] == "`":
+        j = k + 1
+        while j < len(text):
+            if text[j] == "\\":
+                j += 2
+                continue
+            if text[j] == "`":
+                return j + 1
+            j += 1
+        return -1
+    depth = 1
+    quote = ""
+    j = k + 2
+    while j < len(text):
+        c = text[j]
+        if c == "\\" and quote != "'":
+            j += 2
+            continue
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return -1
+
+
+def _arith_spans(text: str, subst: bool = True) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of the ``$((...))`` expansions and the command substitutions
+    (``$(...)``, backquotes) of ``text`` that stand outside quotes. An arithmetic result is one
+    number, never split into words, whatever spaces the expression holds; a substitution's
+    output is not known here and is kept as one word, its ``|`` and spaces inside it
+    (ShareGPT4Omni/ShareGPT4Video ``scripts/train/8b/lora_finetune_153k.sh:30`` @ 7e02ee6:
+    ``torchrun ... --master_addr $(scontrol show hostname $SLURM_NODELIST | head -n1) ...``
+    inside ``srun ... bash -c '...'``)."""
     spans: list[tuple[int, int]] = []
     scan = Unquoted(text)
     for k in scan:
         if text.startswith("$((", k):
             end = _arith_end(text, k)
-            if end > 0:
-                spans.append((k, end))
-                scan.seek(end)
+        elif subst and (text.startswith("$(", k) or text[k] == "`"):
+            end = _subst_end(text, k)
+        else:
+            continue
+        if end > 0:
+            spans.append((k, end))
+            scan.seek(end)
     return spans
 
 
-def _protect_arith(text: str) -> tuple[str, list[str]]:
+def _protect_arith(text: str, subst: bool = True) -> tuple[str, list[str]]:
     held: list[str] = []
     out: list[str] = []
     pos = 0
-    for a, b in _arith_spans(text):
+    for a, b in _arith_spans(text, subst):
         if a < pos:
             continue
         out.append(text[pos:a])
@@ -119,13 +164,14 @@ def _restore_arith(word: str, held: Sequence[str]) -> str:
     return re.sub("\x00(\\d+)\x00", lambda m: held[int(m.group(1))], word) if held else word
 
 
-def shell_words(text: str) -> list[str]:
+def shell_words(text: str, subst: bool = True) -> list[str]:
     """``shlex.split`` that keeps a ``$((...))`` expansion inside its word: bash splits the
     expansion's result (a number), not the spaces of the expression. ``deepspeed
     --master_port=$((10000 + RANDOM % 20000)) finetune.py`` is three words, not six
     (WisdomShell/codeshell ``finetune/run_finetune.sh:17-19`` @ 09d1adc, where ``+`` was read as
-    the script). Raises ValueError like shlex."""
-    protected, held = _protect_arith(text)
+    the script). A command substitution is one word too (``subst``; an assignment's value, read
+    without it, keeps a substitution with spaces unknown). Raises ValueError like shlex."""
+    protected, held = _protect_arith(text, subst)
     return [_restore_arith(w, held) for w in shlex.split(protected)]
 
 
@@ -203,9 +249,15 @@ def _strip_comment(text: str) -> str:
 
 def _first_command(text: str) -> str:
     """The first simple command of a line: cut at unquoted ``&&``, ``||``, ``;``, ``|`` and
-    redirections (``> log 2>&1``)."""
-    for k in Unquoted(text, escapes=False):
+    redirections (``> log 2>&1``); a command substitution (``$(a | b)``) is not cut."""
+    scan = Unquoted(text, escapes=False)
+    for k in scan:
         ch = text[k]
+        if text.startswith("$(", k) or ch == "`":
+            end = _subst_end(text, k) if not text.startswith("$((", k) else _arith_end(text, k)
+            if end > 0:
+                scan.seek(end)
+                continue
         if ch in ";|" or text.startswith("&&", k) or ch in "<>" or (ch.isdigit() and text[k + 1:k + 2] == ">" and (k == 0 or text[k - 1].isspace())) or (ch == "&" and text[k + 1:k + 2] == ">"):
             return text[:k].strip()
     return text.strip().rstrip("&").strip()

@@ -29,8 +29,28 @@ def _all_names(tree: ast.Module) -> Optional[set[str]]:
     return None
 
 
-def star_names(path: Path, depth: int = 0) -> dict[str, tuple[Path, str]]:
-    """What ``from <the module at path> import *`` binds to project code: name -> (file, name there)."""
+#: what one caller's star_names calls have answered: (file, depth) -> names (see :func:`star_names`)
+Memo = dict[tuple[Path, int], dict[str, tuple[Path, str]]]
+
+
+def star_names(path: Path, depth: int = 0, memo: Optional[Memo] = None) -> dict[str, tuple[Path, str]]:
+    """What ``from <the module at path> import *`` binds to project code: name -> (file, name there).
+
+    ``memo`` (a dict the caller keeps for one reading of one script, never across runs) answers a
+    (file, depth) asked again from it: a package whose ``__init__.py`` star-imports modules that
+    star-import each other (timm: ``timm/models/__init__.py``'s ``from .x import *`` lines, 112 names
+    imported from it by ``train.py``) was otherwise read again for every path to it and every name
+    (93,736 calls for one audit). The answer is the same: it depends only on the files, read
+    unchanged within the caller's reading. The dict returned is shared: callers must not change it."""
+    if memo is None:
+        memo = {}
+    held = memo.get((path, depth))
+    if held is None:
+        held = memo[(path, depth)] = _star_names(path, depth, memo)
+    return held
+
+
+def _star_names(path: Path, depth: int, memo: Memo) -> dict[str, tuple[Path, str]]:
     from preflight.adapters.module_params_imports import _parse, imported_files
 
     tree = _parse(path)
@@ -46,7 +66,7 @@ def star_names(path: Path, depth: int = 0) -> dict[str, tuple[Path, str]]:
                 for a in node.names:  # a library import: the name is no project class any more
                     out.pop(a.asname or a.name, None)
                 continue
-            own = star_names(files[0], depth + 1) if depth < _DEPTH else {}  # read once for every name
+            own = star_names(files[0], depth + 1, memo) if depth < _DEPTH else {}  # read once for every name
             for a in node.names:
                 if a.name == "*":
                     out.update(own)

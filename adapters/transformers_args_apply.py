@@ -125,6 +125,7 @@ class _ArgsApply:
                 self.o.loss_args[key] = values[key][0]
         if "optim" in values:
             add("optimizer.name", values["optim"][0], values["optim"][1], conf)
+            self.trainer_step_path(values["optim"][0], values["optim"][1], conf)
         if "group_by_length" in values and isinstance(values["group_by_length"][0], bool):
             add("data.group_by_length", values["group_by_length"][0], values["group_by_length"][1], conf)
         if "dataloader_num_workers" in values:
@@ -327,5 +328,17 @@ class _ArgsApply:
         if name is None:
             self.o.note(f"{self.where(site.line)}: {label} {detail}")
             return
-        self.o.add("optimizer.name", name, self.o.src(site.call, f"{label} default: {detail}", "default", "optim"),
-                   conf)
+        source = self.o.src(site.call, f"{label} default: {detail}", "default", "optim")
+        self.o.add("optimizer.name", name, source, conf)
+        self.trainer_step_path(name, source, conf)
+
+    def trainer_step_path(self, name: Any, source: Source, conf: str) -> None:
+        """``optimizer.foreach`` False for an ``optim`` the Trainer builds as a per-parameter or
+        fused optimizer (adapters/optimizer_foreach.py); nothing for torch's AdamW (the release decides)."""
+        from preflight.adapters.optimizer_foreach import trainer_optim_step_path
+
+        why = trainer_optim_step_path(name)
+        if why is not None and "optimizer.foreach" in FIELDS:
+            detail = "; ".join(d for d in (source.detail, why) if d)
+            self.o.add("optimizer.foreach", False,
+                       Source(source.kind, source.path, source.line, source.key, detail), conf)

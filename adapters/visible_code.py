@@ -126,6 +126,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         return _absent_in_project(project, script, root)
     if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None and not _own_trainer(code):
         return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
+    texts += _target_texts(project, root)  # InstantMesh ``target: src.models.lrm_mesh.InstantMesh``
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
     where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
@@ -157,12 +158,31 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
                                                for t in texts))
     if _COMPILE_WORDS.search(compiled) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))
-    worded = _COMMENT_LINE.sub("", "\n".join(_local_amp(_MODULE_DOCSTRING.sub("", t, count=1)) for t in texts))
-    if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", worded)) is None and _PRECISION_WORDS.search(extra) is None:
+    worded = _TRAILING_COMMENT.sub("", _COMMENT_LINE.sub("", "\n".join(_local_amp(_MODULE_DOCSTRING.sub("", t, count=1))
+                                                                      for t in texts)))
+    if _PRECISION_WORDS.search(worded) is None and _PRECISION_WORDS.search(extra) is None:
         detail = where.format("16-bit or mixed precision (autocast, a grad scaler, half, float16/bfloat16, amp, "
                               "a precision setting)") + ": PyTorch computes in fp32"
         out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
+    elif _PRECISION_WORDS.search(extra) is None and _scaler_only(worded):
+        detail = where.format("autocast, a 16-bit cast or setting (anything but a GradScaler)") + \
+            ": a GradScaler only scales the loss of an fp32 forward; PyTorch computes in fp32"
+        out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
     return out
+
+
+# a GradScaler built by the project's loss-scaler helper (MAE's ``NativeScalerWithGradNormCount``, util/misc.py),
+# its import, its state-dict key and its own calls (``self._scaler.scale(loss)``)
+_SCALER_WORDS = re.compile(r"\bfrom\s+torch(?:\.cuda)?\.amp\s+import\s+GradScaler\b|"
+                           r"\b(?:torch\.(?:cuda\.)?amp\.)?GradScaler\b|\bamp_scaler\b")
+
+
+def _scaler_only(code: str) -> bool:
+    """The only precision words of the job's code are a GradScaler's (LTH14/rcg @ its pinned commit: main_rdm.py:176
+    ``NativeScaler()``, util/misc.py:258 ``torch.cuda.amp.GradScaler()``, and no autocast in engine_rdm.py, where
+    MAE's engine_pretrain.py:47 has ``with torch.cuda.amp.autocast():``): the loss is scaled, the forward runs in
+    fp32. Any autocast, cast or precision setting left keeps the field unknown."""
+    return _SCALER_WORDS.search(code) is not None and _PRECISION_WORDS.search(_SCALER_WORDS.sub("", code)) is None
 
 
 # ``amp = abs(xy_f)``: a local named ``amp`` (an amplitude) bound to a value that names no AMP module
@@ -248,3 +268,21 @@ def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> l
               "the launch line names torch.compile by any spelling; the loop (the project's own or "
               "Lightning's) does not compile by itself")
     return [("compile.enabled", False, project.source(script, line or 1, "code", detail=detail))]
+
+
+def _target_texts(project: Any, root: Optional[Path]) -> list[str]:
+    """The text of each local module a config read names by ``target``/``_target_`` and of the local modules
+    it imports (config_target_modules.py): code the job builds from a string, as visible as an import."""
+    from preflight.adapters.config_target_modules import target_module_files
+    from preflight.adapters.pytorch_local import _imported_up
+
+    from preflight.local_trees import parse_file
+
+    out: list[str] = []
+    for path in target_module_files([src.text for src, _cfg in project.configs], root):
+        try:
+            out.append(read_text_limited(path, errors="replace"))
+            out.extend(read_text_limited(p, errors="replace") for p in _imported_up(parse_file(path), path.parent, root))
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue  # not readable: the module's own text, if read, stays
+    return out

@@ -241,7 +241,8 @@ def _rerun_script(launcher: Path, args: Sequence[str], bases: Sequence[Path]) ->
 
 
 _TOOLS = {"axolotl": "axolotl", "axolotl.cli.train": "axolotl", "axolotl.cli.main": "axolotl", "litgpt": "litgpt",
-          "litgpt.__main__": "litgpt", "tune": "torchtune", "llamafactory-cli": "llamafactory", "lmf": "llamafactory"}
+          "litgpt.__main__": "litgpt", "tune": "torchtune", "llamafactory-cli": "llamafactory", "lmf": "llamafactory",
+          "fairseq-train": "fairseq", "fairseq_cli.train": "fairseq"}
 
 
 def _tool(tokens: Sequence[str], info) -> Optional[str]:
@@ -262,6 +263,10 @@ def _from_tool(tool: str, tokens: Sequence[str], bases: Sequence[Path], root: Pa
 
     args = list(tokens)
     out.argv = args
+    if tool == "fairseq":  # `fairseq-train ARGS`: the library's trainer; its flags are read from the line
+        out.notes.append("fairseq-train runs fairseq's own trainer (a library, not read); its flags on the launch "
+                         "line are the job (adapters/fairseq_cli.py)")
+        return
     before = len(out.configs)
     _configs_named(SimpleNamespace(config_files=[], script_args=[a for a in args if a != tool]), bases, root, out)
     if len(out.configs) == before and tool == "torchtune":
@@ -356,7 +361,8 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
         return
     bases = _bases(path.parent, root)
     shell = read_shell(text, display, args, env=env, sourced=_sourcer(path, root, bases))
-    runnable = [ln for ln in shell.launches if ln.info.script is not None or is_tune_run(ln.tokens)]
+    runnable = [ln for ln in shell.launches
+                if ln.info.script is not None or is_tune_run(ln.tokens) or ln.info.launcher == "fairseq"]
     if not runnable:
         from preflight.srun_wrapped import srun_wrapped_launches
 
@@ -397,6 +403,9 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
 def _from_launch_or_tool(ln: Any, bases: Sequence[Path], root: Path, out: JobInputs, where: str) -> bool:
     """A launch script's line: a script under a launcher, or ``tune run RECIPE --config C``
     (torchtune's command: its config is the job); False when neither is found."""
+    if ln.info.launcher == "fairseq":
+        _from_tool("fairseq", ln.tokens, bases, root, out)
+        return True
     if ln.info.script is None:
         before = len(out.configs)
         _from_tool("torchtune", ln.tokens, bases, root, out)

@@ -146,6 +146,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The optimizer offload moves each gradient to host memory and frees it on the GPU as "
               "soon as it is accumulated (torchao CPUOffloadOptimizer(offload_gradients=True)): "
               "the GPU never holds the whole set of gradients."),
+    FieldSpec("optimizer.foreach", "bool",
+              "The optimizer step takes torch's multi-tensor (foreach) path, whose temporaries span the whole "
+              "parameter list (True: foreach=True, or torch.optim's CUDA default); False: it updates one "
+              "parameter at a time or with a fused in-place kernel (foreach=False, fused=True, transformers' "
+              "Adafactor/AdamW, bitsandbytes, apex/DeepSpeed fused, lion-pytorch). Absent: the release default."),
     FieldSpec("optimizer.zero_grad_after_forward", "bool",
               "The training loop calls zero_grad() after the forward and before backward "
               "(forward, loss, zero_grad, backward, step): the previous step's gradients stay "

@@ -28,6 +28,14 @@ class _ArgparseValues(_IndexCore):
 
         return local_parser_function(self.script.source.path, self.imports.get(node.func.id))
 
+    def _imported_namespace(self, name: str) -> bool:
+        """``name`` is imported from a local module whose module-level ``name`` is the parsed options
+        (``from parser import args``)."""
+        from preflight.script_parsers import local_namespace_object
+
+        qualified = self.imports.get(name)
+        return qualified is not None and local_namespace_object(self.script.source.path, qualified)
+
     def _library_parser(self, node: ast.AST) -> bool:
         """A library function that returns the parsed options (prefigure's ``get_all_args()``,
         whose options the ``[DEFAULTS]`` of ``defaults.ini`` declares)."""

@@ -86,6 +86,36 @@ def local_parser_function(script_path: Optional[Path], qualified: Optional[str])
     return found
 
 
+def local_namespace_object(script_path: Optional[Path], qualified: Optional[str]) -> bool:
+    """``qualified`` (``parser.args``, from the script's ``from parser import args``) is a module-level name of a
+    local module bound once, to ``<parser>.parse_args()`` or to a call of that module's function that returns it
+    (akaxlh/LightGCL @ its pinned commit ``parser.py:3-21``: ``def parse_args(): ... return parser.parse_args()``
+    then ``args = parse_args()``; ``main.py:7`` ``from parser import args``)."""
+    if script_path is None or not qualified or "." not in qualified:
+        return False
+    module, _, name = qualified.rpartition(".")
+    path = _module_file(Path(script_path).parent, module)
+    if path is None:
+        return False
+    try:
+        tree = ast.parse(read_text_limited(path, _MAX_BYTES, errors="replace"))
+    except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+        return False
+    bound: list[Optional[ast.expr]] = [n.value for n in tree.body if isinstance(n, ast.Assign)
+                                       and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    bound += [n.value for n in tree.body if isinstance(n, (ast.AnnAssign, ast.AugAssign))
+              and isinstance(n.target, ast.Name) and n.target.id == name]
+    if len(bound) != 1 or not isinstance(bound[0], ast.Call):
+        return False
+    func = bound[0].func
+    if isinstance(func, ast.Attribute):
+        return func.attr in _PARSE
+    if isinstance(func, ast.Name):
+        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == func.id]
+        return len(defs) == 1 and _returns_namespace(defs[0])
+    return False
+
+
 _JSON_MAX = 1_000_000
 
 

@@ -173,6 +173,8 @@ class _Resolver(_ArgparseValues):
                 if any(b is not None and expr.attr in (self._handed_back(b, expr.value.id) or ()) for b in owners):
                     return None  # a function the namespace passes through may assign it (script_passthrough.py)
                 return self.options(expr.attr)
+            if not owners and self._imported_namespace(expr.value.id):
+                return self.options(expr.attr)  # ``from parser import args`` (script_parsers.local_namespace_object)
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and expr.attr in ("name", "platform") and expr.value.id not in self.assigns:
             from preflight.script_sysargv import platform_value  # os.name, sys.platform

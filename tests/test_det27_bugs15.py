@@ -5,15 +5,9 @@ examples are pinned by the meta-tests; these run the CLI the way a user does (pr
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
+from cli_check_helpers import write
 
 
 def check(cli, tmp_path: Path, code: str) -> list[tuple[str, int]]:

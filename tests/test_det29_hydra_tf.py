@@ -5,15 +5,9 @@ meta-tests; these run the CLI the way a user does (programs written here)."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
+from cli_check_helpers import check, write
 
 
 def audit(cli, tmp_path: Path, *args: str) -> dict:
@@ -144,11 +138,6 @@ DT_TRAIN = """\
     trainer = Trainer(model=model, args=training_args, compute_metrics=compute_metrics)
     trainer.train()
     """
-
-
-def check(cli, tmp_path: Path, code: str) -> list[tuple[str, int]]:
-    result = cli("check", ".", "--select", code, "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path)
-    return [(Path(f["path"]).name, f["line"]) for f in json.loads(result.out)["findings"] if f["code"] == code]
 
 
 def test_a_model_class_imported_from_a_sibling_module_is_read_for_its_label_names(cli, tmp_path):

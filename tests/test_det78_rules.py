@@ -8,11 +8,11 @@ required (bench/bugs/det78_real_code.txt).
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
 import pytest
+from cli_check_helpers import check, write
 
 from preflight.diagnostics import Finding
 from preflight.engine import Selection, analyse_parsed
@@ -25,18 +25,6 @@ def findings(src: str, code: str) -> list[Finding]:
                                      text=text))
     assert not isinstance(parsed, FileError), parsed
     return [f for f in analyse_parsed(parsed, Selection(codes=(code,))) if f.code == code]
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
-
-
-def check(cli, tmp_path: Path, code: str) -> list[tuple[str, int]]:
-    result = cli("check", ".", "--select", code, "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path)
-    return [(Path(f["path"]).name, f["line"]) for f in json.loads(result.out)["findings"] if f["code"] == code]
 
 
 # --- PF368 -----------------------------------------------------------------------------------------------

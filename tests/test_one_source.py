@@ -8,10 +8,16 @@ from preflight.plan import FIELDS, FSDP_MODES, SHARDING_VALUES, sharding_value
 
 
 def test_every_adapter_uses_the_one_stage_map():
-    from preflight.adapters import accelerate, deepspeed, hydra, launchers, lightning_strategy
+    from preflight.adapters import (
+        accelerate,
+        deepspeed,
+        hydra_lightning,
+        launchers,
+        lightning_strategy,
+    )
 
     owner = deepspeed.ZERO_STAGE_SHARDING
-    assert accelerate._STAGE is owner and hydra._STAGE is owner and lightning_strategy._STAGE is owner
+    assert accelerate._STAGE is owner and hydra_lightning._STAGE is owner and lightning_strategy._STAGE is owner
     assert launchers._ZERO is owner
 
 

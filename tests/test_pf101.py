@@ -989,12 +989,25 @@ def test_value_handed_to_an_unknown_object_does_not_taint_its_attributes() -> No
     assert check(src) == []
 
 
-@pytest.mark.parametrize("receiver", ["meter", "self.meter"])
-def test_meter_update_then_reading_the_meter_is_silent(receiver: str) -> None:
-    src = f"""\
+# A meter class the job defines (det82 reads its methods: preflight.analysis.meter_stores). Its
+# ``update`` keeps what it is given in ``self.total`` (KEEP): detached there, a graph-carrying
+# loss passed to it keeps no graph, and reading the meter afterwards (``.value``) stores a
+# plain number; kept as it is, the update call is PF101's store.
+METER_THEN_READ = """\
     import torch.nn as nn
     import torch.nn.functional as F
-    from tools import Averager
+
+
+    class Averager:
+        def __init__(self):
+            self.total = 0.0
+            self.count = 0
+            self.value = 0.0
+
+        def update(self, val, n=1):
+            KEEP
+            self.count += n
+            self.value = self.total / self.count
 
 
     class Runner:
@@ -1010,10 +1023,29 @@ def test_meter_update_then_reading_the_meter_is_silent(receiver: str) -> None:
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
-                {receiver}.update(loss, len(x))
-                self.trace.append({receiver}.value)
+                RECEIVER.update(loss, len(x))
+                self.trace.append(RECEIVER.value)
     """
+
+
+@pytest.mark.parametrize("receiver", ["meter", "self.meter"])
+@pytest.mark.parametrize("keep", ["self.total += float(val) * n", "self.total += val.item() * n",
+                                  "self.total += val.detach() * n"])
+def test_meter_update_then_reading_the_meter_is_silent(receiver: str, keep: str) -> None:
+    # the job's own meter detaches in update(); the meter's value read after the update is a number
+    src = METER_THEN_READ.replace("KEEP", keep).replace("RECEIVER", receiver)
+    assert f"{receiver}.update(loss, len(x))" in src and f"self.trace.append({receiver}.value)" in src
     assert check(src) == []
+
+
+@pytest.mark.parametrize("receiver", ["meter", "self.meter"])
+def test_meter_update_that_keeps_the_loss_then_reading_the_meter_fires_at_the_update(receiver: str) -> None:
+    # the must-fire twin: the same meter keeps the tensor itself (self.total += val * n)
+    src = METER_THEN_READ.replace("KEEP", "self.total += val * n").replace("RECEIVER", receiver)
+    found = check(src)
+    assert lines(found) == [(30, "warning")]
+    assert textwrap.dedent(src).splitlines()[29].strip() == f"{receiver}.update(loss, len(x))"
+    assert "`Averager.update` keeps it in `self.total` (line 12)" in found[0].message
 
 
 def test_update_of_a_dict_built_here_still_stores_the_graph() -> None:

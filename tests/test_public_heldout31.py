@@ -14,7 +14,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from public_split_helpers import all_urls, page, publisher
+from public_split_helpers import (
+    all_urls,
+    page,
+    publisher,
+    publishers_cited_under_calibration_and_bench,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC = REPO / "calibration" / "public"
@@ -44,27 +49,10 @@ PRINTED_WHISPER = {("97a4785", "fp16", None): 4708, ("97a4785", "fp16", "4.46.3"
 PRINTED_NLPDL = {("cby-pku", "GPT-2", False): 524.2177734375, ("cby-pku", "GPT-2", True): 504.27001953125,
                  ("cby-pku", "Llama-2-7B", False): 25722.81298828125, ("cby-pku", "Llama-2-7B", True): 25763.7705078125,
                  ("huolanmiao", "GPT-2", False): 1072.46, ("huolanmiao", "GPT-2", True): 638.07}
-_URL = re.compile(r"https?://[^\s'\"\)\]<>,`]+")
 
 
 def _rows(*sources):
     return [r for r in ROWS if r["source"] in sources]
-
-
-def _publishers_cited_under_calibration_and_bench() -> set:
-    """Every GitHub owner / host cited by a URL in any file under calibration/public and bench, except this split's
-    own builder and file."""
-    found = set()
-    for root in (PUBLIC, REPO / "bench"):
-        for path in root.rglob("*"):
-            if not path.is_file() or path.name in ("heldout31.json", "build_heldout31.py") \
-                    or path.name.startswith("heldout31_") or path.suffix not in (".py", ".json", ".md", ".txt"):
-                continue
-            for url in _URL.findall(path.read_text(encoding="utf-8", errors="replace")):
-                parts = url.split("/")
-                if len(parts) > 3 and (parts[2].endswith("github.com") or "." in parts[2]):
-                    found.add(publisher(url))
-    return found
 
 
 def test_four_publishers_no_earlier_split_read_none_over_half():
@@ -78,7 +66,7 @@ def test_four_publishers_no_earlier_split_read_none_over_half():
     earlier_publishers = {publisher(u) for doc in EARLIER for u in all_urls(doc) if u.startswith("http")}
     assert not set(per_publisher) & earlier_publishers
     # stricter than the earlier splits' sources: no URL anywhere under calibration/public or bench names them
-    assert not set(per_publisher) & _publishers_cited_under_calibration_and_bench()
+    assert not set(per_publisher) & publishers_cited_under_calibration_and_bench(31)
 
 
 def test_six_training_rows_and_five_rows_torch_preflight_can_be_asked_about():

@@ -14,7 +14,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from public_split_helpers import all_urls, page, publisher
+from public_split_helpers import (
+    all_urls,
+    page,
+    publisher,
+    publishers_cited_under_calibration_and_bench,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC = REPO / "calibration" / "public"
@@ -35,27 +40,10 @@ PRINTED_KV = {(True, 1, 64): 183.15576171875, (False, 1, 64): 179.79833984375, (
               (True, 1, 256): 192.72412109375}
 #: epoch_peak_memory.csv (bytes) of graph/imdb/r{rank}/topr0.1
 PRINTED_LORA = {4: 1448522240, 8: 1462956544, 16: 1467445760, 64: 1497002496, 128: 1541042688}
-_URL = re.compile(r"https?://[^\s'\"\)\]<>,`]+")
 
 
 def _rows(*sources):
     return [r for r in ROWS if r["source"] in sources]
-
-
-def _publishers_cited_under_calibration_and_bench() -> set:
-    """Every GitHub owner / host cited by a URL in any file under calibration/public and bench, except this split's
-    own builder and files."""
-    found = set()
-    for root in (PUBLIC, REPO / "bench"):
-        for path in root.rglob("*"):
-            if not path.is_file() or path.name in ("heldout32.json", "build_heldout32.py") \
-                    or path.name.startswith("heldout32_") or path.suffix not in (".py", ".json", ".md", ".txt"):
-                continue
-            for url in _URL.findall(path.read_text(encoding="utf-8", errors="replace")):
-                parts = url.split("/")
-                if len(parts) > 3 and (parts[2].endswith("github.com") or "." in parts[2]):
-                    found.add(publisher(url))
-    return found
 
 
 def test_three_publishers_no_earlier_split_read_none_over_half():
@@ -69,7 +57,7 @@ def test_three_publishers_no_earlier_split_read_none_over_half():
     earlier_publishers = {publisher(u) for doc in EARLIER for u in all_urls(doc) if u.startswith("http")}
     assert not set(per_publisher) & earlier_publishers
     # stricter than the earlier splits' sources: no URL anywhere under calibration/public or bench names them
-    assert not set(per_publisher) & _publishers_cited_under_calibration_and_bench()
+    assert not set(per_publisher) & publishers_cited_under_calibration_and_bench(32)
 
 
 def test_thirteen_training_rows_and_nine_rows_torch_preflight_can_be_asked_about():

@@ -17,14 +17,14 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import shlex
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import reach_gates
 import score
+from reach_gates import reach_main
 
 # each changed rule, the strings one file must hold for it to fire: every entry, one of its alternatives
 GATES = {
@@ -35,27 +35,11 @@ GATES = {
 
 
 def reachable(case: score.Case) -> bool:
-    for variant in ("bug", "fix"):
-        texts = [*case.files.get("both", {}).values(), *case.files.get(variant, {}).values()]
-        if any(all(any(alt in t for alt in entry) for entry in gates) for t in texts for gates in GATES.values()):
-            return True
-    return False
+    return reach_gates.reachable(case, GATES)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", nargs="*", type=int, default=list(range(20, 32)))
-    ap.add_argument("--preflight", default=None)
-    args = ap.parse_args(argv)
-    exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
-    for n in args.sets:
-        name = f"held-out-{n}"
-        every = score.load_cases(None, name)
-        cases = [c for c in every if reachable(c)]
-        print(f"== {name}: {len(cases)} reachable cases of {len(every)}", flush=True)
-        if cases:
-            print(score.table(score.score(cases, exe, True, False, 1)), flush=True)
-    return 0
+    return reach_main(GATES, __doc__.split("\n")[0], 31, argv)
 
 
 if __name__ == "__main__":

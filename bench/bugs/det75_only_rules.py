@@ -15,8 +15,8 @@ import subprocess
 import sys
 
 
-def main() -> int:
-    rules, command, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
+def run_only(rules: str, command: str, rest: list[str]) -> int:
+    """Run ``preflight COMMAND REST`` with only ``rules`` selected (``check``/``validate``: nothing)."""
     if command == "check":
         print(json.dumps({"findings": []}))
         return 0
@@ -32,6 +32,10 @@ def main() -> int:
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
     return proc.returncode
+
+
+def main() -> int:
+    return run_only(sys.argv[1], sys.argv[2], sys.argv[3:])
 
 
 if __name__ == "__main__":

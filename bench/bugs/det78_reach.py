@@ -17,14 +17,14 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import shlex
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import reach_gates
 import score
+from reach_gates import reach_main
 
 _FREEZERS = ("freeze_bn", "freeze_batchnorm", "fix_bn", "set_bn_eval")
 GATES = {
@@ -34,28 +34,11 @@ GATES = {
 
 
 def reachable(case: score.Case) -> bool:
-    for variant in ("bug", "fix"):
-        texts = [*case.files.get("both", {}).values(), *case.files.get(variant, {}).values()]
-        if any(all(any(alt in t for alt in entry) for entry in gates) for t in texts for gates in GATES.values()):
-            return True
-    return False
+    return reach_gates.reachable(case, GATES)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", nargs="*", type=int, default=list(range(20, 33)))
-    ap.add_argument("--preflight", default=None)
-    ap.add_argument("--list", action="store_true", help="only count the reachable cases")
-    args = ap.parse_args(argv)
-    exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
-    for n in args.sets:
-        name = f"held-out-{n}"
-        every = score.load_cases(None, name)
-        cases = [c for c in every if reachable(c)]
-        print(f"== {name}: {len(cases)} reachable cases of {len(every)}", flush=True)
-        if cases and not args.list:
-            print(score.table(score.score(cases, exe, True, False, 1)), flush=True)
-    return 0
+    return reach_main(GATES, __doc__.split("\n")[0], 32, argv, listing=True)
 
 
 if __name__ == "__main__":

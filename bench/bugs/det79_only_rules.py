@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from det75_only_rules import run_only
 
 
 def _holds_any(words: list[str]) -> bool:
@@ -31,24 +35,10 @@ def _holds_any(words: list[str]) -> bool:
 
 def main() -> int:
     rules, words, command, rest = sys.argv[1], sys.argv[2].split(","), sys.argv[3], sys.argv[4:]
-    if command == "check":
+    if command not in ("check", "validate") and not _holds_any(words):
         print(json.dumps({"findings": []}))
         return 0
-    if command == "validate":
-        print(json.dumps({"files": []}))
-        return 0
-    if not _holds_any(words):
-        print(json.dumps({"findings": []}))
-        return 0
-    if "--" in rest:
-        at = rest.index("--")
-        argv = [*rest[:at], "--select", rules, *rest[at:]]
-    else:
-        argv = [*rest, "--select", rules]
-    proc = subprocess.run([sys.executable, "-m", "preflight", command, *argv], capture_output=True, text=True)
-    sys.stdout.write(proc.stdout)
-    sys.stderr.write(proc.stderr)
-    return proc.returncode
+    return run_only(rules, command, rest)
 
 
 if __name__ == "__main__":

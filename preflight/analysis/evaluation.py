@@ -312,8 +312,16 @@ def _map_key(scopes: ScopeIndex, key: Key, callee: FunctionInfo, args: dict[str,
                 "self", "cls") and caller.method_class() is callee.method_class():
             return key
         return None
-    # a global is the same object in the caller; a local of the helper is not visible there
-    return key if key[0] == "t" and key[1] == id(scopes.module) else None
+    # a global is the same object in the caller; so is a closure variable of a function enclosing both
+    # (``model`` of ``main`` read by its nested ``_train_epoch`` and ``_eval_epoch``: texar-pytorch
+    # PR 311); a local of the helper is not visible there
+    if key[0] != "t" or not isinstance(key[2], str):
+        return None
+    if key[1] == id(scopes.module):
+        return key
+    if key[1] == id(callee):
+        return None
+    return key if id(scopes.scope_of_name(key[2].split(".")[0], caller)) == key[1] else None
 
 
 def map_key(scopes: ScopeIndex, key: Key, callee: FunctionInfo, args: dict[str, ast.expr],

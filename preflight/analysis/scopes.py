@@ -24,8 +24,9 @@ import re
 from typing import TYPE_CHECKING, Iterator, Optional, TypeVar, Union
 
 from preflight._record import dataclass, field
+from preflight.analysis.import_table import ImportTable
 from preflight.analysis.rebinds import unconditional_rebinds
-from preflight.analysis.syntax import dotted_name, is_true
+from preflight.analysis.syntax import is_true
 
 if TYPE_CHECKING:
     from preflight.analysis.bindings import Bindings
@@ -36,16 +37,6 @@ LoopNode = Union[ast.For, ast.AsyncFor, ast.While]
 
 N = TypeVar("N", bound=ast.AST)
 
-# Conventional aliases used when a snippet never imports them.
-_DEFAULT_ALIASES = {
-    "torch": "torch",
-    "nn": "torch.nn",
-    "F": "torch.nn.functional",
-    "optim": "torch.optim",
-    "pl": "pytorch_lightning",
-    "L": "lightning",
-    "np": "numpy",
-}
 
 def _project_no_grad_decorator(target: ast.expr) -> bool:
     """A project's own wrapper named for no-grad (YOLOv5's ``@smart_inference_mode()``, which applies
@@ -82,57 +73,6 @@ LIGHTNING_NO_GRAD_HOOKS = frozenset({
     "on_validation_epoch_end", "on_test_epoch_end", "on_predict_epoch_end",
 })
 LIGHTNING_TRAIN_HOOK = "training_step"
-
-
-class ImportTable:
-    """Local names bound by imports, and how to qualify an expression with them."""
-
-    def __init__(self, aliases: dict[str, str], stored: set[str]) -> None:
-        self.aliases = aliases
-        self._qualified: dict[ast.AST, Optional[str]] = {}  # every rule qualifies the same calls
-        for name, target in _DEFAULT_ALIASES.items():
-            if name not in aliases and name not in stored:
-                aliases[name] = target
-
-    @classmethod
-    def build(cls, ctx: FileContext, stored_names: Optional[list[ast.Name]] = None) -> ImportTable:
-        """The file's import aliases; ``stored_names`` are its names in a store or delete
-        context, when the caller has them already."""
-        aliases: dict[str, str] = {}
-        for node in ctx.nodes(ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    aliases[alias.asname] = alias.name
-                else:
-                    root = alias.name.split(".")[0]
-                    aliases[root] = root
-        for imp in ctx.nodes(ast.ImportFrom):
-            if imp.level or not imp.module:
-                continue
-            for alias in imp.names:
-                if alias.name != "*":
-                    aliases[alias.asname or alias.name] = f"{imp.module}.{alias.name}"
-        if stored_names is None:
-            stored_names = [n for n in ctx.unordered(ast.Name) if not isinstance(n.ctx, ast.Load)]
-        return cls(aliases, {n.id for n in stored_names} - set(aliases))
-
-    def qualify(self, node: ast.AST) -> Optional[str]:
-        """Dotted name of a Name/Attribute chain with its root alias resolved."""
-        memo = self._qualified
-        if node in memo:
-            return memo[node]
-        found = memo[node] = self._qualify(node)
-        return found
-
-    def _qualify(self, node: ast.AST) -> Optional[str]:
-        name = dotted_name(node)
-        if name is None:
-            return None
-        root, _, rest = name.partition(".")
-        target = self.aliases.get(root)
-        if target is None:
-            return name
-        return f"{target}.{rest}" if rest else target
 
 
 @dataclass(eq=False)

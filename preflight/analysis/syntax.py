@@ -171,10 +171,10 @@ def root_name(node: ast.AST) -> Optional[str]:
     return None
 
 
-def unpacked_key_path(expr: ast.AST) -> Optional[tuple[str, ...]]:
-    """The key path of a config mapping unpacked into a call: ``cfg["training"]`` ->
-    ``("training",)``, ``cfg.train.args`` -> ``("train", "args")``, ``cfg`` -> ``()``; None
-    for anything else (a call, a computed key)."""
+def keyed_chain(expr: ast.AST) -> Optional[tuple[ast.Name, tuple[str, ...]]]:
+    """The root Name and the keys of an attribute / string-subscript chain: ``cfg.train["lr"]`` ->
+    (``cfg``, ``("train", "lr")``), ``cfg`` -> (``cfg``, ``()``); None for anything else (a call,
+    a computed key, a chain that does not start at a name)."""
     keys: list[str] = []
     while True:
         if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(
@@ -185,9 +185,17 @@ def unpacked_key_path(expr: ast.AST) -> Optional[tuple[str, ...]]:
             keys.append(expr.attr)
             expr = expr.value
         elif isinstance(expr, ast.Name):
-            return tuple(reversed(keys))
+            return expr, tuple(reversed(keys))
         else:
             return None
+
+
+def unpacked_key_path(expr: ast.AST) -> Optional[tuple[str, ...]]:
+    """The key path of a config mapping unpacked into a call: ``cfg["training"]`` ->
+    ``("training",)``, ``cfg.train.args`` -> ``("train", "args")``, ``cfg`` -> ``()``; None
+    for anything else (a call, a computed key)."""
+    got = keyed_chain(expr)
+    return None if got is None else got[1]
 
 
 def config_at(data: object, path: tuple[str, ...]) -> Optional[dict]:

@@ -12,9 +12,6 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional
 
-from preflight.estimate.fsdp_wrap import FSDP_WRAPS
-from preflight.estimate.position_tables import POSITION_TABLES
-
 MODES = ("train", "infer", "generate")
 PRECISIONS = ("fp32", "amp-fp16", "amp-bf16", "fp16", "bf16")
 OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "paged-adamw",
@@ -394,9 +391,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
                 inp.zero_stage = int(value[4:])
                 src["zero_stage"] = _where(sharding)
             elif value.startswith("fsdp_"):
-                # (imported under another name: a bare ``FSDP_MODES`` import here would make
-                # the name local to the whole function and shadow this module's tuple that the
-                # validation below checks against)
+                # (imported under another name: this module's ``FSDP_MODES`` is the estimator's
+                # own tuple, which preflight.estimate.input_checks checks against)
                 from preflight.plan import FSDP_MODES as PLAN_FSDP_MODES
 
                 inp.fsdp = PLAN_FSDP_MODES[value]
@@ -424,66 +420,17 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         if task == "qlora" and inp.quant is None:
             inp.quant = "4bit"
             src["quant"] = _where(plan.resolve("task.mode"))
-        _extra_plan_fields(plan, inp, src)
+        from preflight.estimate.plan_extra import extra_plan_fields
+
+        extra_plan_fields(plan, inp, src)
     for name, value in overrides.items():
         if not hasattr(inp, name):
             raise InputError(f"unknown estimate input {name!r}")
         setattr(inp, name, value)
         src[name] = "cli"
-    if inp.mode not in MODES:
-        raise InputError(f"unknown mode {inp.mode!r} (expected {', '.join(MODES)})")
-    if inp.precision not in PRECISIONS:
-        raise InputError(f"unknown precision {inp.precision!r} (expected {', '.join(PRECISIONS)})")
-    if inp.optimizer not in OPTIMIZERS:
-        norm = normalise_optimizer(str(inp.optimizer))
-        if norm is None:
-            raise InputError(f"unknown optimizer {inp.optimizer!r} (expected {', '.join(OPTIMIZERS)})")
-        inp.optimizer = norm
-    if inp.attention not in ATTENTIONS:
-        raise InputError(f"unknown attention {inp.attention!r} (expected {', '.join(ATTENTIONS)})")
-    if inp.zero_stage not in (0, 1, 2, 3):
-        raise InputError(f"ZeRO stage must be 0, 1, 2 or 3, got {inp.zero_stage!r}")
-    if inp.fsdp_version is not None and inp.fsdp_version not in (1, 2):
-        raise InputError(f"unknown FSDP version {inp.fsdp_version!r} (expected 1 or 2)")
-    if inp.fsdp_wrap is not None and inp.fsdp_wrap not in FSDP_WRAPS:
-        raise InputError(f"unknown FSDP wrap policy {inp.fsdp_wrap!r} (expected {', '.join(FSDP_WRAPS)})")
-    if inp.fsdp is not None and inp.fsdp not in FSDP_MODES:
-        raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
-    if inp.loss not in LOSSES:
-        raise InputError(f"unknown loss implementation {inp.loss!r} (expected {', '.join(LOSSES)})")
-    if inp.model_impl not in MODEL_IMPLS:
-        raise InputError(f"unknown model implementation {inp.model_impl!r} (expected "
-                         f"{', '.join(MODEL_IMPLS)})")
-    if inp.position_table is not None and inp.position_table not in POSITION_TABLES:
-        raise InputError(f"unknown position table {inp.position_table!r} (expected {', '.join(POSITION_TABLES)})")
-    if inp.amp_impl not in AMP_IMPLS:
-        raise InputError(f"unknown AMP implementation {inp.amp_impl!r} (expected {', '.join(AMP_IMPLS)})")
-    if inp.load_placement is not None and inp.load_placement not in LOAD_PLACEMENTS:
-        raise InputError(f"unknown load placement {inp.load_placement!r} (expected "
-                         f"{', '.join(LOAD_PLACEMENTS)})")
-    if inp.quant is not None and inp.quant not in QUANTS:
-        raise InputError(f"unknown quantization {inp.quant!r} (expected {', '.join(QUANTS)})")
-    from preflight.estimate.vae_encode import check_vae_dtype
+    from preflight.estimate.input_checks import check_values
 
-    check_vae_dtype(inp)
-    from preflight.estimate.frozen_models import check_frozen
-
-    check_frozen(inp)
-    from preflight.estimate.frozen_tables import check_frozen_embeddings
-
-    check_frozen_embeddings(inp)
-    from preflight.estimate.trained_embeddings import MODES as TABLE_MODES
-
-    if inp.trained_embeddings is not None and inp.trained_embeddings not in TABLE_MODES:
-        raise InputError(f"unknown trained embeddings {inp.trained_embeddings!r} (expected "
-                         f"{', '.join(TABLE_MODES)})")
-    if inp.truncation is not None and inp.truncation not in ("truncate", "delete"):
-        raise InputError(f"unknown truncation {inp.truncation!r} (expected truncate, delete)")
-    if inp.longest_sample is not None and int(inp.longest_sample) < 1:
-        raise InputError(f"longest sample must be at least 1 token, got {inp.longest_sample!r}")
-    for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
-        if getattr(inp, name) < 1:
-            raise InputError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(inp, name)!r}")
+    check_values(inp)
     if inp.quant == "4bit" and inp.lora and inp.kbit_prepared is None:
         # prepare_model_for_kbit_training only when the job calls it (or TRL does): the
         # plan says so (peft.kbit_prepared); without a plan fact, bitsandbytes' own layout
@@ -499,66 +446,6 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         src["micro_batch"] = "assumed (no batch size found)"
     inp.sources = src
     return inp
-
-
-def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> None:
-    """Fields appended to the plan for the estimator (present only in newer plans)."""
-    from preflight.plan import FIELDS
-
-    pairs = (("quant_type", "precision.quant_type"), ("double_quant", "precision.double_quant"),
-             ("reduce_bucket_size", "dist.reduce_bucket_size"),
-             ("allgather_bucket_size", "dist.allgather_bucket_size"),
-             ("prefetch_bucket_size", "dist.stage3_prefetch_bucket_size"),
-             ("max_live_parameters", "dist.stage3_max_live_parameters"),
-             ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"),
-             ("torch_version", "framework.torch_version"),
-             ("transformers_version", "framework.transformers_version"),
-             ("torchtune_version", "framework.torchtune_version"),
-             ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
-             ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
-             ("fsdp_limit_all_gathers", "dist.fsdp_limit_all_gathers"),
-             ("fsdp_version", "dist.fsdp_version"),
-             ("fsdp_wrap", "dist.fsdp_wrap"),
-             ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
-             ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
-             ("compiled_loss", "compile.loss_inside"),
-             ("mlp_act", "model.activation_function"),
-             ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
-             ("amp_impl", "precision.amp_impl"), ("gelu_at_call", "model.gelu_at_call"),
-             ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
-             ("group_by_length", "data.group_by_length"), ("datasets", "data.datasets"),
-             ("longest_sample", "data.longest_sample"), ("pad_multiple", "data.pad_to_multiple_of"),
-             ("truncation", "data.truncation"),
-             ("expandable_segments", "memory.expandable_segments"),
-             ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
-             ("liger_kernels", "model.liger_kernels"),
-             ("feature_encoder_frozen", "model.feature_encoder_frozen"),
-             ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
-             ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
-             ("deepspeed_version", "framework.deepspeed_version"),
-             ("trained_embeddings", "peft.trained_embeddings"),
-             ("frozen_models", "model.frozen_copies"),
-             ("keeps_outputs", "memory.keeps_outputs"), ("autocast", "precision.autocast"),
-             ("weight_views", "model.weight_views"))
-    for name, plan_field in pairs:
-        if plan_field not in FIELDS:
-            continue
-        fact = plan.resolve(plan_field)
-        if fact is not None:
-            value = fact.value
-            if name == "fsdp_wrap" and value not in FSDP_WRAPS:
-                continue  # size-based or no wrapping: not modelled, the default (a block) stays
-            if name == "datasets":
-                value = tuple(value) if isinstance(value, (list, tuple)) else (str(value),)
-            if name == "truncation":  # the plan's words for est67's input
-                value = {"cut": "truncate", "drop": "delete"}.get(value, value)
-            if name == "quant_type" and value == "int8":
-                inp.quant = "8bit"
-                value = "nf4"
-            setattr(inp, name, value)
-            src[name] = _where(fact)
-            if name == "torch_version":
-                inp.torch_version_pinned = fact.confidence == "high"
 
 
 def from_calibration_case(case: Mapping[str, Any], hf_config: Mapping[str, Any],

@@ -186,3 +186,18 @@ def version_gate(pctx: PlanContext, package: str, script: ParsedPython, major: t
     if found.how == "stated by the user":
         return f"{package} {found.text} as stated with --transformers-version", True
     return f"the project declares {found.describe()}", True
+
+
+def prepared_names(ctx: FileContext) -> dict[str, ast.Call]:
+    """Names bound from ``accelerator.prepare(...)`` -> the prepare call."""
+    out: dict[str, ast.Call] = {}
+    for call in accelerator_calls(ctx, "prepare"):
+        parent = ctx.parent(call)
+        if not isinstance(parent, ast.Assign):
+            continue
+        for tgt in parent.targets:
+            for elt in (tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]):
+                text = target_text(elt)
+                if text is not None:
+                    out.setdefault(text, call)
+    return out

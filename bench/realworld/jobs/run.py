@@ -95,15 +95,22 @@ def _same(truth: dict, value) -> bool:
     return False
 
 
-def run_job(job: dict, preflight: list[str], gpu: str, timeout: float) -> dict:
-    from preflight.plan import TrainingPlan
-
+def audit_call(job: dict, preflight: list[str], gpu: str) -> tuple[Path, list[str], dict[str, str]]:
+    """The folder, command line and environment that audit ``job`` as a user launches it: its
+    invocation with ``--emit-plan json --gpu GPU`` before any ``--``, plain uncoloured text."""
     cwd = fetch.job_dir(job) / job["cwd"]
     args = list(job["invocation"])
     cut = args.index("--") if "--" in args else len(args)
     cmd = [*preflight, "audit", *args[:cut], "--emit-plan", "json", "--gpu", gpu, *args[cut:]]
     env = dict(os.environ, NO_COLOR="1")
     env.pop("PREFLIGHT_OUTPUT_FORMAT", None)
+    return cwd, cmd, env
+
+
+def run_job(job: dict, preflight: list[str], gpu: str, timeout: float) -> dict:
+    from preflight.plan import TrainingPlan
+
+    cwd, cmd, env = audit_call(job, preflight, gpu)
     result: dict = {"id": job["id"], "held_out": job["held_out"], "fields": {}, "exit": None, "error": ""}
     try:
         proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)

@@ -144,6 +144,29 @@ PF110_BAD = (
             input_ids = torch.cat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
         return input_ids
     """),
+    # det83, jpata/particleflow: a flag-dispatched epoch function called with is_train=False
+    textwrap.dedent("""\
+    import torch
+    import torch.nn.functional as F
+
+
+    def train_and_valid(model, optimizer, loader, is_train):
+        if is_train:
+            model.train()
+        else:
+            model.eval()
+        for x, y in loader:
+            loss = F.cross_entropy(model(x), y)  # warning: PF110
+            if is_train:
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+    def fit(model, optimizer, train_loader, valid_loader):
+        train_and_valid(model, optimizer, train_loader, True)
+        train_and_valid(model, optimizer, valid_loader, False)
+    """),
 )
 
 PF110_GOOD = (
@@ -356,5 +379,29 @@ PF110_GOOD = (
             next_ids = jt.argmax(logits[:, -1, :], dim=-1)[0]
             input_ids = jt.concat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
         return input_ids
+    """),
+    # det83: the same function with the flag turning gradients off on its evaluation path
+    textwrap.dedent("""\
+    import torch
+    import torch.nn.functional as F
+
+
+    def train_and_valid(model, optimizer, loader, is_train):
+        if is_train:
+            model.train()
+        else:
+            model.eval()
+        for x, y in loader:
+            with torch.set_grad_enabled(is_train):
+                loss = F.cross_entropy(model(x), y)
+            if is_train:
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+    def fit(model, optimizer, train_loader, valid_loader):
+        train_and_valid(model, optimizer, train_loader, True)
+        train_and_valid(model, optimizer, valid_loader, False)
     """),
 )

@@ -129,4 +129,5 @@ PF110_FIXED = [
             input_ids = torch.cat([input_ids, next_ids.unsqueeze(-1)], dim=-1)
         return input_ids
 """),
+    None,  # bad example 6 (det83 flag-dispatched function): no fix offered
 ]

@@ -103,10 +103,39 @@ BAD_EXAMPLES = [
             optimizer.step()
             scheduler.step()  # warning: PF440
     """),
+    # det83, Auto-PyTorch PR 210: the schedule is handed to the trainer, stored on self, and stepped in
+    # train_step, which the batch loop of train_epoch calls (the reach through calls)
+    textwrap.dedent("""
+    import torch
+
+
+    class Trainer:
+        def prepare(self, model, optimizer, scheduler):
+            self.model, self.optimizer = model, optimizer
+            self.scheduler = scheduler
+
+        def train_epoch(self, train_loader):
+            for data, targets in train_loader:
+                self.train_step(data, targets)
+
+        def train_step(self, data, targets):
+            self.optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(self.model(data), targets).backward()
+            self.optimizer.step()
+            self.scheduler.step()  # warning: PF440
+
+
+    def main(model, loader, epochs):
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs)
+        trainer = Trainer()
+        trainer.prepare(model, optimizer, scheduler)
+        for _ in range(epochs):
+            trainer.train_epoch(loader)
+"""),
 ]
 
-GOOD_EXAMPLES = [
-    # the tutorial's fix: the passed scheduler stepped once per epoch
+GOOD_EXAMPLES = [    # the tutorial's fix: the passed scheduler stepped once per epoch
     _TUTORIAL.format(ctor="StepLR(optimizer, step_size=7, gamma=0.1)", inner="", outer="scheduler.step()"),
     # tricky-correct: per-batch StepLR whose literal period is in steps (large) or decays gently
     _TUTORIAL.format(ctor="StepLR(optimizer, step_size=2000, gamma=0.5)",
@@ -205,5 +234,28 @@ GOOD_EXAMPLES = [
             opt.step()
             opt.zero_grad()
             sched.step()
+"""),
+    # det83: the method that steps the epoch schedule is called after the batch loop, once per epoch
+    textwrap.dedent("""
+    import torch
+
+
+    class Trainer:
+        def __init__(self, model, optimizer, epochs):
+            self.model, self.optimizer = model, optimizer
+            self.scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs)
+
+        def train_epoch(self, train_loader):
+            for data, targets in train_loader:
+                self.train_step(data, targets)
+            self.end_epoch()
+
+        def train_step(self, data, targets):
+            self.optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(self.model(data), targets).backward()
+            self.optimizer.step()
+
+        def end_epoch(self):
+            self.scheduler.step()
 """),
 ]

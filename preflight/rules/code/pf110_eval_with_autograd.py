@@ -22,6 +22,7 @@ from preflight.diagnostics import Applicability, Category, Evidence, Finding, Fi
 from preflight.fix import register_operation
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf110_flag import eval_flag_call
 
 # A name is corroborating evidence only, never enough on its own.
 # another array framework's modules: Jittor/Paddle/MindSpore have their own eval() and no torch autograd
@@ -77,7 +78,11 @@ helper that every caller calls after switching the model to evaluation), or in
 a function that never differentiates and that the training loop calls besides
 training (`val_loss = evaluate(model, val_loader)` inside the epoch loop). A
 function name such as `evaluate` or `accuracy` only corroborates that dataflow;
-it is never enough on its own.
+it is never enough on its own. A function that trains under `if is_train:` and switches
+the model to `eval()` on the flag's false path (`train_and_valid(..., is_train)`) is
+judged on that path when a call of the file passes a literal `False` with gradients on
+(jpata/particleflow); no fix is offered then (`no_grad` on the function would stop its
+training path).
 
 ## Why it matters
 
@@ -102,6 +107,9 @@ callers that do not train, the fix is offered as unsafe.
 * The forward runs under `no_grad` / `inference_mode` (lexically, by decorator,
   or because every in-file caller runs it so), or in Lightning's
   `validation_step` / `test_step` / `predict_step` (already no-grad).
+* A flag-dispatched function whose false path turns gradients off with the flag
+  (`with torch.set_grad_enabled(is_train):`), is called with `False` only under `no_grad`,
+  with a flag whose value the call does not spell, or trains on both paths.
 * The function needs gradients: saliency maps, adversarial examples,
   `torch.autograd.grad`, gradient penalties, `requires_grad_` on inputs (FP-6).
 * The function trains, or returns a graph that a training caller may differentiate
@@ -168,7 +176,8 @@ callers that do not train, the fix is offered as unsafe.
         kind, event = evidence
         fact = flow.fact(call)
         sources = fact.real_sources() if fact is not None else frozenset()
-        if fn.trains:
+        flag = eval_flag_call(ctx, facts, fn, event, call) if kind == "eval" and fn.trains else None
+        if fn.trains and flag is None:
             loop = scopes.loop_of(call)
             if loop is not None and loop.training:
                 return None
@@ -176,7 +185,7 @@ callers that do not train, the fix is offered as unsafe.
                 return None
             if fn in facts.input_grads:
                 return None  # gradients with respect to inputs (saliency, gradient penalty)
-        elif fn in facts.needs_grad:
+        elif fn in facts.needs_grad and flag is None:
             return None
         summary = flow.summaries.get(fn)
         returns_graph = bool(summary is not None and summary.fact is not None and summary.fact.real)
@@ -207,6 +216,9 @@ callers that do not train, the fix is offered as unsafe.
         if kind == "eval":
             why = f"after `{ast.unparse(event.origin.func)}()` switched it to evaluation" if (
                 event is not None) else "in evaluation"
+            if flag is not None:
+                why += (f" (the `{flag[0]}` false path of `{fn.name}()`, which line {flag[1].lineno} "
+                        f"runs with gradients on)")
         else:
             why = (f"in `{fn.name}()`, which never differentiates and which the training loop "
                    f"calls besides training")
@@ -217,8 +229,12 @@ callers that do not train, the fix is offered as unsafe.
                         f"the loop ends, so memory grows with the evaluation set")
         message += ". Run it under `torch.no_grad()` or `torch.inference_mode()`"
         ev = self._evidence(ctx, fn, call, event, kind, stored)
+        if flag is not None:
+            ev.append(ctx.evidence(flag[1], f"`{fn.name}()` is called here with `{flag[0]}` false, "
+                                            "outside `torch.no_grad()`"))
         return ctx.finding(self, call, message, evidence=ev, severity=severity,
-                           fix=self._fix(ctx, facts, fn, unsafe))
+                           # no_grad on a function that also trains would stop its training path
+                           fix=None if flag is not None else self._fix(ctx, facts, fn, unsafe))
 
     def _stored(self, ctx: FileContext, flow: GradFlow, fn: FunctionInfo,
                 sources: frozenset[int]) -> Optional[ast.AST]:

@@ -17,6 +17,7 @@ from preflight.rules._pf4_support import (
     accelerator_names,
     is_accelerator_receiver,
     literal,
+    prepared_names,
     target_text,
 )
 from preflight.rules._pf414_support import fp16_training_signals
@@ -24,21 +25,6 @@ from preflight.rules.base import Rule, examples
 
 _OPTIMIZER = re.compile(r"^(torch\.optim\.[A-Z]\w*|transformers\.(optimization\.)?AdamW|bitsandbytes\.optim\.\w+)$")
 _LOOPS = (ast.For, ast.While, ast.AsyncFor)
-
-
-def _prepared_names(ctx: FileContext) -> dict[str, ast.Call]:
-    """Names bound from ``accelerator.prepare(...)`` -> the prepare call."""
-    out: dict[str, ast.Call] = {}
-    for call in accelerator_calls(ctx, "prepare"):
-        parent = ctx.parent(call)
-        if not isinstance(parent, ast.Assign):
-            continue
-        for tgt in parent.targets:
-            for elt in (tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]):
-                text = target_text(elt)
-                if text is not None:
-                    out.setdefault(text, call)
-    return out
 
 
 def _accumulates(ctx: FileContext) -> bool:
@@ -110,7 +96,7 @@ the prepared optimizer's param groups (`optimizer.param_groups[1]["lr"] = 0.0`).
     good_examples = examples("preflight.rules.code._pf229_examples", "PF229_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        prepared = _prepared_names(ctx)
+        prepared = prepared_names(ctx)
         if not prepared:
             return
         accelerators = accelerator_names(ctx)

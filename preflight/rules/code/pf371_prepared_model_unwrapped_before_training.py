@@ -10,10 +10,14 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.project_imports import imported_function
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerator_names, is_accelerator_receiver, target_text
+from preflight.rules._pf4_support import (
+    accelerator_names,
+    is_accelerator_receiver,
+    prepared_names,
+    target_text,
+)
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf229_prepared_name_rebound_unprepared import _prepared_names
 
 _LOOPS = (ast.For, ast.While, ast.AsyncFor)
 _NO_GRAD = ("no_grad", "inference_mode")
@@ -118,7 +122,7 @@ inference). To call a method of the bare module in the training step, route it t
     good_examples = examples("preflight.rules.code._pf371_examples", "PF371_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        prepared = _prepared_names(ctx)
+        prepared = prepared_names(ctx)
         if not prepared:
             return
         accelerators = accelerator_names(ctx)

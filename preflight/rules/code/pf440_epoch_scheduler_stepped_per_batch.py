@@ -7,11 +7,12 @@ from itertools import chain
 from typing import Callable, Collection, Iterable, Iterator, Optional, Union
 
 from preflight.analysis.context import FileContext
-from preflight.diagnostics import Category, Finding, Severity
+from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import target_text
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf440_calls import CalledStep, called_step, handed_steps
 from preflight.rules.code._pf440_passed import literal_epoch_period, passed_scheduler_steps
 from preflight.rules.code._scheduler_steps import (
     SCHEDULER_PERIOD,
@@ -101,7 +102,13 @@ over the data loader. A `StepLR`/`MultiStepLR` period written as a small literal
 <= 0.5, default 0.1) counts epochs by its size. The scheduler may also be built at module
 level, or handed by name to a function of the file that steps its parameter
 (`train_model(model, criterion, optimizer, exp_lr_scheduler)`: the torchvision
-transfer-learning tutorial's shape, pytorch/tutorials PR 640).
+transfer-learning tutorial's shape, pytorch/tutorials PR 640). The `step()` may sit in a
+method or function that the batch loop calls (`train_epoch` loops over the loader and calls
+`self.train_step(...)`, which steps `self.scheduler`; up to three calls deep within one class or
+module), or in a job class the schedule is handed to and stored on `self`
+(`trainer.prepare(model, criterion, optimizer, scheduler)`, the class in this file or in a project
+module the file imports: Auto-PyTorch PR 210); the finding is then at the handing call, with the
+loop and the step in its evidence.
 
 ## Why it matters
 
@@ -123,6 +130,8 @@ steps (`T_max=num_epochs * len(train_loader)`).
 * `step()` is given an argument (`CosineAnnealingWarmRestarts.step(epoch + i / iters)`,
   the documented per-batch use), or is gated inside the batch loop by a test on the
   epoch's end (`if i == len(loader) - 1`).
+* The method that steps is called from the epoch loop, after the batch loop, or under a test of
+  the epoch's end; a method defined but never called in a batch loop of its class.
 * The scheduler is built where preflight cannot see (a parameter of a function that no call
   of the file hands a scheduler built there).
 * A literal period that is large (`StepLR(step_size=1000)`) or decays gently
@@ -136,7 +145,13 @@ steps (`T_max=num_epochs * len(train_loader)`).
         for call, target, period, step in chain(bare_scheduler_steps(ctx, _period),
                                                 passed_scheduler_steps(ctx, _period)):
             loop = self._batch_loop(ctx, step)
-            if loop is None or id(step) in seen:
+            if id(step) in seen:
+                continue
+            if loop is None:
+                reach = called_step(ctx, step)
+                if reach is not None:
+                    seen.add(id(step))
+                    yield self._called(ctx, call, target, period, CalledStep(step, reach, None, step))
                 continue
             seen.add(id(step))
             yield ctx.finding(
@@ -147,6 +162,38 @@ steps (`T_max=num_epochs * len(train_loader)`).
                 "decays to nothing early). Step it once per epoch, after the batch loop, or write the "
                 "period in steps (epochs * len(loader))",
                 evidence=[ctx.evidence(call, "the scheduler is built here, its period in epochs")])
+        for call, target, period, found in handed_steps(ctx, _period):
+            key = id(found.step) if found.path is None else id(found.anchor)
+            if key not in seen:
+                seen.add(key)
+                yield self._called(ctx, call, target, period, found)
+
+    def _called(self, ctx: FileContext, call: ast.Call, target: str, period: str, found: CalledStep) -> Finding:
+        """The step runs in a function a batch loop calls (``train_step`` called per batch by ``train_epoch``)."""
+        reach = found.reach
+        chain_text = " -> ".join(f"`{ast.unparse(site.func)}()`" for site in reach.sites) or "its own loop"
+        where = f"{found.path}:" if found.path else "line "
+
+        def other(node: ast.AST, message: str) -> Evidence:
+            if found.path is None:
+                return ctx.evidence(node, message)
+            return Evidence(line=getattr(node, "lineno", 1), column=getattr(node, "col_offset", 0) + 1,
+                            path=found.path, message=message)
+
+        evidence = [ctx.evidence(call, "the scheduler is built here, its period in epochs"),
+                    other(reach.loop, f"`{reach.caller.name}` loops over the batches "
+                                      f"(`for ... in {ast.unparse(loop_source(reach.loop))}`)")]
+        evidence += [other(site, f"`{ast.unparse(site.func)}()` is called here") for site in reach.sites]
+        if found.path is not None:
+            evidence.append(other(found.step, f"`{target}.step()` is called here"))
+        return ctx.finding(
+            self, found.anchor,
+            f"`{target}.step()` ({where}{found.step.lineno}) runs once per batch: the batch loop of "
+            f"`{reach.caller.name}` calls it through {chain_text}, but `{call_last(call)}({period})` counts its "
+            "period in epochs: the schedule advances once per batch and runs through its period many times an "
+            "epoch (the learning rate cycles or decays to nothing early). Step it once per epoch, after the "
+            "batch loop, or write the period in steps (epochs * len(loader))",
+            evidence=evidence)
 
     @staticmethod
     def _batch_loop(ctx: FileContext, step: ast.AST) -> Optional[Union[ast.For, ast.AsyncFor]]:

@@ -59,7 +59,49 @@ def _float_dataset(ctx: FileContext) -> Optional[ast.Call]:
         if last == "TensorDataset" and call.args \
                 and _float_tensor(ctx, call.args[0], ctx.enclosing_function(call)):
             return call
+    for call in ctx.nodes(ast.Call):
+        if isinstance(call.func, ast.Name) and _job_float_dataset(ctx, call.func.id):
+            return call
     return None
+
+
+def _job_float_dataset(ctx: FileContext, name: str) -> bool:
+    """``name`` is a ``Dataset`` class of the job (this file, or a project module it imports) whose
+    ``__getitem__`` returns a float tensor first on every ``return`` (``return item["mel"].float(), label``:
+    the reach across the dataset's method, det83), and whose module never casts to half."""
+    cache: dict = ctx.cached("pf235.job-datasets", dict)
+    if name in cache:
+        return bool(cache[name])
+    cache[name] = False
+    found: Optional[tuple[FileContext, ast.ClassDef]] = None
+    for node in ctx.tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            found = (ctx, node)
+    if found is None:
+        from preflight.analysis.project_imports import imported_class
+        got = imported_class(ctx, name)
+        if got is not None:
+            found = (got[0], got[1])
+    if found is None:
+        return False
+    other, cls = found
+    if not any(ast.unparse(b).endswith("Dataset") for b in cls.bases):
+        return False
+    text = other.parsed.source.text or ""
+    if any(w in text for w in _HALF_WORDS):
+        return False
+    getitem = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__getitem__"), None)
+    if getitem is None:
+        return False
+    returns = [r.value for r in ast.walk(getitem) if isinstance(r, ast.Return) and r.value is not None]
+    if not returns:
+        return False
+    for value in returns:
+        first = value.elts[0] if isinstance(value, ast.Tuple) and value.elts else value
+        if not _float_tensor(other, first, getitem):
+            return False
+    cache[name] = True
+    return True
 
 
 def _strip_moves(value: ast.AST) -> ast.AST:
@@ -153,9 +195,10 @@ class DeepSpeedFp16EngineFloatInputs(PlanRule):
 A job whose DeepSpeed config enables `"fp16": {"enabled": true}` (without
 `"auto_cast": true`) and whose script calls the engine returned by
 `deepspeed.initialize` on a batch taken straight from a loader over float data (a
-torchvision image dataset such as `ImageFolder`/`CIFAR10`, or a `TensorDataset` of
-float tensors), moved to the device with `.to(engine.local_rank)` but never cast to
-half.
+torchvision image dataset such as `ImageFolder`/`CIFAR10`, a `TensorDataset` of
+float tensors, or a `Dataset` class of the job, in the script or a project module it
+imports, whose `__getitem__` returns a float tensor first, `return item["mel"].float(), label`),
+moved to the device with `.to(engine.local_rank)` but never cast to half.
 
 ## Why it matters
 
@@ -183,6 +226,8 @@ in bf16 with a model that casts its inputs.
 * The batch is cast anywhere in the function (`.half()`, `.to(torch.float16)`,
   `.to(dtype=...)`, `.to(engine.dtype)`, `.type(...)`), or is rebound to anything but
   itself moved to a device.
+* The job's `Dataset` class returns anything but a float tensor first on some `return`
+  (token ids, a dict, a value preflight cannot type), or its module casts to half anywhere.
 * The file has no float dataset preflight can see (token ids from a tokenizer are
   integers and pass unchanged), or the model comes from `from_pretrained` (many
   transformers vision models cast `pixel_values` to their weight dtype themselves).

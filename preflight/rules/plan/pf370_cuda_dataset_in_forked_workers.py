@@ -11,12 +11,10 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf468_numpy_random_in_loader_workers import (
-    _dataset_class,
-    _kw,
-    _loaders,
-    _worker_count,
-)
+from preflight.rules.plan._loader_workers import dataset_class as _dataset_class
+from preflight.rules.plan._loader_workers import kw as _kw
+from preflight.rules.plan._loader_workers import loaders as _loaders
+from preflight.rules.plan._loader_workers import worker_count as _worker_count
 
 
 def _cuda_text(expr: Optional[ast.expr]) -> bool:

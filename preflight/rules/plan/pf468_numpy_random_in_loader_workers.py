@@ -4,18 +4,21 @@ DataLoader workers, with no ``worker_init_fn``, under a torch older than 1.9."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Optional
 
 from preflight.analysis.project_imports import imported_class
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._loader_workers import dataset_class as _dataset_class
+from preflight.rules.plan._loader_workers import kw as _kw
+from preflight.rules.plan._loader_workers import loaders as _loaders
+from preflight.rules.plan._loader_workers import worker_count as _worker_count
 
 # NumPy's legacy global-state functions that do not draw (seeding, state, generator objects)
 _NOT_DRAWS = frozenset({"seed", "get_state", "set_state", "default_rng", "RandomState", "Generator",
                         "SeedSequence", "PCG64", "MT19937", "Philox", "SFC64", "BitGenerator"})
-_LOADERS = frozenset({"DataLoader"})
 
 
 def _numpy_names(tree: ast.Module) -> tuple[set[str], set[str]]:
@@ -75,41 +78,6 @@ def _draws(cls: ast.ClassDef, modules: set[str], randoms: set[str]) -> Optional[
     return None
 
 
-def _kw(call: ast.Call, name: str) -> Optional[ast.expr]:
-    return next((k.value for k in call.keywords if k.arg == name), None)
-
-
-def _dataset_class(arg: Optional[ast.expr], tree: ast.Module, classes: dict[str, ast.ClassDef]) -> Optional[ast.ClassDef]:
-    """The local class ``arg`` is built from: ``Cls(...)`` directly, or a name assigned ``Cls(...)`` once."""
-    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
-        return classes.get(arg.func.id)
-    if isinstance(arg, ast.Name):
-        found = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == arg.id]
-        if len(found) == 1 and isinstance(found[0], ast.Call) and isinstance(found[0].func, ast.Name):
-            return classes.get(found[0].func.id)
-    return None
-
-
-def _worker_count(workers: Optional[ast.expr], pctx: PlanContext) -> Optional[int]:
-    """The loader's worker count: a literal, or ``args.num_workers`` read from the job's plan, whose
-    ``data.num_workers`` facts come from that very option (the launch line's value, else its argparse
-    default); None when the option's facts disagree or the count is not known."""
-    if isinstance(workers, ast.Constant):
-        if isinstance(workers.value, int) and not isinstance(workers.value, bool):
-            return workers.value
-        return None
-    option = workers.attr if isinstance(workers, ast.Attribute) else None
-    if option is None:
-        return None
-    values = {f.value for f in pctx.plan.facts("data.num_workers")
-              if (getattr(f.source, "key", None) or "").lstrip("-").replace("-", "_").split(".")[-1] == option}
-    if len(values) != 1:
-        return None
-    value = next(iter(values))
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _imported_dataset_class(arg: Optional[ast.expr], tree: ast.Module, pctx: PlanContext, script: Any,
                             ) -> Optional[tuple[ast.ClassDef, str, set[str], set[str]]]:
     """The dataset class of another file of the project (``from data import Ds``; ``Ds(...)`` handed to the
@@ -129,15 +97,6 @@ def _imported_dataset_class(arg: Optional[ast.expr], tree: ast.Module, pctx: Pla
     if not modules and not randoms:
         return None
     return cls, display, modules, randoms
-
-
-def _loaders(tree: ast.Module) -> Iterator[ast.Call]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name in _LOADERS:
-                yield node
 
 
 @register
