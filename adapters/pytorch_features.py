@@ -380,9 +380,14 @@ class _FeaturePass(_PrecisionPass):
                                          "source and target are truncated separately; no one tokenizer max_length "
                                          "is the sequence length")
             tokenizers = set()
+        targets = _target_tokenizer_calls(getattr(self.script, "tree", None))
         for site in self.calls:
             if split is not None:
                 break
+            if id(site.call) in targets:
+                # labels tokenized under `with tokenizer.as_target_tokenizer():` (transformers' run_seq2seq.py
+                # before 4.22): the target length, not the length of the sequences the model reads
+                continue
             name = site.name or ""
             owner, _, method = name.rpartition(".")
             built = name in tokenizers or (owner in tokenizers and method in (
@@ -428,3 +433,16 @@ class _FeaturePass(_PrecisionPass):
             if isinstance(size, int) and not isinstance(size, bool):
                 self.put("data.image_size", Resolved(size, resolved.kind, resolved.line, resolved.key, resolved.detail),
                          site, f"{site.label}({size})", "medium")
+
+
+def _target_tokenizer_calls(tree: object) -> set[int]:
+    """The calls inside ``with tokenizer.as_target_tokenizer():`` blocks (the labels of a seq2seq job)."""
+    out: set[int] = set()
+    if not isinstance(tree, ast.AST):
+        return out
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                isinstance(item.context_expr, ast.Call) and isinstance(item.context_expr.func, ast.Attribute)
+                and item.context_expr.func.attr == "as_target_tokenizer" for item in node.items):
+            out.update(id(sub) for stmt in node.body for sub in ast.walk(stmt) if isinstance(sub, ast.Call))
+    return out

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import argparse
 
     from preflight.adapters_api import Project
+    from preflight.plan import TrainingPlan
 
 
 def _split(value: Optional[str]) -> list[str]:
@@ -374,8 +375,13 @@ def _is_launch_script(path: Path) -> bool:
 
 def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,
             settings: Settings, args: argparse.Namespace, extra=None,
-            plan_findings: Sequence[Finding] = (), configs_seen: bool = False) -> int:
+            plan_findings: Sequence[Finding] = (), configs_seen: bool = False, one_process: bool = False) -> int:
     run = _check(files, selection, settings, args)
+    if one_process:
+        from preflight.registry import file_rules
+
+        multi = {r.code for r in file_rules(sorted({f.code for f in run.findings})) if r.multi_process_only}
+        run.findings = [f for f in run.findings if f.code not in multi]
     run.no_python_files = args.command == "check" and not files and not errors and not configs_seen
     run.findings.extend(plan_findings)
     run.errors.extend(errors)
@@ -461,7 +467,15 @@ def run_audit(args: argparse.Namespace) -> int:
             Source("config", path=settings.source, key="target-gpu")
         plan.add("target.gpu", target_gpu, where, adapter="audit")
     plan_findings = run_plan_rules(plan, project, selection)
-    return _finish(found.files, errors + script_errors, selection, settings, args, extra, plan_findings)
+    return _finish(found.files, errors + script_errors, selection, settings, args, extra, plan_findings,
+                   one_process=_one_process(plan))
+
+
+def _one_process(plan: TrainingPlan) -> bool:
+    """Every launch line the job was given starts one process (``accelerate launch --num_processes 1``,
+    ``torchrun --nproc_per_node 1``): the process count read from a launch line, and all of them 1."""
+    facts = [f for f in plan.facts("dist.world_size") if f.source.kind == "cli"]
+    return bool(facts) and all(f.value == 1 for f in facts)
 
 
 def _check_gpu_name(name: str, where: str) -> None:

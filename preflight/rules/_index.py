@@ -465,5 +465,7 @@ JOB = {
     "PF653": "plan.pf653_save_pretrained_on_every_process",
     "PF664": "plan.pf664_deepspeed_engine_without_optimizer",
     "PF669": "plan.pf669_deepspeed_optimizer_skips_trainer_create_optimizer",
+    "PF681": "plan.pf681_accelerate_schedule_counts_micro_batches",
+    "PF682": "plan.pf682_lightning_batch_end_loss_divided_by_accumulation",
     "PF801": "plan.pf801_does_not_fit",
 }

@@ -83,6 +83,9 @@ class Rule:
     # on any other file (an ASCII text; a non-ASCII one may spell a name another way, so every
     # rule runs). Empty: every file. Each string must be a necessary condition, not a heuristic.
     needs_text: ClassVar[tuple[str, ...]] = ()
+    # the finding describes what goes wrong only with more than one process (padded shards, ranks that
+    # disagree): ``preflight audit`` drops it when every launch line of the job starts one process
+    multi_process_only: ClassVar[bool] = False
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         raise NotImplementedError

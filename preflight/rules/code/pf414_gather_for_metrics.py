@@ -106,6 +106,7 @@ def _duplicate_free_use(ctx: FileContext, call: ast.Call) -> bool:
 class GatherForMetrics(Rule):
     code = "PF414"
     needs_text = ('gather',)
+    multi_process_only = True
     name = "gather-for-metrics"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -137,8 +138,9 @@ texts) in a loop over a loader the file prepared with `accelerator.prepare`
 
 ## When preflight stays silent
 
-* Every launch script beside the file starts it as one process (`accelerate launch
-  --num_processes 1 run.py`, `torchrun --nproc_per_node 1`): nothing is padded.
+* Every launch script beside the file, or every launch line `preflight audit` is given
+  (`preflight audit train.py -- accelerate launch --num_processes 1 train.py`), starts it as one
+  process (`--num_processes 1`, `torchrun --nproc_per_node 1`): nothing is padded.
 * The file truncates the gathered outputs by hand (a slice `[:n]` bounded by
   `len(loader.dataset)` or `len(eval_dataset)`: the `samples_seen` recipe and the
   `losses[: len(eval_dataset)]` recipe from before `gather_for_metrics`).

@@ -93,6 +93,35 @@ _ACC_SCHED = textwrap.dedent("""
     accelerate launch train.py
 """)
 
+# the loader built before the scheduler, so its length can size the schedule
+_ACC_LEN = ("scheduler = get_linear_schedule_with_warmup(", "loader = build_loader()\nscheduler = get_linear_schedule_with_warmup(")
+# accelerate: a model prepared twice (before 1.14.0)
+_ACC_TWICE = textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+
+    from task import build_loader, build_model
+
+    accelerator = Accelerator(mixed_precision="bf16")
+    model = build_model()
+    {first}
+    optimizer = torch.optim.AdamW(model.parameters(), lr=6e-4)
+    loader = build_loader()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader){pin}
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+    accelerator.save_state("ckpt")
+    # --- requirements.txt
+    accelerate=={version}
+    # --- launch
+    accelerate launch --num_processes 2 train.py
+""")
+_TWICE = "model = accelerator.prepare(model)"
+
 _PREPARED = "model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)"
 _UNPREPARED = "model, optimizer, loader = accelerator.prepare(model, optimizer, loader)"
 _STEP = "scheduler.step()"
@@ -359,6 +388,11 @@ BAD_EXAMPLES = [
     _GEMMA.format(model='"google/gemma-2-9b"', attn="flash_attention_2", pin=_E, version="4.42.3"),
     # accelerate PR 999: the prepared scheduler stepped on every micro-batch on 0.15.0
     _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin=_E, version="0.15.0"),
+    # ... and on 0.12.0 with a schedule sized in optimizer steps (micro-batches divided by 8)
+    _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin=_E, version="0.12.0").replace(*_ACC_LEN).replace(
+        "num_training_steps=1000)", "num_training_steps=3 * len(loader) // 8)"),
+    # accelerate PR 3977: the model prepared twice on 1.12.0 (accelerate issue 3967)
+    _ACC_TWICE.format(first=_TWICE, pin=_W, version="1.12.0"),
     # accelerate PR 2790: sync_each_batch steps on every batch on 0.30.1
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin=_E, version="0.30.1"),
     # accelerate PR 2694: shards of processes seeded per rank overlap on 0.29.3
@@ -441,4 +475,12 @@ GOOD_EXAMPLES = [
     _GEMMA.format(model='"meta-llama/Llama-3.1-8B"', attn="flash_attention_2", pin="", version="4.42.3"),
     _CLS.format(ga=4, pin="", ds="", version="4.46.3").replace("transformers==4.46.3", "transformers"),
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin="", version="0.30.1").replace("accelerate==", "accelerate>="),
+    # the model prepared once on 1.12.0; prepared twice on the fixed 1.14.0; a model rebuilt between the two calls
+    _ACC_TWICE.format(first="", pin="", version="1.12.0"),
+    _ACC_TWICE.format(first=_TWICE, pin="", version="1.14.0"),
+    _ACC_TWICE.format(first=_TWICE + "\nmodel = build_model()", pin="", version="1.12.0"),
+    # tricky-correct: on 0.12.0 the prepared scheduler steps on every micro-batch, so a schedule sized in
+    # micro-batches (len(loader) * epochs, accelerate PR 500's example) ends exactly at the end of training
+    _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin="", version="0.12.0").replace(*_ACC_LEN).replace(
+        "num_training_steps=1000)", "num_training_steps=len(loader) * 3)"),
 ]

@@ -460,4 +460,38 @@ PF501_GOOD = [
     # --- launch
     accelerate launch --config_file dist_8gpus.yaml --num_processes 1 train.py
 """),
+    # tricky-correct: a seq2seq job truncates sources to --max_source_length and the labels, tokenized under
+    # `with tokenizer.as_target_tokenizer():`, to --max_target_length (transformers issue 10032's run_seq2seq.py):
+    # two lengths by design, not one sequence length set twice
+    textwrap.dedent("""\
+    # --- run_seq2seq.py
+    import argparse
+
+    from datasets import load_dataset
+    from transformers import (AutoModelForSeq2SeqLM, AutoTokenizer, DataCollatorForSeq2Seq, Seq2SeqTrainer,
+                              Seq2SeqTrainingArguments)
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--max_source_length", type=int, default=1024)
+    parser.add_argument("--max_target_length", type=int, default=128)
+    args = parser.parse_args()
+    tokenizer = AutoTokenizer.from_pretrained("t5-small")
+    model = AutoModelForSeq2SeqLM.from_pretrained("t5-small")
+
+
+    def preprocess(examples):
+        model_inputs = tokenizer(examples["article"], max_length=args.max_source_length, truncation=True)
+        with tokenizer.as_target_tokenizer():
+            labels = tokenizer(examples["highlights"], max_length=args.max_target_length, truncation=True)
+        model_inputs["labels"] = labels["input_ids"]
+        return model_inputs
+
+
+    train = load_dataset("cnn_dailymail", "3.0.0")["train"].map(preprocess, batched=True)
+    training_args = Seq2SeqTrainingArguments(output_dir="out", per_device_train_batch_size=4)
+    Seq2SeqTrainer(model=model, args=training_args, train_dataset=train, tokenizer=tokenizer,
+                   data_collator=DataCollatorForSeq2Seq(tokenizer, model=model)).train()
+    # --- launch
+    python run_seq2seq.py --max_target_length 100
+    """),
 ]

@@ -104,11 +104,24 @@ DEFECTS: tuple[Defect, ...] = (
         "scheduler.py and accelerator.py at v0.11.0 (accumulate added), v0.15.0 and v0.16.0",
         "calls", {"all": [_spec("Accelerator", kw={"gradient_accumulation_steps": ("gt", 1)}),
                           _spec("accumulate", attr=True),
-                          _spec("prepare", attr=True, arg_name=r"sched")]},
+                          _spec("prepare", attr=True, arg_name=r"sched")],
+                  # a schedule sized in micro-batches is what these releases step (accelerate PR 500)
+                  "none": [_spec(special="micro_batch_schedule")]},
         "the prepared scheduler steps on every micro-batch although the optimizer steps only every "
         "gradient_accumulation_steps batches (AcceleratedScheduler ignores `sync_gradients`): warmup and decay "
         "run {n}x faster than written",
         "do not prepare the scheduler and step it only when `accelerator.sync_gradients` is true"),
+    Defect(
+        "accelerate-prepare-model-twice", "accelerate", (((0,), (1, 14)),), "1.14.0",
+        "https://github.com/huggingface/accelerate/pull/3977",
+        "accelerator.py prepare_model at v0.12.0, v1.0.0, v1.13.0 (no guard: appended to _models and wrapped "
+        "again) and v1.14.0 (`_is_accelerate_prepared` returns the model as it is)",
+        "prepared_twice", {},
+        "`{value}` was already returned by `accelerator.prepare` and is prepared again: the model is wrapped twice "
+        "(DDP(DDP(model))) and registered twice, so save_state/load_state write and read it twice per rank "
+        "(accelerate issue 3967)",
+        "prepare each object once: pass the model, optimizer, loaders and scheduler in one `prepare` call",
+        severity="warning"),
     Defect(
         "accelerate-sync-each-batch-steps-every-batch", "accelerate", (((0, 28), (0, 31)),), "0.31.0",
         "https://github.com/huggingface/accelerate/pull/2790",

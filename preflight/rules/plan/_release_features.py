@@ -13,7 +13,8 @@ specifications, searched over every script of the job:
   ``layers.0.self_attn.q_proj``);
 * ``not_multiple``: two int keywords ``a``, ``b`` with ``b > 1`` and ``a % b != 0``;
 * ``special``: a job-level fact (``epoch_scheduler``, ``scheduler``, ``defines``, ``subclass``,
-  ``training_step_without_batch_idx``).
+  ``training_step_without_batch_idx``, ``micro_batch_schedule``: a scheduler whose length counts the
+  loader's batches, ``len(loader) * epochs``, with no division by the accumulation steps).
 
 ``all`` lists the specifications the job must meet (a tuple inside it is any-of), ``none`` those
 that turn the feature off, ``text`` a pattern some script must contain, ``world_size`` the least
@@ -153,6 +154,58 @@ def _training_step_without_batch_idx(pctx: PlanContext) -> Iterator[tuple[Parsed
                     yield script, fn
 
 
+# a scheduler factory and where its length is given (keyword, position)
+_SCHEDULE_LENGTHS = {"get_scheduler": ("num_training_steps", 3), "OneCycleLR": ("total_steps", 2),
+                     "CosineAnnealingLR": ("T_max", 1)}
+
+
+def schedule_length(call: ast.Call) -> Optional[ast.AST]:
+    last = call_last(call) or ""
+    if last in _SCHEDULE_LENGTHS:
+        name, position = _SCHEDULE_LENGTHS[last]
+    elif last.startswith("get_") and "schedule" in last:
+        name, position = "num_training_steps", 2
+    else:
+        return None
+    given = kwarg(call, name)
+    if given is None and len(call.args) > position:
+        given = call.args[position]
+    return given
+
+
+def _counts_micro_batches(tree: ast.AST, expr: ast.AST, depth: int = 0) -> Optional[bool]:
+    """Whether ``expr`` counts batches of a loader (``len(loader) * epochs``) with no division by the
+    accumulation steps: True/False where the expression says so, None where it does not count batches."""
+    batches = False
+    for node in ast.walk(expr):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv)):
+            return False
+        if isinstance(node, (ast.Name, ast.Attribute)) and "accum" in ast.unparse(node).lower():
+            return False
+        if isinstance(node, ast.Call) and call_last(node) == "len":
+            batches = True
+        if isinstance(node, ast.Name) and depth < 3:
+            for assign in ast.walk(tree):
+                if isinstance(assign, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id
+                                                          for t in assign.targets):
+                    inner = _counts_micro_batches(tree, assign.value, depth + 1)
+                    if inner is False:
+                        return False
+                    batches = batches or bool(inner)
+    return True if batches else None
+
+
+def micro_batch_schedules(pctx: PlanContext) -> Iterator[tuple[ParsedPython, ast.AST]]:
+    """Scheduler constructions whose length counts micro-batches (right where the prepared scheduler
+    steps on every micro-batch)."""
+    for script in pctx.scripts:
+        for call in ast.walk(script.tree):
+            if isinstance(call, ast.Call):
+                length = schedule_length(call)
+                if length is not None and _counts_micro_batches(script.tree, length):
+                    yield script, call
+
+
 def _special(pctx: PlanContext, spec: Mapping[str, Any]) -> Iterator[tuple[ParsedPython, ast.AST]]:
     kind = spec["special"]
     if kind in ("epoch_scheduler", "scheduler"):
@@ -173,6 +226,8 @@ def _special(pctx: PlanContext, spec: Mapping[str, Any]) -> Iterator[tuple[Parse
                     yield script, cls
     elif kind == "training_step_without_batch_idx":
         yield from _training_step_without_batch_idx(pctx)
+    elif kind == "micro_batch_schedule":
+        yield from micro_batch_schedules(pctx)
     else:  # pragma: no cover - the table is checked by the tests
         raise ValueError(f"unknown special {kind}")
 
@@ -310,7 +365,51 @@ def adapter_name_substrings(pctx: PlanContext, params: Mapping[str, Any]) -> Opt
     return None
 
 
+# -- a model passed to ``accelerator.prepare`` twice ------------------------------------------------------
+_PREPARE = ("prepare", "prepare_model")
+
+
+def _prepare_call(stmt: ast.stmt) -> Optional[ast.Call]:
+    value = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _PREPARE:
+        return value
+    return None
+
+
+def _bound(stmt: ast.stmt) -> set[str]:
+    out: set[str] = set()
+    for target in stmt.targets if isinstance(stmt, ast.Assign) else []:
+        for elt in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+            if isinstance(elt, ast.Name):
+                out.add(elt.id)
+    return out
+
+
+def prepared_twice(pctx: PlanContext, params: Mapping[str, Any]) -> Optional[Hit]:
+    """A name bound from ``accelerator.prepare(...)`` passed to ``prepare`` again further down the same block
+    (no other assignment to it in between): the second call wraps the wrapped model again."""
+    for script in pctx.scripts:
+        for block in ast.walk(script.tree):
+            body = getattr(block, "body", None)
+            if not isinstance(body, list):
+                continue
+            prepared: set[str] = set()
+            for stmt in body:
+                call = _prepare_call(stmt)
+                if call is not None:
+                    # models only: loaders, optimizers and schedulers carry a guard (`_is_accelerate_prepared`)
+                    again = [a.id for a in call.args if isinstance(a, ast.Name) and a.id in prepared
+                             and not re.search(r"(?i)load|optim|sched|data", a.id)]
+                    if again:
+                        return script, call, {"value": again[0]}
+                    prepared |= _bound(stmt)
+                else:
+                    prepared -= _bound(stmt)
+    return None
+
+
 CODE_FEATURES = {
+    "prepared_twice": prepared_twice,
     "calls": calls,
     "hf_trainer_accumulation": hf_trainer_accumulation,
     "adapter_name_substrings": adapter_name_substrings,

@@ -51,6 +51,10 @@ release.
   known), or the pin is outside the range.
 * The job does not use the feature (no accumulation, a different head, a `compute_loss` of its
   own, the workaround applied).
+* `accelerate-scheduler-steps-while-accumulating`: the schedule's length counts the loader's
+  batches with no division by the accumulation steps (`num_training_steps=len(train_dataloader) *
+  num_epochs`): on those releases the prepared scheduler steps on every micro-batch, so that schedule
+  ends exactly at the end of training (accelerate PR 500's example).
 * `transformers-ga-mean-of-means` (every release before 4.46 with a causal LM and accumulation)
   is reported as a note: its effect depends on how unevenly the micro-batches are padded.
 """
