@@ -166,3 +166,15 @@ def self_attr(node: ast.AST) -> Optional[str]:
 
 def literal_value(ctx: FileContext, expr: Optional[ast.AST]) -> Any:
     return literal(ctx, expr) if expr is not None else UNKNOWN
+
+
+def class_attribute_manual(cls: ast.ClassDef) -> Optional[ast.AST]:
+    """``automatic_optimization = False`` as a class attribute."""
+    for st in cls.body:
+        target = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else (
+            st.target if isinstance(st, ast.AnnAssign) else None)
+        value = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(target, ast.Name) and target.id == "automatic_optimization" \
+                and isinstance(value, ast.Constant) and value.value is False:
+            return st
+    return None

@@ -4,6 +4,10 @@ that let only chosen ranks through."""
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from preflight.analysis.context import FileContext
 
 # any of these in a test (or in a helper's name) and the save is taken as chosen per rank
 _RANK_WORDS = ("rank", "main", "master", "primary", "global_zero", "process_index", "gpu", "device",
@@ -25,3 +29,26 @@ def only_rank_test(test: ast.expr) -> bool:
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
         return all(only_rank_test(v) for v in test.values)
     return rankish(test)
+
+
+_ENTRY_POINTS = frozenset({"main", "_main", "main_worker", "run_main"})
+
+
+def guarded_by_rank(ctx: FileContext, node: ast.AST, fn_node: ast.AST) -> bool:
+    """``node`` sits under a rank test in its function, or the function returns early on one
+    (``if rank != 0: return``) before it, or is itself a rank-named helper (``save_on_master``)."""
+    cur: Optional[ast.AST] = node
+    while cur is not None and cur is not fn_node:
+        parent = ctx.parent(cur)
+        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and rankish(parent.test):
+            return True
+        cur = parent
+    name = getattr(fn_node, "name", "")
+    if name not in _ENTRY_POINTS and rankish(ast.Name(id=name)):
+        return True
+    line = getattr(node, "lineno", 0)
+    for sub in ast.walk(fn_node):
+        if isinstance(sub, ast.If) and sub.lineno < line and rankish(sub.test) and any(
+                isinstance(s, (ast.Return, ast.Raise, ast.Continue)) for s in sub.body):
+            return True
+    return False

@@ -11,32 +11,10 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls
 from preflight.rules.base import Rule, examples
-from preflight.rules.code._rank_guards import rankish
+from preflight.rules.code._rank_guards import guarded_by_rank, rankish
+
 
 # entry points named for the program, not for a process: `def main():` runs on every rank
-_ENTRY_POINTS = frozenset({"main", "_main", "main_worker", "run_main"})
-
-
-def _guarded(ctx: FileContext, node: ast.AST, fn_node: ast.AST) -> bool:
-    """``node`` sits under a rank test in its function, or the function returns early on one
-    (``if rank != 0: return``) before it, or is itself a rank-named helper (``save_on_master``)."""
-    cur: Optional[ast.AST] = node
-    while cur is not None and cur is not fn_node:
-        parent = ctx.parent(cur)
-        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and rankish(parent.test):
-            return True
-        cur = parent
-    name = getattr(fn_node, "name", "")
-    if name not in _ENTRY_POINTS and rankish(ast.Name(id=name)):
-        return True
-    line = getattr(node, "lineno", 0)
-    for sub in ast.walk(fn_node):
-        if isinstance(sub, ast.If) and sub.lineno < line and rankish(sub.test) and any(
-                isinstance(s, (ast.Return, ast.Raise, ast.Continue)) for s in sub.body):
-            return True
-    return False
-
-
 def _uses_ddp(ctx: FileContext) -> Optional[ast.Call]:
     for call, qual in calls(ctx):
         if qual.endswith("DistributedDataParallel") and "fully_sharded" not in qual.lower():
@@ -131,7 +109,7 @@ ranks read the file back).
             if scopes is None:
                 scopes = scope_index(ctx)
             fn = scopes.function_of(call)
-            if fn.is_module_scope or _guarded(ctx, call, fn.node) or _per_rank_or_buffer(fn.node, call.args[1]):
+            if fn.is_module_scope or guarded_by_rank(ctx, call, fn.node) or _per_rank_or_buffer(fn.node, call.args[1]):
                 continue
             if fn.trains:
                 site: Optional[ast.AST] = call
@@ -155,7 +133,7 @@ ranks read the file back).
         """The first call of ``fn`` from a function that trains with no rank test on the way."""
         for site in fn.call_sites:
             caller = site.caller
-            if caller.is_module_scope or _guarded(ctx, site.call, caller.node):
+            if caller.is_module_scope or guarded_by_rank(ctx, site.call, caller.node):
                 continue
             if caller.trains:
                 return site.call

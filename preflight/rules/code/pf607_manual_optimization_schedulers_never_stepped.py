@@ -9,7 +9,11 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf414_support import manual_optimization, may_optimize_manually
+from preflight.rules._pf414_support import (
+    class_attribute_manual,
+    manual_optimization,
+    may_optimize_manually,
+)
 from preflight.rules.base import Rule, examples
 
 _SCHEDULER_SUFFIXES = ("LR", "LRScheduler", "Scheduler", "Schedule", "Decay", "Warmup", "Plateau", "WarmRestarts")
@@ -52,18 +56,6 @@ def _stepped_elsewhere(ctx: FileContext) -> bool:
                 and "sched" in ast.unparse(call.func.value).lower():
             return True
     return False
-
-
-def _class_attribute_manual(cls: ast.ClassDef) -> Optional[ast.AST]:
-    """``automatic_optimization = False`` as a class attribute."""
-    for st in cls.body:
-        target = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else (
-            st.target if isinstance(st, ast.AnnAssign) else None)
-        value = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
-        if isinstance(target, ast.Name) and target.id == "automatic_optimization" \
-                and isinstance(value, ast.Constant) and value.value is False:
-            return st
-    return None
 
 
 @register
@@ -120,7 +112,7 @@ def on_train_epoch_end(self):
         if _stepped_elsewhere(ctx):
             return
         for cls in ctx.nodes(ast.ClassDef):
-            manual = _class_attribute_manual(cls) or (manual_optimization(cls) if may_optimize_manually(ctx) else None)
+            manual = class_attribute_manual(cls) or (manual_optimization(cls) if may_optimize_manually(ctx) else None)
             if manual is None or not any(isinstance(f, ast.FunctionDef) and f.name == "training_step"
                                          for f in cls.body):
                 continue  # without the training logic here, a subclass elsewhere may step them

@@ -9,11 +9,8 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf414_support import manual_optimization
+from preflight.rules._pf414_support import class_attribute_manual, manual_optimization
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf607_manual_optimization_schedulers_never_stepped import (
-    _class_attribute_manual,
-)
 
 
 def _epoch_interval(fn: ast.FunctionDef) -> Optional[ast.AST]:
@@ -136,7 +133,7 @@ or guard the call in `training_step` with `if self.trainer.is_last_batch:`.
             methods = {fn.name: fn for fn in cls.body if isinstance(fn, ast.FunctionDef)}
             if "training_step" not in methods or "configure_optimizers" not in methods:
                 continue
-            manual = _class_attribute_manual(cls) or manual_optimization(cls)
+            manual = class_attribute_manual(cls) or manual_optimization(cls)
             if manual is None:
                 continue
             interval = _epoch_interval(methods["configure_optimizers"])

@@ -13,7 +13,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.code.pf472_every_ddp_rank_saves import _guarded
+from preflight.rules.code._rank_guards import guarded_by_rank
 
 
 def _accelerate_kwarg(call: ast.Call) -> Optional[ast.keyword]:
@@ -115,7 +115,7 @@ gathers from every rank.
             if scopes is None:
                 scopes = scope_index(ctx)
             fn = scopes.function_of(call)
-            if _guarded(ctx, call, fn.node) or not self._reached_unguarded(ctx, fn, depth=2):
+            if guarded_by_rank(ctx, call, fn.node) or not self._reached_unguarded(ctx, fn, depth=2):
                 continue
             yield ctx.finding(
                 self, call,
@@ -132,7 +132,7 @@ gathers from every rank.
         if fn.is_module_scope or fn.trains:
             return True
         for site in fn.call_sites:
-            if _guarded(ctx, site.call, site.caller.node):
+            if guarded_by_rank(ctx, site.call, site.caller.node):
                 continue
             if depth == 0 or self._reached_unguarded(ctx, site.caller, depth - 1):
                 return True
