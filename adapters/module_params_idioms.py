@@ -91,3 +91,46 @@ def string_sizes(frame: Any, node: ast.AST, name: Optional[str]) -> Optional[lis
             return list(text.split(sep))
         raise _Unknown("split")
     return None
+
+
+def _attribute_name(frame: Any, node: ast.AST) -> Optional[str]:
+    """The attribute name a ``setattr`` writes: a string the frame knows, or an f-string whose pieces are
+    known ints or strings without conversion or format spec (``f"block{i + 1}"``); None otherwise."""
+    if isinstance(node, ast.JoinedStr):
+        parts: list[str] = []
+        for piece in node.values:
+            if isinstance(piece, ast.Constant) and isinstance(piece.value, str):
+                parts.append(piece.value)
+                continue
+            if not (isinstance(piece, ast.FormattedValue) and piece.conversion == -1 and piece.format_spec is None):
+                return None
+            try:
+                got = frame.ev(piece.value)
+            except _Unknown:
+                return None
+            if not (isinstance(got, (int, str)) and not isinstance(got, bool)):
+                return None
+            parts.append(str(got))
+        return "".join(parts)
+    try:
+        got = frame.ev(node)
+    except _Unknown:
+        return None
+    return got if isinstance(got, str) else None
+
+
+def setattr_on_self(frame: Any, value: ast.Call) -> bool:
+    """``setattr(self, name, module)`` with a name the frame knows (Visual-Attention-Network/VAN-Classification @
+    e19779b ``models/van.py`` ``VAN.__init__``: ``for i in range(num_stages): ... setattr(self, f"patch_embed{i + 1}",
+    patch_embed)``): stored as ``self.<name> = module`` is, so each stage counts once and a name written twice stays
+    unknown; True when handled. A name not known raises: the layer may replace one already counted."""
+    if not (isinstance(value.func, ast.Name) and value.func.id == "setattr" and len(value.args) == 3
+            and not value.keywords and isinstance(value.args[0], ast.Name) and value.args[0].id == "self"):
+        return False
+    name = _attribute_name(frame, value.args[1])
+    if name is None or not name.isidentifier():
+        raise _Unknown("setattr name")
+    target = ast.copy_location(ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=name,
+                                             ctx=ast.Store()), value)
+    frame.assign([target], value.args[2])
+    return True

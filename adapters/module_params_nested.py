@@ -5,7 +5,7 @@ from a config dict), read from their source, never imported or executed.
 layers ``module_params`` counts, ``nn.MultiheadAttention``/``nn.RMSNorm``, ``nn.Parameter(torch.zeros(...))``, other
 ``nn.Module`` classes of the same file (recursively, with their arguments bound), repeats
 (``nn.Sequential(*[Block(cfg) for _ in range(cfg["n_layers"])])``, ``nn.ModuleList([...])``,
-``for i in range(n): self.blocks.append(...)``), ``nn.ModuleDict(dict(...))``, sizes read from a
+``for i in range(n): self.blocks.append(...)``), ``nn.ModuleDict(dict(...))``, ``setattr(self, f"stage{i + 1}", m)`` with a known name (jobs78), sizes read from a
 config dict (``cfg["emb_dim"]``, ``cfg.get(k, d)``) or computed into locals, ``if`` tests decided
 from these values, and one tied weight (``self.head.weight = self.emb.weight``). Also (jobs29): functions
 of the file and methods of the class run with their arguments for what they return (``conv_nd(dims, ...)``,
@@ -24,7 +24,7 @@ from typing import Any, Optional, Sequence
 from preflight.adapters.module_params import _Unknown
 from preflight.adapters.module_params_args import argument_value
 from preflight.adapters.module_params_binding import bind_arguments
-from preflight.adapters.module_params_idioms import local_dict_update
+from preflight.adapters.module_params_idioms import local_dict_update, setattr_on_self
 from preflight.adapters.module_params_lists import augmented, local_list_append
 from preflight.adapters.module_params_store import _StoreFrame
 from preflight.adapters.module_params_torch import torch_layer
@@ -157,7 +157,7 @@ class _Frame(_StoreFrame):
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and isinstance(self.env.get(func.value.id), _Mod) and func.attr in _MOVES:
             return  # ``criterion.to(device)``: a local module moved or switched, its parameters unchanged
-        if local_dict_update(self, value):  # module_params_idioms.py
+        if local_dict_update(self, value) or setattr_on_self(self, value):  # module_params_idioms.py
             return
         if local_list_append(self, value):  # module_params_lists.py
             return
