@@ -29,7 +29,6 @@ transformers model (``from_pretrained``), whose GELUActivation binds the functio
 from __future__ import annotations
 
 import ast
-import contextlib
 from pathlib import Path
 from typing import Any, Optional
 
@@ -74,8 +73,7 @@ def _gelu_at_call(project: Project) -> Optional[Source]:
     """Where the project's own code (its scripts and the local modules they import, parsed, never run)
     names ``nn.GELU`` or ``F.gelu``, when no script loads a transformers model; None otherwise."""
     from preflight.analysis.syntax import dotted_name
-    from preflight.local_trees import parse_file
-    from preflight.script_parsers import _module_file
+    from preflight.local_trees import script_and_imported_trees, shown_path
 
     first: Optional[Source] = None
     root = Path(str(project.root)) if project.root else None
@@ -88,15 +86,7 @@ def _gelu_at_call(project: Project) -> Optional[Source]:
             return None  # a transformers model: its GELUActivation is bound when built
         if first is not None:
             continue
-        trees: list[tuple[ast.AST, Optional[Path]]] = [(script.tree, None)]
-        here = Path(str(script.source.path)).parent if script.source.path is not None else None
-        for module in sorted({str(v) for v in idx.imports.values()}) if here is not None else ():
-            for name in (module, module.rpartition(".")[0]):
-                path = _module_file(here, name) if name and here is not None else None
-                if path is not None and project.may_read(path):
-                    with contextlib.suppress(OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-                        trees.append((parse_file(path), path))
-                    break
+        trees = script_and_imported_trees(project, script, idx)
         for tree, path in trees:
             node = _gelu_names(tree)
             if node is None:
@@ -106,11 +96,7 @@ def _gelu_at_call(project: Project) -> Optional[Source]:
             if path is None:
                 first = project.source(script, node, "code", detail=detail)
             else:
-                shown = path.name
-                if root is not None:
-                    with contextlib.suppress(ValueError):
-                        shown = path.resolve().relative_to(root.resolve()).as_posix()
-                first = Source("code", shown, getattr(node, "lineno", None), dotted_name(node), detail)
+                first = Source("code", shown_path(path, root), getattr(node, "lineno", None), dotted_name(node), detail)
             break
     return first
 

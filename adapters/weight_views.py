@@ -17,7 +17,6 @@ model (``from_pretrained``: its ``nn.Linear`` layers). ``q @ k.transpose(-2, -1)
 from __future__ import annotations
 
 import ast
-import contextlib
 from pathlib import Path
 from typing import Optional
 
@@ -83,8 +82,7 @@ def _read(tree: ast.AST) -> tuple[Optional[ast.AST], bool]:
 
 
 def _find(project: Project) -> Optional[Source]:
-    from preflight.local_trees import parse_file
-    from preflight.script_parsers import _module_file
+    from preflight.local_trees import script_and_imported_trees, shown_path
 
     first: Optional[Source] = None
     root = Path(str(project.root)) if project.root else None
@@ -95,15 +93,7 @@ def _find(project: Project) -> Optional[Source]:
         if any(str(site.qualified or "").startswith("transformers.")
                and str(site.qualified).endswith("from_pretrained") for site in idx.calls):
             return None  # a transformers model: nn.Linear layers, whose weights are cached
-        trees: list[tuple[ast.AST, Optional[Path]]] = [(script.tree, None)]
-        here = Path(str(script.source.path)).parent if script.source.path is not None else None
-        for module in sorted({str(v) for v in idx.imports.values()}) if here is not None else ():
-            for name in (module, module.rpartition(".")[0]):
-                path = _module_file(here, name) if name and here is not None else None
-                if path is not None and project.may_read(path):
-                    with contextlib.suppress(OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-                        trees.append((parse_file(path), path))
-                    break
+        trees = script_and_imported_trees(project, script, idx)
         for tree, path in trees:
             node, linear = _read(tree)
             if linear:
@@ -114,11 +104,7 @@ def _find(project: Project) -> Optional[Source]:
             if path is None:
                 first = project.source(script, node, "code", detail=detail)
             else:
-                shown = path.name
-                if root is not None:
-                    with contextlib.suppress(ValueError):
-                        shown = path.resolve().relative_to(root.resolve()).as_posix()
-                first = Source("code", shown, getattr(node, "lineno", None), None, detail)
+                first = Source("code", shown_path(path, root), getattr(node, "lineno", None), None, detail)
     return first
 
 

@@ -17,12 +17,13 @@ as if the file had been opened. The trees are shared: callers must not change th
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from preflight.sources import read_text_limited
 
@@ -118,3 +119,29 @@ def clear() -> None:
     with _lock:
         _trees.clear()
         _nodes.clear()
+
+
+def script_and_imported_trees(project: Any, script: Any, idx: Any) -> list[tuple[ast.AST, Optional[Path]]]:
+    """The script's tree (path None) and, parsed, never run, each local module it imports that the
+    project may read, with its path (the module, else its package's ``__init__``)."""
+    from preflight.script_parsers import _module_file
+
+    trees: list[tuple[ast.AST, Optional[Path]]] = [(script.tree, None)]
+    here = Path(str(script.source.path)).parent if script.source.path is not None else None
+    for module in sorted({str(v) for v in idx.imports.values()}) if here is not None else ():
+        for name in (module, module.rpartition(".")[0]):
+            path = _module_file(here, name) if name and here is not None else None
+            if path is not None and project.may_read(path):
+                with contextlib.suppress(OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                    trees.append((parse_file(path), path))
+                break
+    return trees
+
+
+def shown_path(path: Path, root: Optional[Path]) -> str:
+    """``path`` as the project shows it: relative to ``root`` where it lies below it, else its name."""
+    shown = path.name
+    if root is not None:
+        with contextlib.suppress(ValueError):
+            shown = path.resolve().relative_to(root.resolve()).as_posix()
+    return shown

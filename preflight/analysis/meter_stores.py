@@ -13,9 +13,10 @@ graph-carrying tensor passed to it keeps its graph. A method that rebinds the pa
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, Optional
 
 from preflight._record import dataclass
+from preflight.analysis.loop_calls import own_nodes
 from preflight.analysis.rebinds import container_key_text
 
 if TYPE_CHECKING:
@@ -57,24 +58,14 @@ def _self_attr(node: ast.AST) -> Optional[str]:
     return key if key is not None and key.startswith("self.") else None
 
 
-def _own_nodes(fn: ast.FunctionDef) -> Iterator[ast.AST]:
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                stack.append(child)
-
-
 def _kept_params(fn: ast.FunctionDef) -> dict[str, tuple[str, int]]:
     """parameter -> (``self.attr`` it is accumulated/appended into, line)."""
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1:]
-    rebound = {t.id for node in _own_nodes(fn) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+    rebound = {t.id for node in own_nodes(fn) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
                for tgt in (node.targets if isinstance(node, ast.Assign) else [node.target])
                for t in ast.walk(tgt) if isinstance(t, ast.Name)}
     out: dict[str, tuple[str, int]] = {}
-    for node in _own_nodes(fn):
+    for node in own_nodes(fn):
         attr: Optional[str] = None
         kept: list[ast.expr] = []
         if isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Add, ast.Sub)):
@@ -102,7 +93,7 @@ def _plain_resets(cls: ast.ClassDef) -> dict[str, set[str]]:
     for fn in cls.body:
         if not isinstance(fn, ast.FunctionDef):
             continue
-        for node in _own_nodes(fn):
+        for node in own_nodes(fn):
             if isinstance(node, ast.Assign) and not isinstance(node.value, ast.BinOp):
                 for tgt in node.targets:
                     key = container_key_text(tgt)
