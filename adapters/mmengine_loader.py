@@ -38,7 +38,7 @@ from typing import Any, Callable, Optional, Tuple
 from preflight.adapters.literal_config import UNKNOWN, LiteralFile, Where
 
 from preflight.adapters_api import Project
-from preflight.analysis.syntax import dotted_name
+from preflight.analysis.syntax import dotted_name, keyed_chain
 from preflight.sources import ParsedPython, read_text_limited
 
 _MAX_BYTES = 500_000
@@ -55,20 +55,8 @@ def base_refs_as_attributes(text: str) -> str:
 
 def _base_chain(node: ast.AST) -> Optional[tuple]:
     """``_base_.a.b`` / ``_base_['a'].b`` -> ("a", "b"); None for anything else."""
-    keys: list[str] = []
-    while True:
-        if isinstance(node, ast.Attribute):
-            keys.append(node.attr)
-            node = node.value
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
-                and isinstance(node.slice.value, str):
-            keys.append(node.slice.value)
-            node = node.value
-        else:
-            break
-    if isinstance(node, ast.Name) and node.id == "_base_" and keys:
-        return tuple(reversed(keys))
-    return None
+    found = keyed_chain(node)
+    return found[1] if found is not None and found[0].id == "_base_" and found[1] else None
 
 
 
