@@ -177,6 +177,14 @@ or the course's code, no-grad forward passes and AdamW training steps in fp32 an
 peak-memory experiment, a 1.6B ALiBi DeepNet decoder with Adafactor on an RTX 4090 in fp32 / bf16 weights with
 per-layer checkpointing, the optimizer fused into the backward and torch.compile; 19 training rows; committed before
 it was first scored).
+
+``--split held-out-35`` the thirty-fifth, ``calibration/public/heldout35.json`` (three publishers no earlier split
+cites: three more Stanford CS336 students' assignment-2 memory answers, all with the course's own BasicsTransformerLM:
+the 2.7B model on an H100 (no-grad forward and course-AdamW training step at context 128 to 512), the xl model on a
+96 GB RTX PRO 6000 the catalog lacks (no-grad forward at context 128 to 2048, torch.optim.AdamW training step at 128 /
+512) and four widths with the script's default feed-forward on an A100 80GB PCIe (course-AdamW training steps, small
+to xl at context 512, the xl also at 128 and in bf16, out of memory at 2048); fp32 and bf16 autocast,
+max_memory_allocated GiB; 18 training rows; committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -218,6 +226,7 @@ HELDOUT31 = REPO / "calibration" / "public" / "heldout31.json"
 HELDOUT32 = REPO / "calibration" / "public" / "heldout32.json"
 HELDOUT33 = REPO / "calibration" / "public" / "heldout33.json"
 HELDOUT34 = REPO / "calibration" / "public" / "heldout34.json"
+HELDOUT35 = REPO / "calibration" / "public" / "heldout35.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -232,4 +241,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-27": HELDOUT27, "held-out-28": HELDOUT28,
                "held-out-29": HELDOUT29, "held-out-30": HELDOUT30,
                "held-out-31": HELDOUT31, "held-out-32": HELDOUT32,
-               "held-out-33": HELDOUT33, "held-out-34": HELDOUT34}
+               "held-out-33": HELDOUT33, "held-out-34": HELDOUT34,
+               "held-out-35": HELDOUT35}

@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 
 PUBLIC = Path(__file__).resolve().parent.parent / "calibration" / "public"
-SPLITS = [f"heldout{i}" for i in range(2, 35)]
-ALL_FIELDS_READ = [f"heldout{i}" for i in range(8, 35)]
+SPLITS = [f"heldout{i}" for i in range(2, 36)]
+ALL_FIELDS_READ = [f"heldout{i}" for i in range(8, 36)]
+#: the only GPUs a split from held-out-8 on may name outside hardware/gpus.json, each for peak rows only:
+#: held-out-35's LINYUNLinYun measured on a 96 GB RTX PRO 6000 the catalog does not hold
+UNCATALOGUED_PEAK_GPUS = {"heldout35": ("RTX-PRO-6000-Blackwell-96GB",)}
 
 
 def _load(name: str) -> dict:
@@ -55,6 +58,10 @@ def test_every_row_builds_an_estimate_input_with_every_field_read(name):
     assert pa.SPLIT_FILES[split] == PUBLIC / f"{name}.json"
     for row in _load(name)["rows"]:
         assert row["split"] == split
-        assert hardware.find(row["gpu"]) is not None, row["gpu"]
+        if row["gpu"] in UNCATALOGUED_PEAK_GPUS.get(name, ()):
+            # a peak on a card the catalog lacks: scored for its error only (no verdict), never an OOM row
+            assert row["outcome"] == "ran" and hardware.find(row["gpu"]) is None, row["id"]
+        else:
+            assert hardware.find(row["gpu"]) is not None, row["gpu"]
         _inp, unknown = pa.estimate_input(row["setup"])
         assert unknown == [], (row["id"], unknown)
