@@ -219,3 +219,92 @@ PF436_GOOD.append(textwrap.dedent("""\
             if tp_rank == 0:
                 torch.save(state, path)
 """))
+
+# pytorch-lightning 1.0.x (the held-out-34 rebuild of "self.log with Metric in ddp"): the metric's
+# compute() syncs the states of every rank, but only rank 0 calls it; ranks 1-3 wait in the barrier
+PF436_BAD.append(textwrap.dedent("""\
+    import pytorch_lightning as pl
+    import torch.distributed as dist
+    from pytorch_lightning.metrics import Accuracy
+
+
+    class Classifier(pl.LightningModule):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+            self.val_acc = Accuracy()
+
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            self.val_acc.update(self.net(x).argmax(dim=-1), y)
+
+        def validation_epoch_end(self, outputs):
+            if self.global_rank == 0:
+                self.log("val_acc", self.val_acc.compute())  # error: PF436
+            dist.barrier()
+"""))
+
+# torchmetrics issue 938: a MetricCollection computed in a test run on rank 0 only (plain DDP)
+PF436_BAD.append(textwrap.dedent("""\
+    import torch
+    import torch.distributed as dist
+    import torchmetrics as tm
+
+    metrics = tm.MetricCollection([tm.Accuracy(task="multiclass", num_classes=10),
+                                   tm.F1Score(task="multiclass", num_classes=10)])
+
+
+    def test(model, loader):
+        if dist.get_rank() == 0:
+            with torch.no_grad():
+                for x, y in loader:
+                    metrics.update(model(x), y)
+            print(metrics.compute())  # error: PF436
+"""))
+
+# the fix: compute on every rank, log (or print) on rank 0
+PF436_GOOD.append(textwrap.dedent("""\
+    import pytorch_lightning as pl
+    from torchmetrics import Accuracy
+
+
+    class Classifier(pl.LightningModule):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+            self.val_acc = Accuracy(task="multiclass", num_classes=20)
+
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            self.val_acc.update(self.net(x).argmax(dim=-1), y)
+
+        def on_validation_epoch_end(self):
+            acc = self.val_acc.compute()
+            if self.global_rank == 0:
+                print(f"val acc {acc:.3f}")
+            self.log("val_acc", acc, rank_zero_only=True)
+            self.val_acc.reset()
+"""))
+
+# tricky: a metric that does not sync on compute (each rank's own value, read on rank 0), an HF
+# `evaluate` metric (no collective), and a project's own `compute`
+PF436_GOOD.append(textwrap.dedent("""\
+    import evaluate
+    from accelerate import Accelerator
+    from torchmetrics.text import BLEUScore
+
+    from stats import RunningMean
+
+    accelerator = Accelerator()
+    local_bleu = BLEUScore(sync_on_compute=False)
+    rouge = evaluate.load("rouge")
+    loss_mean = RunningMean()
+
+
+    def report(preds, refs):
+        local_bleu.update(preds, refs)
+        if accelerator.is_main_process:
+            print(local_bleu.compute())
+            print(rouge.compute(predictions=preds, references=refs))
+            print(loss_mean.compute())
+"""))

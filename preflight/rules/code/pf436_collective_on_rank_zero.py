@@ -29,7 +29,37 @@ _ACCELERATE_UTILS = frozenset({"gather", "gather_object", "broadcast", "broadcas
                                "pad_across_processes"})
 _ACCELERATE_MODULES = ("accelerate.utils.", "accelerate.utils.operations.")
 
-_NAMES = _ACCELERATE | _TORCH | _ACCELERATE_UTILS
+# torchmetrics' ``Metric.compute()`` (and pytorch_lightning.metrics', 1.0-1.4, where it came from) first syncs
+# the metric states over all processes (``Metric.sync`` -> ``all_gather``) whenever several run and
+# ``sync_on_compute`` (default True) holds: a collective (torchmetrics issue 938, pytorch-lightning issue 20223)
+_METRIC_MODULES = ("torchmetrics.", "pytorch_lightning.metrics.", "lightning.pytorch.metrics.")
+
+_NAMES = _ACCELERATE | _TORCH | _ACCELERATE_UTILS | {"compute"}
+
+
+def metric_objects(ctx: FileContext) -> frozenset[str]:
+    """Names and attributes (as source text: ``self.val_acc``) that every assignment of the file binds
+    to a torchmetrics metric built to sync on compute (``Accuracy()``, ``MetricCollection([...])``;
+    not ``sync_on_compute=False`` or a ``process_group=`` of its own)."""
+    def build() -> frozenset[str]:
+        imports = scope_index(ctx).imports
+        bound: dict[str, bool] = {}
+        for node in ctx.nodes(ast.Assign):
+            for target in node.targets:
+                if not isinstance(target, (ast.Name, ast.Attribute)):
+                    continue
+                value = node.value
+                qual = (imports.qualify(value.func) or "") if isinstance(value, ast.Call) else ""
+                ok = isinstance(value, ast.Call) and qual.startswith(_METRIC_MODULES) \
+                    and ".functional." not in qual and qual.rsplit(".", 1)[-1][:1].isupper() \
+                    and not any(kw.arg == "process_group" or (kw.arg == "sync_on_compute" and not (
+                        isinstance(kw.value, ast.Constant) and kw.value.value is True)) for kw in value.keywords)
+                text = ast.unparse(target)
+                bound[text] = bound.get(text, True) and ok
+        return frozenset(text for text, ok in bound.items() if ok)
+
+    found: frozenset[str] = ctx.cached("pf436-metric-objects", build)
+    return found
 
 
 def collective_calls(ctx: FileContext) -> list[tuple[ast.Call, str]]:
@@ -57,6 +87,11 @@ def _collective(ctx: FileContext, call: ast.Call, accelerators: set[str]) -> Opt
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in _ACCELERATE and ast.unparse(func.value) in accelerators:
         return f"`accelerator.{func.attr}` is a collective: every process must call it"
+    if isinstance(func, ast.Attribute) and func.attr == "compute":
+        if not call.args and not call.keywords and ast.unparse(func.value) in metric_objects(ctx):
+            return ("torchmetrics' `Metric.compute()` first syncs the metric states over all processes "
+                    "(an `all_gather` in `Metric.sync`): every rank must call it")
+        return None
     qual = scope_index(ctx).imports.qualify(func) or ""
     if qual.startswith("torch.distributed.") and qual.rsplit(".", 1)[-1] in _TORCH and qual.count(".") == 2:
         return f"`torch.distributed.{qual.rsplit('.', 1)[-1]}` is a collective: every rank of the group must call it"
@@ -86,7 +121,7 @@ class CollectiveOnRankZero(Rule):
     name = "collective-on-rank-zero"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
-    frameworks = ("accelerate", "pytorch")
+    frameworks = ("accelerate", "pytorch", "lightning")
     summary = "A gather, reduction or barrier that every process must enter is called on rank 0 only"
     explanation = """
 ## What it finds
@@ -100,7 +135,10 @@ Inside `if accelerator.is_main_process:` / `if rank == 0:` / `if dist.get_rank()
   `reduce`, `pad_across_processes` (`from accelerate.utils import gather_object`): each
   one is a `torch.distributed` collective when several processes run;
 * `torch.distributed.all_reduce`, `all_gather`, `broadcast`, `barrier`, `reduce`,
-  `gather`, `scatter` and their `_object` / `_tensor` variants.
+  `gather`, `scatter` and their `_object` / `_tensor` variants;
+* `metric.compute()` on a torchmetrics metric the file builds (`self.val_acc =
+  Accuracy()` from `torchmetrics` or `pytorch_lightning.metrics`, `MetricCollection`):
+  `compute()` first syncs the metric states across processes (an `all_gather`).
 
 ## Why it matters
 
@@ -110,7 +148,9 @@ collective), and the job hangs until the NCCL timeout (accelerate issue 2785:
 `gather_for_metrics` in an evaluation loop run under `is_main_process`; accelerate
 issue 2733: `gather_object(txt_out)` of generated texts inside `if
 accelerator.is_main_process:`, "you also need to call gather_object across every
-worker").
+worker"; torchmetrics issue 938: a `MetricCollection` computed in a test function
+run on rank 0 only, "the code just hangs at the compute step until the timeout";
+pytorch-lightning issue 20223, `metric.compute()` hangs under DDP).
 
 ## How to fix it
 
@@ -128,6 +168,9 @@ main process does with the result (printing, logging, writing files).
 * The call names its own process group (`group=tp_group`): its members are not
   known from the call, and a sub-group whose ranks all pass the guard is correct
   (the tensor-parallel peers under `if dp_rank == 0:`).
+* A metric built with `sync_on_compute=False` or its own `process_group=`, or one that
+  is not a torchmetrics class (`evaluate.load("accuracy").compute(...)`, a project's
+  `compute`).
 * Saves that are collectives are PF427's.
 """
     bad_examples = examples("preflight.rules.code._pf436_examples", "PF436_BAD")

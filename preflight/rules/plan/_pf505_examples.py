@@ -434,7 +434,8 @@ PF505_GOOD.extend([
     distributed_type: DEEPSPEED
     num_processes: 4
 """),
-    # the fix: get_state_dict gathers on every rank
+    # the fix: get_state_dict gathers on every rank (with the 16-bit save flag on: without it accelerate's
+    # get_state_dict raises ValueError under ZeRO-3)
     textwrap.dedent("""
     # --- grpo_train.py
     from accelerate import Accelerator
@@ -456,6 +457,7 @@ PF505_GOOD.extend([
             optimizer.zero_grad()
     # --- zero3.yaml
     deepspeed_config:
+      zero3_save_16bit_model: true
       zero_stage: 3
     distributed_type: DEEPSPEED
     num_processes: 7
@@ -563,4 +565,49 @@ PF505_GOOD.extend([
                       "            save_zero_three_model(model, torch.distributed.get_rank(), args.output_dir)"),
     # tricky-correct: the same helper at ZeRO stage 2, where every rank holds whole parameters
     _CHAT_SAVE.format(pin="", later="", stage=2),
+])
+
+# accelerate issue 883 (held-out-34): the no_trainer example's final save under an accelerate ZeRO-3 config with
+# zero3_save_16bit_model false: get_state_dict raises ValueError("Cannot get 16bit model weights ...")
+_NO_TRAINER_SAVE = textwrap.dedent("""
+    # --- run_clm_no_trainer.py
+    from accelerate import Accelerator
+
+
+    def main(args, model, optimizer, loader, tokenizer):
+        accelerator = Accelerator()
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        for batch in loader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        accelerator.wait_for_everyone()
+        unwrapped_model = accelerator.unwrap_model(model)
+        {save}
+    # --- default_config.yaml
+    compute_environment: LOCAL_MACHINE
+    deepspeed_config:
+      offload_optimizer_device: cpu
+      zero3_save_16bit_model: {flag}
+      zero_stage: 3
+    distributed_type: DEEPSPEED
+    num_processes: 4
+""")
+_SAVE = ("unwrapped_model.save_pretrained(args.output_dir, is_main_process=accelerator.is_main_process,\n"
+         "                                        save_function=accelerator.save,\n"
+         "                                        state_dict=accelerator.get_state_dict(model))")
+PF505_BAD.append(_NO_TRAINER_SAVE.format(save=_SAVE, flag="false") + "# --- expect\n"
+                 "default_config.yaml:4: warning: PF505\n")
+PF505_GOOD.extend([
+    # the fix: the 16-bit save flag on
+    _NO_TRAINER_SAVE.format(save=_SAVE, flag="true"),
+    # tricky-correct: the flag off, and the script falls back to a ZeRO checkpoint when the gather refuses
+    _NO_TRAINER_SAVE.format(flag="false", save=(
+        "try:\n"
+        "        state_dict = accelerator.get_state_dict(model)\n"
+        "    except ValueError:\n"
+        "        model.save_checkpoint(args.output_dir)\n"
+        "    else:\n"
+        "        unwrapped_model.save_pretrained(args.output_dir, state_dict=state_dict,\n"
+        "                                            is_main_process=accelerator.is_main_process)")),
 ])

@@ -133,3 +133,57 @@ GOOD_EXAMPLES += [
              "from peft import LoraConfig, get_peft_model\nfrom transformers import AutoModelForCausalLM")
     + _LIT_TRAIN.format(precision='"16-mixed"'),
 ]
+
+# img2img-turbo issue 18 (held-out-35): LoRA adapters added to the frozen UNet, then the whole UNet cast to
+# weight_dtype, float16 because the accelerate config asks for fp16 mixed precision
+_LORA_CAST = textwrap.dedent("""
+    # --- train_lora.py
+    import torch
+    from accelerate import Accelerator
+    from diffusers import UNet2DConditionModel
+    from peft import LoraConfig
+
+    accelerator = Accelerator(gradient_accumulation_steps=1)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+
+    unet = UNet2DConditionModel.from_pretrained("stabilityai/sd-turbo", subfolder="unet")
+    unet.requires_grad_(False)
+    {first}
+    {second}
+    {after}
+    params = [p for p in unet.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=5e-6)
+    unet, optimizer, loader = accelerator.prepare(unet, optimizer, loader)
+    for batch in loader:
+        loss = unet(batch["x"], batch["t"], encoder_hidden_states=batch["c"]).sample.float().mean()
+        accelerator.backward(loss)
+        accelerator.clip_grad_norm_(params, 1.0)
+        optimizer.step()
+        optimizer.zero_grad()
+    # --- accelerate_config.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: 'NO'
+    mixed_precision: {precision}
+    num_machines: 1
+    num_processes: 1
+    # --- launch
+    accelerate launch --config_file accelerate_config.yaml train_lora.py
+""")
+_ADD = 'unet.add_adapter(LoraConfig(r=8, lora_alpha=8, target_modules=["to_k", "to_q", "to_v"]))'
+_CAST = "unet.to(accelerator.device, dtype=weight_dtype)"
+
+BAD_EXAMPLES.append(_LORA_CAST.format(first=_ADD, second=_CAST + "  # error: PF581", after="", precision="fp16"))
+GOOD_EXAMPLES.extend([
+    # the launch runs without mixed precision: weight_dtype stays float32
+    _LORA_CAST.format(first=_ADD, second=_CAST, after="", precision="'no'"),
+    # diffusers' LoRA scripts: cast first, add the adapters, then make the trainable parameters float32
+    _LORA_CAST.format(first=_CAST, second=_ADD, after="cast_training_params(unet, dtype=torch.float32)",
+                      precision="fp16").replace("from peft import LoraConfig",
+                                                "from diffusers.training_utils import cast_training_params\n"
+                                                "from peft import LoraConfig"),
+    # tricky-correct: the adapters added and the UNet cast, then the LoRA parameters upcast by hand
+    _LORA_CAST.format(first=_ADD, second=_CAST, precision="fp16",
+                      after="for p in unet.parameters():\n    if p.requires_grad:\n        p.data = p.data.float()"),
+])

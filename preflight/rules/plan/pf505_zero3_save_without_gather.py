@@ -99,7 +99,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 from preflight.rules.plan._pf505_helper_saves import helper_saves
 
                 yield from helper_saves(self, pctx, _zero3_evidence(pctx, zero3))
-        save = self._save_call(pctx)
+        state_dict_call = self._get_state_dict_call(pctx)
+        save = state_dict_call if state_dict_call is not None else self._save_call(pctx)
         if save is None:
             return
         plan = pctx.plan
@@ -113,7 +114,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 continue  # true, "auto" or unreadable
             flag = flags[0]
             name = (flag.source.key or _FLAG).rsplit(".", 1)[-1]
-            yield from self._report(pctx, flag, name, save, flag.source.kind != "default")
+            yield from self._report(pctx, flag, name, save, flag.source.kind != "default",
+                                    raises=state_dict_call is not None)
 
     @staticmethod
     def _save_call(pctx: PlanContext) -> Optional[Evidence]:
@@ -132,6 +134,29 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 if node.func.attr == "save_pretrained" and any(kw.arg == "state_dict" for kw in node.keywords):
                     continue  # the caller chose the weights (gathered, or never partitioned); PF521 judges it
                 return pctx.code_evidence(script, node, f"the model is saved here (`{node.func.attr}`)")
+        return None
+
+    @staticmethod
+    def _get_state_dict_call(pctx: PlanContext) -> Optional[Evidence]:
+        """``accelerator.get_state_dict(model)`` (alone, or as ``save_pretrained(state_dict=...)``): under
+        ZeRO-3 Accelerate gathers the 16-bit weights only when the save flag is on, and otherwise raises
+        ``ValueError: Cannot get 16bit model weights because stage3_gather_16bit_weights_on_model_save in
+        DeepSpeed config is False`` (accelerate issue 883). Not inside a ``try`` (a fallback) or a branch
+        on the stage."""
+        for script in pctx.scripts:
+            text = script.text if script.text is not None else script.source.text
+            if "get_state_dict" not in text or "accelerat" not in text:
+                continue
+            parents = parent_map(script.tree)
+            for node in ast.walk(script.tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "get_state_dict" and node.args):
+                    continue
+                receiver = ast.unparse(node.func.value).rsplit(".", 1)[-1].lower()
+                if "accelerat" not in receiver or guarded(node, parents, script.tree) \
+                        or _in_try(node, parents):
+                    continue
+                return pctx.code_evidence(script, node, f"`{ast.unparse(node.func)}(...)` gathers the model here")
         return None
 
     def _unwrapped_saves(self, pctx: PlanContext, zero3: Any) -> Iterable[Finding]:
@@ -255,15 +280,32 @@ convert the checkpoint with `zero_to_fp32.py` after training.
         return pctx.code_finding(self, script, call, message, evidence=evidence)
 
     def _report(self, pctx: PlanContext, flag: Any, name: str, save: Evidence,
-                explicit: bool) -> Iterable[Finding]:
+                explicit: bool, raises: bool = False) -> Iterable[Finding]:
         said = f"`{name}` is false" if explicit else f"`{name}` is not set (default false)"
-        message = (f"ZeRO stage 3 with {said}, and the script saves the model: each rank holds only a shard, so "
-                   "the saved model has no usable weights (only DeepSpeed checkpoint shards that need "
-                   f"`zero_to_fp32.py`). Set `{name}` to true")
+        if raises:
+            message = (f"ZeRO stage 3 with {said}, and the script calls `accelerator.get_state_dict`: Accelerate "
+                       "gathers the partitioned weights only when that flag is on, and otherwise raises "
+                       "`ValueError: Cannot get 16bit model weights because stage3_gather_16bit_weights_on_"
+                       "model_save in DeepSpeed config is False` at the save, after the whole run: no model is "
+                       f"saved. Set `{name}` to true")
+        else:
+            message = (f"ZeRO stage 3 with {said}, and the script saves the model: each rank holds only a shard, "
+                       "so the saved model has no usable weights (only DeepSpeed checkpoint shards that need "
+                       f"`zero_to_fp32.py`). Set `{name}` to true")
         evidence = [e for e in (pctx.fact_evidence(flag, said), save) if e is not None]
         finding = pctx.fact_finding(self, flag, message, evidence=evidence)
         if finding is not None:
             yield finding
+
+
+def _in_try(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """Inside the body of a ``try`` with a handler: the script falls back when the gather fails."""
+    child, cur = node, parents.get(id(node))
+    while cur is not None:
+        if isinstance(cur, ast.Try) and cur.handlers and child in cur.body:
+            return True
+        child, cur = cur, parents.get(id(cur))
+    return False
 
 
 def _is_unwrap(node: ast.AST) -> bool:

@@ -11,6 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf414_support import is_fp16_dtype
 from preflight.rules.base import examples
+from preflight.rules.plan._fp16_adapter_cast import adapter_casts
 from preflight.rules.plan._job_files import job_files
 
 
@@ -94,6 +95,15 @@ that asks for fp16 mixed precision: a LightningModule that loads its model in
 and the fp16 scaler cannot unscale their gradients). PF422 reports the load when
 the same file asks for fp16 training.
 
+Also LoRA adapters added to a module that is then cast to the run's weight dtype
+(`unet.add_adapter(LoraConfig(...))`, then `unet.to(device, dtype=weight_dtype)` with
+`weight_dtype = torch.float16` under `if accelerator.mixed_precision == "fp16":`) and
+no upcast of the trainable parameters after it (`cast_training_params`), in a job
+whose launch asks for fp16 mixed precision (the accelerate config's
+`mixed_precision: fp16`): the cast converts the adapters too, and they are the only
+trained weights (img2img-turbo issue 18; diffusers' LoRA scripts cast first, add the
+adapters, then `cast_training_params(unet, dtype=torch.float32)`).
+
 ## Why it matters
 
 fp16 mixed precision keeps the parameters in float32 and scales the loss; before
@@ -120,6 +130,11 @@ where that is safe.
   `modules_to_save` (float32 adapters on a frozen float16 base).
 * The file freezes parameters (`requires_grad_(False)`, `requires_grad = False`): a
   frozen float16 module has no gradient for the scaler to refuse.
+  (The adapter-then-cast shape is reported all the same: the freeze leaves the adapters,
+  which the cast makes float16, as the trained weights.)
+* The adapters are added after the cast (PF422's), the trainable parameters are cast
+  back to float32 after it, or the launch's mixed precision is not fp16 (`'no'`, bf16:
+  then `weight_dtype` stays float32 or is bfloat16).
 """
     bad_examples = examples("preflight.rules.plan._pf581_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf581_examples", "GOOD_EXAMPLES")
@@ -132,6 +147,17 @@ where that is safe.
         files = job_files(pctx)
         evidence = pctx.fact_evidence(mixed, "fp16 mixed precision: the gradient scaler unscales every gradient")
         for display, tree in files:
+            for cast, adapter in adapter_casts(tree):
+                module = ast.unparse(cast.func.value)  # type: ignore[attr-defined]
+                yield pctx.location_finding(
+                    self, display, cast.lineno,
+                    f"`{ast.unparse(cast)}` casts `{module}` to float16 after `{ast.unparse(adapter.func)}(...)` "
+                    f"(line {adapter.lineno}) added its LoRA adapters, and the job trains with fp16 mixed precision "
+                    f"({mixed.source.detail or 'amp_fp16'}): the adapters, the only trained weights, are float16 "
+                    "now, and the gradient scaler raises \"Attempting to unscale FP16 gradients\" at the first "
+                    "step. Cast before adding the adapters and keep them in float32 "
+                    "(`cast_training_params(model, dtype=torch.float32)`), or train in bf16",
+                    evidence=[evidence] if evidence is not None else None)
             if _freezes(tree):
                 continue  # a frozen fp16 module (a teacher, an encoder) has no gradient to unscale
             if display != mixed.source.path and not _peft_without_full_modules(tree):
