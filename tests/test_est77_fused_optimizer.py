@@ -78,3 +78,44 @@ def test_the_fused_step_drops_the_for_loop_temporaries_by_hand():
     assert all(fused.phases["optimizer"][k] == loop.phases["optimizer"][k] for k in same)
     assert fused.phases["optimizer"]["fragmentation"] < loop.phases["optimizer"]["fragmentation"]
     assert fused.peak_bytes < loop.peak_bytes
+
+
+# ----------------------------------------------------------------------------- torchao's 4-bit AdamW
+TORCHAO = ("import torch\nfrom transformers import AutoModelForCausalLM\nfrom torchao.optim import AdamW4bit\n\n"
+           "model = AutoModelForCausalLM.from_pretrained('gpt2').cuda()\n"
+           "opt = AdamW4bit(model.parameters(), lr=1e-4)\n")
+
+
+def test_torchao_adamw4bit_is_read_as_the_4bit_optimizer(cli, tmp_path):
+    from preflight.plan import TrainingPlan
+
+    write(tmp_path, {"train.py": TORCHAO})
+    inp = input_from_plan(TrainingPlan.from_dict(plan_of(cli, "train.py", cwd=tmp_path)))
+    assert inp.optimizer == "adamw-4bit" and inp.sources["optimizer"].startswith("train.py:6")
+
+
+def test_trainer_optim_adamw_torch_4bit_is_the_4bit_optimizer():
+    from preflight.estimate.inputs import normalise_optimizer
+
+    assert normalise_optimizer("adamw_torch_4bit") == "adamw-4bit"
+    assert normalise_optimizer("Adam4bit") == "adamw-4bit"
+
+
+def test_4bit_states_by_hand():
+    # per state: n/2 bytes of packed codes + an fp32 scale per 128 elements (torchao subclass_4bit.zeros)
+    full = estimate(_inp(optimizer="adamw-4bit", precision="bf16"))
+    trainable = 8 * (4 * 1024 * 1024 + 3 * 1024 * 4096) + 2 * 32000 * 1024 + 17 * 1024
+    by_hand = trainable * 2 * (0.5 + 4 / 128)
+    assert abs(full.phases["optimizer"]["optimizer_states"] - by_hand) < 1.0
+    # against 16-bit AdamW states in pure bf16: 4 bytes a parameter
+    bf16 = estimate(_inp(optimizer="adamw", precision="bf16"))
+    assert bf16.phases["optimizer"]["optimizer_states"] == trainable * 4
+    assert full.phases["optimizer"].get("optimizer_temporaries", 0.0) == 0.0
+
+
+def test_4bit_states_of_a_diffusion_job_by_hand():
+    from preflight.estimate.diffusion import _optimizer_bytes
+
+    n = 1_000_000
+    assert _optimizer_bytes("adamw-4bit", n) == n + 2 * 4 * (n // 128 + 1)   # 2 x (n/2 codes + n/128 fp32)
+    assert _optimizer_bytes("adamw-4bit", n) < _optimizer_bytes("adamw-8bit", n) < _optimizer_bytes("adamw", n)
