@@ -119,3 +119,20 @@ def test_4bit_states_of_a_diffusion_job_by_hand():
     n = 1_000_000
     assert _optimizer_bytes("adamw-4bit", n) == n + 2 * 4 * (n // 128 + 1)   # 2 x (n/2 codes + n/128 fp32)
     assert _optimizer_bytes("adamw-4bit", n) < _optimizer_bytes("adamw-8bit", n) < _optimizer_bytes("adamw", n)
+
+
+def test_the_three_step_paths_match_the_cpu_measurement():
+    # calibration/optimizer_step_temps.py (torch 2.13 CPU): what each AdamW path allocates at its second step
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "calibration" / "data" /
+                       "optimizer_step_temps.json").read_text(encoding="utf-8"))
+    assert data["fused"]["peak_bytes"] == 0.0                       # adamw-fused: no temporaries
+    assert data["for_loop"]["in_largest"] == 2.0                    # the for-loop: 2 x the largest parameter
+    assert data["foreach"]["in_list"] == 1.0                        # foreach (torch >= 2.1): one list
+    trainable = 8 * (4 * 1024 * 1024 + 3 * 1024 * 4096) + 2 * 32000 * 1024 + 17 * 1024
+    foreach = estimate(_inp(foreach=True)).phases["optimizer"]["optimizer_temporaries"]
+    assert foreach == trainable * 4 * data["foreach"]["in_list"]
+    loop = estimate(_inp(foreach=False)).phases["optimizer"]["optimizer_temporaries"]
+    assert loop == 32000 * 1024 * 4 * data["for_loop"]["in_largest"]
