@@ -75,10 +75,11 @@ def extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> Non
 
 def fused_optimizer(plan: Any, inp: EstimateInput, src: dict[str, str]) -> None:
     """est77: ``torch.optim.AdamW(fused=True)`` (or ``Adam``) is the estimator's ``adamw-fused``, whose step
-    holds no temporaries (``terms_optim.optimizer_temporaries``): torch's ``_fused_adamw`` (pytorch/pytorch
-    v2.5.0 ``torch/optim/adamw.py``) calls ``torch._fused_adamw_`` on the parameter, gradient and state lists,
-    which updates them in place (``aten/src/ATen/native/cuda/fused_adamw_impl.cu``: ``multi_tensor_apply_for_
-    fused_optimizer``, no output lists). Without this fact the plan's ``foreach`` False reads as the for-loop,
+    holds no temporaries (``terms_optim.optimizer_temporaries``): torch's fused path calls ``torch._fused_adamw_``
+    on the parameter, gradient and state lists, which updates them in place (pytorch/pytorch @ 14159896
+    ``aten/src/ATen/native/cuda/fused_adamw_impl.cu`` ``_fused_adamw_cuda_impl_``: the four lists through
+    ``multi_tensor_apply_for_fused_optimizer<4>``, no output lists; measured on the CPU by
+    ``calibration/optimizer_step_temps.py``: 0 bytes). Without this fact the plan's ``foreach`` False reads as the for-loop,
     whose two temporaries of the largest parameter the fused kernel never allocates."""
     from preflight.plan import FIELDS
 
