@@ -86,6 +86,8 @@ def write_step_path(p: Any, site: Any, qualified: str, conf: str) -> None:
     if fused is not None and fused.value is True:
         p.put("optimizer.foreach", Resolved(False, fused.kind, fused.line, fused.key, fused.detail), site,
               f"{site.label}(fused=True): the fused kernel, no foreach temporaries", conf)
+        if "optimizer.fused" in FIELDS:   # est77: the fused kernel, not the for-loop
+            p.put("optimizer.fused", fused, site, f"{site.label}(fused=True): one in-place kernel", conf)
         return
     foreach = p.value(site.kwarg("foreach"))
     if foreach is not None and isinstance(foreach.value, bool):

@@ -151,6 +151,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "parameter list (True: foreach=True, or torch.optim's CUDA default); False: it updates one "
               "parameter at a time or with a fused in-place kernel (foreach=False, fused=True, transformers' "
               "Adafactor/AdamW, bitsandbytes, apex/DeepSpeed fused, lion-pytorch). Absent: the release default."),
+    FieldSpec("optimizer.fused", "bool",
+              "The optimizer is torch.optim's fused implementation (fused=True): one in-place kernel "
+              "updates the parameter lists, with no step temporaries (torch._fused_adamw_)."),
     FieldSpec("optimizer.zero_grad_after_forward", "bool",
               "The training loop calls zero_grad() after the forward and before backward "
               "(forward, loss, zero_grad, backward, step): the previous step's gradients stay "

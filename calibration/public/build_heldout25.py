@@ -130,7 +130,7 @@ def llama(hidden: int, heads: int, kv: int, ffn: int, layers: int, vocab: int, p
 
 
 # ------------------------------------------------------------------ shared: benchmark_litgpt.py's loop
-LITGPT_BASE = dict(mode="train", precision="bf16", optimizer="adamw", foreach=False, model_impl="litgpt",
+LITGPT_BASE = dict(mode="train", precision="bf16", optimizer="adamw-fused", model_impl="litgpt",
                    attention="sdpa", padding="max_length", loss="standard", loss_in_logits_dtype=True, compiled=True,
                    compiled_loss=False, grad_accum=1, keeps_outputs=True)
 LITGPT_UNKNOWN = (
@@ -140,7 +140,7 @@ LITGPT_UNKNOWN = (
     "'inductor' read as --compile inductor: setup_compile calls torch.compile(model) on the litgpt GPT only; the "
     "loss (torch.nn.functional.cross_entropy on the reshaped bf16 logits, no fp32 upcast) runs eagerly outside it",
     "pure bf16: model.to(dtype=torch.bfloat16), no autocast, no fp32 master weights; torch.optim.AdamW(fused=True) "
-    "keeps its two states in bf16 (written foreach False: the fused kernel has no foreach temporaries)",
+    "keeps its two states in bf16 (written optimizer 'adamw-fused', est77: the fused in-place kernel holds no step temporaries)",
     "DummyDataset yields random tokens of exactly block_size + 1 (dynamic False): every sequence is the full "
     "length, the targets the inputs shifted by one",
     "litgpt's attention: torch.nn.functional.scaled_dot_product_attention with is_causal (sdpa written); which "

@@ -219,7 +219,7 @@ for _gpus, _lora, _mib, _cells in ATORCH_TABLE:
               f"GPUs in each node): '{' '.join(_cells.split())}'")
 
 # ------------------------------------------------------------------ shared: benchmark_litgpt.py on 8 H100s
-LITGPT_BASE = dict(mode="train", precision="bf16", optimizer="adamw", foreach=False, model_impl="litgpt",
+LITGPT_BASE = dict(mode="train", precision="bf16", optimizer="adamw-fused", model_impl="litgpt",
                    attention="sdpa", padding="max_length", loss="standard", loss_in_logits_dtype=True,
                    compiled_loss=False, grad_accum=1, keeps_outputs=True, micro_batch=1, grad_ckpt=False,
                    world_size=8, devices_per_node=8, load_placement="sharded", torch_version="2.5.0")
@@ -228,7 +228,7 @@ LITGPT_UNKNOWN = (
     "torch.cuda.max_memory_allocated() / 1e9 on rank 0 after the last iteration (unit GB written)",
     "'H100' written as the catalog's H100-SXM-80GB (NVIDIA's DGX H100 nodes; SXM or PCIe not stated)",
     "pure bf16: model.to(dtype=torch.bfloat16) before sharding, no autocast, no fp32 master weights; "
-    "torch.optim.AdamW(fused=True) keeps its two states in bf16 (foreach False written: the fused kernel)",
+    "torch.optim.AdamW(fused=True) keeps its two states in bf16 (optimizer 'adamw-fused' written, est77: the fused in-place kernel holds no step temporaries)",
     "DummyDataset: random tokens of exactly block_size + 1, the targets the inputs shifted by one; micro batch 1 (the "
     "default), global batch micro x 8, no accumulation; no --checkpoint_activations",
     "the loop binds 'logits = self.model(input_ids)' at loop level and reshapes them for "

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--seq-len", type=int, metavar="N", help="tokens per sample (prompt for generate)")
     j.add_argument("--image-size", type=int, metavar="PX")
     j.add_argument("--precision", choices=("fp32", "amp-fp16", "amp-bf16", "fp16", "bf16"))
-    j.add_argument("--optimizer", choices=("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit",
+    j.add_argument("--optimizer", choices=("adamw", "adamw-fused", "adamw-8bit", "adamw-4bit", "paged-adamw-8bit",
                                            "adafactor", "sgd", "sgd-momentum", "lion"))
     j.add_argument("--grad-ckpt", action="store_true", default=None, help="gradient checkpointing")
     j.add_argument("--attention", choices=("eager", "sdpa", "flash"))

@@ -38,6 +38,12 @@ INT8_BYTES_PER_PARAM = 1.0
 #: of 2048 per state (``bnb.optim`` blockwise quantization) (format).
 ADAM8BIT_BYTES_PER_PARAM = 2 * (1 + 4 / 2048)
 
+#: torchao's 4-bit AdamW (``torchao.optim.AdamW4bit``/``Adam4bit``, est77): per state, two 4-bit codes
+#: packed in one uint8 and one fp32 scale per block of 128 (pytorch/ao v0.18.0
+#: ``torchao/optim/subclass_4bit.py:126-127``: ``codes = torch.zeros(n_elems // 2, dtype=torch.uint8)``,
+#: ``scale = torch.zeros(n_elems // block_size)``; ``adam.py:255`` (Adam4bit) and ``:352`` (AdamW4bit) ``block_size=128``) (format).
+ADAM4BIT_BYTES_PER_PARAM = 2 * (0.5 + 4 / 128)
+
 #: bitsandbytes paged optimizers (``PagedAdamW``, ``PagedAdamW8bit``, ``PagedLion``...): a
 #: state tensor of a parameter with at least this many elements is allocated with
 #: ``cudaMallocManaged`` (``Optimizer8bit.get_state_buffer``: ``p.numel() < 1e5`` stays a

@@ -247,6 +247,8 @@ def _optimizer_bytes(optimizer: str, n: int) -> int:
     absmax per 2048-element block (blockwise quantization); SGD: none; SGD momentum, Lion: one."""
     if optimizer in ("adamw-8bit", "paged-adamw-8bit"):
         return 2 * n + 2 * 4 * (n // 2048 + 1)
+    if optimizer == "adamw-4bit":   # torchao: two 4-bit codes a byte, an fp32 scale per 128 (constants)
+        return n + 2 * 4 * (n // 128 + 1)
     if optimizer == "sgd":
         return 0
     if optimizer in ("sgd-momentum", "lion"):

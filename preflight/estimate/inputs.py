@@ -14,7 +14,7 @@ from typing import Any, Mapping, Optional
 
 MODES = ("train", "infer", "generate")
 PRECISIONS = ("fp32", "amp-fp16", "amp-bf16", "fp16", "bf16")
-OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "paged-adamw",
+OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-4bit", "paged-adamw-8bit", "paged-adamw",
               "adafactor", "sgd", "sgd-momentum", "lion", "lion-8bit")
 ATTENTIONS = ("eager", "sdpa", "flash")
 FSDP_MODES = ("full", "hybrid", "grad-op")
@@ -296,6 +296,7 @@ _OPTIMIZER_NAMES = {
     "adamwapexfused": "adamw-fused", "deepspeedcpuadam": "adamw", "cpuadam": "adamw",
     "adamw8bit": "adamw-8bit", "adamwbnb8bit": "adamw-8bit", "adam8bit": "adamw-8bit",
     "adamwtorch8bit": "adamw-8bit", "bnbadamw8bit": "adamw-8bit",
+    "adamw4bit": "adamw-4bit", "adam4bit": "adamw-4bit", "adamwtorch4bit": "adamw-4bit",   # torchao (est77)
     "pagedadamw8bit": "paged-adamw-8bit", "pagedadam8bit": "paged-adamw-8bit",
     "pagedadamw": "paged-adamw", "pagedadamw32bit": "paged-adamw", "pagedadam": "paged-adamw",
     "adafactor": "adafactor",

@@ -70,3 +70,22 @@ def extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> Non
             src[name] = _where(fact)
             if name == "torch_version":
                 inp.torch_version_pinned = fact.confidence == "high"
+    fused_optimizer(plan, inp, src)
+
+
+def fused_optimizer(plan: Any, inp: EstimateInput, src: dict[str, str]) -> None:
+    """est77: ``torch.optim.AdamW(fused=True)`` (or ``Adam``) is the estimator's ``adamw-fused``, whose step
+    holds no temporaries (``terms_optim.optimizer_temporaries``): torch's fused path calls ``torch._fused_adamw_``
+    on the parameter, gradient and state lists, which updates them in place (pytorch/pytorch @ 14159896
+    ``aten/src/ATen/native/cuda/fused_adamw_impl.cu`` ``_fused_adamw_cuda_impl_``: the four lists through
+    ``multi_tensor_apply_for_fused_optimizer<4>``, no output lists; measured on the CPU by
+    ``calibration/optimizer_step_temps.py``: 0 bytes). Without this fact the plan's ``foreach`` False reads as the for-loop,
+    whose two temporaries of the largest parameter the fused kernel never allocates."""
+    from preflight.plan import FIELDS
+
+    if "optimizer.fused" not in FIELDS or inp.optimizer != "adamw":
+        return
+    fact = plan.resolve("optimizer.fused")
+    if fact is not None and fact.value is True:
+        inp.optimizer = "adamw-fused"
+        src["optimizer"] = _where(fact)

@@ -17,6 +17,8 @@ def state_bytes(optimizer: str, state_dtype: float, arch: Any, full: bool) -> fl
         return 2 * state_dtype
     if optimizer in ("adamw-8bit", "paged-adamw-8bit"):
         return C.ADAM8BIT_BYTES_PER_PARAM
+    if optimizer == "adamw-4bit":
+        return C.ADAM4BIT_BYTES_PER_PARAM
     if optimizer == "lion-8bit":
         return C.ADAM8BIT_BYTES_PER_PARAM / 2
     if optimizer in ("lion", "sgd-momentum"):

@@ -104,6 +104,8 @@ def trained_tables(inp: Any, prm: Any, table_bytes: float) -> TrainedTables:
     opt = inp.optimizer
     if opt in ("adamw-8bit", "paged-adamw-8bit"):
         per = C.ADAM8BIT_BYTES_PER_PARAM
+    elif opt == "adamw-4bit":
+        per = C.ADAM4BIT_BYTES_PER_PARAM
     elif opt in BNB_32BIT:
         per = 2 * 4.0
     elif opt in ("adamw", "adamw-fused"):
