@@ -81,8 +81,14 @@ class _ScriptPass(_StrategyPass):
                           "followed")
                 self.explicit_only(site, conf)
                 return
-            self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {', '.join(self.mapped_from)} are read "
-                      "as its arguments")
+            if self.mapped_how == "followed":
+                conf = "medium"
+                self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {'; '.join(self.mapped_from)} are "
+                          "read as its arguments, followed through the script's aliases and the keys it writes "
+                          "before the call (medium)")
+            else:
+                self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {', '.join(self.mapped_from)} are "
+                          "read as its arguments")
             site = mapped
         self.precision(site, conf)
         devices = self.devices(site, conf)
