@@ -74,15 +74,28 @@ class _ScriptPass(_StrategyPass):
 
     def trainer(self, site: CallSite) -> None:
         conf = self.conf(site)
-        if any(kw.arg is None for kw in site.call.keywords):
+        spread = [kw.value for kw in site.call.keywords if kw.arg is None]
+        if len(spread) == 1 and isinstance(spread[0], ast.Call) and isinstance(spread[0].func, ast.Name) \
+                and spread[0].func.id == "vars" and len(spread[0].args) == 1 and self.idx.find("add_argparse_args"):
+            # ``Trainer(**vars(args))`` over a parser ``Trainer.add_argparse_args`` filled: the
+            # same as ``Trainer.from_argparse_args(args)``, the Trainer's flags from the launch line
+            self.argparse_trainer(site)
+            return
+        if spread:
             mapped = self.unpacked(site)
             if mapped is None:
                 self.note(f"{self.where(site.call)}: Trainer(**kwargs): arguments passed as a mapping are not "
                           "followed")
                 self.explicit_only(site, conf)
                 return
-            self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {', '.join(self.mapped_from)} are read "
-                      "as its arguments")
+            if self.mapped_how == "followed":
+                conf = "medium"
+                self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {'; '.join(self.mapped_from)} are "
+                          "read as its arguments, followed through the script's aliases and the keys it writes "
+                          "before the call (medium)")
+            else:
+                self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {', '.join(self.mapped_from)} are "
+                          "read as its arguments")
             site = mapped
         self.precision(site, conf)
         devices = self.devices(site, conf)

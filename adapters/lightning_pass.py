@@ -87,6 +87,29 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+class ComposedConfig:
+    """A Hydra composition seen as a config of :func:`preflight.adapters.lightning_mapping.unpacked_mapping`."""
+
+    def __init__(self, composed: Any) -> None:
+        self.composed = composed
+        self.data = composed.config
+        self.path = "the composed Hydra config"
+
+    def value(self, path: tuple[str, ...]) -> tuple[bool, Any]:
+        """Whether the value at ``path`` is known statically, and that value with its interpolations followed."""
+        from preflight.adapters.hydra_compose import MISSING, Unknown, resolve
+
+        node: Any = self.data
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                return False, None
+            node = node[part]
+        if node == MISSING:
+            return False, None
+        got = resolve(self.data, node, path[:-1])
+        return not isinstance(got, Unknown), got
+
+
 class _PassBase:
     def __init__(self, adapter: LightningAdapter, project: Project, plan: Optional[TrainingPlan],
                  idx: ScriptIndex) -> None:
@@ -95,9 +118,11 @@ class _PassBase:
         self.plan = plan  # None while detecting
         self.idx = idx
         self.script = idx.script
-        self.mapped: dict[int, Resolved] = {}  # synthetic keyword values -> their config value
+        self.mapped: dict[int, Optional[Resolved]] = {}  # synthetic keyword values -> their value (None: unknown)
         self.mapped_calls: list[ast.Call] = []
+        self.mapped_nodes: list[ast.expr] = []  # kept alive with `mapped`
         self.mapped_from: list[str] = []
+        self.mapped_how = "config"
         self.calls = [s for s in idx.calls if idx.runs(s) is not False]
         self.trainers = [s for s in self.calls if _is_lightning(s.qualified, "Trainer")]
         # pytorch_lightning 1.x ``Trainer.from_argparse_args(args, ...)`` over a parser that
@@ -183,40 +208,70 @@ class _PassBase:
         return got
 
     def unpacked(self, site: CallSite) -> Optional[CallSite]:
-        """``Trainer(..., **config['trainer_params'])`` with ``config`` loaded from a YAML/JSON file
-        the launch line names (PyTorch-VAE ``run.py:45-54`` @ AntixK/PyTorch-VAE with ``-c
-        configs/vae.yaml``): the call as if the section's keys were written as keywords (their
-        values from the file, with its provenance). None when a mapping is not found in exactly
-        one config given to the audit."""
-        from preflight.analysis.syntax import config_at, unpacked_key_path
+        """``Trainer(..., **mapping)``: the call as if the mapping's keys were written as keywords, each
+        value with its provenance (a config file's key, or the script's expression), found where the
+        script builds the mapping (:mod:`preflight.adapters.lightning_mapping`: a section of the one
+        config given to the audit, PyTorch-VAE ``run.py:45-54`` ``Trainer(**config['trainer_params'])``
+        with ``-c configs/vae.yaml``; a dict built in the function; aliases and key writes before the
+        call). ``self.mapped_how`` says how: ``"followed"`` when aliases or writes were followed (the
+        caller reads at medium confidence). None when any mapping is not known."""
+        from preflight.adapters.lightning_mapping import unpacked_mapping
 
         keywords = [kw for kw in site.call.keywords if kw.arg is not None]
         self.mapped_from = []
+        self.mapped_how = "config"
         written = {kw.arg for kw in keywords}
         for kw in site.call.keywords:
             if kw.arg is not None:
                 continue
-            path = unpacked_key_path(kw.value)
-            if not path:
+            found = unpacked_mapping(self.script.tree, self.mapping_configs(), site.call, kw.value)
+            if found is None:
                 return None
-            found = [(c, d) for _, c in self.project.configs
-                     if (d := config_at(c.data, path)) is not None]
-            if len(found) != 1:
-                return None
-            config, data = found[0]
-            self.mapped_from.append(f"{ast.unparse(kw.value)} from {config.path}")
-            for key, value in data.items():
-                if not isinstance(key, str) or key in written or not key.isidentifier():
+            self.mapped_from.append(found.origin)
+            if found.how == "followed":
+                self.mapped_how = "followed"
+            for key, value in found.keys.items():
+                if key in written:
                     continue
-                node = ast.copy_location(ast.Constant(value=value), site.call)
-                source = self.project.config_source(config, (*path, key))
-                self.mapped[id(node)] = Resolved(value, "config", source.line, source.key, str(source.path))
+                if isinstance(value, ast.expr):
+                    node = value
+                else:
+                    # a value not known (written under a test, an unresolved Hydra value): a name
+                    # bound nowhere, so that no reader takes it for an absent argument
+                    node = ast.copy_location(ast.Name(id="<unknown>", ctx=ast.Load()), site.call)
+                    self.mapped[id(node)] = None
+                    if value is not None:
+                        _, raw, config, path = value
+                        known = True
+                        if isinstance(config, ComposedConfig):
+                            known, raw = config.value(path)
+                            source = config.composed.source(path, "")
+                        else:
+                            source = self.project.config_source(config, path)
+                        if known:
+                            node = ast.copy_location(ast.Constant(value=raw), site.call)
+                            self.mapped[id(node)] = Resolved(
+                                raw, source.kind if source.kind == "cli" else "config", source.line, source.key,
+                                source.detail if source.kind == "cli" else str(source.path or config.path))
+                    self.mapped_nodes.append(node)
                 keywords.append(ast.keyword(arg=key, value=node))
                 written.add(key)
         call = ast.copy_location(ast.Call(func=site.call.func, args=site.call.args, keywords=keywords), site.call)
         self.mapped_calls.append(call)  # kept alive: `mapped` is keyed by the ids of its nodes
         return CallSite(site.script, call, site.name, site.qualified, site.target, site.guards, site.function,
                         site.klass)
+
+    def mapping_configs(self) -> list[Any]:
+        """The config files given to the audit, and the Hydra config composed for this script's app."""
+        configs: list[Any] = [c for _, c in self.project.configs]
+        if self.idx.imports_any("hydra"):
+            from preflight.adapters.hydra_added_keys import plan_compositions
+            from preflight.adapters.hydra_apps import Composed, find_apps
+
+            for app, composed in zip(find_apps(self.project), plan_compositions(self.project)):
+                if isinstance(composed, Composed) and app.script is self.script:
+                    configs.append(ComposedConfig(composed))
+        return configs
 
     def precision(self, site: CallSite, conf: str) -> None:
         expr = site.kwarg("precision")

@@ -77,6 +77,14 @@ class _Resolver(_ArgparseValues):
             if inner is None or not isinstance(inner.value, str):
                 return None
             return Resolved(getattr(inner.value, expr.func.attr)(), inner.kind, inner.line, inner.key, inner.detail)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" \
+                and len(expr.args) == 1 and not expr.keywords and "len" not in self.assigns:
+            # len(opt.gpus.strip(",").split(",")): the pieces of a known string
+            from preflight.script_str_count import piece_count
+
+            counted = piece_count(self, expr, depth)
+            if counted is not None:
+                return counted
         if self.launch_env and isinstance(expr, (ast.Subscript, ast.Call)):
             from preflight.script_env import launched_value
 

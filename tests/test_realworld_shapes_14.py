@@ -398,3 +398,23 @@ def test_a_launcher_that_runs_a_fixed_command_is_audited_itself(cli, tmp_path: P
     write(tmp_path, {"multiproc.py": own})
     plan = plan_of(cli, "--", "python", "-m", "multiproc", "train.py", cwd=tmp_path)
     assert "train.py" not in _inputs(plan)
+
+
+def test_lightning_1x_trainer_of_vars_args_reads_the_trainer_flags_of_the_line(cli, tmp_path: Path) -> None:
+    # ``Trainer(**vars(args))`` over a parser ``Trainer.add_argparse_args`` filled: as from_argparse_args
+    src = PL1_TRAIN.format(extra="").replace("Trainer.from_argparse_args(args, callbacks=[])",
+                                             "Trainer(**vars(args))")
+    write(tmp_path, {"train.py": src, "run.sh": PL1_SH})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "dist.sharding") == "zero2"
+    assert winner(plan, "dist.world_size") == 8
+    assert winner(plan, "batch.grad_accum") == 2
+
+
+def test_lightning_trainer_of_vars_args_without_the_trainer_flags_is_not_read(cli, tmp_path: Path) -> None:
+    src = PL1_TRAIN.format(extra="").replace("Trainer.from_argparse_args(args, callbacks=[])",
+                                             "Trainer(**vars(args))").replace(
+        "        parser = Trainer.add_argparse_args(parser)\n", "")
+    write(tmp_path, {"train.py": src, "run.sh": PL1_SH})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert best(plan, "dist.sharding") is None and best(plan, "batch.grad_accum") is None

@@ -1,0 +1,323 @@
+"""The mapping a Lightning ``Trainer(**mapping)`` unpacks, followed to where the script builds it.
+
+Part of :mod:`preflight.adapters.lightning` (its ``_ScriptPass.unpacked``). Each ``**expr`` of the
+call is read as the keys it holds, found one of these ways (real shapes, each pinned by a test in
+``tests/test_lightning_mapping.py``):
+
+* a section of the one config file given to the audit, named by an attribute/string-subscript
+  chain (``Trainer(**config['trainer_params'])``, AntixK/PyTorch-VAE ``run.py:45-54``), its root
+  possibly reached through plain aliases in the same function (TencentARC/InstantMesh
+  ``train.py:169-171,262``: ``config = OmegaConf.load(opt.base)``, ``lightning_config =
+  config.lightning``, ``trainer_config = lightning_config.trainer``,
+  ``Trainer(**trainer_config, ...)``);
+* a node of the Hydra config composed for the script's app, kept on ``self`` by the one
+  ``self.attr = cfg.section`` of the class (jasonkyuyim/multiflow
+  ``multiflow/experiments/train_se3_flows.py:25,102``: ``self._exp_cfg = cfg.experiment``,
+  ``Trainer(**self._exp_cfg.trainer, devices=...)``); a key of it written anywhere in the class,
+  or a mutating method called on it, leaves it unknown;
+* a dict the function builds itself: ``{...}``, ``dict(k=v, ...)`` or ``dict()``
+  (InstantMesh ``train.py:185``: ``trainer_kwargs = dict()``);
+* then the keys the function writes before the call, in order: ``m["key"] = value`` or
+  ``m.key = value`` at the top level of the function (InstantMesh ``train.py:173-176,258-259``:
+  ``trainer_config['devices'] = ngpu``, ``trainer_kwargs['precision'] = '32-true'``,
+  ``trainer_kwargs["strategy"] = DDPStrategy(...)``). A key written under an ``if``, a loop, a
+  ``try`` or a ``with`` becomes unknown (the value may be either) except the idiom ``if m is
+  None: m = {}`` over a mapping that is known (jwohlwend/boltz ``scripts/train/train.py:106-108``).
+
+Anything else leaves the whole mapping unknown and the call's absent arguments are not given
+Lightning's defaults: a mapping returned by a function (``Trainer(**get_kwargs(args))``), one
+``update``-d, ``pop``-ped, ``del``-eted, written with a computed key, or handed to a call that
+may change it (``configure(kwargs)``), or rebound more than once in the function.
+
+How a mapping was found is the ``how`` of the result: ``"config"`` (a config section named
+straight), ``"followed"`` (aliases or writes followed: the caller lowers its confidence to
+medium), ``"literal"`` (a dict built in place and not written after).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from preflight.analysis.syntax import config_at, dotted_name, keyed_chain, root_name
+
+_READ_ONLY_CALLS = {"print", "len", "str", "repr", "isinstance", "bool", "list", "sorted", "dict", "Namespace",
+                    "to_yaml", "to_container", "save", "info", "debug", "warning", "rank_zero_print",
+                    "rank_zero_info", "deepcopy", "copy"}
+
+_MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "merge_with", "__delitem__"}
+
+Fn = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Module]
+
+
+@dataclass
+class Mapping:
+    """The keys of one unpacked mapping: key -> an expression of the script (its value), a config value
+    (``("config", value, config, key_path)``), or None (written where its value is not known)."""
+
+    keys: dict[str, Any] = field(default_factory=dict)
+    origin: str = ""  # what was unpacked and where it came from, for the note
+    how: str = "literal"  # "config", "followed" or "literal"
+
+
+def _enclosing(tree: ast.Module, line: int) -> Fn:
+    around = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and node.lineno <= line <= (node.end_lineno or node.lineno)]
+    return max(around, key=lambda node: node.lineno) if around else tree
+
+
+def _own_statements(fn: Fn) -> list[tuple[ast.stmt, bool]]:
+    """Every statement of ``fn`` outside nested functions/classes, with whether it sits at the
+    function's top level (False: under an ``if``, a loop, a ``try`` or a ``with``)."""
+    out: list[tuple[ast.stmt, bool]] = []
+
+    def walk(body: list[ast.stmt], top: bool) -> None:
+        for stmt in body:
+            out.append((stmt, top))
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if _main_guard(stmt):  # ``if __name__ == "__main__":`` runs when the script is launched
+                walk(stmt.body, top)  # type: ignore[attr-defined]
+                walk(stmt.orelse, False)  # type: ignore[attr-defined]
+                continue
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    walk(inner, False)
+            for handler in getattr(stmt, "handlers", []) or []:
+                walk(handler.body, False)
+
+    walk(fn.body, True)
+    return out
+
+
+def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
+    """The nodes of ``stmt`` itself, not those of the statements nested in it (listed on their own)."""
+    out: list[ast.AST] = [stmt]
+    todo: list[ast.AST] = list(ast.iter_child_nodes(stmt))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.stmt, ast.excepthandler)):
+            continue
+        out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _main_guard(stmt: ast.stmt) -> bool:
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
+        and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant) \
+        and test.comparators[0].value == "__main__"
+
+
+def _is_none_guard(stmt: ast.stmt, name: str) -> bool:
+    """``if name is None: name = {}`` (nothing else in it)."""
+    return isinstance(stmt, ast.If) and not stmt.orelse and isinstance(stmt.test, ast.Compare) \
+        and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == name \
+        and len(stmt.test.ops) == 1 and isinstance(stmt.test.ops[0], ast.Is) \
+        and isinstance(stmt.test.comparators[0], ast.Constant) and stmt.test.comparators[0].value is None \
+        and len(stmt.body) == 1 and isinstance(stmt.body[0], ast.Assign) \
+        and isinstance(stmt.body[0].value, ast.Dict) and not stmt.body[0].value.keys
+
+
+def _literal(value: ast.expr) -> Optional[dict[str, Any]]:
+    maker = dotted_name(value.func) or "" if isinstance(value, ast.Call) else ""
+    if (maker.endswith("OmegaConf.create") or maker.rsplit(".", 1)[-1] == "DictConfig") \
+            and isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+        value = value.args[0]  # ``OmegaConf.create(dict(devices=1, ...))`` (a NeMo speaker fine-tuning script)
+    if isinstance(value, ast.Dict):
+        out: dict[str, Any] = {}
+        for k, v in zip(value.keys, value.values):
+            if k is None or not isinstance(k, ast.Constant) or not isinstance(k.value, str):
+                return None  # ``{**other}`` or a computed key
+            out[k.value] = v
+        return out
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
+            and not value.args and all(kw.arg is not None for kw in value.keywords):
+        return {str(kw.arg): kw.value for kw in value.keywords}
+    return None
+
+
+class _Follow:
+    def __init__(self, tree: ast.Module, configs: list[Any], line: int) -> None:
+        self.configs = configs
+        self.tree = tree
+        self.line = line
+        self.fn = _enclosing(tree, line)
+        self.stmts = _own_statements(self.fn)
+
+    def self_attribute(self, attr: str) -> Optional[tuple[ast.Name, tuple[str, ...]]]:
+        """The chain of the one ``self.attr = chain`` of the class around the call."""
+        classes = [c for c in ast.walk(self.tree) if isinstance(c, ast.ClassDef)
+                   and c.lineno <= self.line <= (c.end_lineno or c.lineno)]
+        if not classes:
+            return None
+        klass = max(classes, key=lambda c: c.lineno)
+        values = [n.value for n in ast.walk(klass) if isinstance(n, ast.Assign) for t in n.targets
+                  if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                  and t.attr == attr] + [n for n in ast.walk(klass) if isinstance(n, (ast.AugAssign, ast.AnnAssign))
+                                          and isinstance(n.target, ast.Attribute) and n.target.attr == attr]
+        if len(values) != 1 or not isinstance(values[0], ast.expr):
+            return None
+        for node in ast.walk(klass):  # a key written or a method changing it anywhere in the class
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target] if isinstance(
+                node, ast.AugAssign) else [node.func.value] if isinstance(node, ast.Call) and isinstance(
+                node.func, ast.Attribute) and node.func.attr in _MUTATORS else []
+            for t in targets:
+                got = keyed_chain(t)
+                if got is not None and got[0].id == "self" and got[1][:1] == (attr,) and (
+                        len(got[1]) > 1 or isinstance(node, ast.Call)):
+                    return None
+        return keyed_chain(values[0])
+
+    def binding(self, name: str) -> Optional[tuple[int, ast.expr]]:
+        """The one plain top-level assignment of ``name`` in the function before the call (the ``if name
+        is None: name = {}`` idiom aside): its line and value; None when there is none, several, or one
+        under a test or loop."""
+        found: list[tuple[int, ast.expr, bool]] = []
+        guarded = {id(s.body[0]) for s, _ in self.stmts if isinstance(s, ast.If) and _is_none_guard(s, name)}
+        for stmt, top in self.stmts:
+            if stmt.lineno >= self.line or id(stmt) in guarded:
+                continue
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                if len(stmt.targets) != 1:
+                    return None
+                found.append((stmt.lineno, stmt.value, top))
+            elif any(isinstance(t, ast.Name) and t.id == name and isinstance(t.ctx, ast.Store)
+                     for t in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                    ast.ClassDef, ast.If, ast.Try))
+                     and isinstance(t, ast.Name)):
+                return None  # bound by a loop, a with, a tuple, an augmented assignment
+        if len(found) != 1 or not found[0][2]:
+            return None
+        return found[0][0], found[0][1]
+
+    def mapping(self, expr: ast.expr) -> Optional[Mapping]:
+        chain = keyed_chain(expr)
+        if chain is None:
+            return None
+        root, path = chain
+        self_followed = False
+        if root.id == "self" and path:
+            # ``self._exp_cfg.trainer`` with one ``self._exp_cfg = cfg.experiment`` in the class
+            # (jasonkyuyim/multiflow ``multiflow/experiments/train_se3_flows.py:25,102``)
+            stored = self.self_attribute(path[0])
+            if stored is None:
+                return None
+            root, path = stored[0], (*stored[1], *path[1:])
+            self_followed = True
+            self.stmts = []  # the root is a name of another method: its aliases are not followed
+        # the aliases up to the root: ``trainer_config = lightning_config.trainer``,
+        # ``lightning_config = config.lightning``
+        names, keys_of, since = [root.id], [], {root.id: 0}
+        terminal: Optional[tuple[int, ast.expr]] = None
+        for _hop in range(8):
+            bound = self.binding(names[-1])
+            if bound is None:
+                break
+            since[names[-1]] = bound[0]
+            inner = keyed_chain(bound[1])
+            if inner is None or inner[0].id in since:
+                terminal = bound
+                break
+            keys_of.append(inner[1])
+            names.append(inner[0].id)
+            since.setdefault(inner[0].id, 0)
+        prefix: dict[str, tuple[str, ...]] = {names[-1]: ()}
+        for k in range(len(names) - 2, -1, -1):
+            prefix[names[k]] = (*prefix[names[k + 1]], *keys_of[k])
+        section = (*prefix[names[0]], *path)
+        followed = len(names) > 1 or self_followed
+        literal = _literal(terminal[1]) if terminal is not None else None
+        keys: dict[str, Any]
+        if literal is not None:
+            if section:
+                return None  # a key of a dict built in place: not followed
+            keys, origin, how = dict(literal), f"{ast.unparse(expr)} (line {terminal[0]})", "literal"  # type: ignore[index]
+        else:
+            if not section:
+                return None  # a name bound to a call, a parameter, ...: not followed
+            found = [(c, d) for c in self.configs if (d := config_at(c.data, section)) is not None]
+            if len(found) != 1:
+                return None
+            config, data = found[0]
+            keys = {k: ("config", v, config, (*section, k)) for k, v in data.items()
+                    if isinstance(k, str) and k.isidentifier()}
+            origin, how = f"{ast.unparse(expr)} ({'.'.join(section)} of {config.path})", "config"
+        written = self.writes(prefix, since, section, keys)
+        if written is None:
+            return None
+        if followed or written:
+            how = "followed"
+        return Mapping(keys, origin, how)
+
+    def writes(self, prefix: dict[str, tuple[str, ...]], since: dict[str, int], section: tuple[str, ...],
+               keys: dict[str, Any]) -> Optional[bool]:
+        """Apply the writes of the section's keys before the call (through any alias); None when the
+        mapping may change in a way not followed, else whether a write was applied."""
+        applied = False
+
+        def place(node: ast.AST, node_line: int) -> Optional[tuple[str, ...]]:
+            got = keyed_chain(node)
+            if got is None or got[0].id not in prefix or node_line <= since[got[0].id]:
+                return None
+            return (*prefix[got[0].id], *got[1])
+
+        def touches(full: tuple[str, ...]) -> bool:  # the section, a key in it, or a mapping holding it
+            n = min(len(full), len(section))
+            return full[:n] == section[:n]
+
+        for stmt, top in self.stmts:
+            if stmt.lineno >= self.line:
+                continue
+            for node in _own_nodes(stmt):
+                node_line = getattr(node, "lineno", 0)
+                if isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
+                    targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+                    for t in targets:
+                        if isinstance(t, ast.Name):
+                            continue  # (re)binding a name: the binding the aliases were read from
+                        full = place(t, node_line)
+                        if full is None:
+                            if root_name(t) in prefix and node_line > since.get(root_name(t) or "", 0) \
+                                    and keyed_chain(t) is None:
+                                return None  # ``m[key] = ...`` with a computed key
+                            continue
+                        if not touches(full):
+                            continue
+                        if isinstance(node, ast.Delete):
+                            return None
+                        if len(full) <= len(section):
+                            value = node.value if isinstance(node, ast.Assign) else None
+                            if value is not None and place(value, node_line) == full:
+                                continue  # ``lightning_config.trainer = trainer_config``: the same object
+                            return None
+                        key = full[len(section)]
+                        plain = isinstance(node, ast.Assign) and top and node is stmt and len(full) == len(section) + 1
+                        keys[key] = node.value if plain else None
+                        applied = True
+                elif isinstance(node, ast.Call):
+                    func = node.func
+                    if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
+                        full = place(func.value, node_line)
+                        if full is not None and touches(full):
+                            return None
+                    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(
+                        func, ast.Name) else ""
+                    if last in _READ_ONLY_CALLS:
+                        continue
+                    for arg in [*node.args, *(k.value for k in node.keywords if k.arg is not None)]:
+                        full = place(arg, node_line)
+                        if full is not None and touches(full):
+                            return None  # handed to a function that may change it
+        return applied
+
+
+def unpacked_mapping(tree: Optional[ast.Module], configs: list[Any], call: ast.Call,
+                     expr: ast.expr) -> Optional[Mapping]:
+    """The keys ``**expr`` of ``call`` unpacks, or None when they are not known (see the module doc)."""
+    if tree is None:
+        return None
+    return _Follow(tree, configs, call.lineno).mapping(expr)
