@@ -82,6 +82,9 @@ def build_plan(
         if isinstance(loaded, FileError):
             project.errors.append(loaded)
             continue
+        for base_source, base in _bases(path, loaded, root, project, seen, plan):
+            project.configs.append((base_source, base))
+            plan.add_input(base_source.display, base_source.kind, base_source.digest)
         project.configs.append((source, loaded))
         plan.add_input(source.display, source.kind, source.digest)
         for note in loaded.notes:
@@ -163,6 +166,34 @@ def _add_delegate(entry: Any, path: Path, root: Path, project: Project, plan: Tr
     plan.add_input(source.display, source.kind, source.digest)
     plan.note(f"{entry.source.display}: only calls {source.display}'s code, which is audited with its launch "
               "arguments")
+
+
+def _bases(path: Path, loaded: Any, root: Path, project: Project, seen: set[str],
+           plan: TrainingPlan) -> list[tuple[Any, Any]]:
+    """The ``_base_`` files a YAML config inherits, where the job's code honours the key
+    (:mod:`preflight.config_bases`)."""
+    from preflight.config_bases import base_key, base_names, code_honours_base, inherited
+
+    if not base_names(loaded) or not code_honours_base(project.scripts, base_key(loaded) or "_base_"):
+        return []
+
+    def read(cand: Path) -> Optional[tuple[Any, Any]]:
+        if not project.may_read(cand):
+            return None
+        source = _read(cand, root, ("yaml",), "a YAML file", project, seen)
+        if source is None:
+            return None
+        got = load_config(source)
+        if isinstance(got, FileError):
+            project.errors.append(got)
+            return None
+        return source, got
+
+    notes: list[str] = []
+    out = inherited(path, loaded, read, notes)
+    for note in notes:
+        plan.note(note)
+    return out
 
 
 def _read(path: Path, root: Path, kinds: Sequence[str], expected: str, project: Project,

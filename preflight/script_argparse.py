@@ -10,8 +10,17 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Optional
 
+from preflight.analysis.syntax import dotted_name
 from preflight.script_argv import ArgSpec, _convert, from_argv, opaque_words, positional_from_argv
 from preflight.script_index_core import _KEEP, _LIBRARY_PARSERS, Resolved, _IndexCore
+
+#: attributes and methods of an ``argparse.ArgumentParser`` (never an option of the namespace it parses)
+_PARSER_ATTRS = frozenset(("add_argument", "add_argument_group", "add_mutually_exclusive_group", "add_subparsers",
+                           "parse_args", "parse_known_args", "parse_intermixed_args", "set_defaults", "get_default",
+                           "print_help", "print_usage", "format_help", "format_usage", "error", "exit", "prog",
+                           "usage", "description", "epilog", "formatter_class", "prefix_chars", "add_help",
+                           "allow_abbrev", "conflict_handler", "exit_on_error", "fromfile_prefix_chars",
+                           "argument_default", "parents", "convert_arg_line_to_args"))
 
 
 class _ArgparseValues(_IndexCore):
@@ -27,6 +36,19 @@ class _ArgparseValues(_IndexCore):
         from preflight.script_parsers import local_parser_function
 
         return local_parser_function(self.script.source.path, self.imports.get(node.func.id))
+
+    def _parser_itself(self, node: ast.AST, name: str, attr: str) -> bool:
+        """``node`` builds the ``argparse.ArgumentParser`` bound to ``name``, the file hands ``name.parse_args()``
+        to a call, and ``attr`` is no attribute of a parser: a parameter ``name`` is that namespace, for a
+        parser has no option attributes (HKUNLP/DiffuLLaMA @ c17e897 ``DiffuLLaMA-training/train.py:289-310``
+        ``args = argparse.ArgumentParser()``, ``args.add_argument("--batch-size", ...)``,
+        ``main(args.parse_args())``, and ``def main(args):`` reads ``args.batch_size``)."""
+        if attr in _PARSER_ATTRS or attr.startswith("_") or not isinstance(node, ast.Call) \
+                or self.qualify(dotted_name(node.func)) != "argparse.ArgumentParser":
+            return False
+        return any(isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "parse_args"
+                   and isinstance(a.func.value, ast.Name) and a.func.value.id == name
+                   for site in self.calls for a in site.call.args)
 
     def _imported_namespace(self, name: str) -> bool:
         """``name`` is imported from a local module whose module-level ``name`` is the parsed options

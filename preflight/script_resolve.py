@@ -177,7 +177,8 @@ class _Resolver(_ArgparseValues):
             # objects (qlora ``args = argparse.Namespace(**vars(model_args), ...)``): never one
             # the script built
             if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) or self._library_parser(b)
-                              or self._handed_back(b, expr.value.id) is not None for b in owners):
+                              or self._handed_back(b, expr.value.id) is not None
+                              or (None in owners and self._parser_itself(b, expr.value.id, expr.attr)) for b in owners):
                 if any(b is not None and expr.attr in (self._handed_back(b, expr.value.id) or ()) for b in owners):
                     return None  # a function the namespace passes through may assign it (script_passthrough.py)
                 return self.options(expr.attr)
