@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from preflight.estimate import EstimateInput, estimate
 from preflight.estimate import activations as A
+from preflight.estimate import activations_vision as AV
 from preflight.estimate.arch import from_hf_config
 
 # 16 x 16 images, patch 4: a 4 x 4 map of width 8 (1 head) in stage 1, 2 x 2 of width 16
@@ -63,8 +64,8 @@ def test_tiny_swin_recomputed_by_hand():
 def test_tiny_swin_backward_transient_is_windowed():
     arch = from_hf_config(TINY_SWIN, name="tiny")
     d = A.Dtypes(res=4, comp=4, weights=4)
-    sw = A.swin(arch, d, batch=2, image=16, attention="eager", train_weights=True,
-                lora_targets=frozenset(), lora_r=0, lora_dropout=0.0, dropout=0.0)
+    sw = AV.swin(arch, d, batch=2, image=16, attention="eager", train_weights=True,
+                 lora_targets=frozenset(), lora_r=0, lora_dropout=0.0, dropout=0.0)
     # stage 1: fc1's gradient (32 tokens x 32 wide x 4 bytes) and the fp32 scores' gradient of
     # 2 x 4 windows x 1 head x 4 x 4
     assert max(layer.backward for layer in sw.layers) == 32 * 32 * 4 + 8 * 1 * 4 * 4 * 4

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from preflight.estimate import activations as A
+from preflight.estimate import activations_vision as AV
 from preflight.estimate import contrastive as CL
 from preflight.estimate import generate_loop as GL
 from preflight.estimate import python_ops as PO
@@ -84,7 +85,7 @@ def _inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tupl
         return out
 
     if family == "cnn":
-        acts = A.cnn(arch, d, batch=inp.micro_batch, image=inp.image_size or arch.image_size)
+        acts = AV.cnn(arch, d, batch=inp.micro_batch, image=inp.image_size or arch.image_size)
         ph.add("forward", "weights", weights, pb)
         ph.add("forward", "prefill_transient", acts.backward, ab)
         return ("forward",)
@@ -315,9 +316,9 @@ def eager_softmax_peak(arch: Any, comp_bytes: float) -> float:
 
 def swin_stages(inp: EstimateInput, arch: Any, batch: int) -> list[tuple[int, int, int, int, int, int]]:
     """(tokens, keys, width, MLP width, heads, head size) of each Swin stage, with the
-    windows of ``activations.swin_geometry``."""
+    windows of ``activations_vision.swin_geometry``."""
     x = getattr(arch, "extra", {}) or {}
-    geometry = A.swin_geometry(arch, inp.image_size or arch.image_size)
+    geometry = AV.swin_geometry(arch, inp.image_size or arch.image_size)
     out = []
     for s, (_, w, windows) in zip(x.get("stages") or [], geometry):
         width, heads = int(s["hidden"]), int(s["heads"])

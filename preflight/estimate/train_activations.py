@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from preflight.estimate import activations as A
+from preflight.estimate import activations_vision as AV
 from preflight.estimate import audio_frontend as AF
 from preflight.estimate import contrastive as CL
 from preflight.estimate.apex_amp import fp32_gelu
@@ -55,7 +56,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
            "logits_returned": 0.0}
     if family == "cnn":
         image = inp.image_size or arch.image_size
-        acts = A.cnn(arch, d, batch=b, image=image)
+        acts = AV.cnn(arch, d, batch=b, image=image)
         if inp.grad_ckpt:
             notes.append("gradient checkpointing of CNNs is not modelled; estimated without it")
         out["saved"], out["layer_bwd"] = acts.saved, acts.backward
@@ -107,8 +108,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     first_width = last_width = arch.hidden_size
     outside = 0.0   # saved outside the blocks (Swin's patch embedding and merging)
     if swin:
-        # per stage: its tokens, width, heads and windows (activations.swin)
-        sw = A.swin(arch, d, batch=b, image=image, **common)
+        # per stage: its tokens, width, heads and windows (activations_vision.swin)
+        sw = AV.swin(arch, d, batch=b, image=image, **common)
         layers = sw.layers
         outside = sw.fixed
         first_tokens, first_width = sw.first_tokens, sw.first_width
