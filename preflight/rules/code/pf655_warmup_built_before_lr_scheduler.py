@@ -40,8 +40,8 @@ def _module_names(ctx: FileContext) -> frozenset[str]:
         for alias in node.names:
             if alias.name == "pytorch_warmup":
                 names.add(alias.asname or alias.name)
-    for node in ctx.unordered(ast.ImportFrom):
-        if node.module == "pytorch_warmup" and any(a.name in _WARMUPS for a in node.names):
+    for imported in ctx.unordered(ast.ImportFrom):
+        if imported.module == "pytorch_warmup" and any(a.name in _WARMUPS for a in imported.names):
             names.add("")
     return frozenset(names)
 

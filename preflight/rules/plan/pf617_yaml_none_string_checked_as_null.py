@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -74,16 +74,17 @@ def _none_defaults(files: list[tuple[str, ast.AST]]) -> dict[str, tuple[str, ast
     (None is its "off" value) that does not compare ``param`` with the string "None" -> (file, call, f)."""
     defaults: dict[tuple[str, str], bool] = {}
     for _display, tree in files:
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                args = node.args
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = fn.args
                 positional = [*args.posonlyargs, *args.args]
-                pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
-                pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+                pairs: list[tuple[ast.arg, Optional[ast.expr]]] = list(
+                    zip(positional[len(positional) - len(args.defaults):], args.defaults))
+                pairs += list(zip(args.kwonlyargs, args.kw_defaults))
                 for arg, default in pairs:
                     if isinstance(default, ast.Constant) and default.value is None:
-                        key = (node.name, arg.arg)
-                        defaults[key] = defaults.get(key, False) or _handles_string(node, arg.arg)
+                        signature = (fn.name, arg.arg)
+                        defaults[signature] = defaults.get(signature, False) or _handles_string(fn, arg.arg)
     found: dict[str, tuple[str, ast.Call, str]] = {}
     if not defaults:
         return found
