@@ -220,6 +220,7 @@ NEEDS = {
     "PF650": ('automatic_optimization', 'lr_schedulers'),
     "PF651": ('load_state',),
     "PF654": ('+= 1',),
+    "PF655": ('pytorch_warmup',),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),

@@ -55,6 +55,24 @@ class MultiTaskTrainer:
             optimizer.step()
             self.model.zero_grad()
 """,
+    # the epoch scheduler stepped before the epoch's training function that is handed the optimizer
+    # (ProtoPNet issue 22: `joint_lr_scheduler.step()` then `tnt.train(..., optimizer=joint_optimizer)`)
+    textwrap.dedent("""\
+    import torch
+    from torch.optim.lr_scheduler import StepLR
+
+    import train_and_test as tnt
+
+    joint_optimizer = torch.optim.Adam(ppnet.parameters(), lr=1e-4)
+    joint_lr_scheduler = StepLR(joint_optimizer, step_size=5, gamma=0.1)
+    for epoch in range(30):
+        if epoch < 5:
+            tnt.train(model=ppnet, dataloader=train_loader, optimizer=warm_optimizer)
+        else:
+            joint_lr_scheduler.step()  # warning: PF207
+            tnt.train(model=ppnet, dataloader=train_loader, optimizer=joint_optimizer)
+        tnt.test(model=ppnet, dataloader=test_loader)
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -149,5 +167,45 @@ GOOD_EXAMPLES = [
                 model(batch).backward()
                 optimizer.step()
                 it += 1
+"""),
+    # the fixed ProtoPNet order: the training function steps the optimizer, then the scheduler
+    textwrap.dedent("""\
+    import torch
+    from torch.optim.lr_scheduler import StepLR
+
+    import train_and_test as tnt
+
+    joint_optimizer = torch.optim.Adam(ppnet.parameters(), lr=1e-4)
+    joint_lr_scheduler = StepLR(joint_optimizer, step_size=5, gamma=0.1)
+    for epoch in range(30):
+        tnt.train(model=ppnet, dataloader=train_loader, optimizer=joint_optimizer)
+        joint_lr_scheduler.step()
+        tnt.test(model=ppnet, dataloader=test_loader)
+"""),
+    # tricky: the function called after the scheduler step gets the optimizer but does not train
+    # with it (it saves it); the training function ran earlier in the epoch
+    textwrap.dedent("""\
+    import torch
+    from torch.optim.lr_scheduler import CosineAnnealingLR
+
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    scheduler = CosineAnnealingLR(optimizer, T_max=200)
+    for epoch in range(200):
+        train_one_epoch(model, train_loader, optimizer)
+        scheduler.step()
+        evaluate_and_save(model, val_loader, optimizer, epoch)
+        save_checkpoint(model, optimizer, scheduler, epoch)
+"""),
+    # tricky: the scheduler is handed to the training function, which steps it after each update;
+    # the epoch-level call steps nothing before it
+    textwrap.dedent("""\
+    import torch
+    from transformers import get_linear_schedule_with_warmup
+
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+    scheduler = get_linear_schedule_with_warmup(optimizer, 100, 10000)
+    for epoch in range(3):
+        train_epoch(model, train_loader, optimizer, scheduler)
+        validate(model, val_loader)
 """),
 ]

@@ -11,22 +11,9 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import target_text
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._schedulers import scheduler_optimizer
 
-_SCHEDULER_SUFFIXES = ("LR", "Scheduler", "LRScheduler", "ReduceLROnPlateau")
 _BODIES = ("body", "orelse", "finalbody")
-
-
-def _scheduler_optimizer(call: ast.Call) -> Optional[str]:
-    """``StepLR(opt, ...)`` / ``get_linear_schedule_with_warmup(opt, ...)`` -> ``opt``."""
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    if not (name.endswith(_SCHEDULER_SUFFIXES) or (name.startswith("get_") and "schedule" in name)):
-        return None
-    arg: Optional[ast.expr] = call.args[0] if call.args else None
-    for kw in call.keywords:
-        if kw.arg == "optimizer":
-            arg = kw.value
-    return target_text(arg) if arg is not None else None
 
 
 def _schedulers(ctx: FileContext) -> dict[str, str]:
@@ -34,7 +21,7 @@ def _schedulers(ctx: FileContext) -> dict[str, str]:
     out: dict[str, str] = {}
     for node in ctx.unordered(ast.Assign):
         if isinstance(node.value, ast.Call):
-            opt = _scheduler_optimizer(node.value)
+            opt = scheduler_optimizer(node.value)
             if opt:
                 for target in node.targets:
                     text = target_text(target)
@@ -54,14 +41,28 @@ def _step_of(stmt: ast.stmt) -> Optional[tuple[str, ast.Call]]:
     return None
 
 
+def _trains_with(call: ast.Call, opt: str) -> bool:
+    """``train(model, loader, opt)`` / ``tnt.train(..., optimizer=opt)``: a training function (named
+    ``train...``/``..._train``, not an evaluation one) handed the optimizer, which it steps."""
+    func = call.func
+    name = (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")).lower()
+    if "train" not in name or any(word in name for word in ("eval", "test", "valid", "save", "log")):
+        return False
+    return any(target_text(arg) == opt for arg in [*call.args, *(kw.value for kw in call.keywords)])
+
+
 def _steps_optimizer(node: ast.AST, opt: str) -> Optional[ast.Call]:
-    """The first ``opt.step()`` / ``scaler.step(opt)`` in ``node``."""
+    """The first ``opt.step()`` / ``scaler.step(opt)`` / ``train_one_epoch(..., opt)`` in ``node``."""
     for sub in walk(node):
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "step":
+        if not isinstance(sub, ast.Call):
+            continue
+        if isinstance(sub.func, ast.Attribute) and sub.func.attr == "step":
             if target_text(sub.func.value) == opt:
                 return sub
             if sub.args and target_text(sub.args[0]) == opt:
                 return sub
+        if _trains_with(sub, opt):
+            return sub
     return None
 
 
@@ -82,7 +83,11 @@ Inside a loop, a learning-rate scheduler built in the same file on an optimizer
 `StepLR(optimizer, ...)`) is stepped by a statement that comes before the statement
 that steps that optimizer (`optimizer.step()` or `scaler.step(optimizer)`) in the same
 block: `scheduler.step()` then `optimizer.step()` at an accumulation boundary, or
-`scheduler.step()` at the top of the epoch body before the batch loop.
+`scheduler.step()` at the top of the epoch body before the batch loop, or before a
+training function that is handed the optimizer (`scheduler.step()` then
+`train(model, loader, optimizer=optimizer)`: ProtoPNet issue 22, Deformable-ProtoPNet
+issue 6, C-3-Framework issue 96, where the torch warning above comes from the epoch
+scheduler stepped before the epoch's training function).
 
 ## Why it matters
 
@@ -108,7 +113,9 @@ epoch body, after the batch loop).
 * The scheduler was built on another optimizer. A scheduler built where preflight
   cannot see (`optimizer, scheduler = build(...)`) counts only when it is named like a
   scheduler and the rest of the block steps exactly one object, named like an optimizer.
-* The optimizer is stepped by a function the loop calls (`train_one_epoch(...)`).
+* The optimizer is stepped by a function the loop calls without handing it the
+  optimizer (`trainer.run_epoch()`), or by one not named as a training function
+  (`evaluate(model, optimizer)`, `save_checkpoint(..., optimizer)`).
 * The scheduler is stepped with an explicit index (`lr_scheduler.step(it)`,
   `scheduler.step(epoch=e)`): the rate is computed for that iteration (PyTorch's
   closed-form path when `epoch` is given; project schedules such as OpenPCDet's
@@ -175,5 +182,6 @@ epoch body, after the batch loop).
                 f"scheduler must follow the optimizer, otherwise the first value of the learning-rate schedule "
                 f"is skipped and every update runs one value ahead (PyTorch warns \"Detected call of "
                 f"`lr_scheduler.step()` before `optimizer.step()`\"). Step `{opt}` first, then `{sched}`")
-            evidence = [ctx.evidence(later, f"`{opt}` is stepped only here, after the scheduler")]
+            where = "is handed to this training function here" if _trains_with(later, opt) else "is stepped only here"
+            evidence = [ctx.evidence(later, f"`{opt}` {where}, after the scheduler")]
             yield ctx.finding(self, call, message, evidence=evidence)

@@ -65,6 +65,25 @@ _GEMMA = textwrap.dedent("""
     python finetune.py
 """)
 
+# DeBERTa-v3 trained in fp16 before transformers 4.31 (microsoft/DeBERTa issue 77)
+_DEBERTA = textwrap.dedent("""
+    # --- train_xnli.py
+    from datasets import load_dataset
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer, Trainer, TrainingArguments
+
+    model_name = {model}
+    tokenizer = AutoTokenizer.from_pretrained(model_name)
+    model = AutoModelForSequenceClassification.from_pretrained(model_name, num_labels=3)
+    data = load_dataset("xnli", "all_languages")
+    args = TrainingArguments(output_dir="out", per_device_train_batch_size=16, learning_rate=2e-5,{pin}
+                             fp16={fp16})
+    Trainer(model=model, args=args, train_dataset=data["train"], tokenizer=tokenizer).train()
+    # --- requirements.txt
+    transformers=={version}
+    # --- launch
+    python train_xnli.py
+""")
+
 # accelerate: the prepared scheduler stepped on every micro-batch (0.11-0.15)
 _ACC_SCHED = textwrap.dedent("""
     # --- train.py
@@ -386,6 +405,8 @@ BAD_EXAMPLES = [
     _CLM.format(ga=8, pin=_E, version="4.47.0"),
     # transformers 4.42.4: Gemma-2 flash attention without soft-capping on 4.42.3
     _GEMMA.format(model='"google/gemma-2-9b"', attn="flash_attention_2", pin=_E, version="4.42.3"),
+    # transformers PR 24116: mDeBERTa-v3 in fp16 overflows on 4.12.5 (microsoft/DeBERTa issue 77)
+    _DEBERTA.format(model='"microsoft/mdeberta-v3-base"', fp16="True", pin=_E, version="4.12.5"),
     # accelerate PR 999: the prepared scheduler stepped on every micro-batch on 0.15.0
     _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin=_E, version="0.15.0"),
     # ... and on 0.12.0 with a schedule sized in optimizer steps (micro-batches divided by 8)
@@ -427,6 +448,11 @@ GOOD_EXAMPLES = [
     _CLS.format(ga=4, pin="", ds="", version="4.48.0"),
     _CLM.format(ga=8, pin="", version="4.47.1"),
     _GEMMA.format(model='"google/gemma-2-9b"', attn="flash_attention_2", pin="", version="4.42.4"),
+    # DeBERTa-v3 in fp16 on 4.31.0 (the fixed release), and in fp32 on 4.12.5 (the report's fix)
+    _DEBERTA.format(model='"microsoft/deberta-v3-base"', fp16="True", pin="", version="4.31.0"),
+    _DEBERTA.format(model='"microsoft/mdeberta-v3-base"', fp16="False", pin="", version="4.12.5"),
+    # tricky: fp16 on 4.12.5 for a model of another architecture
+    _DEBERTA.format(model='"xlm-roberta-base"', fp16="True", pin="", version="4.12.5"),
     _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin="", version="0.16.0"),
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin="", version="0.31.0"),
     _ACC_SHUFFLE.format(seed_import=_SET_SEED, seed=_RANK_SEED, pin="", version="1.6.0"),

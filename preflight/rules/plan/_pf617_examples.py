@@ -36,6 +36,32 @@ _TRAIN = textwrap.dedent("""
         main()
     """)
 
+_FLOW = textwrap.dedent("""
+    # --- train_flow.py
+    import argparse
+
+    import torch
+    import yaml
+
+
+    def build_flow(dim, num_layers, cond_dim=None):
+        layers = [torch.nn.Linear(dim + (cond_dim or 0), dim) for _ in range(num_layers)]
+        return torch.nn.Sequential(*layers)
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", required=True)
+        args = parser.parse_args()
+        with open(args.config) as f:
+            config = yaml.safe_load(f)
+        return build_flow(4, config["num_layers"], cond_dim=config["cond_dim"])
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
 BAD_EXAMPLES = [
     # ProDet issue 8: `None` is a string in YAML, the `is None` branch is never taken
     _TRAIN + """\
@@ -65,6 +91,12 @@ nEpochs: 20
           name: resnet50
           pretrained: None  # warning: PF617
         """),
+    # jester PR 69: the key is handed to a function whose default None means "unconditional"
+    _FLOW + """\
+# --- config.yaml
+num_layers: 8
+cond_dim: None  # warning: PF617
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -96,4 +128,28 @@ lr: 0.0002
 lr_scheduler: step
 comment: None
 """,
+    # the jester fix: null
+    _FLOW + """\
+# --- config.yaml
+num_layers: 8
+cond_dim: null
+""",
+    # tricky-correct: the callee turns the string "None" into None itself
+    textwrap.dedent("""
+        # --- train.py
+        import yaml
+
+
+        def build_head(width, dropout=None):
+            if dropout == "None":
+                dropout = None
+            return width, dropout
+
+
+        config = yaml.safe_load(open("config.yaml"))
+        head = build_head(config["width"], dropout=config["dropout"])
+        # --- config.yaml
+        width: 128
+        dropout: None
+        """),
 ]

@@ -97,6 +97,17 @@ DEFECTS: tuple[Defect, ...] = (
         "attention-logit soft-capping the model was trained with, so fine-tuning starts from different "
         "attention scores than the checkpoint's",
         "use attn_implementation=\"eager\" for Gemma-2 on this release"),
+    Defect(
+        "transformers-deberta-v2-fp16-overflow", "transformers", (((0,), (4, 31)),), "4.31.0",
+        "https://github.com/huggingface/transformers/pull/24116",
+        "models/deberta_v2/modeling_deberta_v2.py of the 4.30.2 wheel (`torch.bmm(query, key^T) / scale`: the "
+        "raw product overflows in float16) and the 4.31.0 wheel (`torch.bmm(query, key^T / scale)`); the "
+        "report: microsoft/DeBERTa issue 77 (mdeberta-v3-base with fp16 on 4.12.5: loss 0, NaN eval loss)",
+        "calls", {"all": [_spec(ARGS, kw={"fp16": ("eq", True)})], "text": r"(?i)m?deberta-v3"},
+        "DeBERTa-v3/mDeBERTa-v3 (the DebertaV2 code) computes its attention scores as query @ key^T before "
+        "dividing by the scale, which overflows in float16: with fp16=True the loss turns NaN or 0, the "
+        "weights stop updating and accuracy stays at chance",
+        "train DeBERTa-v3 in fp32 (or bf16 on hardware that has it) on this release"),
     # ---------------------------------------------------------------- accelerate
     Defect(
         "accelerate-scheduler-steps-while-accumulating", "accelerate", (((0, 11), (0, 16)),), "0.16.0",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -59,6 +59,50 @@ def _none_tests(files: list[tuple[str, ast.AST]]) -> tuple[dict[str, tuple[str, 
     return tested, strings
 
 
+def _handles_string(func: ast.AST, param: str) -> bool:
+    """``param == "None"`` / ``str(param).lower() == "none"`` in ``func``: the callee handles the string."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Compare) and any(isinstance(n, ast.Name) and n.id == param for n in ast.walk(node)) \
+                and any(isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.lower() in ("none", "null")
+                        for c in ast.walk(node)):
+            return True
+    return False
+
+
+def _none_defaults(files: list[tuple[str, ast.AST]]) -> dict[str, tuple[str, ast.Call, str]]:
+    """Keys passed as ``f(param=config["k"])`` to a function of the job declared ``def f(..., param=None)``
+    (None is its "off" value) that does not compare ``param`` with the string "None" -> (file, call, f)."""
+    defaults: dict[tuple[str, str], bool] = {}
+    for _display, tree in files:
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = fn.args
+                positional = [*args.posonlyargs, *args.args]
+                pairs: list[tuple[ast.arg, Optional[ast.expr]]] = list(
+                    zip(positional[len(positional) - len(args.defaults):], args.defaults))
+                pairs += list(zip(args.kwonlyargs, args.kw_defaults))
+                for arg, default in pairs:
+                    if isinstance(default, ast.Constant) and default.value is None:
+                        signature = (fn.name, arg.arg)
+                        defaults[signature] = defaults.get(signature, False) or _handles_string(fn, arg.arg)
+    found: dict[str, tuple[str, ast.Call, str]] = {}
+    if not defaults:
+        return found
+    for display, tree in files:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            for kw in node.keywords:
+                if kw.arg is None or defaults.get((name, kw.arg), True):
+                    continue
+                key = config_key_of(kw.value)
+                if key is not None:
+                    found.setdefault(key, (display, node, f"{name}({kw.arg}=None)"))
+    return found
+
+
 def _yaml_files(pctx: PlanContext) -> list[tuple[str, Any]]:
     """(text, loaded config) of the job's YAML configs and of the YAML files under the project root that
     hold a bare ``: None`` (configs a script opens itself are often not recognised as configs)."""
@@ -88,7 +132,11 @@ class YamlNoneStringCheckedAsNull(PlanRule):
 A key in a YAML config of the job whose value is the bare word `None`
 (`lr_scheduler: None`), while a script of the job (or a project module it imports)
 compares that key with `None` (`config["lr_scheduler"] is None`, `cfg.scheduler is not
-None`, `config.get("lr_scheduler") == None`).
+None`, `config.get("lr_scheduler") == None`), or passes it as a keyword argument to a
+function of the job that declares that parameter with the default `None`
+(`build_flow(..., cond_dim=config["cond_dim"])` with `def build_flow(..., cond_dim=None)`:
+None is the function's "off" value; jester PR 69, where `cond_dim: None` configured a
+conditional flow with the context size "None").
 
 ## Why it matters
 
@@ -107,8 +155,10 @@ Write `null` (or `~`, or leave the value empty): `lr_scheduler: null`.
 ## When preflight stays silent
 
 * The value is quoted (`'None'`: a deliberate string) or is `null`/`~`.
-* No script of the job compares that key with `None`, or the code also compares it with
-  the string (`== "None"`, `str(x).lower() == "none"`): it handles the string itself.
+* No script of the job compares that key with `None` or passes it as a keyword argument
+  to a function of the job whose default for that parameter is `None`; or the code also
+  compares it with the string (`== "None"`, `str(x).lower() == "none"`, in the callee:
+  `if cond_dim == "None"`): it handles the string itself.
 """
     bad_examples = examples("preflight.rules.plan._pf617_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf617_examples", "GOOD_EXAMPLES")
@@ -123,9 +173,24 @@ Write `null` (or `~`, or leave the value empty): `lr_scheduler: null`.
                     candidates.append((cfg, path, key))
         if not candidates:
             return
-        tested, strings = _none_tests(job_files(pctx))
+        files = job_files(pctx)
+        tested, strings = _none_tests(files)
+        passed = _none_defaults(files)
         for cfg, path, key in candidates:
-            if key not in tested or key in strings:
+            if key in strings:
+                continue
+            if key not in tested and key in passed:
+                display, call, signature = passed[key]
+                yield pctx.config_finding(
+                    self, cfg, path,
+                    f"`{key}: None` is the string \"None\" in YAML (null is written `null` or `~`), but the code "
+                    f"passes it to `{signature}` ({display}:{call.lineno}), whose default None is its \"off\" "
+                    f"value: the function receives the string \"None\" and takes the branch for a real `{key}`. "
+                    f"Write `{key}: null`",
+                    evidence=[Evidence(line=call.lineno, message=f"`{key}` is passed where None means off",
+                                       path=display)])
+                continue
+            if key not in tested:
                 continue
             display, node = tested[key]
             yield pctx.config_finding(
