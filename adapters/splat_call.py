@@ -95,7 +95,9 @@ def _callee(func: ast.expr, imported: dict[str, tuple[str, str]], script: Path) 
 
 def splat_callee(tree: ast.Module, script: Path) -> Optional[SplatCall]:
     """The one call of the script into a project module's function with one ``**mapping`` whose keys are
-    known; None when there is none, or several."""
+    known; None when there is none, several, or when the script has a ``backward()``/``step()`` of its own."""
+    if _steps(tree):
+        return None  # the script trains itself: what it hands a project function is not the job's work
     imported = _imported(tree)
     found: list[SplatCall] = []
     for node in ast.walk(tree):
@@ -119,10 +121,17 @@ def _function(tree: ast.Module, name: str) -> Optional[Union[ast.FunctionDef, as
     return defs[0] if len(defs) == 1 else None
 
 
+def _steps(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("backward", "step")
+               for n in ast.walk(node))
+
+
 def defines(tree: ast.Module, splat: SplatCall) -> bool:
-    """Whether the module defines the called function once at its top level, with no ``*args``."""
+    """Whether the module defines the called function once at its top level, with no ``*args``, and the
+    function trains (a ``backward()`` or ``step()`` call in its body): the work the entry hands over, not a
+    helper it builds a loader or a config with (hpcaitech/Open-Sora ``prepare_dataloader(**dataloader_args)``)."""
     fn = _function(tree, splat.function)
-    return fn is not None and fn.args.vararg is None
+    return fn is not None and fn.args.vararg is None and _steps(fn)
 
 
 def binder(entry_index: Any, splat: SplatCall) -> Callable[[str, str], Any]:
