@@ -24,6 +24,14 @@ call is read as the keys it holds, found one of these ways (real shapes, each pi
   ``try`` or a ``with`` becomes unknown (the value may be either) except the idiom ``if m is
   None: m = {}`` over a mapping that is known (jwohlwend/boltz ``scripts/train/train.py:106-108``).
 
+* (also read by :mod:`preflight.adapters.splat_call` for ``training_loop(**c)``) an ``EasyDict(...)`` /
+  ``edict(...)`` built in place is a dict literal, ``m.update(k=v, ...)`` writes named keys (NVlabs/edm
+  ``train.py:96,152``), a tuple target ``m.k, name = helper()`` makes ``k`` unknown, a key's value handed
+  to a call leaves the key as it was, and a mapping that is a parameter of the function is followed to the
+  one call of that function in the file (at most three functions up; NVlabs/stylegan3 ``train.py``:
+  ``main`` -> ``launch_training(c=c, ...)`` -> ``subprocess_fn(rank=0, c=c, ...)``), then this
+  function's writes before the call.
+
 Anything else leaves the whole mapping unknown and the call's absent arguments are not given
 Lightning's defaults: a mapping returned by a function (``Trainer(**get_kwargs(args))``), one
 ``update``-d, ``pop``-ped, ``del``-eted, written with a computed key, or handed to a call that
