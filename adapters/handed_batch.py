@@ -159,7 +159,7 @@ def _backward(nodes: Sequence[ast.AST]) -> bool:
 
 def handed_batch_micro(plan: TrainingPlan, project: Any) -> None:
     """``batch.micro`` from a batch size handed to the project's draw (see the module docstring)."""
-    if project is None or plan.resolve("batch.micro") is not None or len(project.scripts) != 1:
+    if project is None or plan.resolve("batch.micro") is not None or len(project.own_scripts()) != 1:
         return
     script = project.scripts[0]
     if script.tree is None or script.source.path is None:

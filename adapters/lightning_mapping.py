@@ -24,6 +24,14 @@ call is read as the keys it holds, found one of these ways (real shapes, each pi
   ``try`` or a ``with`` becomes unknown (the value may be either) except the idiom ``if m is
   None: m = {}`` over a mapping that is known (jwohlwend/boltz ``scripts/train/train.py:106-108``).
 
+* (also read by :mod:`preflight.adapters.splat_call` for ``training_loop(**c)``) an ``EasyDict(...)`` /
+  ``edict(...)`` built in place is a dict literal, ``m.update(k=v, ...)`` writes named keys (NVlabs/edm
+  ``train.py:96,152``), a tuple target ``m.k, name = helper()`` makes ``k`` unknown, a key's value handed
+  to a call leaves the key as it was, and a mapping that is a parameter of the function is followed to the
+  one call of that function in the file (at most three functions up; NVlabs/stylegan3 ``train.py``:
+  ``main`` -> ``launch_training(c=c, ...)`` -> ``subprocess_fn(rank=0, c=c, ...)``), then this
+  function's writes before the call.
+
 Anything else leaves the whole mapping unknown and the call's absent arguments are not given
 Lightning's defaults: a mapping returned by a function (``Trainer(**get_kwargs(args))``), one
 ``update``-d, ``pop``-ped, ``del``-eted, written with a computed key, or handed to a call that
@@ -44,9 +52,12 @@ from preflight.analysis.syntax import config_at, dotted_name, keyed_chain, root_
 
 _READ_ONLY_CALLS = {"print", "len", "str", "repr", "isinstance", "bool", "list", "sorted", "dict", "Namespace",
                     "to_yaml", "to_container", "save", "info", "debug", "warning", "rank_zero_print",
-                    "rank_zero_info", "deepcopy", "copy"}
+                    "rank_zero_info", "deepcopy", "copy", "dump", "dumps"}
 
 _MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "merge_with", "__delitem__"}
+
+_EASYDICTS = {"EasyDict", "edict"}
+_MAX_HOPS = 3
 
 Fn = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Module]
 
@@ -127,6 +138,7 @@ def _literal(value: ast.expr) -> Optional[dict[str, Any]]:
     if (maker.endswith("OmegaConf.create") or maker.rsplit(".", 1)[-1] == "DictConfig") \
             and isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
         value = value.args[0]  # ``OmegaConf.create(dict(devices=1, ...))`` (a NeMo speaker fine-tuning script)
+        maker = dotted_name(value.func) or "" if isinstance(value, ast.Call) else ""
     if isinstance(value, ast.Dict):
         out: dict[str, Any] = {}
         for k, v in zip(value.keys, value.values):
@@ -134,14 +146,18 @@ def _literal(value: ast.expr) -> Optional[dict[str, Any]]:
                 return None  # ``{**other}`` or a computed key
             out[k.value] = v
         return out
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
+    if isinstance(value, ast.Call) and (
+            (isinstance(value.func, ast.Name) and value.func.id == "dict") or maker.rsplit(".", 1)[-1] in _EASYDICTS) \
             and not value.args and all(kw.arg is not None for kw in value.keywords):
+        # ``dnnlib.EasyDict()`` / ``EasyDict(k=v)`` / ``edict()``: a dict whose keys are also attributes
+        # (NVlabs/stylegan3 ``train.py:176``: ``c = dnnlib.EasyDict()``, then ``c.batch_size = opts.batch``)
         return {str(kw.arg): kw.value for kw in value.keywords}
     return None
 
 
 class _Follow:
-    def __init__(self, tree: ast.Module, configs: list[Any], line: int) -> None:
+    def __init__(self, tree: ast.Module, configs: list[Any], line: int, hops: int = 0) -> None:
+        self.hops = hops
         self.configs = configs
         self.tree = tree
         self.line = line
@@ -231,6 +247,8 @@ class _Follow:
         section = (*prefix[names[0]], *path)
         followed = len(names) > 1 or self_followed
         literal = _literal(terminal[1]) if terminal is not None else None
+        if terminal is None and not section and len(names) == 1 and not self_followed:
+            return self.through_parameter(root.id, expr)
         keys: dict[str, Any]
         if literal is not None:
             if section:
@@ -252,6 +270,40 @@ class _Follow:
         if followed or written:
             how = "followed"
         return Mapping(keys, origin, how)
+
+    def through_parameter(self, name: str, expr: ast.expr) -> Optional[Mapping]:
+        """``name`` is a parameter of the function around the call: the mapping its one caller in the
+        file passes (by keyword or position, a name or chain followed there in turn, at most
+        ``_MAX_HOPS`` functions up), then the writes this function makes before the call (NVlabs/stylegan3
+        ``train.py``: ``main`` builds ``c``, ``launch_training(c=c, ...)``, ``subprocess_fn(rank=0, c=c,
+        ...)``, ``training_loop.training_loop(rank=rank, **c)``). None when the function has no such
+        caller, several, or one that spreads ``*args``/``**kwargs`` into it."""
+        fn = self.fn
+        if self.hops >= _MAX_HOPS or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or any(isinstance(s, ast.Name) and s.id == name and isinstance(s.ctx, ast.Store)
+                       for stmt, _ in self.stmts for s in _own_nodes(stmt)):
+            return None
+        positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        if name not in positional and name not in [a.arg for a in fn.args.kwonlyargs]:
+            return None
+        calls = [n for n in ast.walk(self.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                 and n.func.id == fn.name]
+        if len(calls) != 1 or any(isinstance(a, ast.Starred) for a in calls[0].args) \
+                or any(k.arg is None for k in calls[0].keywords):
+            return None
+        call = calls[0]
+        given = next((k.value for k in call.keywords if k.arg == name), None)
+        if given is None and name in positional and positional.index(name) < len(call.args):
+            given = call.args[positional.index(name)]
+        if given is None:
+            return None
+        outer = _Follow(self.tree, self.configs, call.lineno, self.hops + 1).mapping(given)
+        if outer is None:
+            return None
+        keys = dict(outer.keys)
+        if self.writes({name: ()}, {name: 0}, (), keys) is None:
+            return None
+        return Mapping(keys, f"{ast.unparse(expr)} (from {outer.origin}, through {fn.name}())", "followed")
 
     def writes(self, prefix: dict[str, tuple[str, ...]], since: dict[str, int], section: tuple[str, ...],
                keys: dict[str, Any]) -> Optional[bool]:
@@ -276,6 +328,8 @@ class _Follow:
                 node_line = getattr(node, "lineno", 0)
                 if isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
                     targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+                    # ``c.training_set_kwargs, name = helper(...)``: each element is a write of a value not known
+                    targets = [e for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t])]
                     for t in targets:
                         if isinstance(t, ast.Name):
                             continue  # (re)binding a name: the binding the aliases were read from
@@ -295,22 +349,36 @@ class _Follow:
                                 continue  # ``lightning_config.trainer = trainer_config``: the same object
                             return None
                         key = full[len(section)]
-                        plain = isinstance(node, ast.Assign) and top and node is stmt and len(full) == len(section) + 1
+                        plain = isinstance(node, ast.Assign) and top and node is stmt and len(full) == len(section) + 1 \
+                            and t in node.targets
                         keys[key] = node.value if plain else None
                         applied = True
                 elif isinstance(node, ast.Call):
                     func = node.func
                     if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
                         full = place(func.value, node_line)
+                        if full is not None and full == section and func.attr == "update" and not node.args \
+                                and all(k.arg is not None for k in node.keywords):
+                            # ``c.update(batch_size=opts.batch, batch_gpu=opts.batch_gpu)`` (NVlabs/edm
+                            # ``train.py:152``): named keys written, plain where the call is a statement of its own
+                            plain = top and isinstance(stmt, ast.Expr) and stmt.value is node
+                            for k in node.keywords:
+                                keys[str(k.arg)] = k.value if plain else None
+                            applied = True
+                            continue
                         if full is not None and touches(full):
-                            return None
+                            if len(full) <= len(section):
+                                return None
+                            keys[full[len(section)]] = None  # ``c.G_kwargs.update(...)``: that key's value changes
+                            applied = True
                     last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(
                         func, ast.Name) else ""
                     if last in _READ_ONLY_CALLS:
                         continue
                     for arg in [*node.args, *(k.value for k in node.keywords if k.arg is not None)]:
                         full = place(arg, node_line)
-                        if full is not None and touches(full):
+                        # a key's value handed over (``spawn(nprocs=c.num_gpus)``): the key still holds it
+                        if full is not None and touches(full) and len(full) <= len(section):
                             return None  # handed to a function that may change it
         return applied
 

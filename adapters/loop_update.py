@@ -85,7 +85,7 @@ class LoopUpdateAdapter(Adapter):
 
     def detect(self, project: Project) -> bool:
         found = None
-        if len(project.scripts) == 1:
+        if len(project.own_scripts()) == 1:
             script = project.scripts[0]
             if script.tree is not None and script.source.path is not None \
                     and ".backward(" not in script.source.text:

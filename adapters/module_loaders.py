@@ -139,7 +139,7 @@ def _value(call: ast.Call, kw: str) -> tuple[bool, Any]:
 def module_loader_settings(project: Project) -> list[tuple[str, Any, Source]]:
     """(field, value, source) for ``data.pin_memory`` / ``data.num_workers`` from the loaders of the
     script's local modules (see the module docstring)."""
-    if len(project.scripts) != 1:
+    if len(project.own_scripts()) != 1:
         return []
     script = project.scripts[0]
     if script.tree is None or script.source.path is None or "DataLoader(" in script.source.text:

@@ -152,7 +152,7 @@ class StepPerCallAdapter(Adapter):
 
     def detect(self, project: Project) -> bool:
         found = None
-        if len(project.scripts) == 1:
+        if len(project.own_scripts()) == 1:
             script = project.scripts[0]
             text = script.source.text
             # a Trainer whose accumulation is its own setting, or a script that speaks of accumulating: not this

@@ -95,7 +95,7 @@ class VisibleCodeAdapter(Adapter):
 
 
 def _absences(project: Project) -> list[tuple[str, Any, Any]]:
-    if len(project.scripts) != 1:
+    if len(project.own_scripts()) != 1:
         return []
     script = project.scripts[0]
     if script.tree is None or script.source.path is None:

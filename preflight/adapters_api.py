@@ -71,6 +71,9 @@ class Project:
     # a project module a thin entry script hands its work to (id of the module's parse ->
     # the entry's parse): it takes the entry's launch arguments (:mod:`preflight.delegate`)
     delegates: dict[int, ParsedPython] = field(default_factory=dict, repr=False)
+    # a project module whose function the entry calls with ``**mapping`` (id of the module's parse ->
+    # (the entry's parse, the call)): its parameters take the mapping's keys (:mod:`preflight.adapters.splat_call`)
+    splats: dict[int, tuple[ParsedPython, Any]] = field(default_factory=dict, repr=False)
     # results adapters compute once per audit and share with rules (e.g. Hydra compositions)
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -86,6 +89,11 @@ class Project:
             if target == base or target.startswith(base.rstrip(os.sep) + os.sep):
                 return True
         return False
+
+    def own_scripts(self) -> list[ParsedPython]:
+        """The scripts audited as the job's, less the project modules read only for a function the entry
+        calls with ``**mapping`` (those are local modules the entry imports, seen with it)."""
+        return [s for s in self.scripts if id(s) not in self.splats]
 
     def script_args(self, script: ParsedPython) -> list[str]:
         """The part of ``argv`` meant for ``script``: what follows the script's name when
@@ -131,6 +139,11 @@ class Project:
                 from preflight.script_env import launch_env
 
                 found.launch_env = launch_env(parse_launch(self.argv))
+            splat = self.splats.get(key)
+            if splat is not None:
+                from preflight.adapters.splat_call import binder
+
+                found.called_with = binder(self.index(splat[0]), splat[1])
         return found
 
     def calls(self, *patterns: str) -> list[CallSite]:

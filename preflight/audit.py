@@ -145,7 +145,10 @@ def _add_delegate(entry: Any, path: Path, root: Path, project: Project, plan: Tr
     if entry.source.kind != "python" or not os.path.isfile(path):
         return
     found = delegate_of(entry.tree, path)
-    if found is None or not project.may_read(found):
+    if found is None:
+        _add_splat_callee(entry, path, root, project, plan, seen)
+        return
+    if not project.may_read(found):
         return
     key = os.path.abspath(found)
     if key in seen:
@@ -194,6 +197,37 @@ def _bases(path: Path, loaded: Any, root: Path, project: Project, seen: set[str]
     for note in notes:
         plan.note(note)
     return out
+
+
+def _add_splat_callee(entry: Any, path: Path, root: Path, project: Project, plan: TrainingPlan,
+                      seen: set[str]) -> None:
+    """The entry hands a mapping whole to a project function (``training_loop(**c)``, the StyleGAN
+    idiom): audit that function's module too, its parameters bound to the mapping's keys
+    (:mod:`preflight.adapters.splat_call`)."""
+    from preflight.adapters.splat_call import defines, splat_callee
+
+    splat = splat_callee(entry.tree, path)
+    if splat is None or not project.may_read(splat.path):
+        return
+    key = os.path.abspath(splat.path)
+    if key in seen:
+        return
+    try:
+        shown = os.path.relpath(splat.path, root)
+    except ValueError:
+        shown = str(splat.path)
+    source = read_source(splat.path, shown.replace(os.sep, "/"), "python")
+    if isinstance(source, FileError):
+        return
+    parsed = parse_python(source)
+    if isinstance(parsed, FileError) or not defines(parsed.tree, splat):
+        return
+    seen.add(key)
+    project.scripts.append(parsed)
+    project.splats[id(parsed)] = (entry, splat)
+    plan.add_input(source.display, source.kind, source.digest)
+    plan.note(f"{entry.source.display}:{splat.call.lineno}: {splat.function}(**...) of {source.display} is "
+              f"handed {splat.mapping.origin}: that module is audited too, its parameters taken from the keys")
 
 
 def _read(path: Path, root: Path, kinds: Sequence[str], expected: str, project: Project,

@@ -219,6 +219,9 @@ class _IndexCore:
         # job declares, from the launch line or its default. Set by the project (cliargs knows
         # the declared options); None: such attributes stay unknown.
         self.options: Optional[Callable[[str], Optional[Resolved]]] = None
+        # (function, parameter) -> what the launched script passes that parameter of this module's function it
+        # calls with ``**mapping`` (preflight.adapters.splat_call.binder); None: nothing called from outside
+        self.called_with: Optional[Callable[[str, str], Any]] = None
         self._walk()
         self._collect_argparse()
 

@@ -437,6 +437,13 @@ class _Resolver(_ArgparseValues):
             k = next(i for i, a in enumerate(fn.args.kwonlyargs) if a.arg == name)
             default = fn.args.kw_defaults[k]
         sites = [c for c in self.calls if c.name == fn.name]
+        if not sites and self.called_with is not None:
+            from preflight.adapters.splat_call import DEFAULT
+
+            bound = self.called_with(fn.name, name)
+            if bound is DEFAULT:
+                return self.resolve(default, depth + 1) if default is not None else None
+            return cast("Optional[Resolved]", bound)
         if not sites:
             # a command-line entry (typer/click ``@app.command()``, ``typer.run(main)``,
             # ``fire.Fire(main)``): the parameter is the job's option of that name
