@@ -146,7 +146,11 @@ class _ScriptPass(ScriptPassState):
 
     def precision(self, site: CallSite, conf: str) -> None:
         expr = site.kwarg("mixed_precision")
-        if expr is None or (isinstance(expr, ast.Constant) and expr.value is None):
+        resolved = None if expr is None else self.idx.resolve(expr)
+        # ``mixed_precision=args.mixed_precision`` whose option defaults to None and is not given (yisol/IDM-VTON
+        # train_xl.py:279,307): accelerate reads None as not given
+        if expr is None or (isinstance(expr, ast.Constant) and expr.value is None) \
+                or (resolved is not None and resolved.value is None):
             self.note(f"{self.where(site.call)}: Accelerator() without mixed_precision: taken from env "
                       "ACCELERATE_MIXED_PRECISION (set by accelerate launch from its config or --mixed_precision), "
                       "else \"no\"")
@@ -155,7 +159,6 @@ class _ScriptPass(ScriptPassState):
                                  self.src(site.call, f"Accelerator(mixed_precision=None) -> \"no\" when no env or "
                                                      f"launch config sets it ({_VERSION})", "default"), "low")
             return
-        resolved = self.idx.resolve(expr)
         if resolved is None:
             return
         value = str(resolved.value).lower() if isinstance(resolved.value, str) else None

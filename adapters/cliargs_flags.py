@@ -128,6 +128,10 @@ class _FlagsPass(_PassCore):
                 self.add("dist.offload_params", "none",
                          Source(found[2].kind, found[2].path, found[2].line, found[2].key,
                                 f"{found[2].detail}: no `offload` word, so no CPU offload"), "medium")
+        from preflight.adapters.training_args_bag import precision_flags_unused
+
+        if precision_flags_unused(self.script.tree, self.project.index(self.script).calls) is not None:
+            return  # the script's own Accelerator sets the precision (adapters/training_args_bag.py)
         for key, mode in (("bf16", "amp_bf16"), ("fp16", "amp_fp16")):
             if key in self.cli and _as_bool(self.cli[key][0]):
                 given = self.value(key)

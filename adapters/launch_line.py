@@ -8,6 +8,7 @@ import shlex
 from typing import Optional, Sequence
 
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+from preflight.adapters.launch_container import container_end
 from preflight.adapters.launchers_fabric import is_fabric, parse_fabric
 
 from preflight._record import dataclass, field
@@ -214,6 +215,13 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
         i = _take_env(tokens, i, info)
     if i >= len(tokens):
         return info
+    boxed, image = container_end(tokens, i)
+    if boxed > i:  # ``srun ... shifter --image=IMG python train.py``: the command runs inside the image
+        info.notes.append(f"{os.path.basename(tokens[i])}: the command runs inside the container image {image} "
+                          "(no process of its own)")
+        i = _take_env(tokens, boxed, info)
+        if i >= len(tokens):
+            return info
     ran = runner_end(tokens, i)  # ``poetry run python train.py``: the runner starts no process of its own
     if ran > i:
         info.notes.append(f"{tokens[i]} run: the command runs in the project's environment (no process of its own)")

@@ -349,6 +349,28 @@ class _FeaturePass(_PrecisionPass):
                          None, f"PYTORCH_CUDA_ALLOC_CONF={value.value!r}", "high")
                 return
 
+    def _padding_arm(self, site: CallSite, padding: object) -> bool:
+        """Whether a tokenizer call's ``padding=`` is the job's: not when the call's branch is not
+        taken, nor when its branch is undecided and the other arm of the same ``if`` tokenizes with
+        another padding (bigcode-project/octopack ``finetuning/santacoder/finetune.py:80-121`` @
+        e17a8f6: ``if args.data_packing and is_train:`` packs with ``padding=False``, the ``else``
+        pads to ``"max_length"``; the launch passes ``--data_packing`` and ``is_train`` is a parameter)."""
+        runs = self.idx.runs(site)
+        if runs is not None:
+            return runs
+        arms = {id(test): body for test, body in site.guards}
+        for other in self.calls:
+            if other is site or other.kwarg("max_length") is None or not any(
+                    arms.get(id(test)) is (not body) for test, body in other.guards):
+                continue
+            theirs = self.value(other.kwarg("padding")) if other.kwarg("padding") is not None else None
+            if theirs is None or theirs.value != padding:
+                self.adapter.note(self.plan, f"{self.script.source.display}:{site.line}: {site.label}(padding="
+                                             f"{padding!r}) is one arm of an `if` not decided statically; the other "
+                                             f"(line {other.line}) tokenizes otherwise: the padding is not known")
+                return False
+        return True
+
     def collator_padding(self) -> None:
         """``data.padding`` from a transformers padding collator: the batch's longest sample
         (``padding=True``, its default, or ``"longest"``) or ``"max_length"``."""
@@ -370,7 +392,7 @@ class _FeaturePass(_PrecisionPass):
 
     def shapes(self) -> None:
         seq_found = False
-        padded = False
+        padded = armed = False
         tokenizers = self.tokenizer_names()
         split = next((s for s in self.calls if s.kwarg("text_target") is not None), None)
         if split is not None:
@@ -407,13 +429,16 @@ class _FeaturePass(_PrecisionPass):
                                         f"{resolved.detail}; {said}" if resolved.detail else said, resolved.cap)
                 self.put("data.seq_len", resolved, site, f"{name}(max_length=...)"
                          + ("" if fixed else ": an upper bound"), "high" if fixed else "medium")
-                if padding is not None and padding.value in ("max_length", True, "longest"):
+                arm = padding is None or padding.value not in ("max_length", True, "longest") \
+                    or self._padding_arm(site, padding.value)
+                armed = armed or not arm
+                if padding is not None and padding.value in ("max_length", True, "longest") and arm:
                     how = "max_length" if fixed else "dynamic"
                     padded = True
                     self.put("data.padding", Resolved(how, padding.kind, padding.line, padding.key,
                                                       padding.detail),
                              site, f"{name}(padding={padding.value!r})", "high")
-        if not padded:
+        if not padded and not armed:  # (rows padded or packed in an undecided arm: a collator pads nothing)
             self.collator_padding()
         if not seq_found:
             for var in _SEQ_NAMES:

@@ -31,6 +31,31 @@ from preflight.analysis.syntax import dotted_name
 _CASTS = ("half", "bfloat16", "to", "convert_to_fp16")
 
 
+def _no_grad_calls(tree: Optional[ast.AST]) -> set[int]:
+    """The ids of the calls that run under ``torch.no_grad()`` / ``inference_mode()``: in the body of
+    such a ``with`` (or beside it in the same ``with``), or of a function decorated with it. An
+    autocast there wraps sampling or validation, not the training forward (yisol/IDM-VTON
+    ``train_xl.py:491-495`` @ 0d5f3ec: ``with torch.no_grad(): with torch.cuda.amp.autocast():``
+    around the validation pipeline, while the training step runs under ``Accelerator()`` with no
+    mixed precision)."""
+
+    def no_grad(expr: ast.expr) -> bool:
+        func = expr.func if isinstance(expr, ast.Call) else expr
+        return (dotted_name(func) or "").rsplit(".", 1)[-1] in ("no_grad", "inference_mode")
+
+    out: set[int] = set()
+    if tree is None:
+        return out
+    for node in ast.walk(tree):
+        parts: list[ast.AST] = []
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(no_grad(i.context_expr) for i in node.items):
+            parts = [*node.body, *(i.context_expr for i in node.items)]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(no_grad(d) for d in node.decorator_list):
+            parts = list(node.body)
+        out.update(id(n) for part in parts for n in ast.walk(part) if isinstance(n, ast.Call))
+    return out
+
+
 class _PrecisionPass(_OptimDataPass):
     def _enabled(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
         """An ``enabled=`` value: resolved, or a test of the device decided for the CUDA GPU the plan
@@ -51,9 +76,10 @@ class _PrecisionPass(_OptimDataPass):
     def precision(self) -> None:
         found = False
         undecided = False  # an autocast whose ``enabled=`` is not resolved: no precision is a fact
+        quiet = _no_grad_calls(self.script.tree)
         for site in self.calls:
             q = site.qualified or ""
-            if q not in _AUTOCAST:
+            if q not in _AUTOCAST or id(site.call) in quiet:
                 continue
             generic = q in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast")
             # torch.autocast(device_type, dtype, enabled); torch.cuda.amp.autocast(enabled, dtype)
@@ -127,8 +153,13 @@ class _PrecisionPass(_OptimDataPass):
             return
         if any(site.last in _HF_TRAINING_ARGS for site in self.calls):
             return  # the HF Trainer's own autocast sets the compute precision (transformers adapter)
+        from preflight.adapters.trained_model import not_trained
+
         for site in self.calls:
-            if (site.name or "").endswith(".from_pretrained"):
+            if (site.name or "").endswith(".from_pretrained") and not_trained(self.idx, self._loaded_into(site)) is None \
+                    and id(site.call) not in quiet:  # (a pipeline built for sampling under no_grad: not trained)
+                # (a frozen helper loaded in fp16, IDM-VTON train_xl.py:322 ``vae = AutoencoderKL.from_pretrained(
+                # ..., torch_dtype=torch.float16)`` beside the trained UNet, says nothing of the training precision)
                 for kw in ("torch_dtype", "dtype"):
                     dtype = self.dtype(site.kwarg(kw))
                     if dtype in ("bf16", "fp16", "fp32"):
@@ -154,6 +185,20 @@ class _PrecisionPass(_OptimDataPass):
                                                    f"{dtype} ({self.script.source.display}:{line}), no autocast: "
                                                    "16-bit weights"), "medium")
         return True
+
+    def _loaded_into(self, site: CallSite) -> Optional[str]:
+        """The name a loaded model is bound to, through a chained ``.to(...)``/``.cuda()``/``.eval()``
+        (PixArt-sigma ``train_scripts/train.py:353`` @ 1ce521a: ``vae = AutoencoderKL.from_pretrained(...,
+        torch_dtype=torch.float16).to(accelerator.device)``)."""
+        call: ast.AST = site.call
+        target = site.target
+        while target is None:
+            outer = next((s for s in self.calls if isinstance(s.call.func, ast.Attribute) and s.call.func.value is call
+                          and s.call.func.attr in ("to", "cuda", "eval", "train", "requires_grad_")), None)
+            if outer is None:
+                return None
+            call, target = outer.call, outer.target
+        return target
 
     def _autocast_elsewhere(self) -> bool:
         """An autocast with a dtype chosen in a project module the script imports (no autocast

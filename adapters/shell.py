@@ -202,6 +202,11 @@ def is_launch_tokens(tokens: Sequence[str]) -> bool:
 
     if runner_end(tokens, k) > k:  # ``poetry run python train.py``, ``uv run torchrun ...``
         return is_launch_tokens(tokens[runner_end(tokens, k):])
+    from preflight.adapters.launch_container import container_end
+
+    boxed, _image = container_end(tokens, k)
+    if boxed > k:  # ``singularity exec --nv IMG python train.py``
+        return is_launch_tokens(tokens[boxed:])
     head = tokens[k].rsplit("/", 1)[-1]
     return head in LAUNCH_HEADS or head.startswith("python") or tokens[k].endswith(".py") \
         or is_tune_run(tokens[k:])

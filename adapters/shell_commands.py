@@ -115,6 +115,18 @@ def subscript(line: str, vars_: Mapping[str, str], empty: set[str],
     return None
 
 
+def _container_prefix(prefix: list[str]) -> bool:
+    """``[ENV=...] singularity exec --nv IMG`` before ``bash -c "..."``: a container runtime and
+    nothing else (Noza23/myovision-sam ``train.sh``: ``singularity exec --pwd $(pwd) --nv -B
+    /myovision:/mnt image bash -c "cd /mnt/myovision-sam && torchrun ..."``)."""
+    from preflight.adapters.launch_container import container_end
+
+    k = 0
+    while k < len(prefix) and _ENV_WORD.match(prefix[k]):
+        k += 1
+    return k < len(prefix) and container_end([*prefix, "bash"], k)[0] == len(prefix)
+
+
 def _held_command(tokens: list[str], vars_: Mapping[str, str], empty: set[str], nesting: int) -> list[str]:
     """A command held in a variable or a string and run from it: ``cmd="torchrun ... $args"``
     then ``eval $cmd`` (FlagEmbedding ``examples/finetune/embedder/decoder_only/base.sh`` @
@@ -129,7 +141,8 @@ def _held_command(tokens: list[str], vars_: Mapping[str, str], empty: set[str], 
     for i, tok in enumerate(tokens[:-2]):
         if tok.rsplit("/", 1)[-1] in _SHELLS and tokens[i + 1] == "-c":
             prefix = tokens[:i]
-            if prefix and not (is_launch_tokens(prefix) or all(_ENV_WORD.match(t) for t in prefix)):
+            if prefix and not (is_launch_tokens(prefix) or all(_ENV_WORD.match(t) for t in prefix)
+                               or _container_prefix(prefix)):
                 return tokens  # `ssh host bash -c ...`: not a wrapper this reader knows
             inner = launch_tokens(expand(tokens[i + 2], dict(vars_), empty), vars_, empty, nesting + 1)
             return [*tokens[:i], *inner] if inner else tokens

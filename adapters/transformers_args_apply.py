@@ -165,6 +165,13 @@ class _ArgsApply:
                 self.add(field, item[0], item[1], conf)
         on = [(mode, item[1]) for mode, item in (("amp_bf16", bf16), ("amp_fp16", fp16))
               if item is not None and item[0] is True]
+        if bf16 is not None or fp16 is not None:
+            from preflight.adapters.training_args_bag import precision_flags_unused
+
+            unused = precision_flags_unused(self.o.script.tree, self.o.calls)
+            if unused is not None:
+                self.o.note(unused)
+                return
         for mode, source in on:
             self.add("precision.mode", mode, source, conf)
         if len(on) == 2:
@@ -285,7 +292,11 @@ class _ArgsApply:
             default("batch.micro", 8, "per_device_train_batch_size", f"per_device_train_batch_size=8 ({span})")
         if "gradient_accumulation_steps" not in given:
             default("batch.grad_accum", 1, "gradient_accumulation_steps", f"gradient_accumulation_steps=1 ({span})")
-        if sft and "bf16" not in given and fp16_on is False and self.o.trl_at_least(0, 19):
+        from preflight.adapters.training_args_bag import precision_flags_unused
+
+        if precision_flags_unused(self.o.script.tree, self.o.calls) is not None:
+            pass  # the script's own Accelerator sets the precision, not these fields (training_args_bag.py)
+        elif sft and "bf16" not in given and fp16_on is False and self.o.trl_at_least(0, 19):
             default("precision.mode", "amp_bf16", "bf16",
                     f"bf16=None -> True unless fp16 (TRL >= 0.19; {self.o.trl_text()})")
         elif "bf16" not in given and "fp16" not in given and not self.o.loads_non_fp32():
