@@ -131,3 +131,40 @@ def test_an_axolotl_job_keeps_the_note(cli, tmp_path):
     script = "from axolotl.cli.train import do_cli\n\nimport yaml\n\nyaml.safe_load('{}')\ndo_cli()\n"
     found = _pf603(cli, tmp_path, "7e-6", script)
     assert found and all(f[3] == "note" for f in found)
+
+
+TA_YAML = """\
+output_dir: out
+per_device_train_batch_size: 4
+gradient_accumulation_steps: 8
+learning_rate: 2.0e-5
+max_seq_length: 2048
+"""
+
+HF_READER = """\
+import sys
+
+from transformers import HfArgumentParser, TrainingArguments
+
+parser = HfArgumentParser(TrainingArguments)
+training_args = parser.parse_yaml_file(sys.argv[1]{extra})[0]
+"""
+
+
+def _unknown(cli, tmp_path: Path, extra: str) -> list[tuple[str, int]]:
+    write(tmp_path, "config.yaml", TA_YAML)
+    write(tmp_path, "train.py", HF_READER.format(extra=extra))
+    write(tmp_path, "launch.sh", "#!/bin/bash\npython train.py config.yaml\n")
+    result = cli("validate", "config.yaml", "--format", "json", cwd=tmp_path)
+    out = [(p["code"], p["line"]) for f in json.loads(result.out)["files"] for p in f["problems"]]
+    audit = findings(cli, tmp_path, "audit", "launch.sh", "train.py", "--config", "config.yaml")
+    return [c for c in out if c[0] == "unknown-key"] + [(f[0], f[2]) for f in audit if f[0] == "PF601"]
+
+
+def test_an_unknown_training_arguments_key_is_reported_without_allow_extra_keys(cli, tmp_path):
+    assert sorted(set(_unknown(cli, tmp_path, ""))) == [("PF601", 5), ("unknown-key", 5)]
+
+
+def test_allow_extra_keys_true_silences_the_unknown_key(cli, tmp_path):
+    # held-out-36 (starcoder 41): parse_yaml_file(..., allow_extra_keys=True) ignores max_seq_length
+    assert _unknown(cli, tmp_path, ", allow_extra_keys=True") == []

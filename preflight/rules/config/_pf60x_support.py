@@ -36,7 +36,7 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
 
     from preflight.rules.config._pf603_keys import bool_keys
     from preflight.rules.config._pf603_scripts import script_read_floats
-    from preflight.validate import dataclass_fields, validate_loaded
+    from preflight.validate import dataclass_fields, drop_allowed_extra_keys, validate_loaded
     from preflight.validate_kinds import detect
     from preflight.validate_project import declared_fields, yaml_reader, yaml_to_flags
 
@@ -58,8 +58,9 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
             extra = known | declared_fields(Path(source.path))
             flags_from = yaml_to_flags(Path(source.path)) if config.kind == "yaml" else ""
         overridden = _overridden(project, source, targets)
-        found = validate_loaded(config, source.text, known_extra=extra, hf_reader=reader or "pyyaml",
-                                flags_from=flags_from, targets=targets, overridden=overridden).problems
+        found = drop_allowed_extra_keys(validate_loaded(
+            config, source.text, known_extra=extra, hf_reader=reader or "pyyaml", flags_from=flags_from,
+            targets=targets, overridden=overridden), targets, Path(source.path)).problems
         if not targets:  # a file of no known kind that an audited script reads with PyYAML
             found.extend(script_read_floats(project, config, source.text))
         elif any(t.kind == "axolotl" for t in targets) and not _runs_axolotl(project):
