@@ -95,12 +95,12 @@ in a variable) before `from_pretrained`.
         caller comes after the first call of the load's helper, else None."""
         if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        calls = [n for n in ast.walk(fctx.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        calls = [(n, n.func.id) for n in ast.walk(fctx.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
 
         def lines(name: str, caller: Any) -> list[int]:
-            return [c.lineno for c in calls if c.func.id == name and fctx.enclosing_function(c) is caller]
+            return [c.lineno for c, called in calls if called == name and fctx.enclosing_function(c) is caller]
 
-        loads_at = [c for c in calls if c.func.id == scope.name]
+        loads_at = [c for c, called in calls if called == scope.name]
         for caller in {id(fctx.enclosing_function(c)): fctx.enclosing_function(c) for c in loads_at}.values():
             load_line = min(lines(scope.name, caller))
             for creator in sorted(creators, key=lambda c: c.line):
