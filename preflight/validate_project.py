@@ -111,8 +111,9 @@ def extra_keys_allowed(config_path: Path) -> str:
     (``parser.parse_yaml_file(path, allow_extra_keys=True)``) in the Python files of the config's
     project: keys no dataclass declares are ignored there (transformers' ``HfArgumentParser.parse_dict``
     raises on them only without the flag), so an unknown key is no error of that job; empty when
-    there is none."""
-    root = project_root(config_path) or _code_folder(config_path)
+    there is none. Without a project marker only the config's folder and the one above it are
+    looked at (a wider scan would let an unrelated script silence the report)."""
+    root = project_root(config_path) or _code_folder(config_path, depth=2)
     return _extra_keys_under(str(root)) if root is not None else ""
 
 
