@@ -500,8 +500,22 @@ def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileRe
     from preflight.validate_overrides import overrides_for
 
     overridden = overrides_for(Path(source.path), targets)
-    return validate_loaded(loaded, source.text, known_extra=known, targets=targets, flags_from=flags_from,
-                           hf_reader=hf_reader, overridden=overridden)
+    report = validate_loaded(loaded, source.text, known_extra=known, targets=targets, flags_from=flags_from,
+                             hf_reader=hf_reader, overridden=overridden)
+    return drop_allowed_extra_keys(report, targets, Path(source.path))
+
+
+def drop_allowed_extra_keys(report: Any, targets: list[Any], config_path: Path) -> Any:
+    """A TrainingArguments/SFTConfig file whose project parses it with ``allow_extra_keys=True``:
+    HfArgumentParser ignores the keys no dataclass declares, so unknown-key problems are dropped."""
+    from preflight.validate_project import extra_keys_allowed
+
+    if not targets or not all(t.kind in ("training-args", "sft-config") for t in targets):
+        return report
+    if not any(p.code == "unknown-key" for p in report.problems) or not extra_keys_allowed(config_path):
+        return report
+    report.problems[:] = [p for p in report.problems if p.code != "unknown-key"]
+    return report
 
 
 def dataclass_fields(tree: Any) -> set[str]:

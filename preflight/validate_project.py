@@ -106,6 +106,37 @@ def _parsers_under(root: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(found.items()))
 
 
+def extra_keys_allowed(config_path: Path) -> str:
+    """``path:line`` of an HfArgumentParser file read with ``allow_extra_keys=True``
+    (``parser.parse_yaml_file(path, allow_extra_keys=True)``) in the Python files of the config's
+    project: keys no dataclass declares are ignored there (transformers' ``HfArgumentParser.parse_dict``
+    raises on them only without the flag), so an unknown key is no error of that job; empty when
+    there is none. Without a project marker only the config's folder and the one above it are
+    looked at (a wider scan would let an unrelated script silence the report)."""
+    root = project_root(config_path) or _code_folder(config_path, depth=2)
+    return _extra_keys_under(str(root)) if root is not None else ""
+
+
+_HF_READERS = ("parse_yaml_file", "parse_json_file", "parse_dict")
+
+
+@recorded_memo
+def _extra_keys_under(root: str) -> str:
+    for path, text in project_files(root, (".py",)):
+        if "allow_extra_keys" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _HF_READERS
+                    and any(k.arg == "allow_extra_keys" and isinstance(k.value, ast.Constant) and k.value.value is True
+                            for k in node.keywords)):
+                return f"{os.path.relpath(path, root)}:{node.lineno}"
+    return ""
+
+
 # --------------------------------------------------------------------------- pinned library versions
 
 # Dockerfiles pin too (`RUN pip install pytorch-lightning==1.8.6`: flash-attention's training/Dockerfile)

@@ -36,7 +36,7 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
 
     from preflight.rules.config._pf603_keys import bool_keys
     from preflight.rules.config._pf603_scripts import script_read_floats
-    from preflight.validate import dataclass_fields, validate_loaded
+    from preflight.validate import dataclass_fields, drop_allowed_extra_keys, validate_loaded
     from preflight.validate_kinds import detect
     from preflight.validate_project import declared_fields, yaml_reader, yaml_to_flags
 
@@ -58,10 +58,14 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
             extra = known | declared_fields(Path(source.path))
             flags_from = yaml_to_flags(Path(source.path)) if config.kind == "yaml" else ""
         overridden = _overridden(project, source, targets)
-        problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=reader or "pyyaml",
-                                        flags_from=flags_from, targets=targets, overridden=overridden).problems)
+        found = drop_allowed_extra_keys(validate_loaded(
+            config, source.text, known_extra=extra, hf_reader=reader or "pyyaml", flags_from=flags_from,
+            targets=targets, overridden=overridden), targets, Path(source.path)).problems
         if not targets:  # a file of no known kind that an audited script reads with PyYAML
-            problems.extend(script_read_floats(project, config, source.text))
+            found.extend(script_read_floats(project, config, source.text))
+        elif any(t.kind == "axolotl" for t in targets) and not _runs_axolotl(project):
+            found = _own_pyyaml_reader(project, config, source.text, found, script_read_floats)
+        problems.extend(found)
         problems.extend(bool_keys(config, source.text, project))
     problems.extend(_hydra_problems(project))
     problems.extend(_composed_file_traps(project, {source.path for source, _ in project.configs}))
@@ -73,6 +77,30 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
             unique.append(p)
     project.cache["validate.problems"] = unique
     return unique
+
+
+def _runs_axolotl(project: Any) -> bool:
+    """The job runs axolotl itself: a script imports it or the launch line runs ``-m axolotl.cli...``."""
+    if any("axolotl" in str(a) for a in (project.argv or ())):
+        return True
+    for script in project.scripts:
+        text = script.text if script.text is not None else script.source.text
+        if text and ("import axolotl" in text or "from axolotl" in text):
+            return True
+    return False
+
+
+def _own_pyyaml_reader(project: Any, config: Any, text: str, found: list[Problem], script_read_floats: Any
+                       ) -> list[Problem]:
+    """An axolotl-shaped file that the job's own script reads with PyYAML (``cfg = yaml.safe_load(f)``,
+    no axolotl in the job): axolotl's pydantic models, which would turn ``7e-6`` into a number, never
+    see it, so the note the axolotl kind gives is replaced by the script reader's warning."""
+    own = script_read_floats(project, config, text)
+    if not own:
+        return found
+    lines = {p.line for p in own}
+    kept = [p for p in found if not (p.code == "yaml11-float" and p.severity == "note" and p.line in lines)]
+    return kept + own
 
 
 def _overridden(project: Any, source: Any, targets: list[Any]) -> dict[str, dict[str, str]]:

@@ -36,9 +36,41 @@ _SIZED = """\
     lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=0,
                                  num_training_steps=max_train_steps){pin}"""
 
+# the same loop written at module level (transformers PR 17046's no_trainer script, rebuilt)
+_MODULE = dedent("""
+    # --- train.py
+    import math
+
+    import torch
+    from accelerate import Accelerator
+    from transformers import get_scheduler
+
+    from data import model, train_dataloader
+
+    accelerator = Accelerator()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-5)
+    {before}
+    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+    {after}
+    for epoch in range(3):
+        for batch in train_dataloader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 8 train.py
+    """)
+
+_MODULE_SIZED = """\
+max_train_steps = 3 * math.ceil(len(train_dataloader) / 1)
+lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=0,
+                             num_training_steps=max_train_steps){pin}"""
+
 PF208_BAD = [
     # accelerate issue 341: counted from the whole loader before prepare, the scheduler not prepared
     _NER.format(before=_SIZED.format(pin="  # warning: PF208"), after=""),
+    _MODULE.format(before=_MODULE_SIZED.format(pin="  # warning: PF208"), after=""),
     # torch's OneCycleLR sized inline from the loader before prepare (a launch config's 8 processes)
     dedent("""
     # --- train.py
@@ -101,4 +133,6 @@ PF208_GOOD = [
     # the bug's shape on one process: nothing is sharded
     _NER.replace("--multi_gpu --num_processes 4", "--num_processes 1").format(
         before=_SIZED.format(pin=""), after=""),
+    # the fix of the module-level script: sized after prepare, from the sharded loader
+    _MODULE.format(before="", after=_MODULE_SIZED.format(pin="")),
 ]

@@ -50,6 +50,24 @@ BAD_EXAMPLES = [
 GOOD_EXAMPLES = [
     # one process: nothing to all-reduce
     _CLM.format(pin="", procs=1),
+    # tricky-correct (held-out-36, transformers PR 17046's no_trainer script): the modulo divides by
+    # `gradient_accumulation_steps = 1`, so the optimizer steps on every batch: no accumulation window
+    textwrap.dedent("""
+    # --- run_clm.py
+    from accelerate import Accelerator
+
+    gradient_accumulation_steps = 1
+    accelerator = Accelerator()
+    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+    for step, batch in enumerate(train_dataloader):
+        loss = model(**batch).loss / gradient_accumulation_steps
+        accelerator.backward(loss)
+        if step % gradient_accumulation_steps == 0 or step == len(train_dataloader) - 1:
+            optimizer.step()
+            optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 8 run_clm.py
+    """),
     # the fix: the accumulating micro-batches under model.no_sync()
     textwrap.dedent("""
     # --- run_clm.py

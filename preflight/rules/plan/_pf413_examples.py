@@ -6,6 +6,27 @@ from __future__ import annotations
 
 import textwrap
 
+# FAI-RL issue 66: the load and the TrainingArguments each in a helper, called in that order
+_HELPERS = textwrap.dedent("""
+    # --- sft.py
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+    def setup_model():
+        return AutoModelForCausalLM.from_pretrained("Qwen/Qwen3-30B-A3B"){pin}
+
+
+    def setup_training_args():
+        return TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
+
+
+    {first}
+    {second}
+    Trainer(model=model, args=args, train_dataset=ds).train()
+    # --- ds_zero3.json
+    {{"zero_optimization": {{"stage": 3}}, "train_micro_batch_size_per_gpu": "auto"}}
+    """)
+
 PF413_BAD = [
     textwrap.dedent("""
         # --- train.py
@@ -21,6 +42,7 @@ PF413_BAD = [
           "train_micro_batch_size_per_gpu": "auto"
         }
         """),
+    _HELPERS.format(pin="  # error: PF413", first="model = setup_model()", second="args = setup_training_args()"),
 ]
 
 PF413_GOOD = [
@@ -47,4 +69,6 @@ PF413_GOOD = [
         # --- ds.json
         {"zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": 4}
         """),
+    # the fix: the training arguments built first
+    _HELPERS.format(pin="", first="args = setup_training_args()", second="model = setup_model()"),
 ]

@@ -51,9 +51,13 @@ def _unsharded_length(ctx: FileContext, total: ast.expr, builder: ast.Call) -> O
     """The ``len(loader)`` the total is computed from (through the function's assignments before the
     builder), when ``loader`` is rebound by ``accelerator.prepare(...)`` only after that ``len``:
     the length of the whole dataset's batches. With the line of that ``prepare``."""
-    fn = ctx.enclosing_function(builder)
+    fn: Optional[ast.AST] = ctx.enclosing_function(builder)
     if fn is None:
-        return None
+        # a script written at module level (transformers PR 17046's rebuilt no_trainer loop): its
+        # top-level statements, without the bodies of the functions and classes it defines
+        fn = ast.Module(body=[s for s in getattr(ctx.tree, "body", [])
+                              if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))],
+                        type_ignores=[])
     rebinds = _prepare_rebinds(fn)
     if not rebinds:
         return None

@@ -16,21 +16,22 @@ from preflight.rules.plan._hydra_tree import config_leaves, config_lookup, packa
 _MISSING = "???"
 
 
-def _group_entries(entries: list[Any]) -> dict[str, tuple[int, str]]:
-    """group -> (index, option) of the plain ``group: option`` entries of a primary defaults list."""
-    out: dict[str, tuple[int, str]] = {}
+def _group_entries(entries: list[Any]) -> dict[str, tuple[int, Optional[str]]]:
+    """group -> (index, option) of the plain ``group: option`` entries of a primary defaults list; a
+    ``group: null`` entry (``- experiment: null``, the slot an experiment is chosen into) has option None."""
+    out: dict[str, tuple[int, Optional[str]]] = {}
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict) or len(entry) != 1:
             continue
         (key, option), = entry.items()
         words = str(key).split()
-        if not words or len(words) > 1 or not isinstance(option, str) or "@" in words[0]:
-            continue  # override / optional entries, relocated packages, null or list options: not compared
+        if not words or len(words) > 1 or not (option is None or isinstance(option, str)) or "@" in words[0]:
+            continue  # override / optional entries, relocated packages, list options: not compared
         out[words[0].lstrip("/")] = (index, option)
     return out
 
 
-def _selected(args: list[str], groups: dict[str, tuple[int, str]]) -> dict[str, str]:
+def _selected(args: list[str], groups: dict[str, tuple[int, Optional[str]]]) -> dict[str, str]:
     """group -> option the launch line selects instead of the defaults list's option."""
     out: dict[str, str] = {}
     for tok in args:
@@ -59,7 +60,10 @@ A `@hydra.main` app whose primary config lists `group: option` entries in its de
 list without `_self_`, and also sets keys under that group's node (placeholders,
 `model: {encoder_layers: 6}`), while the launch line selects another option of the
 group (`model=transformer_big`) whose config sets the same keys to other values, and
-the composed config ends with the primary's values.
+the composed config ends with the primary's values. A `group: null` entry (the
+`- experiment: null` slot) counts: `experiment=long_schedule` on the launch line fills it,
+and an `# @package _global_` experiment's `trainer.max_epochs: 300` loses to the primary's
+`trainer.max_epochs: 10` (hydra issue 1755).
 
 ## Why it matters
 

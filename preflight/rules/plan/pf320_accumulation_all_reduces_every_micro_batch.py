@@ -4,7 +4,7 @@ DDP (or accelerate-prepared) model on several processes, with no ``no_sync``: ev
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -33,14 +33,23 @@ def _optimizer_step(node: ast.AST) -> bool:
     return "opt" in text
 
 
-def _window_loop(loop: ast.For) -> Optional[ast.Call]:
+def _window_of_one(divisor: ast.AST, resolve: Callable[[ast.AST], Any]) -> bool:
+    """The modulo's divisor is the constant 1 (``gradient_accumulation_steps = 1`` above the loop):
+    ``step % 1 == 0`` holds on every pass, so there is no accumulation window."""
+    found = resolve(divisor)
+    value = getattr(found, "value", None)
+    return isinstance(value, int) and not isinstance(value, bool) and value == 1
+
+
+def _window_loop(loop: ast.For, resolve: Callable[[ast.AST], Any] = lambda node: None) -> Optional[ast.Call]:
     """The backward of a loop that runs it on every pass and steps the optimizer under a modulo test
-    (``if (step + 1) % accum == 0:``): the backward call, else None."""
+    (``if (step + 1) % accum == 0:``, ``accum`` not the constant 1): the backward call, else None."""
     backward: Optional[ast.Call] = None
     gated = False
     for stmt in loop.body:
         if isinstance(stmt, ast.If):
-            test_mod = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(stmt.test))
+            mods = [n for n in ast.walk(stmt.test) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)]
+            test_mod = bool(mods) and not all(_window_of_one(n.right, resolve) for n in mods)
             if test_mod and any(_optimizer_step(n) for s in stmt.body for n in ast.walk(s)):
                 gated = True
                 continue
@@ -108,7 +117,8 @@ or, with accelerate 0.10 or later, `Accelerator(gradient_accumulation_steps=accu
 * The file names `no_sync`, `accumulate(`, `sync_gradients` or
   `require_backward_grad_sync`, or runs a DeepSpeed engine, a Trainer, Lightning or Fabric
   (they handle the synchronisation).
-* The optimizer steps on every pass, or the loop's structure is not the one above.
+* The optimizer steps on every pass (a modulo by a constant 1, `gradient_accumulation_steps = 1`
+  in the transformers `no_trainer` examples, included), or the loop's structure is not the one above.
 """
     bad_examples = examples("preflight.rules.plan._pf320_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf320_examples", "GOOD_EXAMPLES")
@@ -128,7 +138,7 @@ or, with accelerate 0.10 or later, `Accelerator(gradient_accumulation_steps=accu
             for loop in ast.walk(script.tree):
                 if not isinstance(loop, ast.For):
                     continue
-                backward = _window_loop(loop)
+                backward = _window_loop(loop, pctx.index(script).resolve)
                 if backward is None:
                     continue
                 yield pctx.code_finding(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -53,6 +53,9 @@ in a variable) before `from_pretrained`.
 * The arguments are created first, or in another function (the order is unknown).
 * The load runs inside `with deepspeed.zero.Init(...)`.
 * No ZeRO-3 in the plan (stage 0-2 keeps full weights per rank anyway).
+* The load and the config's creation are in two helper functions (`setup_model()`,
+  `setup_training_args()`): reported only when, in a caller of both, the config's helper is
+  first called after the load's (FAI-RL issue 66); deeper call chains are not followed.
 """
     bad_examples = examples("preflight.rules.plan._pf413_examples", "PF413_BAD")
     good_examples = examples("preflight.rules.plan._pf413_examples", "PF413_GOOD")
@@ -75,9 +78,39 @@ in a variable) before `from_pretrained`.
                     continue
                 same = [c for c in creators if fctx.enclosing_function(c.call) is scope]
                 first = min(same, key=lambda c: c.line) if same else None
-                if first is None or first.line <= load.line:
+                if first is None:
+                    first = self._later_helper(fctx, scope, creators)
+                    if first is not None:
+                        yield self._report(pctx, script, load, first, zero3)
+                    continue
+                if first.line <= load.line:
                     continue
                 yield self._report(pctx, script, load, first, zero3)
+
+    @staticmethod
+    def _later_helper(fctx: Any, scope: Any, creators: list[CallSite]) -> Optional[CallSite]:
+        """The load sits in a helper function and the config is created in another one, both called
+        from the same caller (FAI-RL issue 66: ``model = setup_model()`` then ``args =
+        setup_training_args()`` at module level): the creator when every call of its helper in that
+        caller comes after the first call of the load's helper, else None."""
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        calls = [(n, n.func.id) for n in ast.walk(fctx.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+
+        def lines(name: str, caller: Any) -> list[int]:
+            return [c.lineno for c, called in calls if called == name and fctx.enclosing_function(c) is caller]
+
+        loads_at = [c for c, called in calls if called == scope.name]
+        for caller in {id(fctx.enclosing_function(c)): fctx.enclosing_function(c) for c in loads_at}.values():
+            load_line = min(lines(scope.name, caller))
+            for creator in sorted(creators, key=lambda c: c.line):
+                helper = fctx.enclosing_function(creator.call)
+                if not isinstance(helper, (ast.FunctionDef, ast.AsyncFunctionDef)) or helper is scope:
+                    continue
+                made = lines(helper.name, caller)
+                if made and min(made) > load_line:
+                    return creator
+        return None
 
     def _report(self, pctx: PlanContext, script: ParsedPython, load: CallSite, first: CallSite,
                 zero3: Fact) -> Finding:

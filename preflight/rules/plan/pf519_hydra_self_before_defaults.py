@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
@@ -113,6 +114,13 @@ not listed), or drop the keys from the file if the base is meant to win.
   A key the launch line sets is not reported.
 * Configs the composition does not reach (not composed for this app), and the
   children of the overriding entry (only the configs the file itself lists are compared).
+  When the app's whole composition fails (the primary names an option file the audit does
+  not have), each group config's own defaults list is still composed on its own: options of
+  its directory without a `# @package` header listed after `_self_` that set one of its keys
+  to another value are reported (lightning-hydra-template issue 544: `_self_` first in
+  `callbacks/default.yaml`, so `model_checkpoint.yaml`'s `monitor: null` and `mode: "min"`
+  replace the file's `"val/acc"` and `"max"`); primary configs, `_global_` or relocated
+  options, and groups the launch line selects are not judged that way.
 """
     bad_examples = examples("preflight.rules.plan._pf519_examples", "PF519_BAD")
     good_examples = examples("preflight.rules.plan._pf519_examples", "PF519_GOOD")
@@ -127,9 +135,12 @@ not listed), or drop the keys from the file if the base is meant to win.
             )
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
+        from preflight.adapters.hydra import find_apps
+
         seen: set[tuple[str, int]] = set()
-        for comp in compositions(pctx.project):
+        for app, comp in zip(find_apps(pctx.project), compositions(pctx.project)):
             if not isinstance(comp, Composed):
+                yield from self._uncomposed(pctx, app, read_config_file, ComposeError, defaults_line, seen)
                 continue
             items = comp.item_configs
             final = comp.config
@@ -195,6 +206,37 @@ not listed), or drop the keys from the file if the base is meant to win.
                 evidence = _override_evidence(loaded, own_path, own_value, child_loaded, child_key, value,
                                               "composed after `_self_`")
                 yield pctx.location_finding(self, loaded.path, line, message, evidence=evidence)
+
+    def _uncomposed(self, pctx: PlanContext, app: Any, read_config_file: Any, error: Any, defaults_line: Any,
+                    seen: set[tuple[str, int]]) -> Iterable[Finding]:
+        """The app's full composition failed (an option file of the primary's defaults list is not
+        there): each group config's own defaults list is composed locally (:mod:`._pf519_local`)."""
+        from preflight.adapters.hydra_compose import relative
+        from preflight.loaders import load_config_file
+        from preflight.rules.plan._pf519_local import local_lost
+
+        if app.config_dir is None or not os.path.isdir(app.config_dir) or not pctx.project.may_read(app.config_dir):
+            return
+        args = pctx.project.script_args(app.script) if app.script is not None else []
+        selected = {t.partition("=")[0].lstrip("+/") for t in args if "=" in t and "." not in t.partition("=")[0]}
+        cli = {tuple(t.partition("=")[0].lstrip("+~").split(".")) for t in args if "=" in t}
+        for path, self_at, lost in local_lost(app.config_dir, selected, cli, read_config_file, error):
+            shown = relative(path, pctx.project.root)
+            line = defaults_line(path, self_at)
+            loaded = load_config_file(path, shown)
+            if line is None or loaded is None or (shown, line) in seen:
+                continue
+            seen.add((shown, line))
+            own_path, own_value, child, child_key, value = lost[0]
+            child_loaded = load_config_file(child, relative(child, pctx.project.root))
+            more = f" (and {len(lost) - 1} more key{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""
+            message = (f"`_self_` comes first in this defaults list, so {relative(child, pctx.project.root)} "
+                       f"(composed after it) overrides this file's own values: `{'.'.join(own_path)}: "
+                       f"{own_value!r}` becomes {value!r}{more}. Move `_self_` to the end of the defaults list "
+                       "so this file's values win")
+            evidence = [] if child_loaded is None else _override_evidence(
+                loaded, own_path, own_value, child_loaded, child_key, value, "composed after `_self_`")
+            yield pctx.location_finding(self, shown, line, message, evidence=evidence)
 
     @staticmethod
     def _legacy_primary(pctx: PlanContext, comp: Any, item: Any, pos: int) -> Any:
