@@ -39,12 +39,17 @@ def declared_fields(config_path: Path) -> frozenset[str]:
 
 
 def _code_folder(path: Path, depth: int = 6) -> Optional[Path]:
-    """The nearest of ``depth`` folders above ``path`` that directly holds a ``.py`` file."""
+    """The nearest of ``depth`` folders above ``path`` that directly holds a ``.py`` file. The walk
+    stops below the filesystem root, the home folder and the temporary folder: none of them is a
+    project, and scanning one would let unrelated scripts (another job under ``/tmp``, a virtual
+    environment's packages) decide what this config declares."""
     try:
         here = path.resolve().parent
     except OSError:
         return None
     for folder in (here, *here.parents)[:depth]:
+        if folder in _not_projects():
+            return None
         note(str(folder))  # a script added here later changes the answer
         try:
             if any(name.endswith(".py") for name in os.listdir(folder)):
@@ -52,6 +57,18 @@ def _code_folder(path: Path, depth: int = 6) -> Optional[Path]:
         except OSError:
             continue
     return None
+
+
+def _not_projects() -> frozenset[Path]:
+    import tempfile
+
+    out = {Path(os.sep)}
+    for folder in (tempfile.gettempdir(), os.path.expanduser("~")):
+        try:
+            out.add(Path(folder).resolve())
+        except OSError:
+            continue
+    return frozenset(out)
 
 
 @recorded_memo

@@ -558,3 +558,40 @@ def test_a_projects_own_trainer_with_nested_sections_is_not_a_lightning_trainer(
           "  logger:\n    class_path: lightning.pytorch.loggers.CSVLogger\n    init_args:\n      save_dir: logs\n")
     code, doc = validate(cli, tmp_path, "cli/cli.yaml")
     assert code == 1 and [p["key"] for p in found(doc)] == ["trainer.max_epoch"]
+
+
+_SFT_OLD_NAME = """\
+    model_name_or_path: Qwen/Qwen2.5-0.5B
+    output_dir: out
+    per_device_train_batch_size: 4
+    max_seq_length: 2048
+"""
+_DECLARES_OLD_NAME = """\
+    from dataclasses import dataclass
+
+    @dataclass
+    class ScriptArguments:
+        max_seq_length: int = 512
+"""
+
+
+def test_a_config_outside_any_project_is_not_judged_by_scripts_in_the_temporary_folder(cli, tmp_path, monkeypatch):
+    # the temporary folder (or home) holds unrelated scripts and virtual environments: a dataclass there
+    # declaring the renamed key must not silence the report on a config copied below it
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    write(tmp_path, "someone_else.py", _DECLARES_OLD_NAME)
+    write(tmp_path, "job/conf/sft.yaml", _SFT_OLD_NAME)
+    code, doc = validate(cli, tmp_path / "job" / "conf", "sft.yaml")
+    assert (code, [p["key"] for p in found(doc)]) == (1, ["max_seq_length"])
+
+
+def test_the_script_beside_the_config_still_declares_its_own_fields(cli, tmp_path, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    write(tmp_path, "job/train.py", _DECLARES_OLD_NAME)
+    write(tmp_path, "job/sft.yaml", _SFT_OLD_NAME)
+    code, doc = validate(cli, tmp_path / "job", "sft.yaml")
+    assert (code, found(doc)) == (0, [])
