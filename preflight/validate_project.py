@@ -196,6 +196,8 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
     except OSError:
         return None
     for here in (folder, *folder.parents):
+        if root is None and here in _not_projects():
+            break  # the filesystem root, home or the temporary folder pins nothing of a project below it
         pins = _pins_under(str(here))
         if _norm(library) in pins:
             return pins[_norm(library)]

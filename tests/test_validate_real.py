@@ -595,3 +595,15 @@ def test_the_script_beside_the_config_still_declares_its_own_fields(cli, tmp_pat
     write(tmp_path, "job/sft.yaml", _SFT_OLD_NAME)
     code, doc = validate(cli, tmp_path / "job", "sft.yaml")
     assert (code, found(doc)) == (0, [])
+
+
+def test_a_requirements_file_in_the_temporary_folder_pins_nothing_of_a_config_below_it(cli, tmp_path, monkeypatch):
+    # an old trl pinned by some other file directly in the temporary folder would turn the renamed-key
+    # error into a note; it is not this config's project
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    write(tmp_path, "requirements.txt", "trl==0.12.0\n")
+    write(tmp_path, "job/conf/sft.yaml", _SFT_OLD_NAME)
+    code, doc = validate(cli, tmp_path / "job" / "conf", "sft.yaml")
+    assert (code, [p["severity"] for p in found(doc)]) == (1, ["warning"])
