@@ -29,7 +29,7 @@ SETS = ("dev_and_held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_
         "held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23", "held_out_24",
         "held_out_25", "held_out_26", "held_out_27", "held_out_28", "held_out_29", "held_out_30",
         "held_out_31", "held_out_32", "held_out_33", "held_out_34",
-        "held_out_35", "held_out_36", "held_out_37", "held_out_38")
+        "held_out_35", "held_out_36", "held_out_37", "held_out_38", "held_out_39")
 for _name in SETS:
     importlib.import_module(f"truth.{_name}")
 
