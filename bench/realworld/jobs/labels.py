@@ -7,9 +7,9 @@ and the repository pins several sets share; truth/dev_and_held_out.py the dev an
 held-out jobs (labelled together, interleaved); truth/held_out_N.py the N-th held-out set.
 This file imports them in the order of SETS, so the jobs of manifest.json keep that order.
 
-Adding set 39: write truth/held_out_39.py like truth/held_out_38.py (`from .core import J, T`,
-then `H39="thirty-ninth held-out set"` and one J(...) per job with held_out=True and a note
-starting with H39), append "held_out_39" to SETS below and "thirty-ninth" to ORDINALS in run.py
+Adding set 40: write truth/held_out_40.py like truth/held_out_39.py (`from .core import J, T`,
+then `H40="fortieth held-out set"` and one J(...) per job with held_out=True and a note
+starting with H40), append "held_out_40" to SETS below and "fortieth" to ORDINALS in run.py
 (and in tests/test_jobs_sets.py), then run this file and commit manifest.json with the labels."""
 import importlib
 import json
