@@ -465,6 +465,7 @@ JOB = {
     "PF652": "plan.pf652_launch_budget_overwritten_by_other_option",
     "PF653": "plan.pf653_save_pretrained_on_every_process",
     "PF656": "plan.pf656_hydra_config_fails_job_assert",
+    "PF657": "plan.pf657_launch_generate_eval_without_length",
     "PF664": "plan.pf664_deepspeed_engine_without_optimizer",
     "PF669": "plan.pf669_deepspeed_optimizer_skips_trainer_create_optimizer",
     "PF681": "plan.pf681_accelerate_schedule_counts_micro_batches",
