@@ -221,6 +221,7 @@ NEEDS = {
     "PF651": ('load_state',),
     "PF654": ('+= 1',),
     "PF655": ('pytorch_warmup',),
+    "PF658": ('sync_gradients', 'gradient_accumulation_steps'),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),
