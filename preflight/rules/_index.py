@@ -248,6 +248,7 @@ FILE = {
     "PF654": "code.pf654_checkpoint_step_saved_before_increment",
     "PF655": "code.pf655_warmup_built_before_lr_scheduler",
     "PF658": "code.pf658_epochs_from_steps_ignore_accumulation",
+    "PF659": "code.pf659_merge_on_every_rank_saved_on_main",
     "PF661": "code.pf661_label_names_are_class_names",
     "PF662": "code.pf662_multilabel_logits_thresholded_at_half",
     "PF663": "code.pf663_lightning_parameter_in_no_param_group",
