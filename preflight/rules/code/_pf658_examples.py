@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 _LOOP = """\
 import math
 
