@@ -221,6 +221,8 @@ NEEDS = {
     "PF651": ('load_state',),
     "PF654": ('+= 1',),
     "PF655": ('pytorch_warmup',),
+    "PF658": ('sync_gradients', 'gradient_accumulation_steps'),
+    "PF659": ('merge_and_unload',),
     "PF661": ('label_names',),
     "PF662": ('multi_label_classification',),
     "PF663": ('Parameter',),

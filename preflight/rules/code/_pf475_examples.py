@@ -44,9 +44,56 @@ BAD_EXAMPLES = [
                             args=TrainingArguments("vit-beans", remove_unused_columns=True))  # error: PF475
         trainer.train()
 """),
+    # transformers issue 17894 (run_image_classification.py): each split of the DatasetDict given its
+    # own set_transform in place, the splits handed to the Trainer
+    textwrap.dedent("""
+    from datasets import load_dataset
+    from transformers import AutoModelForImageClassification, Trainer, TrainingArguments
+
+    dataset = load_dataset("beans")
+
+
+    def train_transforms(batch):
+        batch["pixel_values"] = [to_tensor(img.convert("RGB")) for img in batch["image"]]
+        return batch
+
+
+    dataset["train"].set_transform(train_transforms)
+    dataset["validation"].set_transform(train_transforms)
+    model = AutoModelForImageClassification.from_pretrained("google/vit-base-patch16-224-in21k", num_labels=3)
+    args = TrainingArguments(output_dir="vit-beans", evaluation_strategy="epoch")  # error: PF475
+    trainer = Trainer(model=model, args=args, train_dataset=dataset["train"], eval_dataset=dataset["validation"],
+                      data_collator=collate_fn)
+    trainer.train()
+"""),
 ]
 
 GOOD_EXAMPLES = [
+    # tricky: only the test split is transformed lazily (for a manual predict loop); the Trainer gets the
+    # eagerly mapped train split
+    textwrap.dedent("""
+    from datasets import load_dataset
+    from transformers import Trainer, TrainingArguments
+
+
+    def main(model, processor):
+        dataset = load_dataset("beans")
+        dataset["test"].set_transform(lambda b: processor(b["image"], return_tensors="pt"))
+        train = dataset["train"].map(lambda b: processor(b["image"]), batched=True, remove_columns=["image"])
+        args = TrainingArguments(output_dir="out")
+        Trainer(model=model, args=args, train_dataset=train).train()
+        return dataset["test"]
+"""),
+    # the fix of issue 17894
+    textwrap.dedent("""
+    from datasets import load_dataset
+    from transformers import Trainer, TrainingArguments
+
+    dataset = load_dataset("beans")
+    dataset["train"].set_transform(train_transforms)
+    args = TrainingArguments(output_dir="vit-beans", remove_unused_columns=False)
+    Trainer(model=model, args=args, train_dataset=dataset["train"], data_collator=collate_fn).train()
+"""),
     # the fix of issue 22119
     textwrap.dedent("""
     from datasets import load_dataset

@@ -55,6 +55,36 @@ _T5_TARGETS = textwrap.dedent("""
 
 
 PF488_BAD = [
+    # TRL PR 1625 (ORPO's NLL term): a Trainer subclass's compute_loss copies the max_length-padded
+    # input_ids as the labels of its own cross-entropy; pad = EOS, nothing set to -100
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+
+    tokenizer = AutoTokenizer.from_pretrained("mistralai/Mistral-7B-v0.1")
+    tokenizer.pad_token = tokenizer.eos_token
+
+
+    class NLLTrainer(Trainer):
+        def compute_loss(self, model, inputs, return_outputs=False):
+            input_ids = inputs["input_ids"]
+            labels = input_ids.clone()  # warning: PF488
+            outputs = model(input_ids=input_ids, attention_mask=inputs["attention_mask"])
+            logits = outputs.logits[:, :-1, :].contiguous()
+            targets = labels[:, 1:].contiguous()
+            loss = torch.nn.functional.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1),
+                                                     ignore_index=-100)
+            return (loss, outputs) if return_outputs else loss
+
+
+    def tokenize(ex):
+        return tokenizer(ex["prompt"] + ex["chosen"], truncation=True, max_length=1024, padding="max_length")
+
+
+    train = load_chat_dataset().map(tokenize)
+    model = AutoModelForCausalLM.from_pretrained("mistralai/Mistral-7B-v0.1")
+    NLLTrainer(model=model, args=TrainingArguments("out"), train_dataset=train).train()
+"""),
     # OneRec-Think issue 8 shape: a collator pads by hand, copies the row into the labels, masks only the prompt
     _HAND_PADDED.format(label_line="label = padded_ids.copy()  # warning: PF488", extra=""),
     # learn-llm#2 shape: a pretraining Dataset pads to max_length and clones input_ids as labels
@@ -114,6 +144,43 @@ class Seq2SeqCollator:
 ]
 
 PF488_GOOD = [
+    # the fix of TRL PR 1625: the pad positions masked with the attention mask
+    textwrap.dedent("""
+    import torch
+    from transformers import Trainer
+
+
+    class NLLTrainer(Trainer):
+        def compute_loss(self, model, inputs, return_outputs=False):
+            input_ids, attention_mask = inputs["input_ids"], inputs["attention_mask"]
+            labels = torch.where(attention_mask == 1, input_ids, -100)
+            outputs = model(input_ids=input_ids, attention_mask=attention_mask)
+            targets = labels[:, 1:].contiguous()
+            loss = torch.nn.functional.cross_entropy(outputs.logits[:, :-1].flatten(0, 1), targets.view(-1))
+            return (loss, outputs) if return_outputs else loss
+
+
+    def tokenize(ex):
+        return tokenizer(ex["text"], truncation=True, max_length=1024, padding="max_length")
+"""),
+    # tricky: the copy is ignored through the pad id itself (`ignore_index=tokenizer.pad_token_id`)
+    textwrap.dedent("""
+    import torch.nn.functional as F
+    from transformers import Trainer
+
+
+    class PadAwareTrainer(Trainer):
+        def compute_loss(self, model, inputs, return_outputs=False):
+            labels = inputs["input_ids"].clone()
+            logits = model(**inputs).logits
+            loss = F.cross_entropy(logits[:, :-1].flatten(0, 1), labels[:, 1:].flatten(),
+                                   ignore_index=self.tokenizer.pad_token_id)
+            return loss
+
+
+    def tokenize(ex):
+        return tokenizer(ex["text"], truncation=True, max_length=512, padding="max_length")
+"""),
     # the fix of the T5 Dataset: the pad positions of the labels set to -100
     _T5_TARGETS.format(mask="y[y == tokenizer.pad_token_id] = -100", pin="the pads are -100"),
     # the fix: the labels padded with -100

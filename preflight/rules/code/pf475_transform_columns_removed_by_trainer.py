@@ -26,7 +26,7 @@ def _transformed(ctx: FileContext) -> dict[str, ast.Call]:
         if not isinstance(func, ast.Attribute) or func.attr not in ("with_transform", "set_transform"):
             continue
         if func.attr == "set_transform":
-            name = target_text(func.value)
+            name = target_text(func.value) or _split_name(func.value)
         else:
             parent = ctx.parent(call)
             name = (target_text(parent.targets[0]) if isinstance(parent, ast.Assign) and len(parent.targets) == 1
@@ -64,6 +64,15 @@ def _trainer_classes(ctx: FileContext) -> set[str]:
         if any(ast.unparse(b).rsplit(".", 1)[-1] in _TRAINERS for b in cls.bases):
             names.add(cls.name)
     return names
+
+
+def _split_name(node: ast.expr) -> Optional[str]:
+    """``ds["train"]`` of a DatasetDict (``ds["train"].set_transform(fn)``): the split is one object,
+    transformed in place (transformers issue 17894, run_image_classification.py)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+            and isinstance(node.slice.value, str) and target_text(node.value):
+        return ast.unparse(node)
+    return None
 
 
 def _dataset_name(node: Optional[ast.expr]) -> Optional[str]:
@@ -136,6 +145,8 @@ this), or tokenize eagerly with `dataset.map(fn, remove_columns=...)`.
                     or (isinstance(call.func, ast.Name) and call.func.id in local)):
                 continue
             datasets = [(kw, _dataset_name(kwarg(call, kw))) for kw in ("train_dataset", "eval_dataset")]
+            datasets += [(kw, _split_name(node)) for kw in ("train_dataset", "eval_dataset")
+                         if (node := kwarg(call, kw)) is not None]
             hit = next(((kw, name) for kw, name in datasets if name in lazy), None)
             if hit is None:
                 continue

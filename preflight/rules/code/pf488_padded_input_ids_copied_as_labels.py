@@ -150,6 +150,13 @@ uses the padded `input_ids` as the labels (`labels = input_ids.clone()`,
 handed to the Trainer does), in a file that never writes `-100` (nor an
 `ignore_index`) and uses no collator that rebuilds the labels.
 
+Also a Trainer subclass's `compute_loss` that copies the batch's ids as the labels of its own
+loss (`labels = input_ids.clone()` then `F.cross_entropy(..., labels[:, 1:]...)`, or `labels=` to
+the model) in a file that tokenizes with `padding="max_length"`, when the function never masks
+them (no `torch.where`/`masked_fill`, no comparison with the attention mask or the pad id, no
+write into the labels, no `ignore_index` other than -100): TRL PR 1625, "[ORPO] Correct label
+mask for pad tokens" (the NLL term copied input_ids into labels and the loss included padding).
+
 ## Why it matters
 
 transformers' language-model losses ignore only label `-100` (`CrossEntropyLoss`'s
@@ -175,7 +182,8 @@ pads labels with `label_pad_token_id=-100` for this reason (JulesBelveze/bert-sq
 * The tokenizer call pads dynamically (`padding=True`/`"longest"`) texts it did not build
   as a list itself (one example, or a parameter: a row may have no padding at all), or
   does not pad at all (`group_texts` blocks, as `run_clm.py`).
-* The tokenizer call and the labels are in different functions.
+* The tokenizer call and the labels are in different functions, except in a Trainer subclass's
+  `compute_loss` (below).
 * A row padded by hand (`padded = ids + [tokenizer.pad_token_id] * n`) and copied as
   the labels (`label = padded.copy()`) is reported even when the function masks the
   prompt with -100 (OneRec-Think issue 8: only the text before the user turn was
@@ -195,7 +203,10 @@ pads labels with `label_pad_token_id=-100` for this reason (JulesBelveze/bert-sq
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         yield from self._hand_padded(ctx)
         pads = [c for c in ctx.nodes(ast.Call) if _pads(ctx, c)]
-        if not pads or _masks(ctx):
+        if not pads:
+            return
+        yield from self._compute_loss(ctx, pads)
+        if _masks(ctx):
             return
         seen: set[int] = set()
         for pad in pads:
@@ -217,6 +228,24 @@ pads labels with `label_pad_token_id=-100` for this reason (JulesBelveze/bert-sq
                     "`labels[attention_mask == 0] = -100`",
                     evidence=[ctx.evidence(pad, where)])
                 return
+
+    def _compute_loss(self, ctx: FileContext, pads: list[ast.Call]) -> Iterable[Finding]:
+        """A Trainer subclass's ``compute_loss`` that copies ``input_ids`` as the labels of its own loss
+        (TRL PR 1625), in a file whose rows are padded to max_length and no collator rebuilds labels."""
+        from preflight.rules.code._pf488_compute_loss import compute_loss_copies
+
+        text = ctx.parsed.source.text
+        padded = [p for p in pads if _pads_to_max_length(p)]
+        if not padded or "compute_loss" not in text or any(name in text for name in _REBUILDERS):
+            return
+        for site in compute_loss_copies(ctx.tree):
+            yield ctx.finding(
+                self, site,
+                "`compute_loss` copies the batch's `input_ids` as the labels of its loss and never masks the pad "
+                "positions, while the rows are padded to max_length: every padding token is a target (with pad = "
+                "EOS the loss is dominated by predicting padding and reads misleadingly low; `ignore_index=-100` "
+                "ignores nothing, no label is -100). Set the labels to -100 where `attention_mask == 0`",
+                evidence=[ctx.evidence(padded[0], "the rows are padded to max_length here")])
 
     def _hand_padded(self, ctx: FileContext) -> Iterable[Finding]:
         """A row padded by hand with the pad id and copied as the labels (a custom collator)."""

@@ -45,7 +45,9 @@ A job whose model is a T5-family checkpoint (`t5-*`, `google/flan-t5-*`,
 `google/t5-v1_1-*`, `mt5`, `byt5`, `ul2`), named in a script, a config or the
 launch command, and whose fp16 switch is in the launch command (`--fp16`,
 `--mixed_precision fp16`, `--precision 16`) or a config (`precision: 16-mixed`,
-`fp16: true`, `mixed_precision: fp16`). PF423 covers the same bug when both sit
+`fp16: true`, `mixed_precision: fp16`, a DeepSpeed config's `"fp16": {"enabled": true}`:
+DeepSpeed issue 643, T5-large under ZeRO-2 logging "OVERFLOW! Skipping step" with a NaN loss).
+PF423 covers the same bug when both sit
 in one script.
 
 ## Why it matters
@@ -82,6 +84,11 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
             for path, node in walk(config.data):
                 for key in ("precision", "mixed_precision", "fp16"):
                     value = node.get(key)
+                    if key == "fp16" and isinstance(value, dict) and value.get("enabled") is True:
+                        # a DeepSpeed config's `"fp16": {"enabled": true}` (DeepSpeed issue 643: T5-large)
+                        yield pctx.config_finding(self, config, (*path, key, "enabled"),
+                                                  message.format(how=f"`fp16.enabled: true` in {config.path}"))
+                        return
                     if (key == "fp16" and value is True) or (key != "fp16" and value in FP16_PRECISIONS):
                         yield pctx.config_finding(self, config, (*path, key),
                                                   message.format(how=f"`{key}: {value}` in {config.path}"))
