@@ -6,13 +6,18 @@ hzwer/ECCV2022-RIFE @ 5d8adbd ``train.py:153`` builds ``model = Model(args.local
 ...)``, loss modules (``EPE()``, ``LapLoss()``, ``SOBEL()``) and ``self.flownet = DDP(self.flownet, ...)``
 under ``if local_rank != -1:``. The job trains ``IFNet``: what the holder's optimizer takes.
 
-Read when: the class has no base (or only ``object``), its ``__init__`` builds an optimizer (a call named
-like one, :data:`_OPTIMIZERS`, or ``torch.optim.*``) whose first argument is ``self.<A>.parameters()`` (or
-``named_parameters()``), one attribute ``A`` for every such call. The class is then read as an ``nn.Module``
-whose ``__init__`` keeps only the binds of ``self.<A>`` (with the ``if`` statements around them, their tests
-decided by the counter as in any module) and the plain local names they may use; a bind that wraps
-``self.<A>`` itself (``DDP(self.<A>, ...)``) keeps the network it wraps and is dropped. Everything else of the
-holder (losses, optimizers, schedulers, method calls) is not part of the model. Nothing is imported or run.
+Read when: the script builds the class (adapters/model_imported.py: no ``nn.Module`` of the project built
+there), the class has no base (or only ``object``), its ``__init__`` builds an optimizer (a call named like
+one, :data:`_OPTIMIZERS`, or ``torch.optim.*`` / ``optim.*``) whose first argument is
+``self.<A>.parameters()`` (or ``named_parameters()``), the same attribute ``A`` for every such call. The
+network is the last call bound to ``self.<A>`` on the path ``__init__``'s parameters decide (the call's
+values, else the literal defaults; tests ``p``, ``not p``, ``p ==``/``!=``/``is``/``is not`` a literal),
+``.to(...)``/``.cuda()`` and the like passed through; a bind that wraps ``self.<A>`` itself (``DDP(self.<A>,
+...)``) keeps the network it wraps, and an ``if`` holding only such binds is passed whatever its test. The
+network's class is counted in the module that defines it (model_imported.py), with its arguments when they are
+literals or the holder's parameters. Losses, optimizers and anything else of the holder are no part of the
+model; a test not decided, a bind in a loop, or several optimized attributes state nothing. Nothing is
+imported or run.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ def _optimized(init: ast.FunctionDef) -> set[str]:
     return out
 
 
-_UNSET = object()
+_MOVES = ("to", "cuda", "float", "half", "bfloat16", "train")
 
 
 def _bind(init: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any], unknown: Any) -> Optional[dict[str, Any]]:
@@ -114,9 +119,13 @@ def _taken(stmts: list[ast.stmt], attr: str, env: dict[str, Any], unknown: Any) 
         elif isinstance(stmt, ast.Assign) and any(_self_attr(t) == attr for t in stmt.targets):
             if _wraps(stmt, attr):
                 continue
-            if not isinstance(stmt.value, ast.Call) or len(stmt.targets) != 1:
+            value = stmt.value
+            while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr in _MOVES and isinstance(value.func.value, ast.Call):
+                value = value.func.value  # ``IFNet().to(device)``: the network moved
+            if not isinstance(value, ast.Call) or len(stmt.targets) != 1:
                 return None
-            out.append(stmt.value)
+            out.append(value)
         elif _binds(stmt, attr):
             return None  # bound in a loop, a ``with`` or a nested function: not followed
     return out
