@@ -339,11 +339,15 @@ class ModelImportedAdapter(Adapter):
 
         site, cls, path = held
         tree = _parse(path)
-        got = self._arguments(idx, script, site, tree, path) if tree is not None else None
-        found = held_network(tree, cls, *got, UNKNOWN) if tree is not None and got is not None else None
-        if found is None or not isinstance(found[1].func, ast.Name):
+        if tree is None:
+            return False
+        got = self._arguments(idx, script, site, tree, path)
+        found = held_network(tree, cls, *got, UNKNOWN) if got is not None else None
+        if found is None:
             return False
         attr, call, env = found
+        if not isinstance(call.func, ast.Name):
+            return False
         net = call.func.id
         if any(isinstance(n, ast.ClassDef) and n.name == net for n in tree.body):
             where: Optional[tuple[Path, str]] = (path, net)
