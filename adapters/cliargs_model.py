@@ -36,7 +36,7 @@ class _ModelPass(_FlagsPass):
             found = self.value(named) if named is not None else None
             if found is not None and not (isinstance(found[1], str) and re.fullmatch(r"[^\s,:;]+", found[1])):
                 found = None  # a list of models and files (``id:pattern,id:pattern``) is not one model
-        if found is not None and self._bare(found[1]):
+        if found is not None and (self._bare(found[1]) or self._unexpanded(found[1])):
             found = self._over_tag(found)
         if found is not None:
             name, value, source, conf = found
@@ -89,6 +89,13 @@ class _ModelPass(_FlagsPass):
         """A bare name: no Hub id (``owner/name``), no folder or file beside the job."""
         return isinstance(value, str) and bool(_ARCH_NAME.match(value.strip())) \
             and not _HUB_ID.match(value.strip()) and not self._exists(value.strip())
+
+    @staticmethod
+    def _unexpanded(value: object) -> bool:
+        """A value with a shell variable left in it (``--model_id ETTh1_$model'_'$gpt_layer``, DAMO-DI-ML/
+        NeurIPS2023-One-Fits-All ``Long-term_Forecasting/scripts/ETTh1.sh:17``): no path or Hub id, a tag
+        maybe, weighed against the other model-named options as a bare name is."""
+        return isinstance(value, str) and "$" in value and not _HUB_ID.match(value.strip())
 
     def _over_tag(self, found: tuple) -> tuple:
         """Another model-named option in place of one the code only formats into strings (a run's tag,

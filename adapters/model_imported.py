@@ -327,6 +327,57 @@ class ModelImportedAdapter(Adapter):
             kwargs.update(spread)
         return args, kwargs
 
+    def _holder(self, project: Project, plan: TrainingPlan, script: Any, idx: Any,
+                held: tuple[Any, str, Path]) -> bool:
+        """A plain class of the project holding the network its optimizer trains (adapters/model_holder.py):
+        that network's class counted where it is defined; True when counted."""
+        from types import SimpleNamespace
+
+        from preflight.adapters.model_holder import held_network
+        from preflight.adapters.module_params_imports import with_imports
+        from preflight.adapters.module_params_nested import UNKNOWN, count_class
+
+        site, cls, path = held
+        tree = _parse(path)
+        if tree is None:
+            return False
+        got = self._arguments(idx, script, site, tree, path)
+        found = held_network(tree, cls, *got, UNKNOWN) if got is not None else None
+        if found is None:
+            return False
+        attr, call, env = found
+        if not isinstance(call.func, ast.Name):
+            return False
+        net = call.func.id
+        if any(isinstance(n, ast.ClassDef) and n.name == net for n in tree.body):
+            where: Optional[tuple[Path, str]] = (path, net)
+        else:
+            where = _imported_classes(SimpleNamespace(tree=tree, source=SimpleNamespace(path=path))).get(net)
+        net_tree = _parse(where[0]) if where is not None and where[1] else None
+        if where is None or net_tree is None:
+            return False
+
+        def value(node: ast.expr) -> Any:
+            if isinstance(node, ast.Constant):
+                return node.value
+            return env.get(node.id, UNKNOWN) if isinstance(node, ast.Name) else UNKNOWN
+
+        if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+            return False
+        counted = count_class(with_imports(where[0], net_tree), where[1], {k.arg: value(k.value) for k in
+                                                                          call.keywords if k.arg},
+                              [value(a) for a in call.args])
+        if counted is None:
+            return False
+        total, layers = counted
+        detail = (f"{cls}(...) of the project ({path.name}) is a plain holder whose optimizer takes "
+                  f"self.{attr}: {where[1]}(...) ({where[0].name}, line {call.lineno}), {total:,} parameters of "
+                  f"{len(layers)} layers counted from their sizes")
+        src = project.source(script, site.call, "code", detail=detail)
+        self.add_checked(plan, "model.class_name", where[1], src, "medium")
+        self.add_checked(plan, "model.num_parameters", total, src, "medium")
+        return True
+
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
         from preflight.adapters.module_params_calls import count_call
         from preflight.adapters.module_params_imports import with_imports
@@ -339,6 +390,7 @@ class ModelImportedAdapter(Adapter):
         idx = project.index(script)
         built: list[tuple[Any, str, Path, str]] = []  # (site, class, file, target)
         factories: list[tuple[Any, str, Path, str]] = []  # project functions called: model factories maybe
+        holders: list[tuple[Any, str, Path]] = []  # plain classes of the project built: holders of a network maybe
         for site in idx.calls:
             call = site.call
             func = call.func
@@ -369,9 +421,16 @@ class ModelImportedAdapter(Adapter):
             if tree is not None and not table and not _Ctx(tree).is_module(cls) and cls in _Ctx(tree).functions:
                 factories.append((site, cls, path, site.target or _moved_target(script.tree, call)))
                 continue
+            if tree is not None and not table and cls in _Ctx(tree).classes and not _Ctx(tree).is_module(cls):
+                if all(isinstance(b, ast.Name) and b.id == "object" for b in _Ctx(tree).classes[cls].bases):
+                    holders.append((site, cls, path))  # a plain class: a holder of the network maybe
+                continue
             if tree is None or not (_Ctx(tree).is_module(cls) or (table and cls in _Ctx(tree).functions)):
                 continue
             built.append((site, cls, path, site.target or _moved_target(script.tree, call)))
+        if not built and len({(h[1], h[2]) for h in holders}) == 1 and self._holder(project, plan, script, idx,
+                                                                                   holders[0]):
+            return
         factory = not built
         if factory:
             # no class of the project built in the script: a function of it that returns the trained model

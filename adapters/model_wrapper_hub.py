@@ -9,8 +9,14 @@ wrapper's, not a catalog or Hub name.
 
 Read when: the option's value is the stem of exactly one ``.py`` file of the project that the entry
 script imports by that name; in it, ``X.from_pretrained('<owner>/<name>')`` of a class that is not a
-tokenizer, processor or config, whose enclosing ``if`` tests are all ``<obj>.<option> == '<literal>'``
-(or ``!=``) decided by the job's option values; and every such load that runs names the same id.
+tokenizer, processor or config (or an id without an owner, ``'gpt2'``, when ``X`` is imported from
+transformers and no folder of the project has that name), whose enclosing ``if`` tests are all
+``<obj>.<option> == '<literal>'`` (or ``!=``), ``<obj>.<option>`` or ``not <obj>.<option>`` decided by the
+job's option values (a number, a bool or a string of one); and every such load that runs names the same id.
+
+DAMO-DI-ML/NeurIPS2023-One-Fits-All @ 9f3875d: ``--model GPT4TS`` (``Long-term_Forecasting/scripts/
+ETTh1.sh``) picks ``models/GPT4TS.py``, whose ``GPT2Model.from_pretrained('gpt2', ...)`` (``:27``) runs
+under ``if configs.is_gpt:`` (``--is_gpt 1``) and ``if configs.pretrain:`` (``--pretrain`` default 1).
 Anything else leaves the option's value as the model's name. Nothing is imported or executed.
 """
 
@@ -25,6 +31,7 @@ from typing import Any, Callable, Optional
 from preflight.sources import read_text_limited
 
 _HUB = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_BARE = re.compile(r"^[A-Za-z][\w.-]*[A-Za-z0-9]$")  # a Hub id without an owner: ``gpt2``, ``bert-base-uncased``
 _NOT_MODEL = ("Tokenizer", "Processor", "Config", "FeatureExtractor", "ImageProcessor")
 _MAX_FILES = 4000
 _SKIP = {".git", "node_modules", "venv", ".venv", "site-packages", "__pycache__", "build", "dist"}
@@ -43,9 +50,18 @@ def _module_file(root: Path, stem: str) -> Optional[Path]:
     return found[0] if len(found) == 1 else None
 
 
+def _from_transformers(tree: ast.AST) -> set[str]:
+    """The names the module imports from ``transformers`` (``from transformers.models.gpt2.modeling_gpt2
+    import GPT2Model``)."""
+    return {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+            and (n.module == "transformers" or n.module.startswith("transformers.")) for a in n.names}
+
+
 def _loads(tree: ast.AST) -> list[tuple[str, int, list[tuple[ast.expr, bool]]]]:
-    """(hub id, line, the ``if`` tests around it with the arm taken) of each literal Hub load."""
+    """(hub id, line, the ``if`` tests around it with the arm taken) of each literal Hub load: an
+    ``owner/name`` id, or an id without an owner (``gpt2``) loaded by a class imported from transformers."""
     out: list[tuple[str, int, list[tuple[ast.expr, bool]]]] = []
+    hf = _from_transformers(tree)
 
     def visit(node: ast.AST, guards: list[tuple[ast.expr, bool]]) -> None:
         if isinstance(node, ast.If):
@@ -60,7 +76,8 @@ def _loads(tree: ast.AST) -> list[tuple[str, int, list[tuple[ast.expr, bool]]]]:
             owner = ast.unparse(node.func.value)
             first = node.args[0]
             if not any(w in owner for w in _NOT_MODEL) and isinstance(first, ast.Constant) \
-                    and isinstance(first.value, str) and _HUB.match(first.value):
+                    and isinstance(first.value, str) and (_HUB.match(first.value) or (
+                        (owner in hf or owner.startswith("transformers.")) and _BARE.match(first.value))):
                 out.append((first.value, node.lineno, guards))
         for child in ast.iter_child_nodes(node):
             visit(child, guards)
@@ -69,7 +86,28 @@ def _loads(tree: ast.AST) -> list[tuple[str, int, list[tuple[ast.expr, bool]]]]:
     return out
 
 
+def _truthy(value: Any) -> Optional[bool]:
+    """An option's value as an ``if`` tests it: a number, a bool, or a string of one (``--is_gpt 1``)."""
+    if isinstance(value, (bool, int, float)):
+        return bool(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        try:
+            return bool(float(text))
+        except ValueError:
+            return None
+    return None
+
+
 def _decided(test: ast.expr, option: Callable[[str], Any]) -> Optional[bool]:
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _decided(test.operand, option)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        # ``if configs.pretrain:`` (One-Fits-All ``models/GPT4TS.py:25-26``, ``--pretrain`` default 1)
+        return _truthy(option(test.attr))
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
             and isinstance(test.left, ast.Attribute) and isinstance(test.comparators[0], ast.Constant)):
         return None
@@ -104,4 +142,6 @@ def wrapped_hub_model(root: Path, script_text: str, stem: str, option: Callable[
     if len({t[0] for t in taken}) != 1:
         return None
     hub, line, guard = taken[0]
+    if "/" not in hub and (root / hub).exists():
+        return None  # a folder of the project by that name: a local checkpoint, not the Hub's
     return hub, os.path.relpath(path, root), line, guard

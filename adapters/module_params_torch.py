@@ -132,6 +132,11 @@ def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
         a = _bound(args, kwargs, ["input_size", "hidden_size", "bias"], {"bias": True, "nonlinearity": "tanh"})
         gates = {"LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}[name] * _prod(a["hidden_size"])
         return gates * _prod(a["input_size"]) + gates * _prod(a["hidden_size"]) + (2 * gates if a["bias"] else 0)
+    if name == "PReLU":  # torch/nn/modules/activation.py: ``weight`` of num_parameters (default 1) slopes
+        a = _bound(args, kwargs, ["num_parameters", "init"], {"num_parameters": 1, "init": 0.25})
+        if set(kwargs) - {"num_parameters", "init", "device", "dtype"}:
+            raise _Unknown("PReLU options")
+        return _prod(a["num_parameters"])
     if name in _FREE or name.endswith(_LOSSES_OK):
         return 0
     raise _Unknown(f"nn.{name}")
