@@ -42,13 +42,18 @@ def accelerator_ddp(plan: TrainingPlan, project: Any, uses_deepspeed: Any) -> No
     if plan.resolve("dist.sharding") is not None or uses_deepspeed(plan) or not project.argv:
         return
     world = plan.resolve("dist.world_size")
-    if world is None or not isinstance(world.value, int) or isinstance(world.value, bool) or world.value <= 1 \
-            or world.confidence == "low":
+    if world is None or not isinstance(world.value, int) or isinstance(world.value, bool) or world.value <= 1:
         return
     from preflight.adapters.launchers import parse_launch
 
     info = parse_launch(project.argv)
     if info is None or info.launcher not in ("accelerate", "torchrun", "torch.distributed.launch"):
+        return
+    # a process count accelerate takes from the visible devices when no config file exists
+    # (:mod:`preflight.adapters.accelerate_noconfig`, low): the same assumption, the same confidence
+    assumed = info.launcher == "accelerate" and world.adapter == "launchers" \
+        and world.source.key == "CUDA_VISIBLE_DEVICES"
+    if world.confidence == "low" and not assumed:
         return
     if info.launcher == "accelerate" and (info.config_files or any(k.lstrip("-").replace("-", "_") in _LAUNCH_OTHER
                                                                    for k in info.options)):
@@ -67,4 +72,4 @@ def accelerator_ddp(plan: TrainingPlan, project: Any, uses_deepspeed: Any) -> No
                "accelerate reads the launcher's WORLD_SIZE, runs MULTI_GPU and Accelerator.prepare wraps the model "
                "in DistributedDataParallel")
     plan.add("dist.sharding", "ddp", Source("derived", world.source.path, world.source.line, None, why),
-             "medium", adapter="derive")
+             "low" if world.confidence == "low" else "medium", adapter="derive")

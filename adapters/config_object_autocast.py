@@ -31,6 +31,10 @@ def _imported_as(name: str, module: Optional[ast.Module]) -> str:
             for a in node.names:
                 if (a.asname or a.name) == head:
                     return f"{node.module}.{a.name}{dot}{rest}"
+        elif isinstance(node, ast.Import) and dot:
+            for a in node.names:  # ``import torch.cuda.amp as amp`` (NVlabs/FourCastNet train.py:58)
+                if a.asname == head:
+                    return f"{a.name}{dot}{rest}"
     return name
 
 
@@ -41,6 +45,12 @@ def autocast_switch(call: ast.Call, reader: Any, shown: str,
     if name not in _AUTOCAST:
         return None
     kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    if name == "torch.cuda.amp.autocast" and call.args and "enabled" not in kwargs \
+            and not isinstance(call.args[0], ast.Starred):
+        # ``torch.cuda.amp.autocast(enabled=True, dtype=torch.float16, cache_enabled=True)``: the first
+        # positional argument is ``enabled`` (NVlabs/FourCastNet ``train.py:272`` ``with
+        # amp.autocast(self.params.enable_amp):``, ``from torch.cuda import amp``)
+        kwargs["enabled"] = call.args[0]
     if any(k.arg is None for k in call.keywords) or "enabled" not in kwargs:
         return None
     device = kwargs.get("device_type", call.args[0] if call.args else None)
@@ -66,7 +76,8 @@ def guarded_autocast(call: ast.Call, parents: dict[int, ast.AST], reader: Any, s
     ``enabled=``, whose every enclosing ``if`` in the function is decided, one of them by a plain read of a
     boolean key; (field, value, the key's path, detail), else None."""
     name = _imported_as(dotted_name(call.func) or "", module)
-    if name not in _AUTOCAST or any(k.arg in (None, "enabled") for k in call.keywords):
+    if name not in _AUTOCAST or any(k.arg in (None, "enabled") for k in call.keywords) \
+            or (name == "torch.cuda.amp.autocast" and call.args):  # ``enabled`` given by position
         return None
     kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
     device = kwargs.get("device_type", call.args[0] if call.args else None)

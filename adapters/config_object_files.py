@@ -33,6 +33,7 @@ _LOADS = {("yaml", "load"), ("yaml", "safe_load"), ("yaml", "full_load"), ("yaml
           ("json", "load"), ("json", "loads"), ("OmegaConf", "load"), ("Config", "fromfile")}
 _KINDS = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 _JOINS = ("os.path.join", "osp.join", "path.join")  # a path joined from literals and options
+_ABSPATH = ("os.path.abspath", "osp.abspath", "path.abspath")  # the same file, from the job's folder
 _PY_CONFIG = ".py"  # an MMEngine/mmcv Python config (``Config.fromfile``), read as literals with its _base_
 
 
@@ -113,6 +114,9 @@ def _path_value(expr: ast.AST, local: dict[str, Any], argv: list[str], paths: di
             and isinstance(expr.slice.value, int) and 1 <= expr.slice.value <= len(argv):
         raw = argv[expr.slice.value - 1]  # OLMo ``yaml_path, args_list = sys.argv[1], sys.argv[2:]``
         return None if raw.startswith("-") else raw
+    if isinstance(expr, ast.Call) and _dotted(expr.func) in _ABSPATH and len(expr.args) == 1 and not expr.keywords \
+            and depth < 4:
+        return _path_value(expr.args[0], local, argv, paths, depth + 1)  # FourCastNet ``YParams(os.path.abspath(p), ...)``
     if isinstance(expr, ast.Call) and _dotted(expr.func) in _JOINS and expr.args and not expr.keywords \
             and depth < 4:
         # ``open(os.path.join("configs", args.config))``: ermongroup/ddim main.py:94 (e8df66c)
@@ -168,6 +172,13 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
         from preflight.adapters.config_object_yaml_class import yaml_class_path
 
         expr = yaml_class_path(call, builder)  # ``Config(yaml_path=args.yaml_path)`` (vectorlm)
+    section: Optional[ast.AST] = None
+    if expr is None and klass is None:
+        from preflight.adapters.config_object_yaml_section import yaml_section_call
+
+        pair = yaml_section_call(call, builder)  # ``YParams(yaml_path, config_name)`` (FourCastNet)
+        if pair is not None:
+            expr, section = pair
     if expr is None and klass is None:
         from preflight.adapters.config_object_hparams import hparams_file
 
@@ -208,7 +219,15 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     loaded = _load(project, cand, root)
     if loaded is None or not isinstance(loaded.data, dict):
         return None
-    tree = _to_tree(loaded.data, loaded.lines, loaded.path, ())
+    data: Any = loaded.data
+    where: tuple = ()
+    if section is not None:  # ``YParams(path, name)``: that section of the file (config_object_yaml_section.py)
+        name = _path_value(section, local, argv or [], paths or {})
+        data = data.get(name) if name is not None else None
+        if not isinstance(data, dict):
+            return None
+        where = (name,)
+    tree = _to_tree(data, loaded.lines, loaded.path, where)
     if cli_key is not None:
         from preflight.adapters.config_object_cli import cli_overrides
 
@@ -248,13 +267,15 @@ def helper_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
     yaml.safe_load(file)``; ``def load_config(p): return yaml.safe_load(open(p))``;
     ``cfg = json.load(f); return cfg``): the argument given for that parameter, else None. A helper
     that changes what it loaded (``cfg["x"] = ...``, ``update``) or returns anything else is not one."""
-    if builder is None or not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) \
+    from preflight.adapters.config_object_helper_fn import helper_function, unwrapped_return
+
+    if builder is None or not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)) \
             or call.keywords or len(call.args) != 1 or isinstance(call.args[0], ast.Starred):
         return None
-    got = builder.m.function(call.func.id)
-    if got is None or got[2] is not None:
+    got = helper_function(call, builder.m)  # ``load_config(p)``, ``misc.load_config(p)``
+    if got is None:
         return None
-    fn = got[1]
+    shown, fn = got
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     if len(params) != 1 or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
         return None
@@ -283,6 +304,8 @@ def helper_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
     for value in returns:
         if isinstance(value, ast.Name) and len(bound.get(value.id, [])) == 1:
             value = bound[value.id][0]
+        if value is not None:
+            value = unwrapped_return(value, shown, builder.m)  # ``return EasyDict(yaml.safe_load(f))``
         expr = path_expr(value, handles) if value is not None else None
         if not (isinstance(expr, ast.Name) and expr.id == params[0]):
             return None

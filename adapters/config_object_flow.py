@@ -404,6 +404,14 @@ class _Flow:
             if judge is not None:  # the launched script runs as __main__ (callee_alias's arms under it)
                 judge.entry = self.shown_of.get(id(fn_of)) == self.m.trees[0][0]
             alias = aliased_call(fn_of, call, judge.test) if judge is not None else None
+            if alias is None and judge is not None:
+                from preflight.adapters.callee_dispatch import dispatched_call
+
+                def function(name: str) -> Any:
+                    got = self.m.function(name)
+                    return got[1] if got is not None and got[2] is None else None
+
+                alias = dispatched_call(call, function, judge.test)  # ``get_dataset_fn(kind)(args, ...)``
             callee = None if alias is None else self._callee(alias, self.shown_of.get(id(fn_of)))
         if callee is None:
             return []

@@ -375,7 +375,8 @@ def _accelerate(info: LaunchInfo, tokens: list[str], i: int) -> None:
             info.config_files.append(opts[flag])
     if "__num_processes" not in opts:
         where = "--config_file " + opts["__config_file"] if opts.get("__config_file") else \
-            "the accelerate config (default ~/.cache/huggingface/accelerate/default_config.yaml)"
+            "the accelerate config (default ~/.cache/huggingface/accelerate/default_config.yaml; " \
+            "without one, the visible GPU count)"
         info.notes.append(f"accelerate launch without --num_processes: the process count comes from {where}")
     if opts.get("__gpu_ids"):
         info.notes.append(f"--gpu_ids {opts['__gpu_ids']} selects the devices used on each machine")

@@ -249,6 +249,9 @@ class LaunchersAdapter(Adapter):
         if "__multi_gpu" in opts:
             self.note(plan, "accelerate --multi_gpu: prepared models are wrapped in DDP when more than one "
                             "process runs")
+        from preflight.adapters.accelerate_noconfig import accelerate_defaults
+
+        accelerate_defaults(self, plan, info, line)
 
     def _accelerate_deepspeed(self, plan: TrainingPlan, info: LaunchInfo, line: str, conf: str) -> None:
         opts = info.options

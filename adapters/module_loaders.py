@@ -126,6 +126,11 @@ def _value(call: ast.Call, kw: str) -> tuple[bool, Any]:
             given = call.args[_POSITION[kw]]
         else:
             return True, _DEFAULT[kw]
+    if kw == "pin_memory" and isinstance(given, ast.Call) and not given.args and not given.keywords \
+            and (dotted_name(given.func) or "") in ("torch.cuda.is_available", "cuda.is_available"):
+        # ``pin_memory=torch.cuda.is_available()`` (NVlabs/FourCastNet ``utils/data_loader_multifiles.py:72``):
+        # True on the CUDA machine the job is audited for
+        return True, True
     if not isinstance(given, ast.Constant):
         return False, None
     value = given.value
@@ -197,6 +202,8 @@ def module_loader_settings(project: Project) -> list[tuple[str, Any, Source]]:
         shown = os.path.relpath(path, root) if root is not None else path.name
         given = any(k.arg == kw for k in call.keywords) or len(call.args) > _POSITION[kw]
         how = f"{kw}={value!r}" if given else f"no {kw} (DataLoader default {value!r})"
+        if given and any(isinstance(k.value, ast.Call) for _p, c in loaders for k in c.keywords if k.arg == kw):
+            how = f"{kw}={value!r} (torch.cuda.is_available() is True on the CUDA machine the job is audited for)"
         detail = (f"the script builds no DataLoader; the {len(loaders)} DataLoader(...) its local modules build "
                   f"(first at {shown}:{call.lineno}) all give {how}")
         out.append((f"data.{kw}", value, Source("code" if given else "default", shown, call.lineno, None, detail)))
