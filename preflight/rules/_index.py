@@ -333,6 +333,7 @@ JOB = {
     "PF365": "plan.pf365_param_grad_read_under_zero",
     "PF370": "plan.pf370_cuda_dataset_in_forked_workers",
     "PF372": "plan.pf372_monitored_metric_not_synced_across_files",
+    "PF373": "plan.pf373_ddp_spawn_with_loader_workers",
     "PF380": "plan.pf380_hydra_group_never_read",
     "PF381": "plan.pf381_hydra_branch_builds_configured_object_by_hand",
     "PF382": "plan.pf382_deepspeed_loader_ignores_mpu_before_0_2",
