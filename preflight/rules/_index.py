@@ -334,6 +334,7 @@ JOB = {
     "PF370": "plan.pf370_cuda_dataset_in_forked_workers",
     "PF372": "plan.pf372_monitored_metric_not_synced_across_files",
     "PF373": "plan.pf373_ddp_spawn_with_loader_workers",
+    "PF374": "plan.pf374_manual_optimization_clip_setting_unused",
     "PF380": "plan.pf380_hydra_group_never_read",
     "PF381": "plan.pf381_hydra_branch_builds_configured_object_by_hand",
     "PF382": "plan.pf382_deepspeed_loader_ignores_mpu_before_0_2",
