@@ -53,7 +53,7 @@ PF375_GOOD = [
     _APP.format(pin="", entry=_GLOBAL, args="model=tft overrides@_global_=best"),
     # an append is another entry, not an override of this one
     _APP.format(pin="", entry="model@encoder: tft", args="+overrides=best"),
-    no override of the packaged group
+    # no override of the packaged group
     _APP.format(pin="", entry=_GLOBAL, args="model=tft trainer.max_epochs=50"),
     # hydra-core 1.1 still matched the plain group name
     _APP.format(pin="", entry=_GLOBAL, args="overrides=best") + "# --- requirements.txt\nhydra-core==1.1.1\n",
