@@ -34,7 +34,8 @@ def _entry_groups(defaults: Any) -> Iterable[tuple[str, Optional[str]]]:
             yield group, (package if at else None)
 
 
-def _read(path: Path) -> Any:
+def read_hydra_config(path: Path) -> Any:
+    """preflight's reading of one Hydra config file (defaults list and body), None when it cannot be read."""
     try:
         from preflight.adapters.hydra_compose import ComposeError, read_config_file
     except ImportError:  # pragma: no cover - the adapter ships with preflight
@@ -54,7 +55,7 @@ def _plain_elsewhere(folder: Path, group: str) -> bool:
                 continue
         except OSError:
             continue
-        cfg = _read(path)
+        cfg = read_hydra_config(path)
         if cfg is None:
             return True  # unreadable: assume it may
         rel_group = "/".join(path.relative_to(folder).parts[:-1])
@@ -126,7 +127,7 @@ Name the package on the command line: `overrides@_global_=best` (or
             primary = folder / (name if name.endswith((".yaml", ".yml")) else name + ".yaml")
             if not primary.is_file():
                 continue
-            cfg = _read(primary)
+            cfg = read_hydra_config(primary)
             if cfg is None:
                 continue
             packaged: dict[str, str] = {}
