@@ -337,6 +337,7 @@ JOB = {
     "PF374": "plan.pf374_manual_optimization_clip_setting_unused",
     "PF375": "plan.pf375_hydra_override_misses_group_package",
     "PF376": "plan.pf376_hydra_global_config_sets_unselected_group",
+    "PF377": "plan.pf377_hydra_experiment_override_loses_to_primary_override",
     "PF380": "plan.pf380_hydra_group_never_read",
     "PF381": "plan.pf381_hydra_branch_builds_configured_object_by_hand",
     "PF382": "plan.pf382_deepspeed_loader_ignores_mpu_before_0_2",
