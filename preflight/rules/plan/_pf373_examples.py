@@ -36,15 +36,17 @@ _MODEL = textwrap.dedent("""
             {loader}
     """)
 
+_REQ = "# --- requirements.txt\npytorch-lightning=={version}\n"
+
 PF373_BAD = [
     # assem-vc issue 13 (the held-out case): accelerator="ddp_spawn" on pytorch-lightning 1.3, 16 workers
     _TRAIN.format(launcher='accelerator="ddp_spawn"') + _MODEL.format(
         loader='return DataLoader(TextMelDataset("train"), batch_size=32, shuffle=True, '
                'num_workers=16)  # warning: PF373'),
-    # the 1.5+ spelling; persistent_workers=False written out
+    # the 1.5+ spelling on a pinned 1.x; persistent_workers=False written out
     _TRAIN.format(launcher='strategy="ddp_spawn"') + _MODEL.format(
         loader='return DataLoader(TextMelDataset("train"), batch_size=32, num_workers=4, '
-               'persistent_workers=False)  # warning: PF373'),
+               'persistent_workers=False)  # warning: PF373') + _REQ.format(version="1.6.5"),
 ]
 
 PF373_GOOD = [
@@ -53,7 +55,12 @@ PF373_GOOD = [
         loader='return DataLoader(TextMelDataset("train"), batch_size=32, shuffle=True, num_workers=16)'),
     # tricky-correct: ddp_spawn with persistent workers (what Lightning's 1.5+ warning asks for)
     _TRAIN.format(launcher='strategy="ddp_spawn"') + _MODEL.format(
-        loader='return DataLoader(TextMelDataset("train"), batch_size=32, num_workers=4, persistent_workers=True)'),
+        loader='return DataLoader(TextMelDataset("train"), batch_size=32, num_workers=4, persistent_workers=True)'
+    ) + _REQ.format(version="1.6.5"),
+    # tricky-correct: Lightning 2.x no longer warns about ddp_spawn with loader workers
+    _TRAIN.format(launcher='strategy="ddp_spawn"') + _MODEL.format(
+        loader='return DataLoader(TextMelDataset("train"), batch_size=32, num_workers=4)') + _REQ.format(
+        version="2.2.1"),
     # ddp_spawn without loader workers
     _TRAIN.format(launcher='strategy="ddp_spawn"') + _MODEL.format(
         loader='return DataLoader(TextMelDataset("train"), batch_size=32, num_workers=0)'),

@@ -52,6 +52,12 @@ and without `persistent_workers=True`.
 
 ## Why it matters
 
+This is a Lightning 1.x defect: preflight reports it when the launcher is named with
+`accelerator=`/`distributed_backend=` (1.x spellings) or the project pins
+`pytorch-lightning`/`lightning` below 2.0. From 2.0 `_worker_check` warns only when the
+loader's own start method is `spawn`, and the GPU docs no longer list worker counts among
+`ddp_spawn`'s limits (only "generally slower than DDP"), so a 2.x job is not reported.
+
 `ddp_spawn` starts the training processes with `torch.multiprocessing.spawn`, and
 each of them re-creates its loader workers for every epoch and every validation
 run. Lightning's own data connector warns about exactly this combination
@@ -72,13 +78,27 @@ Launch with `strategy="ddp"` (Lightning starts the processes as scripts), or kee
 
 ## When preflight stays silent
 
-* The strategy is `ddp` (or any non-spawn launcher), or is not a literal.
+* The strategy is `ddp` (or any non-spawn launcher), or is not a literal; `strategy="ddp_spawn"`
+  without a pinned Lightning below 2.0 (the 2.x case above).
 * The DataLoaders use `num_workers=0`, a value not known statically, `**kwargs`, or
   `persistent_workers=True` (or a non-literal `persistent_workers`).
 * The job builds several Trainers, some without `ddp_spawn`.
 """
     bad_examples = examples("preflight.rules.plan._pf373_examples", "PF373_BAD")
     good_examples = examples("preflight.rules.plan._pf373_examples", "PF373_GOOD")
+
+    @staticmethod
+    def _lightning_1x(pctx: PlanContext, script: ParsedPython, spawn: ast.expr) -> bool:
+        """Lightning 1.x: the launcher named with ``accelerator=``/``distributed_backend=`` (keywords that stopped
+        taking a strategy in 2.0), or a pinned or bounded version of ``pytorch-lightning``/``lightning`` below 2.0."""
+        parent = pctx.file_context(script).parent(spawn)
+        if isinstance(parent, ast.keyword) and parent.arg in ("accelerator", "distributed_backend"):
+            return True
+        for package in ("pytorch-lightning", "lightning"):
+            version = pctx.version(package, script)
+            if version is not None and version.how == "pinned" and not version.at_least(2, 0):
+                return True
+        return False
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         trainers: list[tuple[ParsedPython, ast.Call]] = []
@@ -106,6 +126,8 @@ Launch with `strategy="ddp"` (Lightning starts the processes as scripts), or kee
             return
         t_script, _, spawn = spawns[0]
         assert spawn is not None
+        if not self._lightning_1x(pctx, t_script, spawn):
+            return
         for script, call, workers in loaders:
             yield pctx.code_finding(
                 self, script, call,
