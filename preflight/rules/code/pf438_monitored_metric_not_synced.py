@@ -4,7 +4,7 @@ callback monitors, logged without ``sync_dist=True`` in a multi-process Lightnin
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Collection, Iterable, Iterator
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -70,6 +70,34 @@ def _synced(fn: ast.FunctionDef) -> set[str]:
     return synced
 
 
+def unsynced_validation_logs(ctx: FileContext, names: Collection[str]) -> Iterator[tuple[ast.Call, str]]:
+    """``self.log("name", value)`` calls in validation hooks of the file whose literal name is in ``names``,
+    logged without ``sync_dist`` (not given, or a literal False) and whose value is neither a module attribute
+    (a torchmetrics ``Metric``) nor computed from gathered / reduced values."""
+    for fn in ctx.nodes(ast.FunctionDef):
+        if fn.name not in _VALIDATION_HOOKS:
+            continue
+        synced = _synced(fn)
+        for node in ast.walk(fn):
+            call = node
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "log" and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id == "self" and len(call.args) >= 2):
+                continue
+            name = const_str(call.args[0])
+            if name is None or name not in names:
+                continue
+            value = call.args[1]
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+                continue  # a torchmetrics Metric of the module: synced by Lightning
+            if _collective(value) or any(_collective(n) for n in ast.walk(value)) or _names(value) & synced:
+                continue  # computed from gathered / reduced values: the same on every rank
+            sync = kwarg(call, "sync_dist")
+            if any(k.arg is None for k in call.keywords) or (sync is not None and literal(ctx, sync) is not False):
+                continue
+            yield call, name
+
+
 @register
 class MonitoredMetricNotSynced(Rule):
     code = "PF438"
@@ -133,32 +161,12 @@ object (Lightning synchronises those itself).
         distributed = multi_process_arg(ctx, trainers[0])
         if distributed is None:
             return
-        for fn in ctx.nodes(ast.FunctionDef):
-            if fn.name not in _VALIDATION_HOOKS:
-                continue
-            synced = _synced(fn)
-            for node in ast.walk(fn):
-                call = node
-                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                        and call.func.attr == "log" and isinstance(call.func.value, ast.Name)
-                        and call.func.value.id == "self" and len(call.args) >= 2):
-                    continue
-                name = const_str(call.args[0])
-                if name is None or name not in monitored:
-                    continue
-                value = call.args[1]
-                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
-                    continue  # a torchmetrics Metric of the module: synced by Lightning
-                if _collective(value) or any(_collective(n) for n in ast.walk(value)) or _names(value) & synced:
-                    continue  # computed from gathered / reduced values: the same on every rank
-                sync = kwarg(call, "sync_dist")
-                if any(k.arg is None for k in call.keywords) or (sync is not None and literal(ctx, sync) is not False):
-                    continue
-                yield ctx.finding(
-                    self, call,
-                    f"`{name}` is monitored by `{ast.unparse(monitored[name].func)}` in a multi-process run "
-                    f"(`{ast.unparse(distributed)}`), but it is logged without `sync_dist=True`: each process "
-                    "keeps the mean of its own shard, so the callback compares rank 0's partial value and ranks "
-                    "can disagree. Log it with `sync_dist=True`",
-                    evidence=[ctx.evidence(monitored[name], f"monitors `{name}`"),
-                              ctx.evidence(distributed, "several processes")])
+        for call, name in unsynced_validation_logs(ctx, monitored):
+            yield ctx.finding(
+                self, call,
+                f"`{name}` is monitored by `{ast.unparse(monitored[name].func)}` in a multi-process run "
+                f"(`{ast.unparse(distributed)}`), but it is logged without `sync_dist=True`: each process "
+                "keeps the mean of its own shard, so the callback compares rank 0's partial value and ranks "
+                "can disagree. Log it with `sync_dist=True`",
+                evidence=[ctx.evidence(monitored[name], f"monitors `{name}`"),
+                          ctx.evidence(distributed, "several processes")])
