@@ -130,3 +130,38 @@ def _config(project: Any, name: str) -> Any:
         if os.path.normpath(cfg.path).endswith(want) and isinstance(cfg.data, dict):
             return cfg
     return None
+
+
+def typer_config_values(project: Any, script: Any, cli: dict[str, Any], declared: Callable[[str], Any]) \
+        -> dict[str, tuple[Any, Source]]:
+    """``name -> (value, source)`` of the parameters of a typer command decorated with typer_config's
+    ``@use_yaml_config(param_name="config")`` (or ``use_json_config``/``use_toml_config``) that the file
+    given to that option on the line fills: typer_config puts the file's keys in the command's default
+    map, so a key wins over the function's default and the line's own options win over the key
+    (amazon-science/chronos-forecasting @ 95185d1 scripts/training/train.py:504-545, ``torchrun ...
+    training/train.py --config training/configs/chronos-t5-small.yaml``, whose
+    ``per_device_train_batch_size: 32`` reaches ``TrainingArguments(per_device_train_batch_size=...)``)."""
+    if "typer_config" not in script.source.text:
+        return {}
+    from preflight.adapters.cliargs_frontends import typer_config_param
+
+    out: dict[str, tuple[Any, Source]] = {}
+    for fn in (n for n in ast.walk(script.tree) if isinstance(n, ast.FunctionDef)):
+        param = typer_config_param(fn)
+        if param is None or param not in cli:
+            continue
+        given = cli[param][0]
+        if not isinstance(given, str) or not given.lower().endswith((*_SUFFIXES, ".toml")):
+            continue
+        loaded = _config(project, given)
+        if loaded is None:
+            continue
+        names = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+        at = f"{script.source.display}:{fn.lineno}"
+        for key, value in loaded.data.items():
+            if not isinstance(key, str) or key not in names or key in cli or isinstance(value, dict) \
+                    or declared(key) is None:
+                continue
+            detail = f"{loaded.path} fills --{key} of the typer command at {at} (typer_config --{param} {given})"
+            out.setdefault(key, (value, Source("config", loaded.path, loaded.lines.get((key,)), key, detail)))
+    return out

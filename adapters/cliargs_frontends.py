@@ -200,8 +200,18 @@ def _typer(fn: ast.FunctionDef, display: str, decl: Declared) -> None:
             kind = next((k for k in map(_typer_kind, ann.slice.elts[1:]) if k), "")
         if kind:
             found.append((a, d, kind))
-    if not found:
+    filled = typer_config_param(fn)
+    if not found and filled is None:
         return
+    if filled is not None:
+        # a typer_config command (``@use_yaml_config(param_name="config")``): typer reads every parameter,
+        # plain ones included (no default: an argument; a default: an option), and the decorator adds
+        # the option naming the file (amazon-science/chronos-forecasting @ 95185d1
+        # scripts/training/train.py:504-545, ``--config training/configs/chronos-t5-small.yaml``)
+        kinds = {id(a): k for a, _, k in found}
+        found = [(a, d, kinds.get(id(a)) or ("Argument" if d is None else "Option")) for a, d in zip(args, defaults)
+                 if id(a) in kinds or a.annotation is None or not (dotted_name(a.annotation) or "").endswith("Context")]
+        decl.add(Option(filled, None, False, False, f"{display}:{fn.lineno}", "typer"))
     for a, d, kind in found:
         default_node = None
         if isinstance(d, ast.Call) and _typer_kind(d):
@@ -216,6 +226,24 @@ def _typer(fn: ast.FunctionDef, display: str, decl: Declared) -> None:
             decl.positionals.append(a.arg)
     if "typer" not in decl.parsers:
         decl.parsers.append("typer")
+
+
+_TYPER_CONFIG = ("use_yaml_config", "use_json_config", "use_toml_config", "use_dotenv_config", "use_config")
+
+
+def typer_config_param(fn: ast.FunctionDef) -> Optional[str]:
+    """The option a typer_config decorator adds to the command (``param_name=``, default
+    ``config``), whose file fills the command's parameters; None without such a decorator."""
+    for d in fn.decorator_list:
+        call = d if isinstance(d, ast.Call) else None
+        name = (dotted_name(call.func if call is not None else d) or "").rsplit(".", 1)[-1]
+        if name not in _TYPER_CONFIG:
+            continue
+        given = next((k.value for k in (call.keywords if call is not None else []) if k.arg == "param_name"), None)
+        if given is None:
+            return "config"
+        return given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else None
+    return None
 
 
 def is_call_parse(fn: ast.AST) -> bool:

@@ -214,10 +214,13 @@ class _PassCore:
         self.opaque = opaque_words(self.args) + (["--flagfile"] if unread else [])
         self.cli = _cli_values(self.args, self.decl)
         self.file_values = self._parser_file()
-        from preflight.adapters.cliargs_fill_file import fill_values
+        from preflight.adapters.cliargs_fill_file import fill_values, typer_config_values
 
         # keys a loop setattr()s from a file onto the options left None (xRAG's parse_args)
         for key, got in fill_values(project, script, self.cli, self.decl.options.get).items():
+            self.file_values.setdefault(key, got)
+        # keys of the file a typer_config decorator reads into the command's parameters (chronos' --config)
+        for key, got in typer_config_values(project, script, self.cli, self.decl.options.get).items():
             self.file_values.setdefault(key, got)
         self.line = " ".join(project.argv)
         from preflight.adapters.cliargs_override_file import override_values

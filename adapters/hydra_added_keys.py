@@ -47,26 +47,37 @@ def plan_compositions(project: Project) -> list[Union[Composed, FileError]]:
     cache = project.cache.setdefault("hydra.plan_compositions", [])
     if cache:
         return cache[0]
-    from preflight.adapters.hydra_core_compose import stub_configs
+    from preflight.adapters.hydra_config_store import project_entries, stored_name
+    from preflight.adapters.hydra_core_compose import stored_nodes, stub_configs
 
     out: list[Union[Composed, FileError]] = []
     for app, result in zip(find_apps(project), compositions(project)):
         added: list[str] = []
         stubs: list[str] = []
+        entries: list = []
         while isinstance(result, FileError) and len(added) + len(stubs) < _MAX_ADDED:
             found = _COULD_NOT.search(result.message)
             stored = _stored_entry(app, result)
-            if found is not None and found.group(1) not in added:
+            if not entries and stored_name(project, result.message) is not None:
+                entries = project_entries(project)  # the project's ConfigStore, read from its dataclasses
+            elif found is not None and found.group(1) not in added:
                 added.append(found.group(1))
             elif stored is not None and stored not in stubs:
                 stubs.append(stored)
             else:
                 break
-            with stub_configs(stubs):
+            with stub_configs(stubs), stored_nodes(entries):
                 result = _compose_app(project, app, True, added=frozenset(added))
         if isinstance(result, FileError):
             result = compositions(project)[len(out)]
         else:
+            if entries:
+                shown = ", ".join(f"{g}/{n}" if g else n for g, n, _ in entries[:6])
+                more = f" and {len(entries) - 6} more" if len(entries) > 6 else ""
+                result.composition.notes.append(
+                    f"configs the project registers in Hydra's ConfigStore when it runs ({shown}{more}): composed "
+                    "from their dataclasses read statically (a field whose default is not a literal, MISSING, "
+                    "II(...), a default_factory of literals or a nested dataclass is left out)")
             for stored in stubs:
                 result.composition.notes.append(
                     f"'{stored}' is a structured config the script registers in Hydra's ConfigStore when it runs: "

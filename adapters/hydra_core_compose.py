@@ -161,6 +161,17 @@ def stub_configs(names: Sequence[str]) -> Iterator[None]:
         _STUBS.names = ()
 
 
+@contextmanager
+def stored_nodes(entries: Sequence[tuple[Optional[str], str, dict]]) -> Iterator[None]:
+    """While composing in this thread, each (group, name, mapping) is in Hydra's ConfigStore: the
+    project's structured configs read statically (:mod:`preflight.adapters.hydra_config_store`)."""
+    _STUBS.entries = tuple(entries)
+    try:
+        yield
+    finally:
+        _STUBS.entries = ()
+
+
 def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
                     version_base: Optional[str]) -> tuple[list[str], Any, list[Item], Optional[Exception]]:
     import warnings
@@ -177,6 +188,8 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
     saved = dict(store.repo)
     for name in getattr(_STUBS, "names", ()):
         store.store(name=name, node={})
+    for group, name, node in getattr(_STUBS, "entries", ()):
+        store.store(name=name, node=node, group=group)
     try:
         with _confined_file_source(config_dir) as refused, warnings.catch_warnings():
             warnings.simplefilter("ignore")

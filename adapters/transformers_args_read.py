@@ -8,7 +8,7 @@ import ast
 import os
 import shlex
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 from preflight.adapters.deepspeed import deepspeed_block
 from preflight.adapters.transformers_args_apply import (
@@ -236,16 +236,36 @@ class _ArgsRead(_ArgsApply):
     def from_call(self, site: CallSite, trl: bool) -> None:
         conf = self.o.conf(site)
         values: dict[str, tuple[Any, Source]] = {}
+        keywords = [(kw.arg, kw.value) for kw in site.call.keywords if kw.arg is not None]
+        unpacked: list[ast.keyword] = []
+        written: set[str] = set()
         for kw in site.call.keywords:
-            if kw.arg is None or kw.arg not in TRAINING_KEYS:
+            if kw.arg is not None:
                 continue
-            resolved = self.o.idx.resolve(kw.value)
+            arms = self.literal_arms(kw.value)
+            if arms is None:
+                unpacked.append(kw)
+                continue
+            # ``**({"warmup_steps": ...} if _TRANSFORMERS_V5 else {"warmup_ratio": ...})``
+            # (amazon-science/chronos-forecasting @ 95185d1 scripts/training/train.py:666): the keys of the
+            # arms that may run are written; a key every such arm gives the same expression is read as a keyword
+            keys = {str(k.value) for arm in arms for k in arm.keys if isinstance(k, ast.Constant)}
+            written |= keys
+            for key in sorted(keys):
+                exprs = [next((v for k, v in zip(arm.keys, arm.values)
+                               if isinstance(k, ast.Constant) and k.value == key), None) for arm in arms]
+                if all(e is not None for e in exprs) and len({ast.dump(e) for e in exprs if e is not None}) == 1:
+                    keywords.append((key, cast(ast.expr, exprs[0])))
+        for arg, expr in keywords:
+            if arg not in TRAINING_KEYS:
+                continue
+            resolved = self.o.idx.resolve(expr)
             if resolved is None:
-                if kw.arg == "deepspeed" and isinstance(kw.value, ast.Dict):
+                if arg == "deepspeed" and isinstance(expr, ast.Dict):
                     self.o.note(f"{self.where(site.line)}: {site.label}(deepspeed={{...}}): an inline DeepSpeed "
                                 "config dict; not read")
                 continue
-            what = f"{site.last}({kw.arg}=...)"
+            what = f"{site.last}({arg}=...)"
             if resolved.kind == "cli":
                 source = Source("cli", None, None, resolved.key, f"{what}: {resolved.detail}")
             else:
@@ -253,8 +273,7 @@ class _ArgsRead(_ArgsApply):
                 source = self.o.src(resolved.line or site.line, detail, key=resolved.key)
             if resolved.cap is not None:
                 self.caps[id(source)] = resolved.cap
-            values[kw.arg] = (resolved.value, source)
-        unpacked = [kw for kw in site.call.keywords if kw.arg is None]
+            values[arg] = (resolved.value, source)
         from_config = self.from_unpacked(site, unpacked) if unpacked else None
         if from_config is not None:
             for key, value in from_config.items():
@@ -271,9 +290,23 @@ class _ArgsRead(_ArgsApply):
                         "used only when no value is given; its defaults are not recorded")
             return
         fp16 = values.get("fp16")
-        written = {kw.arg for kw in site.call.keywords if kw.arg}
+        written |= {kw.arg for kw in site.call.keywords if kw.arg}
         fp16_on = (fp16[0] is True) if fp16 is not None else (None if "fp16" in written else False)
         self.defaults(site, trl, set(values) | written, conf, fp16_on=fp16_on)
+
+    def literal_arms(self, expr: ast.expr) -> Optional[list[ast.Dict]]:
+        """The dict displays ``**expr`` may unpack: ``{...}`` itself, or the arms of ``{...} if c else
+        {...}`` (only the arm ``c`` selects when it is known); None for anything else."""
+        if isinstance(expr, ast.Dict):
+            ok = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in expr.keys)
+            return [expr] if ok else None
+        if not isinstance(expr, ast.IfExp):
+            return None
+        test = self.o.idx.resolve(expr.test)
+        if test is not None and isinstance(test.value, bool):
+            return self.literal_arms(expr.body if test.value else expr.orelse)
+        body, orelse = self.literal_arms(expr.body), self.literal_arms(expr.orelse)
+        return None if body is None or orelse is None else body + orelse
 
     def from_unpacked(self, site: CallSite, unpacked: list[ast.keyword]) -> Optional[dict[str, tuple[Any, Source]]]:
         """``TrainingArguments(**cfg["training"])``: the mapping at that key path of a YAML/JSON
