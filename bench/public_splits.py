@@ -185,6 +185,14 @@ the 2.7B model on an H100 (no-grad forward and course-AdamW training step at con
 512) and four widths with the script's default feed-forward on an A100 80GB PCIe (course-AdamW training steps, small
 to xl at context 512, the xl also at 128 and in bf16, out of memory at 2048); fp32 and bf16 autocast,
 max_memory_allocated GiB; 18 training rows; committed before it was first scored).
+
+``--split held-out-36`` the thirty-sixth, ``calibration/public/heldout36.json`` (two publishers no estimator source
+cites, by est36b's rule: two more Stanford CS336 students' assignment-2 memory answers with the course's own
+BasicsTransformerLM: the xl model with vocab 32,000 at batch 1 on a 96 GB RTX PRO 6000 the catalog lacks (no-grad
+forward and course-AdamW training step at context 128 / 2048, fp32 and bf16 autocast, max_memory_allocated MiB over
+three steps, torch 2.11), and a 2560-wide 8-layer variant at batch 4 on an unnamed GPU (no-grad forward at 128 / 2048,
+torch.optim.AdamW step on logits.float().mean() at 128); 14 peaks, 4 training rows, no verdicts; committed before it
+was first scored).
 """
 
 from __future__ import annotations
@@ -227,6 +235,7 @@ HELDOUT32 = REPO / "calibration" / "public" / "heldout32.json"
 HELDOUT33 = REPO / "calibration" / "public" / "heldout33.json"
 HELDOUT34 = REPO / "calibration" / "public" / "heldout34.json"
 HELDOUT35 = REPO / "calibration" / "public" / "heldout35.json"
+HELDOUT36 = REPO / "calibration" / "public" / "heldout36.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -242,4 +251,4 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-29": HELDOUT29, "held-out-30": HELDOUT30,
                "held-out-31": HELDOUT31, "held-out-32": HELDOUT32,
                "held-out-33": HELDOUT33, "held-out-34": HELDOUT34,
-               "held-out-35": HELDOUT35}
+               "held-out-35": HELDOUT35, "held-out-36": HELDOUT36}
