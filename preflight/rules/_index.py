@@ -473,6 +473,7 @@ JOB = {
     "PF669": "plan.pf669_deepspeed_optimizer_skips_trainer_create_optimizer",
     "PF670": "plan.pf670_deepspeed_precision_switch_as_string",
     "PF672": "plan.pf672_zero_plus_plus_keys_before_release",
+    "PF673": "plan.pf673_zero3_quantized_weights_with_bf16",
     "PF681": "plan.pf681_accelerate_schedule_counts_micro_batches",
     "PF682": "plan.pf682_lightning_batch_end_loss_divided_by_accumulation",
     "PF801": "plan.pf801_does_not_fit",
