@@ -257,6 +257,7 @@ FILE = {
     "PF667": "code.pf667_collective_before_set_device",
     "PF668": "code.pf668_deepspeed_copy_in_loss",
     "PF671": "code.pf671_label_smoothing_seq2seq_collator_without_model",
+    "PF674": "code.pf674_streamed_dataset_trained_without_max_steps",
     "PF691": "code.pf691_no_sync_around_backward_only",
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
