@@ -1,4 +1,4 @@
-"""det93: the cases of held-out sets whose text holds a gate of a det93 rule (PF670-PF673; only those can change).
+"""det93: the cases of held-out sets whose text holds a gate of a det93 rule (PF670-PF674; only those can change).
 
     python bench/bugs/det93_gates.py 2 3 ... 36      # prints: set case-id codes
 """
@@ -12,6 +12,7 @@ pats = [
     ("PF671", lambda t: 'label_smoothing_factor' in t and 'DataCollatorForSeq2Seq' in t),
     ("PF672", lambda t: re.search(r'zero_hpz_partition_size|zero_quantized_(weights|gradients)', t)),
     ("PF673", lambda t: 'zero_quantized_weights' in t),
+    ("PF674", lambda t: 'streaming=True' in t and 'TrainingArguments' in t),
 ]
 for n in sys.argv[1:]:
     for f in sorted(glob.glob(f'bench/bugs/heldout{n}/*.cases')):

@@ -37,7 +37,10 @@ def _streamed_names(ctx: FileContext, qual_of: dict[int, str]) -> tuple[set[str]
     assigns = sorted((n for n in ctx.nodes(ast.Assign) if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)),
                      key=lambda n: (n.lineno, n.col_offset))
     for node in assigns:
-        name, value = node.targets[0].id, node.value  # type: ignore[union-attr]
+        target = node.targets[0]
+        if not isinstance(target, ast.Name):
+            continue
+        name, value = target.id, node.value
         loaded = _streaming_load(value, qual_of)
         is_stream = loaded is True or (loaded is None and _is_stream(value, streams, dicts))
         streams.discard(name)
