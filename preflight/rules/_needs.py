@@ -230,6 +230,8 @@ NEEDS = {
     "PF666": ('world_size', 'num_processes'),
     "PF667": ('init_distributed', 'init_process_group'),
     "PF668": ('safe_get_',),
+    "PF671": ('label_smoothing_factor', 'DataCollatorForSeq2Seq'),
+    "PF674": ('streaming', 'TrainingArguments'),
     "PF691": ('no_sync',),
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
