@@ -77,6 +77,14 @@ GOOD = [
         test_loader = DataLoader(test_dataset, batch_size=16, shuffle=True, drop_last=True)
         return test_loader
     """),
+    # tricky: batch_size=1 leaves no partial batch (hifi-gan's validation loader)
+    dedent("""
+    from torch.utils.data import DataLoader
+
+    def loaders(validset):
+        validation_loader = DataLoader(validset, num_workers=1, shuffle=False, batch_size=1, drop_last=True)
+        return validation_loader
+    """),
     # training loader (named for training) and drop_last=True on `if flag == "train"`
     dedent("""
     from torch.utils.data import DataLoader

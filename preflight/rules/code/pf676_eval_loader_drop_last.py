@@ -31,7 +31,7 @@ def _train_word(name: Optional[str]) -> bool:
     return bool(name) and any(t.startswith("train") for t in re.split(r"_+", (name or "").lower()))
 
 
-def _name_of(node: ast.AST) -> Optional[str]:
+def _name_of(node: Optional[ast.AST]) -> Optional[str]:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
@@ -94,6 +94,7 @@ pad the last batch or mask it instead of dropping it.
 
 ## When preflight stays silent
 
+* `batch_size=1` (there is no partial batch to drop).
 * `shuffle=True` is passed, or the loader is only drawn from with `cycle(...)`, `iter(...)` or
   `next(...)` (a sampled validation loss for monitoring, not a pass over the set).
 * The loader is wrapped directly (`cycle(DataLoader(val_set, drop_last=True))`).
@@ -105,10 +106,13 @@ pad the last batch or mask it instead of dropping it.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
+        reported: set[int] = set()
         for call in la.loader_calls:
             value = la.kwarg(call, "drop_last")
             shuffle = la.kwarg(call, "shuffle")
-            if value is None or (isinstance(shuffle, ast.Constant) and shuffle.value is True):
+            batch = la.kwarg(call, "batch_size")
+            if value is None or (isinstance(shuffle, ast.Constant) and shuffle.value is True) \
+                    or (isinstance(batch, ast.Constant) and batch.value == 1):
                 continue
             fn = ctx.enclosing_function(call) or ctx.tree
             if isinstance(value, ast.Constant) and value.value is True:
@@ -120,7 +124,7 @@ pad the last batch or mask it instead of dropping it.
                         "batch_size samples, a number that changes with the batch size. Use `drop_last=False` "
                         "(the default) for validation/test loaders"))
             elif isinstance(value, ast.Name) and not isinstance(fn, ast.Lambda):
-                yield from self._branch_true(ctx, call, fn, value.id)
+                yield from self._branch_true(ctx, call, fn, value.id, reported)
 
     def _named_eval(self, ctx: FileContext, call: ast.Call, fn: ast.AST) -> Optional[str]:
         parent = ctx.parent(call)
@@ -144,13 +148,16 @@ pad the last batch or mask it instead of dropping it.
             return f"dataset `{dataset}`"
         return None
 
-    def _branch_true(self, ctx: FileContext, call: ast.Call, fn: ast.AST, name: str) -> Iterable[Finding]:
+    def _branch_true(self, ctx: FileContext, call: ast.Call, fn: ast.AST, name: str,
+                     reported: set[int]) -> Iterable[Finding]:
         for node in ast.walk(fn):
             if not (isinstance(node, ast.If) and _eval_test(node.test)):
                 continue
             for stmt in node.body:
                 if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant) \
-                        and stmt.value.value is True and any(_name_of(t) == name for t in stmt.targets):
+                        and stmt.value.value is True and any(_name_of(t) == name for t in stmt.targets) \
+                        and id(stmt) not in reported:
+                    reported.add(id(stmt))
                     label = ast.unparse(node.test)
                     yield ctx.finding(self, stmt, (
                         f"`{name} = True` in the `if {label}` branch reaches `DataLoader(drop_last={name})` "
