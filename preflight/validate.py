@@ -348,7 +348,8 @@ class _Validation:
         if error.validator == "type" and sub.get("x-lax") and _lax_converts(value, sub):
             self.add(rel, "note", "converted-value",
                      f"{name} is {_show(value)} ({_json_type(value)}); {self.kind.owner} converts it to "
-                     f"{_describe(sub)} (pydantic lax mode), but a plain JSON value is clearer")
+                     f"{_describe(sub)} (pydantic lax mode), but a plain JSON value is clearer"
+                     + _precision_switch_caveat(self.kind.owner, rel))
             return
         wrong_type = error.validator == "type" or (
             error.validator == "anyOf" and _json_type(value) not in _accepts(sub))
@@ -537,3 +538,13 @@ def dataclass_fields(tree: Any) -> set[str]:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 out.add(stmt.target.id)
     return out
+
+
+def _precision_switch_caveat(owner: str, rel: tuple[Any, ...]) -> str:
+    """What the lax-mode note adds for a DeepSpeed ``fp16``/``bf16`` ``enabled`` switch written as a string:
+    DeepSpeed releases before 0.17.1 read the raw value (``"false"`` is on) and the HF Trainer's config check
+    rejects a string (PF670 reports both where the job shows them)."""
+    if owner == "DeepSpeed" and len(rel) >= 2 and rel[-1] == "enabled" and rel[-2] in ("fp16", "bf16"):
+        return ('; releases before 0.17.1 read the raw string ("false" is on) and the HF Trainer\'s config '
+                "check rejects a string (PF670)")
+    return ""
