@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import launched_hydra_main_apps, read_hydra_config
 
 _MAX_FILES = 2000
 
@@ -32,18 +33,6 @@ def _entry_groups(defaults: Any) -> Iterable[tuple[str, Optional[str]]]:
         group = group.strip("/")
         if group:
             yield group, (package if at else None)
-
-
-def read_hydra_config(path: Path) -> Any:
-    """preflight's reading of one Hydra config file (defaults list and body), None when it cannot be read."""
-    try:
-        from preflight.adapters.hydra_compose import ComposeError, read_config_file
-    except ImportError:  # pragma: no cover - the adapter ships with preflight
-        return None
-    try:
-        return read_config_file(path)
-    except (ComposeError, OSError, ValueError):
-        return None
 
 
 def _plain_elsewhere(folder: Path, group: str) -> bool:
@@ -110,14 +99,8 @@ Name the package on the command line: `overrides@_global_=best` (or
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         project = pctx.project
-        if not project.argv:
-            return
-        try:
-            from preflight.adapters.hydra import find_apps
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for app in find_apps(project):
-            if app.script is None or app.how != "@hydra.main" or app.config_dir is None or not app.config_name:
+        for app in launched_hydra_main_apps(pctx):
+            if app.config_dir is None or not app.config_name:
                 continue
             args = [t for t in project.script_args(app.script) if "=" in t]
             if not args:

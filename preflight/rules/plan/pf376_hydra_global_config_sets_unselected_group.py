@@ -12,7 +12,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf375_hydra_override_misses_group_package import read_hydra_config
+from preflight.rules.plan._hydra_apps import launched_hydra_main_apps, read_hydra_config
 
 _MAX_FILES = 2000
 _GLOBAL_HEADER = re.compile(r"^\s*#\s*@package\s+_global_\s*$", re.MULTILINE)
@@ -122,14 +122,8 @@ thk:
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         project = pctx.project
-        if not project.argv:
-            return
-        try:
-            from preflight.adapters.hydra import find_apps
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for app in find_apps(project):
-            if app.script is None or app.how != "@hydra.main" or app.config_dir is None:
+        for app in launched_hydra_main_apps(pctx):
+            if app.config_dir is None:
                 continue
             folder: Path = app.config_dir
             selected: dict[str, str] = {}

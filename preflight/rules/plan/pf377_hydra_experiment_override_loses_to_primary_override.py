@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf375_hydra_override_misses_group_package import read_hydra_config
+from preflight.rules.plan._hydra_apps import launched_hydra_main_apps, read_hydra_config
 
 
 def _overrides(defaults: Any) -> dict[str, tuple[int, str]]:
@@ -88,16 +88,13 @@ command line (`model=resnet101`), which does win.
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         project = pctx.project
-        if not project.argv:
-            return
         try:
-            from preflight.adapters.hydra import find_apps
             from preflight.adapters.hydra_compose import relative
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
         root = Path(str(project.root))
-        for app in find_apps(project):
-            if app.script is None or app.how != "@hydra.main" or app.config_dir is None or not app.config_name:
+        for app in launched_hydra_main_apps(pctx):
+            if app.config_dir is None or not app.config_name:
                 continue
             folder: Path = app.config_dir
             name = app.config_name

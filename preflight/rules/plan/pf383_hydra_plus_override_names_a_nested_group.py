@@ -13,6 +13,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import launched_hydra_main_apps
 from preflight.sources import read_text_limited
 
 
@@ -105,15 +106,7 @@ Address the group by its full path: `+parent/name=option`.
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         project = pctx.project
-        if not project.argv:
-            return
-        try:
-            from preflight.adapters.hydra import find_apps
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for app in find_apps(project):
-            if app.script is None or app.how != "@hydra.main":
-                continue
+        for app in launched_hydra_main_apps(pctx):
             groups: Optional[dict[str, set[str]]] = None
             lines: dict[str, int] = {}
             for tok in project.script_args(app.script):
