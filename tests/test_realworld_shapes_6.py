@@ -415,7 +415,11 @@ def test_plain_loop_with_no_peft_or_checkpointing_named_anywhere(cli, tmp_path: 
 
 
 def test_checkpointing_in_the_model_module_is_not_called_absent(cli, tmp_path: Path) -> None:
+    # the model module imports checkpoint and calls it behind a switch (an import never used names nothing since
+    # jobs83: tests/test_jobs83_shapes.py)
     models = DIT_MODELS.replace("import torch.nn as nn\n", "import torch.nn as nn\nfrom torch.utils.checkpoint import checkpoint\n")
+    models = models.replace("x = block(x)", "x = checkpoint(block, x) if self.grad_ckpt else block(x)")
+    assert "checkpoint(block, x)" in models
     write(tmp_path, {"train.py": DIT_TRAIN, "models.py": models})
     plan = plan_of(cli, *DIT_LINE, cwd=tmp_path)
     assert winner(plan, "memory.gradient_checkpointing") is not False

@@ -12,6 +12,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_apps import launched_hydra_main_apps, read_hydra_config
+from preflight.sources import read_text_limited
 
 _MAX_FILES = 2000
 
@@ -40,7 +41,7 @@ def _plain_elsewhere(folder: Path, group: str) -> bool:
     paths = list(folder.rglob("*.yaml"))[:_MAX_FILES] + list(folder.rglob("*.yml"))[:_MAX_FILES]
     for path in paths:
         try:
-            if group not in path.read_text(encoding="utf-8", errors="replace"):
+            if group not in read_text_limited(path, errors="replace"):
                 continue
         except OSError:
             continue

@@ -13,6 +13,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_apps import launched_hydra_main_apps, read_hydra_config
+from preflight.sources import read_text_limited
 
 _MAX_FILES = 2000
 _GLOBAL_HEADER = re.compile(r"^\s*#\s*@package\s+_global_\s*$", re.MULTILINE)
@@ -29,7 +30,7 @@ def _mentioned_groups(folder: Path, files: list[Path]) -> Optional[set[str]]:
     out: set[str] = set()
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_text_limited(path, errors="replace")
         except OSError:
             return None
         if "defaults" not in text:
@@ -59,7 +60,7 @@ def _mentioned_groups(folder: Path, files: list[Path]) -> Optional[set[str]]:
 
 def _line_of(path: Path, key: str) -> int:
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = read_text_limited(path, errors="replace").splitlines()
     except OSError:
         return 1
     for number, line in enumerate(lines, 1):
@@ -141,7 +142,7 @@ thk:
             mentioned: Optional[set[str]] = None
             for group, option, path in chosen:
                 try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
+                    text = read_text_limited(path, errors="replace")
                 except OSError:
                     continue
                 if not _GLOBAL_HEADER.search(text):
@@ -176,7 +177,12 @@ thk:
         for option in options:
             cfg = read_hydra_config(option)
             body = getattr(cfg, "body", None)
-            if not isinstance(body, dict) or "_global_" in option.read_text(encoding="utf-8", errors="replace"):
+            if not isinstance(body, dict):
+                return None
+            try:
+                if "_global_" in read_text_limited(option, errors="replace"):
+                    return None
+            except OSError:
                 return None
             missing = {str(k) for k in body} - given
             if not missing:

@@ -12,6 +12,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_apps import launched_hydra_main_apps, read_hydra_config
+from preflight.sources import read_text_limited
 
 
 def _overrides(defaults: Any) -> dict[str, tuple[int, str]]:
@@ -31,7 +32,7 @@ def _overrides(defaults: Any) -> dict[str, tuple[int, str]]:
 
 def _line_of_entry(path: Path, group: str) -> int:
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = read_text_limited(path, errors="replace").splitlines()
     except OSError:
         return 1
     for number, line in enumerate(lines, 1):
