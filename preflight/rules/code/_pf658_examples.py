@@ -3,36 +3,38 @@
 
 from __future__ import annotations
 
+import textwrap
+
 _LOOP = """\
-import math
+    import math
 
-from accelerate import Accelerator
+    from accelerate import Accelerator
 
-max_train_steps = 4000
-gradient_accumulation_steps = 2
-accelerator = Accelerator(gradient_accumulation_steps=gradient_accumulation_steps, mixed_precision="bf16")
-unet, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(unet, optimizer, train_dataloader,
-                                                                      lr_scheduler)
-{steps}
-num_train_epochs = math.ceil(max_train_steps / num_update_steps_per_epoch)
-global_step = 0
-for epoch in range(num_train_epochs):
-    for batch in train_dataloader:
-        with accelerator.accumulate(unet):
-            loss = compute_loss(unet, batch)
-            accelerator.backward(loss)
-            optimizer.step()
-            lr_scheduler.step()
-            optimizer.zero_grad()
-        {count}
-            global_step += 1
-        if global_step >= max_train_steps:
-            break
+    max_train_steps = 4000
+    gradient_accumulation_steps = 2
+    accelerator = Accelerator(gradient_accumulation_steps=gradient_accumulation_steps, mixed_precision="bf16")
+    unet, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(unet, optimizer, train_dataloader,
+                                                                          lr_scheduler)
+    {steps}
+    num_train_epochs = math.ceil(max_train_steps / num_update_steps_per_epoch)
+    global_step = 0
+    for epoch in range(num_train_epochs):
+        for batch in train_dataloader:
+            with accelerator.accumulate(unet):
+                loss = compute_loss(unet, batch)
+                accelerator.backward(loss)
+                optimizer.step()
+                lr_scheduler.step()
+                optimizer.zero_grad()
+            {count}
+                global_step += 1
+            if global_step >= max_train_steps:
+                break
 """
 
 
 def _job(steps: str, count: str = "if accelerator.sync_gradients:") -> str:
-    return _LOOP.replace("{steps}", steps).replace("{count}", count)
+    return textwrap.dedent(_LOOP).replace("{steps}", steps).replace("{count}", count)
 
 
 BAD_EXAMPLES = [
