@@ -90,9 +90,9 @@ KEYS: Dict[str, Callable[[Dict[str, Any]], str]] = {
 }
 
 
-def measured_errors(splits: Sequence[str] = SPLITS) -> List[Tuple[Dict[str, Any], float]]:
-    """(row, signed error) of every measured and estimated row of the splits."""
-    out: List[Tuple[Dict[str, Any], float]] = []
+def scored_rows(splits: Sequence[str] = SPLITS) -> List[Tuple[Dict[str, Any], Any]]:
+    """(row, ``public_accuracy`` result) of every measured and estimated row of the splits."""
+    out: List[Tuple[Dict[str, Any], Any]] = []
     for split in splits:
         doc = pa.load(pa.SPLIT_FILES.get(split, pa.DEVSET))
         for row in doc["rows"]:
@@ -100,8 +100,13 @@ def measured_errors(splits: Sequence[str] = SPLITS) -> List[Tuple[Dict[str, Any]
                 continue
             res = pa.evaluate(row)
             if res.error is not None:
-                out.append((row, res.error))
+                out.append((row, res))
     return out
+
+
+def measured_errors(splits: Sequence[str] = SPLITS) -> List[Tuple[Dict[str, Any], float]]:
+    """(row, signed error) of every measured and estimated row of the splits."""
+    return [(row, res.error) for row, res in scored_rows(splits)]
 
 
 def group(errors: Sequence[Tuple[Dict[str, Any], float]], key: str) -> List[Dict[str, Any]]:

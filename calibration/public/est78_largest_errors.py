@@ -25,18 +25,9 @@ def scored(splits: List[str]) -> List[Tuple[Dict[str, Any], Any]]:
     """(row, public_accuracy Result) for every row of ``splits`` that has an error."""
     sys.path.insert(0, str(REPO))
     sys.path.insert(0, str(REPO / "bench"))
-    import public_accuracy as pa
+    from public_groups import scored_rows
 
-    out = []
-    for split in splits:
-        doc = pa.load(pa.SPLIT_FILES.get(split, pa.DEVSET))
-        for row in doc["rows"]:
-            if row["split"] != split:
-                continue
-            res = pa.evaluate(row)
-            if res.error is not None:
-                out.append((row, res))
-    return out
+    return scored_rows(splits)
 
 
 def phase_terms(row: Dict[str, Any]) -> str:
