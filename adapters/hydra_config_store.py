@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from preflight.local_trees import parse_small_file
 from preflight.sources import read_text_limited
 
 _SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "__pycache__", "site-packages", ".tox"}
@@ -38,12 +39,7 @@ Entry = tuple[Optional[str], str, dict]  # group, name, node
 
 
 def _parse(path: Path) -> Optional[ast.Module]:
-    try:
-        if path.stat().st_size > _MAX_BYTES:
-            return None
-        return ast.parse(read_text_limited(str(path), errors="replace"))
-    except (OSError, SyntaxError, ValueError):
-        return None
+    return parse_small_file(path, _MAX_BYTES)  # the shared parse cache: rules and adapters read these modules too
 
 
 class _Modules:
