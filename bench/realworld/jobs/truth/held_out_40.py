@@ -186,7 +186,7 @@ J("videomae-v2-vit-b-hybrid-pretrain-slurm-srun-4x8gpu",*VM,["."],".",[vms,"--",
  "memory.gradient_checkpointing":T(False,vmp+":50 --with_checkpoint store_true, not passed -> :265 with_cp=False"),
  "data.num_workers":T(10,vms+":41 --num_workers 10 -> "+vmp+":325"),
  "data.pin_memory":T(True,vmp+":230-237 pin_mem default True -> :326"),
- "compile.enabled":T(False,"no torch.compile"),
+ "compile.enabled":T(False,"docs/INSTALL.md:9 the documented install pins pytorch==1.12.1 -> "+vmp+":267-269 torch.compile(model) runs only when torch > 1.13.1, so it is skipped (with a torch 2.x install, which requirements.txt torch>=1.2 allows and docs/INSTALL.md:18 calls not fully tested, the model would be compiled)"),
  "peft.method":T("none","self-supervised pre-training from scratch (masked video autoencoding with dual masking)"),
 },held_out=True,note=H40+"; docs/PRETRAIN.md and scripts/pretrain/vit_b_hybrid_pt.sh:1-47, run as bash scripts/pretrain/vit_b_hybrid_pt.sh JOB_NAME from the repository root (a Slurm script: srun -p $PARTITION --gres=gpu:8 --ntasks=32 --ntasks-per-node=8 ... python -u run_mae_pretraining.py --mask_type tube --mask_ratio 0.9 --decoder_mask_type run_cell --decoder_mask_ratio 0.5 --model pretrain_videomae_base_patch16_224 --decoder_depth 4 --batch_size 32 --num_sample 4 ... with GPUS/GPUS_PER_NODE from the environment with defaults; argparse with store_true/set_defaults pairs, init_distributed_mode reading SLURM_* variables, a timm-style optimizer factory, repeated-sample collation; VideoMAE V2 ViT-B dual-masking video pre-training on a hybrid video set, video). Not labelled: model.num_parameters (ViT-B encoder plus a 4-block decoder; not stated)")
 MG=("Vision-CAIR/MiniGPT-4","d94738a7626ec43eba6c2cddf3cd2043f1a9689a")
