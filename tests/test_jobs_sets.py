@@ -22,7 +22,8 @@ ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", 
             "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
             "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth",
             "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth",
-            "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth")
+            "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth",
+            "fortieth")
 
 
 def _set_of(job: dict) -> int:
