@@ -3,7 +3,7 @@
 the findings are listed per case and variant. A finding on a fix/ variant, or on a ``kind: correct`` case, is a
 twin or tricky-correct case the rules flag; one on a bug/ variant is a case they may newly find (scored for
 real with score.py --case). PF684 (a config rule) is run with ``preflight audit`` on the variants whose text
-holds ``LearningRateFinder``.
+holds ``LearningRateFinder`` (with the case's ``launch:`` line after ``--``, as score.py does).
 
     python bench/bugs/det95_only_rules.py WORK 2 3 ... 37
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -19,12 +20,17 @@ from pathlib import Path
 
 def main() -> None:
     work = Path(sys.argv[1])
+    launches: dict[Path, list[str]] = {}
     for n in sys.argv[2:]:
         for cases in sorted(Path(f"bench/bugs/heldout{n}").glob("*.cases")):
             text = cases.read_text()
             for block in re.split(r"^### case: ", text, flags=re.M)[1:]:
                 cid = block.split("\n", 1)[0].strip()
                 correct = bool(re.search(r"^kind: correct", block, re.M))
+                launch = re.search(r"^launch:\s*(.+)$", block, re.M)
+                if launch:
+                    for label in ("bug", "fix", "correct"):
+                        launches[work / n / cid / label] = shlex.split(launch.group(1))
                 for part in re.split(r"^--- ", block, flags=re.M)[1:]:
                     head, _, body = part.partition("\n")
                     variant, _, path = head.strip().partition("/")
@@ -42,8 +48,11 @@ def main() -> None:
         top = variant
         while top.parent.parent.parent != work:
             top = top.parent
-        audit = subprocess.run([sys.executable, "-m", "preflight", "audit", str(top), "--select", "PF684",
-                                "--format", "json"], capture_output=True, text=True, check=False)
+        argv = ["audit", ".", "--select", "PF684", "--format", "json"]
+        if top in launches:
+            argv += ["--", *launches[top]]
+        audit = subprocess.run([sys.executable, "-m", "preflight", *argv], capture_output=True, text=True,
+                               check=False, cwd=top)
         try:
             found = json.loads(audit.stdout).get("findings", [])
         except json.JSONDecodeError:
