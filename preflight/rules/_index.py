@@ -259,6 +259,9 @@ FILE = {
     "PF671": "code.pf671_label_smoothing_seq2seq_collator_without_model",
     "PF674": "code.pf674_streamed_dataset_trained_without_max_steps",
     "PF676": "code.pf676_eval_loader_drop_last",
+    "PF679": "code.pf679_second_fit_after_max_steps",
+    "PF680": "code.pf680_graph_batch_logged_without_batch_size",
+    "PF683": "code.pf683_total_steps_divided_by_max_epochs",
     "PF691": "code.pf691_no_sync_around_backward_only",
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
@@ -486,5 +489,6 @@ JOB = {
     "PF678": "plan.pf678_env_null_default_string_on_omegaconf_20",
     "PF681": "plan.pf681_accelerate_schedule_counts_micro_batches",
     "PF682": "plan.pf682_lightning_batch_end_loss_divided_by_accumulation",
+    "PF684": "config.pf684_lr_finder_with_cli_optimizer",
     "PF801": "plan.pf801_does_not_fit",
 }
