@@ -261,6 +261,7 @@ FILE = {
     "PF668": "code.pf668_deepspeed_copy_in_loss",
     "PF671": "code.pf671_label_smoothing_seq2seq_collator_without_model",
     "PF674": "code.pf674_streamed_dataset_trained_without_max_steps",
+    "PF675": "code.pf675_validation_pipeline_downcasts_trained_params",
     "PF676": "code.pf676_eval_loader_drop_last",
     "PF691": "code.pf691_no_sync_around_backward_only",
     "PF692": "code.pf692_no_sync_gate_misses_step",

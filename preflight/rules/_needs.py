@@ -235,6 +235,7 @@ NEEDS = {
     "PF668": ('safe_get_',),
     "PF671": ('label_smoothing_factor', 'DataCollatorForSeq2Seq'),
     "PF674": ('streaming', 'TrainingArguments'),
+    "PF675": ('cast_training_params',),
     "PF691": ('no_sync',),
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
