@@ -102,4 +102,17 @@ GOOD = [
             if optimizer_dec is not None:
                 optimizer_dec.step()
     """),
+    # tricky: pytorch/examples word_language_model: the flag picks the optimizer or a manual SGD update
+    dedent("""
+    def train(model, batches, criterion, optimizer, lr, args):
+        for data, targets in batches:
+            model.zero_grad()
+            loss = criterion(model(data), targets)
+            loss.backward()
+            if args.use_optimizer:
+                optimizer.step()
+            else:
+                for p in model.parameters():
+                    p.data.add_(p.grad, alpha=-lr)
+    """),
 ]

@@ -14,6 +14,8 @@ from preflight.rules.base import Rule, examples
 _FLAGS = frozenset({"train", "training", "is_train", "is_training", "train_mode", "do_train", "training_mode",
                     "train_flag", "istrain", "is_train_mode"})
 _MODES = frozenset({"mode", "phase", "split", "stage"})
+# a bare truth test on one of these names asks whether the helper got an optimizer (``if self.opt:``)
+_OPTIMIZERS = frozenset({"opt", "optim", "optimizer", "optimiser"})
 
 
 def _text(node: ast.AST) -> str:
@@ -53,7 +55,7 @@ def _flag(test: ast.expr) -> Optional[str]:
         return None
     if isinstance(test, (ast.Name, ast.Attribute)):
         name = (_last(test) or "").lower()
-        if name in _FLAGS or _optimizer_like(test):
+        if name in _FLAGS or name in _OPTIMIZERS:
             return _text(test)
     return None
 
@@ -122,8 +124,10 @@ Move `loss.backward()` under the same flag as `optimizer.step()`, and run evalua
 
 * `backward()` is itself under the training flag, or the function has a branch on the negated flag
   (`if not train:`, `if opt is None:`) that may return before it.
-* The step's guard is not a training flag (`if (i + 1) % accumulation == 0:`), or what is stepped
-  is not an optimizer (`scheduler.step()`).
+* The step's guard is not a training flag (`if (i + 1) % accumulation == 0:`, `if args.use_optimizer:`),
+  it has an `else` branch (another update rule, e.g. plain SGD on `p.grad`), or what is stepped is
+  not an optimizer (`scheduler.step()`).
+* Another optimizer steps outside the flag (an optional second optimizer).
 """
     bad_examples = examples("preflight.rules.code._pf660_examples", "BAD")
     good_examples = examples("preflight.rules.code._pf660_examples", "GOOD")
@@ -139,7 +143,7 @@ Move `loss.backward()` under the same flag as `optimizer.step()`, and run evalua
         guarded: list[tuple[ast.If, ast.Call, str]] = []
         for node in ifs:
             flag = _flag(node.test)
-            if flag is None:
+            if flag is None or node.orelse:  # an else branch updates another way: not an evaluation path
                 continue
             for stmt in node.body:
                 for sub in ast.walk(stmt):
