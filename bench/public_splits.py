@@ -193,6 +193,14 @@ forward and course-AdamW training step at context 128 / 2048, fp32 and bf16 auto
 three steps, torch 2.11), and a 2560-wide 8-layer variant at batch 4 on an unnamed GPU (no-grad forward at 128 / 2048,
 torch.optim.AdamW step on logits.float().mean() at 128); 14 peaks, 4 training rows, no verdicts; committed before it
 was first scored).
+
+``--split held-out-37`` the thirty-seventh, ``calibration/public/heldout37.json`` (two publishers no estimator source
+cites, by est36b's rule, neither CS336: a chat-model project's LLaMA 7B / 13B / 30B LoRA fine-tunes on an 8-bit base,
+micro batch 32 / 16 / 8 of 512 padded tokens, fp16 mixed precision, on an A100-80G (README GB, reading not stated),
+and a post-training framework's automated benchmark of Qwen3-0.6B full SFT on one GPU under FSDP2 with activation
+checkpointing and per-layer compile, 2 micro batches of 8192 / 16384 tokens on an H100 80GB or an RTX A6000
+(max_memory_reserved GiB) and an out-of-memory run at 65536 on the H100; 6 peaks and one OOM, 7 training rows;
+committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -236,6 +244,7 @@ HELDOUT33 = REPO / "calibration" / "public" / "heldout33.json"
 HELDOUT34 = REPO / "calibration" / "public" / "heldout34.json"
 HELDOUT35 = REPO / "calibration" / "public" / "heldout35.json"
 HELDOUT36 = REPO / "calibration" / "public" / "heldout36.json"
+HELDOUT37 = REPO / "calibration" / "public" / "heldout37.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -251,4 +260,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-29": HELDOUT29, "held-out-30": HELDOUT30,
                "held-out-31": HELDOUT31, "held-out-32": HELDOUT32,
                "held-out-33": HELDOUT33, "held-out-34": HELDOUT34,
-               "held-out-35": HELDOUT35, "held-out-36": HELDOUT36}
+               "held-out-35": HELDOUT35, "held-out-36": HELDOUT36,
+               "held-out-37": HELDOUT37}
