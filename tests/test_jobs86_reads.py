@@ -205,3 +205,67 @@ def test_loop_in_a_config_named_module_silent_twins(cli, tmp_path):
     for files in ({**AUDIOLDM, "mods/timm_model.py": lora}, {**AUDIOLDM, "train/latent_diffusion.py": no_dispatch}):
         plan = _audioldm(cli, tmp_path, files)
         assert not _facts(plan, "peft.method", "visible_code")
+
+
+TIMM_COPY = {
+    "main.py": """\
+        import argparse
+
+        import torch
+
+        from optim_factory import create_optimizer
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--opt", default="adamw", type=str)
+        parser.add_argument("--lr", default=1e-3, type=float)
+        args = parser.parse_args()
+        model = torch.nn.Linear(4, 4)
+        optimizer = create_optimizer(args, model)
+        for x in range(3):
+            loss = model(torch.randn(2, 4)).sum()
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    """,
+    "optim_factory.py": """\
+        import torch.optim as optim
+
+
+        def optimizer_kwargs(cfg):
+            kwargs = dict(optimizer_name=cfg.opt, learning_rate=cfg.lr)
+            return kwargs
+
+
+        def create_optimizer(args, model, filter_bias_and_bn=True):
+            return create_optimizer_v2(model, **optimizer_kwargs(cfg=args), filter_bias_and_bn=filter_bias_and_bn)
+
+
+        def create_optimizer_v2(model, optimizer_name="sgd", learning_rate=None, **kwargs):
+            opt_lower = optimizer_name.lower()
+            opt_split = opt_lower.split("_")
+            opt_lower = opt_split[-1]
+            if opt_lower == "sgd":
+                optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+            elif opt_lower == "adamw":
+                optimizer = optim.AdamW(model.parameters(), lr=learning_rate)
+            return optimizer
+    """,
+}
+
+
+def test_copy_of_timms_legacy_optimizer_wrapper(cli, tmp_path):
+    """atomicarchitects/equiformer's ``optim_factory.py``: ``create_optimizer(args, model)`` hands
+    ``**optimizer_kwargs(cfg=args)`` (``optimizer_name=cfg.opt``) to ``create_optimizer_v2``."""
+    write(tmp_path, TIMM_COPY)
+    plan = plan_of(cli, "main.py", "--", "--opt", "sgd", cwd=tmp_path)
+    assert [f.value for f in _facts(plan, "optimizer.name") if f.adapter == "pytorch"][:1] == ["sgd"]
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert [f.value for f in _facts(plan, "optimizer.name") if f.adapter == "pytorch"][:1] == ["adamw"]
+
+
+def test_copy_that_reads_no_option_is_not_timms(cli, tmp_path):
+    """Silent twin: the wrapper's kwargs name the optimizer by something else than ``cfg.opt``."""
+    factory = TIMM_COPY["optim_factory.py"].replace("optimizer_name=cfg.opt", "optimizer_name=cfg.optimizer")
+    write(tmp_path, {**TIMM_COPY, "optim_factory.py": factory})
+    plan = plan_of(cli, "main.py", "--", "--opt", "sgd", cwd=tmp_path)
+    assert "sgd" not in [f.value for f in _facts(plan, "optimizer.name")]
