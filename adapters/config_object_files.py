@@ -104,6 +104,19 @@ def path_expr(call: ast.AST, handles: dict[str, ast.AST],
     return None
 
 
+def path_form(expr: ast.AST) -> bool:
+    """Whether a value bound to a name may be a config file's path that :func:`_path_value` can read: an
+    option (``config_yaml_path = args.config_yaml``) or the option joined or made absolute
+    (``config_yaml_path = os.path.join(config_yaml)``: haoheliu/AudioLDM-training-finetuning @ 702a638
+    ``audioldm_train/train/latent_diffusion.py:236-237``), besides a literal or ``sys.argv[i]``."""
+    if isinstance(expr, (ast.Subscript, ast.Constant)):
+        return True
+    if isinstance(expr, ast.Attribute):
+        return isinstance(expr.value, ast.Name)
+    return isinstance(expr, ast.Call) and _dotted(expr.func) in (*_JOINS, *_ABSPATH) and bool(expr.args) \
+        and not expr.keywords
+
+
 def _path_value(expr: ast.AST, local: dict[str, Any], argv: list[str], paths: dict[str, ast.AST],
                 depth: int = 0) -> Optional[str]:
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):

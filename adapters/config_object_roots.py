@@ -23,7 +23,7 @@ from preflight.adapters.config_object import (
     lookup,
 )
 from preflight.adapters.config_object_dict2ns import converted_name, unwrapped_load
-from preflight.adapters.config_object_files import file_tree, opened
+from preflight.adapters.config_object_files import file_tree, opened, path_form
 from preflight.adapters.config_object_first_pass import first_pass
 from preflight.adapters.config_object_options import decided_by_options, option_leaf
 from preflight.adapters.config_object_overrides import apply_overrides
@@ -198,7 +198,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                                        builder) if isinstance(target, ast.Name) else None  # ``EasyDict(yaml.load(f))``
                     if loaded is None and isinstance(target, ast.Name) and isinstance(value, ast.Call):
                         loaded = _yacs_bind(yacs, target, value, local, unknown, shown, here)
-                    if isinstance(target, ast.Name) and isinstance(value, (ast.Subscript, ast.Constant)):
+                    if isinstance(target, ast.Name) and path_form(value):
                         paths[target.id] = value
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
                         tree = loaded if loaded is not None else builder.value(value, shown, how="constructor keyword")

@@ -252,6 +252,9 @@ class _Facts:
 
         compile_guard(self)
         self.pretrained_targets()
+        from preflight.adapters.hydra_model_optim import model_optimizer
+
+        model_optimizer(self)
         self.lora_sections()
         self.local_modules()
         if app.script is not None and app.script.tree is not None:

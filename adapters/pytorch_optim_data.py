@@ -114,8 +114,14 @@ class _OptimDataPass(_ModelPass):
             text = read_text_limited(found, errors="replace")
         except (OSError, ValueError):
             return False
-        return re.search(r"^def create_optimizer\(args, model\b", text, re.M) is not None \
-            and re.search(r"=\s*args\.opt\.lower\(\)", text) is not None \
+        # timm >= 0.4's legacy wrapper, copied the same way (atomicarchitects/equiformer @ the benchmark's commit
+        # ``optim_factory.py:45-71,101-115``: ``create_optimizer(args, model)`` returns ``create_optimizer_v2(model,
+        # **optimizer_kwargs(cfg=args))``, ``optimizer_name=cfg.opt``, ``opt_lower = optimizer_name.lower()``)
+        reads_opt = re.search(r"=\s*args\.opt\.lower\(\)", text) is not None or (
+            re.search(r"\*\*optimizer_kwargs\(cfg=args\)", text) is not None
+            and re.search(r"\boptimizer_name\s*=\s*cfg\.opt\b", text) is not None
+            and re.search(r"=\s*optimizer_name\.lower\(\)", text) is not None)
+        return re.search(r"^def create_optimizer\(args, model\b", text, re.M) is not None and reads_opt \
             and re.search(r"\.split\(['\"]_['\"]\)", text) is not None
 
     def timm_optimizer(self) -> bool:

@@ -68,6 +68,10 @@ _MODULE_DOCSTRING = re.compile(r'\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*[rRuU]?("""|\'
 # the script builds what trains from a name in its config (Hydra ``get_class(cfg._target_)``/``instantiate``,
 # ldm's ``instantiate_from_config``, ``importlib.import_module``)
 _DISPATCH = re.compile(r"\b(instantiate|get_class|get_method|instantiate_from_config|import_module)\(")
+# a class's or function's docstring (the first statement after its ``:`` line) is prose too: open_clip's
+# ``class TimmModel(nn.Module): """timm model adapter"""`` (haoheliu/AudioLDM-training-finetuning @ 702a638
+# ``audioldm_train/modules/clap/open_clip/timm_model.py``) wraps a timm backbone and trains no adapter
+_BODY_DOCSTRING = re.compile(r'(:[ \t]*(?:#[^\n]*)?\n[ \t]*)[rRuU]?("""|\'\'\')[\s\S]*?\2')
 _SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", "build", "dist"}
 _MAX_FILES = 2000
 _MAX_ENTRIES = 50_000
@@ -120,13 +124,14 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     from preflight.adapters.scaler_step import scaler_step
 
     scaler = scaler_step(project, script)  # timm's loss scaler doing backward() and step() in the loop
-    if _LOOP.search(code) is None and scaler is None:
+    targets = _target_texts(project, root)  # InstantMesh ``target: src.models.lrm_mesh.InstantMesh``
+    if _LOOP.search(code) is None and scaler is None and not _built_loop(script, targets):
         # the loop is not in the modules the script imports: a module named by a config
         # (``target: cldm.cldm.ControlLDM``, ``_target_: ...Workspace``) may hold it
         return _absent_in_project(project, script, root)
     if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None and not _own_trainer(code):
         return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
-    texts += _target_texts(project, root)  # InstantMesh ``target: src.models.lrm_mesh.InstantMesh``
+    texts += targets
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
     where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
@@ -140,7 +145,8 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     out: list[tuple[str, Any, Any]] = []
     from preflight.adapters.peft_unused_class import without_unused_classes
 
-    peft_code = "\n".join(without_unused_classes(_MODULE_DOCSTRING.sub("", t, count=1), _PEFT_WORDS) for t in texts)
+    peft_code = "\n".join(without_unused_classes(_BODY_DOCSTRING.sub(r"\1", _MODULE_DOCSTRING.sub("", t, count=1)),
+                                                  _PEFT_WORDS) for t in texts)
     if _PEFT_WORDS.search(peft_code) is None and _PEFT_WORDS.search(extra) is None:  # a class never built: none
         out.append(("peft.method", "none", src("PEFT/LoRA")))
     # a comment after code is prose: "if bpr > 0.98:  # threshold to recompute" (WongKinYiu/yolov9 @ 5b1ea9a
@@ -268,6 +274,17 @@ def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> l
               "the launch line names torch.compile by any spelling; the loop (the project's own or "
               "Lightning's) does not compile by itself")
     return [("compile.enabled", False, project.source(script, line or 1, "code", detail=detail))]
+
+
+def _built_loop(script: Any, targets: list[str]) -> bool:
+    """The script builds what trains from its config (``instantiate_from_config(config.model)``, Hydra's
+    ``instantiate``) and the modules the configs name hold the loop (a LightningModule's ``training_step``:
+    haoheliu/AudioLDM-training-finetuning @ 702a638 ``audioldm_train/train/latent_diffusion.py:140`` builds
+    ``target: audioldm_train.modules.latent_diffusion.ddpm.LatentDiffusion``, whose ``ddpm.py`` has it): the
+    script, its imports and those modules with theirs are the whole job, as for a loop the script imports."""
+    if _DISPATCH.search(_COMMENT_LINE.sub("", script.source.text)) is None:
+        return False
+    return _LOOP.search(_COMMENT_LINE.sub("", "\n".join(targets))) is not None
 
 
 def _target_texts(project: Any, root: Optional[Path]) -> list[str]:
