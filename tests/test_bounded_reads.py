@@ -28,7 +28,7 @@ ALLOWED = {
 }
 
 
-@functools.lru_cache(maxsize=None)  # the two tests below read the same sources: parse them once
+@functools.cache  # the two tests below read the same sources: parse them once
 def _reads() -> tuple[tuple[str, str, int], ...]:
     found = []
     for base in ("preflight", "adapters"):
