@@ -32,6 +32,8 @@ import ast
 import re
 from typing import Any, Optional
 
+from preflight.analysis.syntax import walk
+
 #: plain batch keys whose meaning only their use tells (lower case)
 PLAIN = ("batch_size", "train_batch_size")
 _PROCS = re.compile(r"^(num_processes|world_size|get_world_size|num_gpus|n_gpus|ngpus|ngpus_per_node|nprocs|"
@@ -94,6 +96,34 @@ def _is_read(node: ast.AST, key: str, parent: Optional[str], binds: dict[str, li
     return parent is None or _section_of(owner, binds) == parent
 
 
+def _read_key(node: ast.AST) -> Optional[str]:
+    """The key ``node`` would read were its owner the right section (:func:`_is_read` is true for no other)."""
+    if isinstance(node, ast.Subscript):
+        return _const(node.slice)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "pop") \
+            and node.args:
+        return _const(node.args[0])
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        return node.attr
+    return None
+
+
+def _scopes_reading(nodes: list[ast.AST], key: str, parents: dict[int, ast.AST]) -> set[int]:
+    """The ids of the module and functions among a tree's ``nodes`` whose body holds a node that may read ``key``
+    (the others hold no read, and :func:`plain_batch_use` need not walk them)."""
+    out: set[int] = set()
+    for node in nodes:
+        if _read_key(node) != key:
+            continue
+        child, up = node, parents.get(id(node))
+        while up is not None:
+            if isinstance(up, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and any(stmt is child for stmt in up.body):
+                out.add(id(up))
+            child, up = up, parents.get(id(up))
+    return out
+
+
 def _loader_call(call: ast.Call) -> bool:
     name = _last(call.func).lower()
     return name.endswith("dataloader") or name.endswith("loader")
@@ -106,6 +136,9 @@ class _Code:
         self.trees: list[tuple[str, ast.AST]] = []
         self.functions: dict[str, list[tuple[str, ast.FunctionDef]]] = {}
         self.imports: dict[str, dict[str, str]] = {}  # file -> imported name -> its module
+        #: per tree (as in ``trees``), the keys some node of it may read (see :func:`_read_key`): a tree without
+        #: the key reads it nowhere, and :func:`plain_batch_use` skips it without walking it again
+        self.read_keys: list[set[str]] = []
         for display, text in code:
             if "batch_size" not in text.lower():
                 continue
@@ -115,12 +148,18 @@ class _Code:
                 continue
             self.trees.append((display, tree))
             names = self.imports.setdefault(display, {})
-            for node in ast.walk(tree):
+            keys: set[str] = set()
+            self.read_keys.append(keys)
+            for node in walk(tree):  # ast.walk's nodes in its order, faster
                 if isinstance(node, ast.FunctionDef):
                     self.functions.setdefault(node.name, []).append((display, node))
                 elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                     for alias in node.names:
                         names[alias.asname or alias.name] = node.module
+                else:
+                    key = _read_key(node)
+                    if key is not None:
+                        keys.add(key)
 
     def function(self, name: str, caller: str) -> Optional[tuple[str, ast.FunctionDef]]:
         """The project function ``name`` a call in ``caller`` reaches: the one its ``from M import name`` names,
@@ -206,10 +245,16 @@ def plain_batch_use(code_files: list[tuple[str, str]], key: str, parent: Optiona
         if isinstance(cache, dict):
             cache[_CACHE] = code
     kinds: dict[str, str] = {}
-    for display, tree in code.trees:
-        parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for fn in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
-            body = [n for stmt in getattr(fn, "body", []) for n in ast.walk(stmt)]
+    for (display, tree), keys in zip(code.trees, code.read_keys):
+        if key not in keys:
+            continue  # no node of this file reads the key
+        nodes = walk(tree)
+        parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
+        reading = _scopes_reading(nodes, key, parents)
+        for fn in [tree, *(n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
+            if id(fn) not in reading:
+                continue  # its body reads the key nowhere: nothing below would be found
+            body = [n for stmt in getattr(fn, "body", []) for n in walk(stmt)]
             binds: dict[str, list[ast.expr]] = {}
             for n in body:
                 if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):

@@ -524,8 +524,10 @@ def dataclass_fields(tree: Any) -> set[str]:
     argument classes), read from its syntax tree."""
     import ast
 
+    from preflight.analysis.syntax import walk  # ast.walk's nodes in its order, faster
+
     out: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.ClassDef):
             continue
         decorated = any((isinstance(d, ast.Name) and d.id == "dataclass")

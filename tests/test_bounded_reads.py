@@ -11,6 +11,7 @@ regular) may stay outside it.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from pathlib import Path
 
@@ -27,7 +28,8 @@ ALLOWED = {
 }
 
 
-def _reads() -> list[tuple[str, str, int]]:
+@functools.cache  # the two tests below read the same sources: parse them once
+def _reads() -> tuple[tuple[str, str, int], ...]:
     found = []
     for base in ("preflight", "adapters"):
         for path in sorted((ROOT / base).rglob("*.py")):
@@ -46,7 +48,7 @@ def _reads() -> list[tuple[str, str, int]]:
                             isinstance(f, ast.Attribute) and f.attr in ("read_text", "read_bytes")):
                         found.append((rel, fn, node.lineno))
                 stack.extend((child, fn) for child in ast.iter_child_nodes(node))
-    return found
+    return tuple(found)
 
 
 def test_user_files_are_read_only_through_the_bounded_reader() -> None:
