@@ -17,8 +17,9 @@ One process can still use several GPUs, and then this says nothing:
 - model, tensor or pipeline parallelism by name.
 
 Read, never run: the scripts, the local modules they import (three levels, as the plain-loop readers do),
-the modules the options are declared in, the modules a config names by ``target``/``_target_``, and the
-configs read. A module that cannot be read leaves the field open (the job is not wholly visible).
+the modules the options are declared in, the modules a config names by ``target``/``_target_``, the
+configs read and every YAML of the Hydra config folders (a ``devices:`` or ``gpus:`` key in any of them leaves the
+field open: an override that did not compose may select it). A module that cannot be read leaves the field open (the job is not wholly visible).
 Medium, at the lowest priority: a launcher's ``--nproc_per_node`` or a framework's ``devices`` wins.
 """
 
@@ -35,8 +36,11 @@ from preflight.sources import read_text_limited
 _SPREAD = re.compile(
     r"DataParallel|device_map|device_ids|\bcuda\s*:\s*[1-9]|cuda:\{|['\"]cuda:['\"]\s*[+%]|device_count\s*\("
     r"|\.parallelize\(|model_parallel|tensor_parallel|pipeline_parallel|\bgpu_ids\b|\bn_gpus?\b|\bnum_gpus?\b"
-    r"|\bngpus?\b|\bmulti_gpu\b|\bTrainer\s*\(|TrainingArguments\b|HfArgumentParser\b|\b\w+Trainer\s*\(", re.I)
+    r"|\bngpus?\b|\bmulti_gpu\b|\bTrainer\s*\(|TrainingArguments\b|HfArgumentParser\b|\b\w+Trainer\s*\("
+    # a device or GPU count set by a config key (``trainer: devices: 4``), whatever reads it
+    r"|\b(?:devices|gpus)\s*[:=]", re.I)
 _COMMENT = re.compile(r"(?m)#.*$")
+_MAX_CONFIGS = 400
 
 
 def _job_texts(project: Any) -> Optional[list[str]]:
@@ -63,6 +67,23 @@ def _job_texts(project: Any) -> Optional[list[str]]:
                 return None
     texts.extend(_target_texts(project, root))
     texts.extend(source.text for source, _cfg in project.configs)
+    # every YAML of a Hydra config folder, composed or not: an override that failed to compose leaves its
+    # values unread, and one of them may set the device count (facebookresearch/drqv2 ``cfgs/task/*.yaml``)
+    dirs = list(getattr(project, "config_dirs", ()) or ())
+    if any("hydra" in s.source.text for s in project.scripts):
+        from preflight.adapters.hydra import find_apps
+
+        dirs += [app.config_dir for app in find_apps(project) if app.config_dir is not None and app.config_dir.is_dir()]
+    count = 0
+    for base in dirs:
+        for path in sorted(Path(base).rglob("*.y*ml")):
+            count += 1
+            if count > _MAX_CONFIGS:
+                return None
+            try:
+                texts.append(read_text_limited(path, errors="replace"))
+            except (OSError, ValueError):
+                return None
     return texts
 
 

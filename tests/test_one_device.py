@@ -117,3 +117,32 @@ def test_a_launchers_process_count_wins(cli, tmp_path: Path) -> None:
     write(tmp_path, {"run.sh": "torchrun --nproc_per_node 4 train.py\n"})
     plan = plan_of(cli, "run.sh", cwd=tmp_path)
     assert fact(plan, "dist.devices_per_node").value == 4
+
+
+def test_a_device_count_in_a_hydra_config_not_composed_states_nothing(cli, tmp_path: Path) -> None:
+    # the override names a group the primary config places elsewhere: nothing is composed, and the
+    # selected task's ``devices: 4`` must not be read as one device
+    write(tmp_path, {
+        "cfgs/config.yaml": "defaults:\n  - task@env: walker_walk\n",
+        "cfgs/task/walker_walk.yaml": "trainer:\n  devices: 1\n",
+        "cfgs/task/quadruped_walk.yaml": "trainer:\n  devices: 4\n",
+        "train.py": """\
+            import hydra
+            import torch
+
+
+            @hydra.main(config_path="cfgs", config_name="config")
+            def main(cfg):
+                model = torch.nn.Linear(2, 2).cuda()
+                opt = torch.optim.Adam(model.parameters())
+                for _ in range(10):
+                    model(torch.randn(4, 2).cuda()).sum().backward()
+                    opt.step()
+                    opt.zero_grad()
+
+
+            if __name__ == "__main__":
+                main()
+        """})
+    plan = plan_of(cli, "train.py", "--", "task=quadruped_walk", cwd=tmp_path)
+    assert fact(plan, "dist.devices_per_node") is None

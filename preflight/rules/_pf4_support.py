@@ -86,6 +86,21 @@ def target_text(node: ast.AST) -> Optional[str]:
     return None
 
 
+def dotted_text(node: Optional[ast.AST]) -> Optional[str]:
+    """``a``, ``a.b.c`` of a name or an attribute chain of names; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = dotted_text(node.value)
+        return f"{inner}.{node.attr}" if inner else None
+    return None
+
+
+def position(node: ast.AST) -> tuple[int, int]:
+    """(line, column) of a node, for ordering nodes of one file."""
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
 def accelerators(ctx: FileContext) -> list[ast.Call]:
     """``Accelerator(...)`` constructor calls of the file."""
     return [c for c, q in calls(ctx) if q in ACCELERATORS]

@@ -9,23 +9,10 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import kwarg, qualify
+from preflight.rules._pf4_support import dotted_text, kwarg, position, qualify
 from preflight.rules.base import Rule, examples
 
 _ROOTS = ("lightning.", "pytorch_lightning.")
-
-
-def _text(node: Optional[ast.AST]) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _text(node.value)
-        return f"{inner}.{node.attr}" if inner else None
-    return None
-
-
-def _pos(node: ast.AST) -> tuple[int, int]:
-    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
 @register
@@ -77,7 +64,7 @@ Build a new `Trainer(...)` for each model (inside the loop).
                 qual = qualify(ctx, node.value.func)
                 if qual.startswith(_ROOTS) and qual.rsplit(".", 1)[-1] == "Trainer":
                     for tgt in node.targets:
-                        text = _text(tgt)
+                        text = dotted_text(tgt)
                         if text:
                             trainers.setdefault(text, []).append(node)
         if not trainers:
@@ -88,23 +75,23 @@ Build a new `Trainer(...)` for each model (inside the loop).
             f = call.func
             if not (isinstance(f, ast.Attribute) and f.attr == "fit"):
                 continue
-            owner = _text(f.value)
-            model = _text(call.args[0] if call.args else kwarg(call, "model"))
+            owner = dotted_text(f.value)
+            model = dotted_text(call.args[0] if call.args else kwarg(call, "model"))
             in_test = any(getattr(a, "name", "").lower().startswith("test") for a in ctx.ancestors(call)
                           if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
             if owner in trainers and model and not in_test:
                 fits.setdefault((id(ctx.enclosing_function(call)), owner), []).append((call, model))
         for (scope, owner), calls in fits.items():
-            calls.sort(key=lambda c: _pos(c[0]))
+            calls.sort(key=lambda c: position(c[0]))
             reported = False
             for (first, m1), (second, m2) in zip(calls, calls[1:]):
                 if reported:
                     break
-                between = [a for a in assigns if _pos(first) < _pos(a) < _pos(second)
+                between = [a for a in assigns if position(first) < position(a) < position(second)
                            and id(ctx.enclosing_function(a)) == scope]
                 if self._touched(between, owner):
                     continue
-                rebound = any(_text(t) == m2 for a in between for t in a.targets)
+                rebound = any(dotted_text(t) == m2 for a in between for t in a.targets)
                 if m1 != m2 or rebound:
                     reported = True
                     yield self._finding(ctx, second, owner, m2, first)
@@ -115,7 +102,7 @@ Build a new `Trainer(...)` for each model (inside the loop).
                 if loop is None:
                     continue
                 inside = {id(n) for n in ast.walk(loop)}
-                built_inside = any(id(a) in inside for a in assigns if any(_text(t) == model for t in a.targets))
+                built_inside = any(id(a) in inside for a in assigns if any(dotted_text(t) == model for t in a.targets))
                 trainer_inside = any(id(a) in inside for a in trainers[owner]) or self._touched(
                     [a for a in assigns if id(a) in inside], owner)
                 if built_inside and not trainer_inside and any(
@@ -128,7 +115,7 @@ Build a new `Trainer(...)` for each model (inside the loop).
         """The trainer is built again or its state changed (``trainer = Trainer(...)``, ``trainer.fit_loop.x = ...``)."""
         for a in assigns:
             for t in a.targets:
-                text = _text(t) or ""
+                text = dotted_text(t) or ""
                 if text == owner or text.startswith(owner + "."):
                     return True
         return False

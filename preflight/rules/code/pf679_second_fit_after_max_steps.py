@@ -9,23 +9,10 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import kwarg, qualify
+from preflight.rules._pf4_support import dotted_text, kwarg, position, qualify
 from preflight.rules.base import Rule, examples
 
 _ROOTS = ("lightning.", "pytorch_lightning.")
-
-
-def _text(node: Optional[ast.AST]) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _text(node.value)
-        return f"{inner}.{node.attr}" if inner else None
-    return None
-
-
-def _pos(node: ast.AST) -> tuple[int, int]:
-    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
 def _step_budget(call: ast.Call) -> Optional[ast.expr]:
@@ -42,7 +29,7 @@ def _step_budget(call: ast.Call) -> Optional[ast.expr]:
 
 
 def _model(call: ast.Call) -> Optional[str]:
-    return _text(call.args[0] if call.args else kwarg(call, "model"))
+    return dotted_text(call.args[0] if call.args else kwarg(call, "model"))
 
 
 @register
@@ -98,7 +85,7 @@ Build a new `Trainer(...)` for the second stage, or raise the budget before it
                 if qual.startswith(_ROOTS) and qual.rsplit(".", 1)[-1] == "Trainer":
                     budget = _step_budget(node.value)
                     for tgt in node.targets:
-                        text = _text(tgt)
+                        text = dotted_text(tgt)
                         if text and budget is not None:
                             trainers.setdefault(text, []).append((node, budget))
         if not trainers:
@@ -109,13 +96,13 @@ Build a new `Trainer(...)` for the second stage, or raise the budget before it
             f = call.func
             if not (isinstance(f, ast.Attribute) and f.attr == "fit"):
                 continue
-            owner = _text(f.value)
+            owner = dotted_text(f.value)
             in_test = any(getattr(a, "name", "").lower().startswith("test") for a in ctx.ancestors(call)
                           if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
             if owner in trainers and _model(call) and not in_test:
                 fits.setdefault((id(ctx.enclosing_function(call)), owner), []).append(call)
         for (scope, owner), calls in fits.items():
-            calls.sort(key=_pos)
+            calls.sort(key=position)
             built = [(a, b) for a, b in trainers[owner] if id(ctx.enclosing_function(a)) == scope]
             if not built:
                 continue
@@ -123,10 +110,10 @@ Build a new `Trainer(...)` for the second stage, or raise the budget before it
             for first, second in zip(calls, calls[1:]):
                 if _model(first) != _model(second) or kwarg(second, "ckpt_path") is not None:
                     continue
-                origin = [(a, b) for a, b in built if _pos(a) < _pos(first)]
+                origin = [(a, b) for a, b in built if position(a) < position(first)]
                 if not origin:
                     continue
-                between = [a for a in assigns if _pos(first) < _pos(a) < _pos(second)
+                between = [a for a in assigns if position(first) < position(a) < position(second)
                            and id(ctx.enclosing_function(a)) == scope]
                 if self._touched(between, owner, _model(second) or ""):
                     continue
@@ -143,7 +130,7 @@ Build a new `Trainer(...)` for the second stage, or raise the budget before it
                 loop_assigns = [a for a in assigns if id(a) in inside]
                 if self._touched(loop_assigns, owner, _model(call) or ""):
                     continue
-                origin = [(a, b) for a, b in built if _pos(a) < _pos(loop)]
+                origin = [(a, b) for a, b in built if position(a) < position(loop)]
                 if origin:
                     yield self._finding(ctx, call, owner, origin[-1], None)
                     break
@@ -154,7 +141,7 @@ Build a new `Trainer(...)` for the second stage, or raise the budget before it
         for a in assigns:
             for t in (a.targets if isinstance(a, ast.Assign) else [a.target]):
                 for sub in ast.walk(t):
-                    text = _text(sub) or ""
+                    text = dotted_text(sub) or ""
                     if text in (owner, model) or text.startswith(owner + "."):
                         return True
         return False
