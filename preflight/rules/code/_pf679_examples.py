@@ -5,20 +5,20 @@ from __future__ import annotations
 from textwrap import dedent
 
 _STAGES = dedent("""
-import pytorch_lightning as pl
+    import pytorch_lightning as pl
 
-from data import InDomainDataModule, PretrainDataModule
-from model import LitModel
+    from data import InDomainDataModule, PretrainDataModule
+    from model import LitModel
 
-model = LitModel()
-trainer = pl.Trainer({budget}, accelerator="gpu", devices=1)
+    model = LitModel()
+    trainer = pl.Trainer({budget}, accelerator="gpu", devices=1)
 
-# stage 1: generic pre-training data
-trainer.fit(model, datamodule=PretrainDataModule(batch_size=64))
-{between}
-# stage 2: continue on the in-domain data
-trainer.fit(model, datamodule=InDomainDataModule(batch_size=64){resume}){pin}
-trainer.save_checkpoint("stage2.ckpt")
+    # stage 1: generic pre-training data
+    trainer.fit(model, datamodule=PretrainDataModule(batch_size=64))
+    {between}
+    # stage 2: continue on the in-domain data
+    trainer.fit(model, datamodule=InDomainDataModule(batch_size=64){resume}){pin}
+    trainer.save_checkpoint("stage2.ckpt")
 """)
 
 _W = "  # warning: PF679"

@@ -5,49 +5,49 @@ from __future__ import annotations
 from textwrap import dedent
 
 _GNN = dedent("""
-import pytorch_lightning as pl
-import torch
-import torch.nn.functional as F
+    import pytorch_lightning as pl
+    import torch
+    import torch.nn.functional as F
 
-from gnn import GIN
+    from gnn import GIN
 
 
-class GraphClassifier(pl.LightningModule):
-    def __init__(self, in_channels, num_classes):
-        super().__init__()
-        self.gnn = GIN(in_channels, 64, num_classes)
+    class GraphClassifier(pl.LightningModule):
+        def __init__(self, in_channels, num_classes):
+            super().__init__()
+            self.gnn = GIN(in_channels, 64, num_classes)
 
-    def training_step(self, batch, batch_idx):
-        out = self.gnn(batch.x, batch.edge_index, batch.batch)
-        loss = F.cross_entropy(out, batch.y)
-        self.log("train_loss", loss{train})
-        return loss
+        def training_step(self, batch, batch_idx):
+            out = self.gnn(batch.x, batch.edge_index, batch.batch)
+            loss = F.cross_entropy(out, batch.y)
+            self.log("train_loss", loss{train})
+            return loss
 
-    def validation_step(self, batch, batch_idx):
-        out = self.gnn(batch.x, batch.edge_index, batch.batch)
-        loss = F.cross_entropy(out, batch.y)
-        self.log("val_loss", loss{val}){pin}
+        def validation_step(self, batch, batch_idx):
+            out = self.gnn(batch.x, batch.edge_index, batch.batch)
+            loss = F.cross_entropy(out, batch.y)
+            self.log("val_loss", loss{val}){pin}
 
-    def configure_optimizers(self):
-        return torch.optim.Adam(self.parameters(), lr=1e-3)
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=1e-3)
 """)
 
 # DiffCSP-style: the step hands the batch to forward, which reads batch.num_graphs; log_dict of a dict
 _FORWARD = dedent("""
-import lightning.pytorch as pl
-import torch
+    import lightning.pytorch as pl
+    import torch
 
 
-class CSPDiffusion(pl.LightningModule):
-    def forward(self, batch):
-        times = torch.rand(batch.num_graphs, device=self.device)
-        return {{"loss": self.decoder(times, batch.frac_coords)}}
+    class CSPDiffusion(pl.LightningModule):
+        def forward(self, batch):
+            times = torch.rand(batch.num_graphs, device=self.device)
+            return {{"loss": self.decoder(times, batch.frac_coords)}}
 
-    def validation_step(self, batch, batch_idx):
-        output = self(batch)
-        log_dict = {{"val_loss": output["loss"]}}
-        self.log_dict(log_dict, on_step=False, on_epoch=True{size}){pin}
-        return output["loss"]
+        def validation_step(self, batch, batch_idx):
+            output = self(batch)
+            log_dict = {{"val_loss": output["loss"]}}
+            self.log_dict(log_dict, on_step=False, on_epoch=True{size}){pin}
+            return output["loss"]
 """)
 
 _W = "  # warning: PF680"

@@ -5,24 +5,24 @@ from __future__ import annotations
 from textwrap import dedent
 
 _GLUE = dedent("""
-import pytorch_lightning as pl
-import torch
-from transformers import get_linear_schedule_with_warmup
+    import pytorch_lightning as pl
+    import torch
+    from transformers import get_linear_schedule_with_warmup
 
 
-class GLUETransformer(pl.LightningModule):
-    def setup(self, stage=None):
-        if stage != "fit":
-            return
-        train_loader = self.trainer.datamodule.train_dataloader()
-        tb_size = self.hparams.train_batch_size * max(1, self.trainer.num_devices)
-        {ab}
-        self.total_steps = {total}
+    class GLUETransformer(pl.LightningModule):
+        def setup(self, stage=None):
+            if stage != "fit":
+                return
+            train_loader = self.trainer.datamodule.train_dataloader()
+            tb_size = self.hparams.train_batch_size * max(1, self.trainer.num_devices)
+            {ab}
+            self.total_steps = {total}
 
-    def configure_optimizers(self):
-        optimizer = torch.optim.AdamW(self.parameters(), lr=2e-5)
-        scheduler = get_linear_schedule_with_warmup(optimizer, 0, num_training_steps=self.total_steps)
-        return [optimizer], [{{"scheduler": scheduler, "interval": "step"}}]
+        def configure_optimizers(self):
+            optimizer = torch.optim.AdamW(self.parameters(), lr=2e-5)
+            scheduler = get_linear_schedule_with_warmup(optimizer, 0, num_training_steps=self.total_steps)
+            return [optimizer], [{{"scheduler": scheduler, "interval": "step"}}]
 """)
 
 _AB = "ab_size = self.trainer.accumulate_grad_batches * float(self.trainer.max_epochs)"

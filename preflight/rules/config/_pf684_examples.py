@@ -6,29 +6,29 @@ from __future__ import annotations
 from textwrap import dedent
 
 _MAIN = dedent("""
-# --- main.py
-from lightning.pytorch.cli import LightningCLI
+    # --- main.py
+    from lightning.pytorch.cli import LightningCLI
 
-from datamodule import SpectraDataModule
-from model import Regressor
+    from datamodule import SpectraDataModule
+    from model import Regressor
 
-if __name__ == "__main__":
-    LightningCLI(Regressor, SpectraDataModule)
+    if __name__ == "__main__":
+        LightningCLI(Regressor, SpectraDataModule)
 """)
 
 _CONFIG = dedent("""
-# --- config.yaml
-trainer:
-  max_epochs: 50
-  callbacks:
-    - class_path: lightning.pytorch.callbacks.LearningRateFinder{pin}
-      init_args:
-        update_attr: {update}
-model:
-  hidden_dim: 256
-  lr: 1.5e-3
-{optimizer}data:
-  batch_size: 64
+    # --- config.yaml
+    trainer:
+      max_epochs: 50
+      callbacks:
+        - class_path: lightning.pytorch.callbacks.LearningRateFinder{pin}
+          init_args:
+            update_attr: {update}
+    model:
+      hidden_dim: 256
+      lr: 1.5e-3
+    {optimizer}data:
+      batch_size: 64
 """)
 
 _OPT = """optimizer:
