@@ -71,15 +71,20 @@ def table(tree: ast.Module, name: str) -> Optional[dict[str, str]]:
                 or k.value in out:
             return None  # a key written twice: Python keeps the last, a reader should not guess which
         out[k.value] = v.id
-    # written to elsewhere in the module (``NAME[k] = ...``, ``NAME.update``): not a plain table
+    return None if written_elsewhere(tree, name) else out
+
+
+def written_elsewhere(tree: ast.Module, name: str) -> bool:
+    """Whether the module writes to the table ``name`` after binding it (``NAME[k] = ...``, ``del NAME[k]``,
+    ``NAME.update``/``pop``/``setdefault``): then it is not a plain table."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
                 and isinstance(node.ctx, (ast.Store, ast.Del)):
-            return None
+            return True
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name \
                 and node.attr in ("update", "pop", "setdefault", "__setitem__"):
-            return None
-    return out
+            return True
+    return False
 
 
 def constructor(tree: ast.Module, name: str) -> Optional[tuple[str, int, dict[str, Any], ast.FunctionDef]]:

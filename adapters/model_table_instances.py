@@ -42,14 +42,9 @@ def _table(tree: ast.Module, name: str) -> Optional[dict[str, ast.Call]]:
                 and isinstance(v.func, ast.Name)) or k.value in out:
             return None
         out[k.value] = v
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
-                and isinstance(node.ctx, (ast.Store, ast.Del)):
-            return None
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name \
-                and node.attr in ("update", "pop", "setdefault", "__setitem__"):
-            return None
-    return out or None
+    from preflight.adapters.model_registry_args import written_elsewhere
+
+    return None if not out or written_elsewhere(tree, name) else out
 
 
 def _literals(call: ast.Call) -> Optional[tuple[list[Any], dict[str, Any]]]:
