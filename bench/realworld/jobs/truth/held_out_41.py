@@ -72,7 +72,7 @@ J("geodiff-qm9-conformer-diffusion-yaml-easydict-1gpu",*GD,["."],".",["train.py"
  "batch.grad_accum":T(1,"train.py:90-108 zero_grad, backward and both optimizers' step every iteration"),
  "batch.global":T(64,"64 x 1 x 1"),
  "precision.mode":T("fp32","no autocast, GradScaler or half()"),
- "optimizer.name":T("Adam",gdc+":25-30 optimizer type adam -> train.py:70-71 get_optimizer -> utils/common.py:44-51 torch.optim.Adam(lr 1e-3, betas (0.95, 0.999)) for the global and the local encoder",any_of=["Adam","adam"]),
+ "optimizer.name":T("Adam",gdc+":24-29 optimizer type adam -> train.py:70-71 get_optimizer -> utils/common.py:44-51 torch.optim.Adam(lr 1e-3, betas (0.95, 0.999)) for the global and the local encoder",any_of=["Adam","adam"]),
  "memory.gradient_checkpointing":T(False,"no checkpointing"),
  "data.num_workers":T(0,"train.py:62 DataLoader without num_workers"),
  "data.pin_memory":T(False,"train.py:62 DataLoader without pin_memory"),
@@ -129,16 +129,16 @@ J("lomo-llama-7b-wic-full-ft-deepspeed-zero3-hfargparser-yaml-1gpu",*LO,["lomo"]
  "dist.world_size":T(1,"run.sh:5 deepspeed --include localhost:0: one process on GPU 0"),
  "dist.nodes":T(1,"--include localhost:0"),
  "dist.devices_per_node":T(1,"--include localhost:0"),
- "dist.sharding":T("zero3",loa+":15 deepspeed config/ds_config.json -> "+lot+":55-58 deepspeed.initialize(config=...) with "+lod+":12-13 zero_optimization stage 3",any_of=["zero3","zero_3","deepspeed_zero3"]),
- "batch.micro":T(16,loa+":20 per_device_train_batch_size 16 -> "+lot+":349-357 the trainer's own DataLoader(batch_size=16) fed to the engine's forward ("+lod+":25 train_micro_batch_size_per_gpu 2 is only the engine's bookkeeping)"),
+ "dist.sharding":T("zero3",loa+":14 deepspeed config/ds_config.json -> "+lot+":55-58 deepspeed.initialize(config=...) with "+lod+":12-13 zero_optimization stage 3",any_of=["zero3","zero_3","deepspeed_zero3"]),
+ "batch.micro":T(16,loa+":18 per_device_train_batch_size 16 -> "+lot+":349-357 the trainer's own DataLoader(batch_size=16) fed to the engine's forward ("+lod+":25 train_micro_batch_size_per_gpu 2 is only the engine's bookkeeping)"),
  "batch.grad_accum":T(1,lot+":104-173 one fused LOMO update per batch ("+lod+":23 gradient_accumulation_steps 1)"),
  "batch.global":T(16,"16 x 1 x 1"),
- "data.seq_len":T(1024,loa+":9 data_max_length 1024 -> src/mydatasets.py:60 tokenizer.encode(truncation=True, max_length=1024)"),
+ "data.seq_len":T(1024,loa+":8 data_max_length 1024 -> src/mydatasets.py:60 tokenizer.encode(truncation=True, max_length=1024)"),
  "precision.mode":T("fp16","src/train_lomo.py:35 torch.set_default_dtype(torch.float16): fp16 weights with no fp32 master copy (LOMO), "+lod+":6-8 fp16.enabled and a loss scaler in src/lomo.py",any_of=["fp16","amp_fp16"]),
  "optimizer.name":T("LOMO",lot+":87 LOMO(model, lr, clip_grad_norm, clip_grad_value) (src/lomo.py: fused backward-and-update SGD)",any_of=["LOMO","lomo"]),
- "memory.gradient_checkpointing":T(True,loa+":43 gradient_checkpointing true -> src/train_lomo.py:82 config.gradient_checkpointing = True before from_pretrained"),
+ "memory.gradient_checkpointing":T(True,loa+":39 gradient_checkpointing true -> src/train_lomo.py:82 config.gradient_checkpointing = True before from_pretrained"),
  "data.num_workers":T(0,"no dataloader_num_workers in "+loa+": TrainingArguments default 0 -> "+lot+":355"),
- "data.pin_memory":T(False,loa+":42 dataloader_pin_memory false -> "+lot+":356"),
+ "data.pin_memory":T(False,loa+":38 dataloader_pin_memory false -> "+lot+":356"),
  "dist.offload_optimizer":T("none",lod+":12-20 no offload_optimizer"),
  "dist.offload_params":T("none",lod+":12-20 no offload_param"),
  "dist.overlap_comm":T(True,lod+":14"),
@@ -170,7 +170,7 @@ dvs="dinov2/configs/train/vitl16_short.yaml"
 dvt="dinov2/train/train.py"
 J("dinov2-vitl16-imagenet-submitit-fsdp-4x8gpu",*DV,["."],".",["dinov2/run/train/train.py","--","--nodes","4","--config-file",dvs,"--output-dir","out","train.dataset_path=ImageNet:split=TRAIN:root=data:extra=data"],{
  "dist.world_size":T(32,"--nodes 4 x dinov2/run/submit.py:36-42 --ngpus default 8 -> :108-109 submitit tasks: 32 processes"),
- "dist.nodes":T(4,"--nodes 4 (README.md:486 '4 A100-80GB nodes (32 GPUs)')"),
+ "dist.nodes":T(4,"--nodes 4 (README.md:485 '4 A100-80GB nodes (32 GPUs)')"),
  "dist.devices_per_node":T(8,"dinov2/run/submit.py:36-42 --ngpus default 8"),
  "dist.sharding":T("fsdp_grad_op",dvd+":3-41 every module's sharding_strategy SHARD_GRAD_OP -> dinov2/fsdp/__init__.py:22 get_fsdp_wrapper (gradients and optimizer state sharded, parameters kept whole)",any_of=["fsdp_grad_op","zero2"]),
  "batch.micro":T(64,dvs+":3 train.batch_size_per_gpu 64 -> "+dvt+":201-204 make_data_loader(batch_size=64) per process (each image gives 2 global and 8 local crops)"),
@@ -209,7 +209,7 @@ OR=("xfactlab/orpo","208d2d648068e700cbb1ae0e8320b1dc99b014ec")
 ors="scripts/run_orpo.sh"
 orf="src/accelerate/fsdp.yaml"
 J("orpo-opt-1-3b-ultrafeedback-accelerate-fsdp-trainer-4gpu",*OR,["."],".",[ors],{
- "model.ref":T("facebook/opt-1.3b",ors+":9 --model_name facebook/opt-1.3b -> main.py:45-47 AutoModelForCausalLM.from_pretrained(torch_dtype=torch.bfloat16)",any_of=["facebook/opt-1.3b"]),
+ "model.ref":T("facebook/opt-1.3b",ors+":10 --model_name facebook/opt-1.3b -> main.py:45-47 AutoModelForCausalLM.from_pretrained(torch_dtype=torch.bfloat16)",any_of=["facebook/opt-1.3b"]),
  "model.num_parameters":T(1315758080,"OPT-1.3b: 1.3B parameters (the facebook/opt-1.3b checkpoint)",rel_tol=0.1),
  "dist.world_size":T(4,ors+":7 accelerate launch --config_file ./src/accelerate/fsdp.yaml -> "+orf+":19 num_processes 4"),
  "dist.nodes":T(1,orf+":18 num_machines 1"),
