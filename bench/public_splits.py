@@ -201,6 +201,13 @@ and a post-training framework's automated benchmark of Qwen3-0.6B full SFT on on
 checkpointing and per-layer compile, 2 micro batches of 8192 / 16384 tokens on an H100 80GB or an RTX A6000
 (max_memory_reserved GiB) and an out-of-memory run at 65536 on the H100; 6 peaks and one OOM, 7 training rows;
 committed before it was first scored).
+
+``--split held-out-38`` the thirty-eighth, ``calibration/public/heldout38.json`` (three publishers no estimator source
+cites, by est36b's rule, and no decoder LM: an issue comment's bert-base-cased MRPC fine-tunes on 2 GPUs, 128 tokens,
+per-device batch 8-64 in fp32 and fp16 AMP (nvidia-smi MB, the GPU not named), an FP8 library README's FP16 AMP
+baselines of a 1.0B Swin at batch 16 and a 1.2B ViT at batch 128 under 8-GPU DDP (nvidia-smi MB, the GPU not named),
+and a T5 v1.1 base pre-training README's 60 GB of 80 at batch 64 x 2 of 512 / 114 tokens in fp32 on an A100 80GB;
+11 peaks, all training rows, 2 verdict-free GPUs; committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -245,6 +252,7 @@ HELDOUT34 = REPO / "calibration" / "public" / "heldout34.json"
 HELDOUT35 = REPO / "calibration" / "public" / "heldout35.json"
 HELDOUT36 = REPO / "calibration" / "public" / "heldout36.json"
 HELDOUT37 = REPO / "calibration" / "public" / "heldout37.json"
+HELDOUT38 = REPO / "calibration" / "public" / "heldout38.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -261,4 +269,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-31": HELDOUT31, "held-out-32": HELDOUT32,
                "held-out-33": HELDOUT33, "held-out-34": HELDOUT34,
                "held-out-35": HELDOUT35, "held-out-36": HELDOUT36,
-               "held-out-37": HELDOUT37}
+               "held-out-37": HELDOUT37,
+               "held-out-38": HELDOUT38}
