@@ -123,6 +123,7 @@ FILE = {
     "PF371": "code.pf371_prepared_model_unwrapped_before_training",
     "PF378": "code.pf378_seq_first_rnn_read_at_last_step",
     "PF379": "code.pf379_eval_split_of_augmented_dataset",
+    "PF395": "code.pf395_token_labels_through_padding_collator",
     "PF401": "code.pf401_backward_under_accelerate",
     "PF402": "code.pf402_unprepared_train_loader",
     "PF403": "code.pf403_accumulation_without_accumulate",
@@ -494,5 +495,7 @@ JOB = {
     "PF681": "plan.pf681_accelerate_schedule_counts_micro_batches",
     "PF682": "plan.pf682_lightning_batch_end_loss_divided_by_accumulation",
     "PF684": "config.pf684_lr_finder_with_cli_optimizer",
+    "PF688": "plan.pf688_deepspeed_include_physical_gpu_ids",
+    "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF801": "plan.pf801_does_not_fit",
 }
