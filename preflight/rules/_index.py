@@ -497,5 +497,6 @@ JOB = {
     "PF684": "config.pf684_lr_finder_with_cli_optimizer",
     "PF688": "plan.pf688_deepspeed_include_physical_gpu_ids",
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
+    "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
     "PF801": "plan.pf801_does_not_fit",
 }
