@@ -360,6 +360,7 @@ JOB = {
     "PF386": "plan.pf386_lora_targets_not_in_model",
     "PF387": "plan.pf387_lora_target_partly_missing",
     "PF388": "plan.pf388_warmup_ratio_overridden_by_steps",
+    "PF396": "plan.pf396_tracker_package_not_in_requirements",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
