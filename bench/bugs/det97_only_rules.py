@@ -20,11 +20,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from score import CONFIG_SUFFIXES, SETS, launch_script, parse_cases
 
 GATES = {
-    "PF395": lambda t: "DataCollatorWithPadding" in t and "ForTokenClassification" in t,
-    "PF396": lambda t: "log_with" in t,
-    "PF688": lambda t: "deepspeed" in t and re.search(r"--include|\s-i\s", t) is not None,
-    "PF689": lambda t: "num_processes" in t and "CUDA_VISIBLE_DEVICES" in t,
-    "PF690": lambda t: "train_micro_batch_size_per_gpu" in t or '"gradient_accumulation_steps"' in t,
+    "PF395": lambda t, f: "DataCollatorWithPadding" in t and "ForTokenClassification" in t,
+    "PF396": lambda t, f: "log_with" in t and any(Path(n).name.startswith("requirements") for n in f),
+    "PF688": lambda t, f: "deepspeed" in t and re.search(r"--include|\s-i\s", t) is not None,
+    "PF689": lambda t, f: "num_processes" in t and "CUDA_VISIBLE_DEVICES" in t,
+    "PF690": lambda t, f: "--deepspeed" in t and "output_dir" in t and re.search(
+        r"\"(train_micro_batch_size_per_gpu|gradient_accumulation_steps)\"\s*:\s*[0-9]", t) is not None,
 }
 
 
@@ -74,7 +75,7 @@ def main() -> None:
                         if not files:
                             continue
                         text = "\n".join(files.values()) + "\n" + case.launch
-                        codes = [c for c, gate in GATES.items() if c in known and gate(text)]
+                        codes = [c for c, gate in GATES.items() if c in known and gate(text, files)]
                         if not codes:
                             continue
                         label = "correct" if case.kind == "correct" else variant

@@ -48,8 +48,18 @@ def _assigned(text: str, var: str) -> bool:
     return re.search(r"^\s*(?:export\s+)?" + var + r"=", text, re.M) is not None
 
 
+def _exported_ids(text: str) -> Optional[list[int]]:
+    """The literal list the launch script exports as ``CUDA_VISIBLE_DEVICES`` (its last export), if any."""
+    found = None
+    for m in re.finditer(r"^\s*export\s+CUDA_VISIBLE_DEVICES=[\"']?([0-9, ]+)[\"']?\s*(?:#.*)?$", text, re.M):
+        found = _literal_ids(m.group(1))
+    return found
+
+
 def _literal_ids(value: str) -> Optional[list[int]]:
     parts = [p.strip() for p in value.split(",")]
+    if not value.strip():
+        return None
     return [int(p) for p in parts] if parts and all(p.isdigit() for p in parts) else None
 
 
@@ -69,8 +79,8 @@ class DeepspeedIncludePhysicalGpuIds(PlanRule):
 A `deepspeed` launch line whose `--include` (`-i`) list is the scheduler's device
 variable (`--include localhost:$CUDA_VISIBLE_DEVICES`, `$SLURM_JOB_GPUS`,
 `$SLURM_STEP_GPUS`) in a SLURM batch script that does not set the variable itself; or an
-`--include` list of literal ids while the launch exports `CUDA_VISIBLE_DEVICES` to a list
-that is not GPUs 0..K-1.
+`--include` list (literal, or `$CUDA_VISIBLE_DEVICES`) while the launch exports
+`CUDA_VISIBLE_DEVICES` to a literal list that is not GPUs 0..K-1.
 
 ## Why it matters
 
@@ -89,6 +99,7 @@ resource flag at all), not the physical ids.
 
 ## When preflight stays silent
 
+* The launch script exports a literal list that is GPUs 0..K-1 (every slot exists).
 * The launch script sets the variable itself without exporting it (a plain shell variable
   used only to build the list: the launcher then sees every GPU of the node).
 * The script is not a SLURM batch script and exports nothing (the caller's environment is
@@ -112,9 +123,12 @@ resource flag at all), not the physical ids.
             return
         text = _launch_text(pctx)
         ref = _REF.search(include)
+        exported = _literal_ids(info.env.get("CUDA_VISIBLE_DEVICES", "")) or _exported_ids(text)
+        if ref is not None and ref.group(1) == "CUDA_VISIBLE_DEVICES" and exported is not None:
+            include = _REF.sub(",".join(str(i) for i in exported), include)  # the exported list, written out
+            ref = None
         if ref is not None:
-            var = ref.group(1)
-            if "#SBATCH" not in text or _assigned(text, var):
+            if "#SBATCH" not in text or _assigned(text, ref.group(1)):
                 return
             message = (f"`--include {include}` hands the launcher the physical ids of the SLURM allocation, but "
                        "the launcher numbers the GPUs it can see from 0: on an allocation that is not GPUs 0..K-1 "
@@ -122,19 +136,19 @@ resource flag at all), not the physical ids.
                        "parse_inclusion_exclusion before any worker starts (\"No slot '4' specified on host "
                        "'localhost'\"). Use `--num_gpus K`, or no resource flag")
         else:
-            visible = _literal_ids(info.env.get("CUDA_VISIBLE_DEVICES", ""))
             host, _, slots = include.partition(":")
             ids = _literal_ids(slots) if host == "localhost" else None
-            if visible is None or ids is None or visible == list(range(len(visible))):
+            if exported is None or ids is None or exported == list(range(len(exported))):
                 return
-            missing = [i for i in ids if i >= len(visible)]
+            missing = [i for i in ids if i >= len(exported)]
             if not missing:
                 return
-            message = (f"`--include {include}` while CUDA_VISIBLE_DEVICES={info.env['CUDA_VISIBLE_DEVICES']} is "
-                       f"exported: the launcher sees {len(visible)} GPU(s), numbered 0..{len(visible) - 1}, so "
-                       f"slot(s) {', '.join(str(i) for i in missing)} do not exist and it stops before any worker "
-                       "starts (\"No slot ... specified on host 'localhost'\"). Drop CUDA_VISIBLE_DEVICES and keep "
-                       "--include, or keep the variable and use --num_gpus")
+            value = ",".join(str(i) for i in exported)
+            message = (f"`--include {include}` while CUDA_VISIBLE_DEVICES={value} is exported: the launcher sees "
+                       f"{len(exported)} GPU(s), numbered 0..{len(exported) - 1}, so slot(s) "
+                       f"{', '.join(str(i) for i in missing)} do not exist and it stops before any worker starts "
+                       "(\"No slot ... specified on host 'localhost'\"). Drop the export and keep --include, or "
+                       "keep the export and use --num_gpus")
         finding = report_at(pctx, self, launched_script(pctx, info.script), message)
         if finding is not None:
             yield finding
