@@ -1,13 +1,13 @@
 """PF688 deepspeed-include-physical-gpu-ids: ``deepspeed --include localhost:$CUDA_VISIBLE_DEVICES`` in a
-SLURM job (or with the variable exported): the launcher numbers the GPUs it sees from 0, so the physical
-ids of the allocation name slots it does not have."""
+SLURM job: the launcher numbers the GPUs it sees from 0, so the physical ids of the allocation name slots it
+does not have."""
 
 from __future__ import annotations
 
 import os
 import re
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -48,21 +48,6 @@ def _assigned(text: str, var: str) -> bool:
     return re.search(r"^\s*(?:export\s+)?" + var + r"=", text, re.M) is not None
 
 
-def _exported_ids(text: str) -> Optional[list[int]]:
-    """The literal list the launch script exports as ``CUDA_VISIBLE_DEVICES`` (its last export), if any."""
-    found = None
-    for m in re.finditer(r"^\s*export\s+CUDA_VISIBLE_DEVICES=[\"']?([0-9, ]+)[\"']?\s*(?:#.*)?$", text, re.M):
-        found = _literal_ids(m.group(1))
-    return found
-
-
-def _literal_ids(value: str) -> Optional[list[int]]:
-    parts = [p.strip() for p in value.split(",")]
-    if not value.strip():
-        return None
-    return [int(p) for p in parts] if parts and all(p.isdigit() for p in parts) else None
-
-
 @register
 class DeepspeedIncludePhysicalGpuIds(PlanRule):
     code = "PF688"
@@ -70,17 +55,14 @@ class DeepspeedIncludePhysicalGpuIds(PlanRule):
     severity = Severity.ERROR
     category = Category.DISTRIBUTED
     frameworks = ("deepspeed",)
-    summary = ("`deepspeed --include localhost:$CUDA_VISIBLE_DEVICES` under SLURM (or with the variable "
-               "exported): the launcher numbers the visible GPUs from 0, so the physical ids name slots it "
+    summary = ("`deepspeed --include localhost:$CUDA_VISIBLE_DEVICES` under SLURM: the launcher numbers the visible GPUs from 0, so the physical ids name slots it "
                "does not have")
     explanation = """
 ## What it finds
 
 A `deepspeed` launch line whose `--include` (`-i`) list is the scheduler's device
 variable (`--include localhost:$CUDA_VISIBLE_DEVICES`, `$SLURM_JOB_GPUS`,
-`$SLURM_STEP_GPUS`) in a SLURM batch script that does not set the variable itself; or an
-`--include` list (literal, or `$CUDA_VISIBLE_DEVICES`) while the launch exports
-`CUDA_VISIBLE_DEVICES` to a literal list that is not GPUs 0..K-1.
+`$SLURM_STEP_GPUS`) in a SLURM batch script that does not set the variable itself.
 
 ## Why it matters
 
@@ -99,12 +81,10 @@ resource flag at all), not the physical ids.
 
 ## When preflight stays silent
 
-* The launch script exports a literal list that is GPUs 0..K-1 (every slot exists).
-* The launch script sets the variable itself without exporting it (a plain shell variable
-  used only to build the list: the launcher then sees every GPU of the node).
-* The script is not a SLURM batch script and exports nothing (the caller's environment is
-  unknown).
-* The exported list is GPUs 0..K-1, or the included ids are all below K.
+* The launch script sets the variable itself (a literal list it chose: what the launcher
+  sees then depends on whether it is exported, which PF545 covers for bare launches).
+* The script is not a SLURM batch script (the caller's environment is unknown).
+* The include list is literal ids (`--include localhost:0,1`).
 """
     bad_examples = examples("preflight.rules.plan._pf688_examples", "PF688_BAD")
     good_examples = examples("preflight.rules.plan._pf688_examples", "PF688_GOOD")
@@ -123,32 +103,13 @@ resource flag at all), not the physical ids.
             return
         text = _launch_text(pctx)
         ref = _REF.search(include)
-        exported = _literal_ids(info.env.get("CUDA_VISIBLE_DEVICES", "")) or _exported_ids(text)
-        if ref is not None and ref.group(1) == "CUDA_VISIBLE_DEVICES" and exported is not None:
-            include = _REF.sub(",".join(str(i) for i in exported), include)  # the exported list, written out
-            ref = None
-        if ref is not None:
-            if "#SBATCH" not in text or _assigned(text, ref.group(1)):
-                return
-            message = (f"`--include {include}` hands the launcher the physical ids of the SLURM allocation, but "
-                       "the launcher numbers the GPUs it can see from 0: on an allocation that is not GPUs 0..K-1 "
-                       "(CUDA_VISIBLE_DEVICES=4,5) the included slots do not exist and it stops in "
-                       "parse_inclusion_exclusion before any worker starts (\"No slot '4' specified on host "
-                       "'localhost'\"). Use `--num_gpus K`, or no resource flag")
-        else:
-            host, _, slots = include.partition(":")
-            ids = _literal_ids(slots) if host == "localhost" else None
-            if exported is None or ids is None or exported == list(range(len(exported))):
-                return
-            missing = [i for i in ids if i >= len(exported)]
-            if not missing:
-                return
-            value = ",".join(str(i) for i in exported)
-            message = (f"`--include {include}` while CUDA_VISIBLE_DEVICES={value} is exported: the launcher sees "
-                       f"{len(exported)} GPU(s), numbered 0..{len(exported) - 1}, so slot(s) "
-                       f"{', '.join(str(i) for i in missing)} do not exist and it stops before any worker starts "
-                       "(\"No slot ... specified on host 'localhost'\"). Drop the export and keep --include, or "
-                       "keep the export and use --num_gpus")
+        if ref is None or "#SBATCH" not in text or _assigned(text, ref.group(1)):
+            return
+        message = (f"`--include {include}` hands the launcher the physical ids of the SLURM allocation, but "
+                   "the launcher numbers the GPUs it can see from 0: on an allocation that is not GPUs 0..K-1 "
+                   "(CUDA_VISIBLE_DEVICES=4,5) the included slots do not exist and it stops in "
+                   "parse_inclusion_exclusion before any worker starts (\"No slot '4' specified on host "
+                   "'localhost'\"). Use `--num_gpus K`, or no resource flag")
         finding = report_at(pctx, self, launched_script(pctx, info.script), message)
         if finding is not None:
             yield finding
