@@ -25,23 +25,29 @@ _JOB = dedent("""
     if __name__ == "__main__":
         main()
     # --- requirements.txt
-    accelerate==0.10.0
+    accelerate=={accelerate}
     torch==1.12.0
     {requirement}
     """)
 
 PF396_BAD = [
-    _JOB.format(extra_import="", tracker='"wandb"', pin="  # warning: PF396", requirement=""),
-    _JOB.format(extra_import="", tracker='["tensorboard"]', pin="  # warning: PF396", requirement="wandb"),
+    _JOB.format(extra_import="", tracker='"wandb"', pin="  # warning: PF396", requirement="",
+                accelerate="0.10.0"),
+    _JOB.format(extra_import="", tracker='["tensorboard"]', pin="  # warning: PF396", requirement="wandb",
+                accelerate="0.9.0"),
 ]
 
 PF396_GOOD = [
+    # tricky: a later accelerate (its handling of a missing tracker was not checked: silent)
+    _JOB.format(extra_import="", tracker='"wandb"', pin="", requirement="", accelerate="0.32.1"),
     # the fix
-    _JOB.format(extra_import="", tracker='"wandb"', pin="", requirement="wandb==0.12.21"),
+    _JOB.format(extra_import="", tracker='"wandb"', pin="", requirement="wandb==0.12.21", accelerate="0.10.0"),
     # tricky: tensorboardX provides the tensorboard tracker
-    _JOB.format(extra_import="", tracker='"tensorboard"', pin="", requirement="tensorboardX>=2.5"),
+    _JOB.format(extra_import="", tracker='"tensorboard"', pin="", requirement="tensorboardX>=2.5",
+                accelerate="0.10.0"),
     # tricky: the script imports the package itself (present, or a different failure)
-    _JOB.format(extra_import="import wandb\n", tracker='"wandb"', pin="", requirement=""),
+    _JOB.format(extra_import="import wandb\n", tracker='"wandb"', pin="", requirement="",
+                accelerate="0.10.0"),
     # tricky: every installed tracker
-    _JOB.format(extra_import="", tracker='"all"', pin="", requirement=""),
+    _JOB.format(extra_import="", tracker='"all"', pin="", requirement="", accelerate="0.10.0"),
 ]

@@ -27,6 +27,9 @@ _PACKAGES = {
     "clearml": ("clearml",),
     "dvclive": ("dvclive",),
 }
+# the first release after the one the report documents (0.10: a missing tracker skipped without a word);
+# what later releases do was not checked, so the rule stays silent there
+_LOUD_FROM = (0, 11)
 _PIN_FILES = ("environment.yml", "environment.yaml", "pyproject.toml", "setup.py", "setup.cfg", "Pipfile")
 
 
@@ -71,25 +74,24 @@ class TrackerPackageNotInRequirements(PlanRule):
     severity = Severity.WARNING
     category = Category.CONFIG
     frameworks = ("accelerate",)
-    summary = ("`Accelerator(log_with=\"wandb\")` while the project's requirements list accelerate but not "
-               "the tracker's package: the run logs nothing, or stops at start-up")
+    summary = ("`Accelerator(log_with=\"wandb\")` on accelerate <= 0.10 while the project's requirements do not "
+               "list the tracker's package: the run logs nothing, without a warning")
     explanation = """
 ## What it finds
 
 `Accelerator(log_with="wandb")` (or `"tensorboard"`, `"comet_ml"`, `"mlflow"`, `"aim"`,
 `"clearml"`, `"dvclive"`, or a list of them) in a project whose `requirements*.txt` (with
-its `pyproject.toml`/`setup.py`/`environment.yml`, beside the script or above it) names
-`accelerate` but not the package of that tracker, and whose scripts do not import the
-package themselves.
+its `pyproject.toml`/`setup.py`/`environment.yml`, beside the script or above it) pins
+`accelerate` at 0.10 or older and does not name the package of that tracker, and whose
+scripts do not import the package themselves.
 
 ## Why it matters
 
 Accelerate builds a tracker only when its package is importable. accelerate 0.10 skipped a
 missing one without a word: `init_trackers` and `accelerator.log` ran and the whole run
 left no metrics (accelerate issue 520, "Warn user when attempting to track when logger(s)
-are not installed"); later releases raise at start-up instead ("Tried adding logger wandb,
-but package is unavailable in the system"). An environment built from the requirements
-file does not have the package.
+are not installed"). An environment built from the requirements file does not have the
+package.
 
 ## How to fix it
 
@@ -98,8 +100,8 @@ tracker that is installed.
 
 ## When preflight stays silent
 
-* There is no `requirements*.txt`, or the dependency files do not name `accelerate` (the
-  list is not the job's full environment).
+* There is no `requirements*.txt`, or it does not pin `accelerate` at 0.10 or older (what
+  later releases do with a missing tracker was not checked).
 * The package is named there (any release), or a script of the job imports it.
 * `log_with="all"` or a value that is not a literal.
 """
@@ -125,15 +127,17 @@ tracker that is installed.
                 if not trackers:
                     continue
                 texts = _pin_texts(pctx, Path(str(script.source.path)))
-                if texts is None or not _names(texts, "accelerate"):
+                version = pctx.version("accelerate", script)
+                if texts is None or not _names(texts, "accelerate") or version is None or version.how != "pinned" \
+                        or version.at_least(*_LOUD_FROM):
                     continue
                 for tracker, node in trackers:
                     if any(_names(texts, p) for p in _PACKAGES[tracker]):
                         continue
                     yield pctx.code_finding(
                         self, script, node,
-                        f"log_with=\"{tracker}\", but the project's requirements list accelerate and not "
+                        f"log_with=\"{tracker}\", but the project's requirements do not list "
                         f"{_PACKAGES[tracker][0]}: in an environment built from them accelerate has no "
-                        f"{tracker} tracker, so the run logs nothing (accelerate 0.10 skips it without a word) or "
-                        "stops at start-up (later releases: \"package is unavailable in the system\"). Add "
-                        f"{_PACKAGES[tracker][0]} to the requirements")
+                        f"{tracker} tracker, and {version.describe()} skips it without a word: init_trackers and "
+                        f"accelerator.log run and the whole run logs nothing. Add {_PACKAGES[tracker][0]} to the "
+                        "requirements")
