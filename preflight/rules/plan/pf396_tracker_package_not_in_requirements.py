@@ -122,8 +122,11 @@ tracker that is installed.
                     continue
                 value = kwarg(call, "log_with")
                 items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value] if value else []
-                trackers = [(const_str(item), item) for item in items]
-                trackers = [(t, node) for t, node in trackers if t in _PACKAGES and t not in imported]
+                trackers: list[tuple[str, ast.AST]] = []
+                for item in items:
+                    name = const_str(item)
+                    if name is not None and name in _PACKAGES and name not in imported:
+                        trackers.append((name, item))
                 if not trackers:
                     continue
                 texts = _pin_texts(pctx, Path(str(script.source.path)))
