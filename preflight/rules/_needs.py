@@ -97,6 +97,7 @@ NEEDS = {
     "PF371": ('prepare',),
     "PF378": ('LSTM', 'GRU', 'RNN'),
     "PF379": ('random_split', 'Subset', 'sampler'),
+    "PF395": ('DataCollatorWithPadding', 'ForTokenClassification'),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
