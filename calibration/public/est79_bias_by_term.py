@@ -121,6 +121,26 @@ def table(recs: Sequence[Dict[str, Any]], key: str, total: int) -> List[str]:
     return lines
 
 
+def concentration(recs: Sequence[Dict[str, Any]], total: int) -> List[str]:
+    """How much of the pooled signed error the most negative sources carry, and what the other rows show."""
+    by: Dict[str, List[float]] = {}
+    for rec in recs:
+        by.setdefault(str(rec["row"]["source"]), []).append(rec["error"])
+    ranked = sorted(by.values(), key=sum)
+    errs = sorted(e for v in ranked for e in v)
+    lines = [f"{len(by)} sources, {sum(1 for v in ranked if sum(v) < 0)} with a negative mean; median row "
+             f"{errs[len(errs) // 2]:+.2%}" if errs else "no rows"]
+    for k in (5, 10, 20):
+        top, rest = ranked[:k], [e for v in ranked[k:] for e in v]
+        if not rest:
+            break
+        lines.append(f"the {k} most negative sources: {sum(len(v) for v in top)} rows carry "
+                     f"{sum(sum(v) for v in top) / total * 100:+.2f}pt; the other {len(rest)} rows: signed "
+                     f"{sum(rest) / len(rest):+.2%}, MAE {sum(abs(e) for e in rest) / len(rest):.2%}, median "
+                     f"{sorted(rest)[len(rest) // 2]:+.2%}")
+    return lines
+
+
 KEYS = ("split", "kind", "phase", "dominant", "term>=15%", *SETTINGS, "source")
 
 
@@ -133,6 +153,7 @@ def report(splits: Sequence[str], keys: Sequence[str], kind: str = "", top: int 
     lines = [f"{len(held)} of {n} scored held-out rows of {len(splits)} splits (the fitting half left out of the pool), pooled "
              f"signed {sum(r['error'] for r in held) / n:+.2%}, MAE {sum(abs(r['error']) for r in held) / n:.2%} "
              f"(IN-SAMPLE: every split has been read)"]
+    lines.extend(concentration(held, n))
     for key in keys:
         lines.append("")
         body = table(held, key, n)
