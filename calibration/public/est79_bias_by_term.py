@@ -150,9 +150,11 @@ def report(splits: Sequence[str], keys: Sequence[str], kind: str = "", top: int 
     n = len(held)
     if kind:
         held = [r for r in held if r["row"]["measured"] == kind]
-    lines = [f"{len(held)} of {n} scored held-out rows of {len(splits)} splits (the fitting half left out of the pool), pooled "
-             f"signed {sum(r['error'] for r in held) / n:+.2%}, MAE {sum(abs(r['error']) for r in held) / n:.2%} "
-             f"(IN-SAMPLE: every split has been read)"]
+    m = len(held) or 1
+    lines = [f"{len(held)} of {n} scored held-out rows of {len(splits)} splits (the fitting half left out of the "
+             f"pool): mean signed {sum(r['error'] for r in held) / m:+.2%}, MAE "
+             f"{sum(abs(r['error']) for r in held) / m:.2%}, share of the pooled signed error "
+             f"{sum(r['error'] for r in held) / n * 100:+.2f}pt (IN-SAMPLE: every split has been read)"]
     lines.extend(concentration(held, n))
     for key in keys:
         lines.append("")
