@@ -86,5 +86,9 @@ def test_llama_recipes_pr41_rows_in_sample():
     assert abs(kept - m_kept) / m_kept < 0.07
     assert abs(dropped - m_dropped) / m_dropped < 0.07
     assert abs((kept - dropped) - (m_kept - m_dropped)) / (m_kept - m_dropped) < 0.10
-    # without the cache the kept row was 32% under and the two estimates were equal
-    assert estimate(_inp(keeps_outputs=True)).allocated_peak()[0] == estimate(_inp()).allocated_peak()[0]
+    # without the cache the kept row was 32% under: since est79 keeping the outputs still adds the
+    # kept logits at the start of backward, but that is under half the measured step; the cache is
+    # the rest
+    no_cache_step = (estimate(_inp(keeps_outputs=True)).allocated_peak()[0]
+                     - estimate(_inp()).allocated_peak()[0])
+    assert 0 < no_cache_step < 0.5 * (m_kept - m_dropped)

@@ -9,7 +9,11 @@ step's output object until the next step's forward returns and replaces it. So:
   moment both exist in full);
 - through the step's own backward, its outputs stay referenced: at the end of backward, when
   every gradient exists and the saved activations are gone, its logits and its cache are
-  still there; at the start, the part of the cache autograd does not save is extra.
+  still there; at the start, the part of the cache autograd does not save is extra, and so
+  are the returned logits wherever the loss's own backward bytes do not count them (an eager
+  cross-entropy saves its fp32 log-softmax output, not the logits: est79, measured on CPU with
+  torch's profiler, ``calibration/est79_loop_logits.py``: transformers 4.57's loss path is 12
+  bytes per token x vocabulary at the start of backward, 14 with the output object kept).
 
 What a cache holds in training (transformers' decoders return one whenever
 ``config.use_cache`` is true, the default, and transformers' own gradient checkpointing is off:
@@ -104,12 +108,16 @@ def _cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[float, floa
 
 
 def held_outputs(inp: Any, arch: Any, comp: float, tokens: float,
-                 logits_held: float, loop_logits: float = 0.0) -> dict[str, float]:
+                 logits_held: float, loop_logits: float = 0.0,
+                 logits_outside_bwd: float = 0.0) -> dict[str, float]:
     """Extra bytes per moment when the loop keeps its outputs (0 each when it does not):
     ``forward`` (end of forward: previous step's logits and cache, this step's unsaved cache
     part), ``backward_start`` (this step's unsaved cache part) and ``backward_end`` (this
     step's logits and whole cache). ``loop_logits``: what a loop known to keep its logits holds
-    (torchtune before 0.3, ``torchtune_loop.loop_logits_bytes``), in place of ``logits_held``."""
+    (torchtune before 0.3, ``torchtune_loop.loop_logits_bytes``), in place of ``logits_held``.
+    ``logits_outside_bwd``: the returned logits the loss's backward does not count (the eager
+    standard loss: ``train_activations``), added at ``backward_start`` when the loop keeps its
+    outputs (est79)."""
     if inp.mode != "train":
         return {"forward": 0.0, "backward_start": 0.0, "backward_end": 0.0}
     cache, unsaved = returned_cache(inp, arch, comp, tokens)
@@ -119,5 +127,6 @@ def held_outputs(inp: Any, arch: Any, comp: float, tokens: float,
         # the step's own output object is dropped after forward: its unsaved cache part
         # exists at the end of forward only
         return {"forward": unsaved, "backward_start": 0.0, "backward_end": 0.0}
-    return {"forward": logits_held + cache + unsaved, "backward_start": unsaved,
+    kept_at_start = logits_outside_bwd if getattr(inp, "keeps_outputs", False) else 0.0
+    return {"forward": logits_held + cache + unsaved, "backward_start": unsaved + kept_at_start,
             "backward_end": logits_held + cache}

@@ -53,7 +53,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         arch = replace(arch, extra={**arch.extra, "mlp_act": str(inp.mlp_act).lower()})
     out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
            "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0, "logits_loop": 0.0,
-           "logits_returned": 0.0}
+           "logits_returned": 0.0, "logits_outside_bwd": 0.0}
     if family == "cnn":
         image = inp.image_size or arch.image_size
         acts = AV.cnn(arch, d, batch=b, image=image)
@@ -222,6 +222,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch) + capped
         out["logits_fwd"] += capped
         out["logits_at_head"] = tv * elem   # the logits' gradient reaching the head
+        # what the output object holds that the loss's backward does not count (est79):
+        # the returned logits, alive through backward when the loop keeps the outputs
+        out["logits_outside_bwd"] = out["logits_returned"]
         # torchtune before 0.3: the loop's own name keeps the shifted fp32 logits (torchtune_loop.py)
         out["logits_loop"] = loop_logits_bytes(inp, tv)
     return out

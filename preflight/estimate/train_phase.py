@@ -412,7 +412,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
            max(fwd_at_head - acts["logits_fwd"], block_t - acts["logits_fwd"], 0.0), ab)
     # a loop that keeps its outputs object (held_outputs.py): previous step's logits and cache
     held = held_outputs(inp, arch, d.comp, float(inp.micro_batch * (inp.seq_len or 0)),
-                        max(acts.get("logits_returned", 0.0), acts["logits_held"]), acts["logits_loop"])
+                        max(acts.get("logits_returned", 0.0), acts["logits_held"]), acts["logits_loop"],
+                        acts.get("logits_outside_bwd", 0.0))
     ph.add("forward", "held_outputs", held["forward"], ab)
     # Backward starts with every activation saved, the loss gradients over the vocabulary
     # (or, later, one recomputed layer and its own gradients); it ends with every gradient
