@@ -21,6 +21,7 @@ inferred from the option's name) or ``low`` for declared defaults.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Optional
 
 from preflight.adapters.cliargs_model import _ModelPass
@@ -119,6 +120,10 @@ def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], O
 
 
 
+# ``TrainingArguments(..., optim=script_args.optim, ...)``: the option handed to the Trainer's own arguments
+_HANDS_OPTIM = re.compile(r"\bTrainingArguments\((?:[^()]|\([^()]*\))*\boptim\s*=\s*\w+\.optim\b")
+
+
 class _Pass(_ModelPass):
     def run(self) -> None:
         self.side_effects()
@@ -159,6 +164,13 @@ class _Pass(_ModelPass):
             # a TrainingArguments subclass of the project redeclares ``optim`` with its own default
             # (facebookresearch/MobileLLM @ 8b9769db utils/process_args.py:46-48 ``optim = "adamw_torch"``)
             self.add("optimizer.name", found[1], found[2], "medium")
+        elif found is not None and isinstance(found[1], str) and found[1] \
+                and self.decl.options["optim"].origin == "dataclass" and _HANDS_OPTIM.search(self.script.source.text):
+            # a script dataclass's ``optim`` default copied by hand into the TrainingArguments the Trainer
+            # builds its optimizer from (the TRL example scripts' ``ScriptArguments``; RLHFlow/RLHF-Reward-Modeling
+            # @ fc39179 bradley-terry-rm/gemma_2B_rm.py:82-84 ``default="paged_adamw_32bit"`` -> :173
+            # ``optim=script_args.optim``)
+            self.add("optimizer.name", found[1], found[2], found[3])
         from preflight.adapters.cliargs_help import trainer_compile, trainer_workers
 
         trainer_compile(self)

@@ -25,6 +25,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_dict2ns import converted_name, unwrapped_load
 from preflight.adapters.config_object_files import file_tree, opened, path_form
 from preflight.adapters.config_object_first_pass import first_pass
+from preflight.adapters.config_object_module_hparams import imported_objects
 from preflight.adapters.config_object_options import decided_by_options, option_leaf
 from preflight.adapters.config_object_overrides import apply_overrides
 from preflight.adapters.config_object_returns import bind_returned, returned
@@ -107,6 +108,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
     given_paths: dict[int, dict[str, tuple[Namespace, str]]] = {}
     for fn in fns:
         local: dict[str, Tree] = {}
+        if fn is script_tree:  # ``from hparams import hparams``: a module-level HParams(...) (config_object_module_hparams)
+            local.update(imported_objects(script_tree, modules, builder))
         if namespace is not None:
             for param in given.get(id(fn), ()):
                 local[param] = namespace

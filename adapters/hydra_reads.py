@@ -248,6 +248,9 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             value = dtype.value.name if isinstance(dtype.value, _Torch) else None if dtype.value is None else "?"
             found.mixed.append((value or "none", dtype.path, line))
         return
+    zipped = _zipped_batch(call, name, reader)  # BLIP's ``create_loader(..., batch_size=[E], ...)`` (loader_zip.py)
+    if zipped is not None:
+        found.loader_batch.append((zipped.value, zipped.path, line))
     from preflight.adapters.sampler_batch import sampler_batch_arg
 
     batch = sampler_batch_arg(call, name, reader)  # a project batch sampler's batch (VITS DistributedBucketSampler)
@@ -259,6 +262,25 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
         got = reader.ev(call.func)
         if got is not None and isinstance(got.value, _Torch) and got.value.module == "torch.optim" and got.path:
             found.optim.append((got.value.name, got.path, line))
+
+
+def _zipped_batch(call: ast.Call, name: str, reader: _Reader) -> Any:
+    """The training element of the list a project loader helper zips into ``DataLoader(batch_size=...)``, read
+    from the configuration (:mod:`preflight.adapters.loader_zip`); None otherwise."""
+    builder = getattr(reader, "builder", None)
+    if builder is None or "loader" not in name.lower() or "." in name:
+        return None
+    fn = builder.m.function(name)
+    if fn is None or fn[2] is not None:
+        return None
+    from preflight.adapters.loader_zip import training_element
+
+    element = training_element(call, fn[1], "batch_size")
+    got = reader.ev(element) if element is not None else None
+    if got is None or got.path is None or not isinstance(got.value, int) or isinstance(got.value, bool) \
+            or got.value <= 0 or _held_out_split(tuple(got.path)[:-1]):
+        return None
+    return got
 
 
 def _held_out_split(path: tuple) -> bool:

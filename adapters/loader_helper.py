@@ -6,7 +6,9 @@ a function of a module the script imports, whose ``DataLoader(...)`` takes ``num
 a parameter the function never rebinds. The script's value for that parameter (given by keyword or
 position, else the parameter's default) is ``data.num_workers`` (medium, a fallback any other reading
 outranks), for the loaders not named for evaluation (``val``/``eval``/``test`` in the name they are bound
-to), when those agree.
+to), when those agree. A builder that zips list arguments into one DataLoader per element (BLIP's
+``create_loader(..., num_workers=[4], ...)[0]``) gives the training element (:mod:`preflight.adapters.loader_zip`),
+whatever the call's result is bound to.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import ast
 import re
 from pathlib import Path
 from typing import Any, Optional
+
+from preflight.adapters.loader_zip import training_element, zipped_param
 
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
@@ -105,28 +109,37 @@ class LoaderHelperAdapter(Adapter):
                 if not isinstance(site.call.func, ast.Name) or idx.runs(site) is False:
                     continue
                 qualified = idx.imports.get(site.call.func.id)
-                if not qualified or (site.target and _EVAL_NAME.search(site.target)) or site.target is None:
+                if not qualified or (site.target and _EVAL_NAME.search(site.target)):
                     continue
                 got = _builder(Path(str(script.source.path)), qualified)
                 if got is None:
                     continue
                 path, fn = got
-                pinned.extend(_pinned(project, script, idx, site, path, fn))
+                if site.target is not None:
+                    pinned.extend(_pinned(project, script, idx, site, path, fn))
                 param = _workers_param(fn)
-                if param is None:
+                if param is not None and site.target is None:
                     continue
-                names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
-                expr = next((k.value for k in site.call.keywords if k.arg == param), None)
-                if expr is None and param in names and names.index(param) < len(site.call.args):
-                    expr = site.call.args[names.index(param)]
-                if expr is None and any(k.arg is None for k in site.call.keywords):
-                    continue  # a **kwargs may carry it
+                if param is None:  # BLIP's ``create_loader(..., num_workers=[4], ...)[0]`` zips lists (loader_zip.py)
+                    param = zipped_param(fn, "num_workers")
+                    element = training_element(site.call, fn, "num_workers") if param is not None else None
+                    if element is None:
+                        continue
+                    expr: Optional[ast.expr] = element
+                    param = str(param)
+                else:
+                    names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+                    expr = next((k.value for k in site.call.keywords if k.arg == param), None)
+                    if expr is None and param in names and names.index(param) < len(site.call.args):
+                        expr = site.call.args[names.index(param)]
+                    if expr is None and any(k.arg is None for k in site.call.keywords):
+                        continue  # a **kwargs may carry it
                 value = idx.resolve(expr if expr is not None else _default(fn, param))
                 if value is None or not isinstance(value.value, int) or isinstance(value.value, bool) \
                         or value.value < 0:
                     continue
-                detail = (f"{site.target} = {site.label}(..., {param}={value.value}): {path.name}:{fn.lineno} "
-                          f"{fn.name} hands {param} to its DataLoader(num_workers=...)")
+                detail = (f"{site.target or 'the training loader'} = {site.label}(..., {param}={value.value}): "
+                          f"{path.name}:{fn.lineno} {fn.name} hands {param} to its DataLoader(num_workers=...)")
                 found.append((value.value, project.source(script, site.call, "code", detail=detail)))
             if found and len({v for v, _ in found}) == 1:
                 self.add_checked(plan, "data.num_workers", found[0][0], found[0][1], "medium", -1)

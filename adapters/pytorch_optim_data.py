@@ -121,7 +121,8 @@ class _OptimDataPass(_ModelPass):
             re.search(r"\*\*optimizer_kwargs\(cfg=args\)", text) is not None
             and re.search(r"\boptimizer_name\s*=\s*cfg\.opt\b", text) is not None
             and re.search(r"=\s*optimizer_name\.lower\(\)", text) is not None)
-        return re.search(r"^def create_optimizer\(args, model\b", text, re.M) is not None and reads_opt \
+        # the signature may wrap after ``args,`` (OpenGVLab/VideoMAEv2 @ the benchmark's commit ``optim_factory.py:103-108``)
+        return re.search(r"^def create_optimizer\(\s*args\s*,\s*model\b", text, re.M) is not None and reads_opt \
             and re.search(r"\.split\(['\"]_['\"]\)", text) is not None
 
     def timm_optimizer(self) -> bool:
