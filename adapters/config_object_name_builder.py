@@ -38,7 +38,13 @@ _HOWS = {"config file", "Hydra config", "launch line", "ml_collections config"}
 def _mapping(node: ast.AST, reader: Any, modules: Any) -> Optional[tuple[dict, tuple]]:
     """(plain mapping, key path) of the section ``node`` names, read from the job's files or line."""
     from preflight.adapters.config_object import Namespace, lookup
-    from preflight.adapters.config_object_whole import _MAX_KEYS, _forget, _interpolated, _NotPlain, _plain
+    from preflight.adapters.config_object_whole import (
+        _MAX_KEYS,
+        _forget,
+        _interpolated,
+        _NotPlain,
+        _plain,
+    )
     from preflight.adapters.module_params_nested import UNKNOWN
 
     saved = reader.bare
@@ -71,6 +77,7 @@ def _mlc_whole(tree: dict, modules: Any) -> bool:
     ...)``) whose every keyword is in the section: the reading leaves out a key given no literal, which the
     class would then see as its own default. Keys set one statement at a time are not checked: False."""
     from preflight.adapters.config_object import Leaf
+
     from preflight.local_trees import parse_project_file
 
     leaves = [(k, v) for k, v in tree.items() if isinstance(v, Leaf) and v.how == "ml_collections config"]
