@@ -176,7 +176,8 @@ def _class_file(name: str, imports: list[ast.ImportFrom], here: Path, tree: ast.
         for folder in folders:
             found = module_file(folder, imp.module or "") if imp.module else None
             sub = parse_project_file(found, 500_000) if found is not None else None
-            if sub is not None and any(isinstance(n, ast.ClassDef) and n.name == name for n in sub.body):
+            if found is not None and sub is not None \
+                    and any(isinstance(n, ast.ClassDef) and n.name == name for n in sub.body):
                 return found, sub
         return None
     return None
