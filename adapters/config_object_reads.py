@@ -57,6 +57,7 @@ from preflight.adapters.config_object_loader_arms import agreeing_loaders
 from preflight.adapters.config_object_mlc import mlc_roots
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_model_table import table_count
+from preflight.adapters.config_object_name_builder import name_builder_count
 from preflight.adapters.config_object_per_rank import per_rank_loader
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
@@ -232,7 +233,9 @@ class ConfigObjectAdapter(ScratchAdapter):
                             or whole_count(node, fn, modules, reader, nodes, parents,
                                            partial(_runs, parents=parents, reader=reader), flow.names) \
                             or table_count(node, fn, parents, reader, modules,  # config_object_model_table.py
-                                           partial(_runs, parents=parents, reader=reader))
+                                           partial(_runs, parents=parents, reader=reader)) \
+                            or name_builder_count(node, fn, modules, reader,  # config_object_name_builder.py
+                                                  partial(_runs, parents=parents, reader=reader))
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                             named = model_name_key(node, reader)

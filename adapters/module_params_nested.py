@@ -241,6 +241,8 @@ class _Frame(_StoreFrame):
             return  # a method of a plain object held on self (llm.c ``self.init_rng.manual_seed(42)``)
         if name in self.ctx.timm and self.ctx.timm[name] in ("trunc_normal_", "lecun_normal_", "variance_scaling_"):
             return  # timm's in-place initialisers (``timm/layers/weight_init.py``): values, never shapes
+        if isinstance(func, ast.Name) and func.id in ("trunc_normal_", "lecun_normal_") and func.id in self.ctx.functions:
+            return  # a project's copy of timm's initialiser (baofff/U-ViT ``libs/timm.py:41``, ``libs/uvit.py:185``)
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
                 or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")) \
                 or name in self.ctx.inits:
