@@ -36,40 +36,13 @@ _HOWS = {"config file", "Hydra config", "launch line", "ml_collections config"}
 
 
 def _mapping(node: ast.AST, reader: Any, modules: Any) -> Optional[tuple[dict, tuple]]:
-    """(plain mapping, key path) of the section ``node`` names, read from the job's files or line."""
-    from preflight.adapters.config_object import Namespace, lookup
-    from preflight.adapters.config_object_whole import (
-        _MAX_KEYS,
-        _forget,
-        _interpolated,
-        _NotPlain,
-        _plain,
-    )
-    from preflight.adapters.module_params_nested import UNKNOWN
+    """(plain mapping, key path) of the section ``node`` names, read from the job's files or line: the
+    section reading of :func:`config_object_whole._section`, with no key the code assigns and the
+    ml_collections keys whole (:func:`_mlc_whole`)."""
+    from preflight.adapters.config_object_whole import _section
 
-    saved = reader.bare
-    reader.bare = True
-    try:
-        path = reader.chain(node)
-    finally:
-        reader.bare = saved
-    if path is None:
-        return None
-    tree = lookup(reader.combined, path)
-    if not isinstance(tree, dict) or isinstance(tree, Namespace) or not tree:
-        return None
-    hows: set[str] = set()
-    seen: list[tuple] = []
-    try:
-        got = _plain(tree, [_MAX_KEYS], hows, seen)
-    except (_NotPlain, RecursionError):
-        return None
-    if not hows & _HOWS or hows - {*_HOWS, "class default"} or not _mlc_whole(tree, modules):
-        return None
-    dropped = _interpolated(seen, modules)  # OmegaConf ``${...}`` values: left out of the tree, not known
-    if dropped is None or any(not _forget(got, key, UNKNOWN) for key in dropped):
-        return None
-    return got, tuple(path)
+    return _section(node, reader, modules, reads=_HOWS, also=frozenset({"class default"}),
+                    check=lambda tree: _mlc_whole(tree, modules))
 
 
 def _mlc_whole(tree: dict, modules: Any) -> bool:

@@ -111,13 +111,17 @@ def _interpolated(seen: list[tuple], modules: Any) -> Optional[list[tuple]]:
     return out
 
 
-def _section(node: ast.AST, reader: Any, modules: Any, hows_out: Optional[set[str]] = None
-             ) -> Optional[tuple[dict, tuple]]:
+def _section(node: ast.AST, reader: Any, modules: Any, hows_out: Optional[set[str]] = None,
+             reads: Optional[set[str]] = None, also: frozenset[str] = frozenset({"class default", "assigned"}),
+             check: Optional[Callable[[dict], bool]] = None) -> Optional[tuple[dict, tuple]]:
     """(plain mapping, key path) when ``node`` names a section of the configuration read from the job's
     config files or launch line (class defaults may fill keys the files leave out; a key the code assigns
     is read as not known, :func:`_stores`); a section with values
     the code itself writes (a dict literal, a constructor's keywords) is left to the module counter of
-    the pytorch adapter, which follows such values where they are written."""
+    the pytorch adapter, which follows such values where they are written.
+
+    ``reads`` (default: every reading of ``_READ``) are the readings at least one value must come from,
+    ``also`` the others allowed beside them, and ``check`` a last test of the section's raw tree."""
     saved = reader.bare
     reader.bare = True  # a bare name means its object here
     try:
@@ -135,7 +139,8 @@ def _section(node: ast.AST, reader: Any, modules: Any, hows_out: Optional[set[st
         got = _plain(tree, [_MAX_KEYS], hows, seen)
     except (_NotPlain, RecursionError):
         return None
-    if not hows & set(_READ) or hows - {*_READ, "class default", "assigned"}:
+    wanted = set(_READ) if reads is None else reads
+    if not hows & wanted or hows - wanted - also or (check is not None and not check(tree)):
         return None
     if hows_out is not None:
         hows_out.update(hows)
