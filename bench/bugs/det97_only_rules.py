@@ -7,7 +7,7 @@ a ``kind: correct`` case is a twin or tricky-correct program the rules flag.
     python bench/bugs/det97_only_rules.py WORK held-out-2 held-out-3 ... held-out-37
 
 ``--codes PF268,PF627,PF685`` (before the sets) runs those gated rules instead of det97's five (det99 reuses
-the script for PF268's launch-line switch, PF627's launch-selected None branch, PF685 and PF686).
+the script for PF268's launch-line switch, PF627's launch-selected None branch, PF685, PF686 and PF595's Lightning ddp launcher).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ GATES = {
     # det99
     "PF268": lambda t, f: "#SBATCH" in t and "bf16" in t,
     "PF685": lambda t, f: "ReduceLROnPlateau" in t and "monitor" in t,
+    "PF595": lambda t, f: "${now:" in t and "ddp" in t,
     "PF686": lambda t, f: "instantiate" in t and "hydra-core" in t,
     "PF627": lambda t, f: "eval_dataset" in t and re.search(r"eval(uation)?_strategy", t) is not None,
 }
