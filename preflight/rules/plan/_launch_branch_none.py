@@ -54,7 +54,7 @@ def _default(tree: ast.AST, field: str) -> Any:
         for stmt in cls.body:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == field \
                     and stmt.value is not None:
-                value = stmt.value
+                value: Optional[ast.expr] = stmt.value
                 if isinstance(value, ast.Call) and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field":
                     value = next((k.value for k in value.keywords if k.arg == "default"), None)
                 found.append(value.value if isinstance(value, ast.Constant) else None)

@@ -49,7 +49,7 @@ class LoggedKeys:
             for cls in ast.walk(tree):
                 if not isinstance(cls, ast.ClassDef):
                     continue
-                methods = {f.name: f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                methods: dict[str, ast.AST] = {f.name: f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
                 for fn in methods.values():
                     for call in ast.walk(fn):
                         where[id(call)] = (fn, methods)
@@ -188,9 +188,9 @@ def helper_dict_keys(fn: ast.AST, methods: dict[str, ast.AST], name: str) -> Opt
     given = [(p, a) for p, a in zip(params, call.args)] + [(k.arg, k.value) for k in call.keywords if k.arg]
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return None
-    for param, value in given:
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            bound[param] = value.value
+    for param, arg in given:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            bound[param] = arg.value
         else:
             bound.pop(param, None)
     returns = [r for r in ast.walk(helper) if isinstance(r, ast.Return)]
@@ -198,7 +198,7 @@ def helper_dict_keys(fn: ast.AST, methods: dict[str, ast.AST], name: str) -> Opt
         return None
     out: list[str] = []
     for ret in returns:
-        value = ret.value
+        value: Optional[ast.expr] = ret.value
         if index is not None:
             if not isinstance(value, ast.Tuple) or len(value.elts) <= index:
                 return None

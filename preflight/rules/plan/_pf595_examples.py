@@ -53,7 +53,7 @@ _PL_DDP = textwrap.dedent("""
     """)
 
 BAD_EXAMPLES = [
-    _PL_DDP.format(mark="  # error: PF595", gpus=4, lightning="1.1.4"),
+    _PL_DDP.format(mark="  # warning: PF595", gpus=4, lightning="1.1.4"),
     # Hydra issue 2070: one process per GPU, each resolves its own timestamp
     _TRAIN + """\
 # --- conf/train.yaml
