@@ -5,6 +5,9 @@ after ``--`` when there is no launch script), with ``--select`` the det97 codes.
 a ``kind: correct`` case is a twin or tricky-correct program the rules flag.
 
     python bench/bugs/det97_only_rules.py WORK held-out-2 held-out-3 ... held-out-37
+
+``--codes PF268,PF627,PF685`` (before the sets) runs those gated rules instead of det97's five (det99 reuses
+the script for PF268's launch-line switch, PF627's launch-selected None branch, PF685, PF686 and PF595's Lightning ddp launcher).
 """
 
 from __future__ import annotations
@@ -26,7 +29,14 @@ GATES = {
     "PF689": lambda t, f: "num_processes" in t and "CUDA_VISIBLE_DEVICES" in t,
     "PF690": lambda t, f: "--deepspeed" in t and "output_dir" in t and re.search(
         r"\"(train_micro_batch_size_per_gpu|gradient_accumulation_steps)\"\s*:\s*[0-9]", t) is not None,
+    # det99
+    "PF268": lambda t, f: "#SBATCH" in t and "bf16" in t,
+    "PF685": lambda t, f: "ReduceLROnPlateau" in t and "monitor" in t,
+    "PF595": lambda t, f: "${now:" in t and "ddp" in t,
+    "PF686": lambda t, f: "instantiate" in t and "hydra-core" in t,
+    "PF627": lambda t, f: "eval_dataset" in t and re.search(r"eval(uation)?_strategy", t) is not None,
 }
+DET97 = ("PF395", "PF396", "PF688", "PF689", "PF690")
 
 
 def _known() -> set:
@@ -65,9 +75,13 @@ def audit(root: Path, files: dict, launch: str, codes: str) -> list:
 
 def main() -> None:
     work = Path(sys.argv[1])
+    sets = sys.argv[2:]
+    wanted: tuple = DET97
+    if sets[:1] == ["--codes"]:
+        wanted, sets = tuple(sets[1].split(",")), sets[2:]
     total = audited = 0
     known = _known()
-    for which in sys.argv[2:]:
+    for which in sets:
         for folder in SETS[which]:
             for cases in sorted(folder.glob("*.cases")):
                 for case in parse_cases(cases):
@@ -75,7 +89,7 @@ def main() -> None:
                         if not files:
                             continue
                         text = "\n".join(files.values()) + "\n" + case.launch
-                        codes = [c for c, gate in GATES.items() if c in known and gate(text, files)]
+                        codes = [c for c, gate in GATES.items() if c in wanted and c in known and gate(text, files)]
                         if not codes:
                             continue
                         label = "correct" if case.kind == "correct" else variant

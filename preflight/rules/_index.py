@@ -502,6 +502,8 @@ JOB = {
     "PF681": "plan.pf681_accelerate_schedule_counts_micro_batches",
     "PF682": "plan.pf682_lightning_batch_end_loss_divided_by_accumulation",
     "PF684": "config.pf684_lr_finder_with_cli_optimizer",
+    "PF685": "plan.pf685_plateau_monitor_never_logged",
+    "PF686": "plan.pf686_instantiate_top_level_list_on_hydra_1_1",
     "PF688": "plan.pf688_deepspeed_include_physical_gpu_ids",
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",

@@ -62,7 +62,33 @@ _FABRIC = dedent("""
     python finetune.py
     """)
 
+# LMFlow's fine-tuning entry point (OptimalScale/LMFlow issue 88's shape): its TrainingArguments class comes
+# from the lmflow package, which preflight does not read, so only the launch line says bf16
+_PIPELINE = dedent("""
+    # --- examples/finetune.py
+    from transformers import HfArgumentParser
+
+    from lmflow.args import AutoArguments, DatasetArguments, ModelArguments
+
+
+    def main():
+        PipelineArguments = AutoArguments.get_pipeline_args_class("finetuner")
+        parser = HfArgumentParser((ModelArguments, DatasetArguments, PipelineArguments))
+        model_args, data_args, pipeline_args = parser.parse_args_into_dataclasses()
+
+
+    if __name__ == "__main__":
+        main()
+    # --- run_finetune.sh
+    #!/bin/bash
+    #SBATCH --gres=gpu:{gpu}:2{mark}
+    deepspeed --num_gpus 2 examples/finetune.py --output_dir out --do_train {precision}
+    # --- launch
+    deepspeed --num_gpus 2 examples/finetune.py --output_dir out --do_train {precision}
+    """)
+
 PF268_BAD = [
+    _PIPELINE.format(gpu="2080ti", mark="  # error: PF268", precision="--bf16"),
     _TRAIN.format(gres="#SBATCH --gres=gpu:v100:8  # error: PF268", precision="--bf16 True --tf32 True"),
     _FABRIC.format(precision='"bf16-true"', gpu="t4", mark="  # error: PF268"),
 ]
@@ -76,4 +102,9 @@ PF268_GOOD = [
     _TRAIN.format(gres="#SBATCH --gres=gpu:8", precision="--bf16 True"),
     # tricky: the precision follows what the GPU supports
     _FABRIC.format(precision='"bf16-true" if torch.cuda.is_bf16_supported() else "16-true"', gpu="v100", mark=""),
+    # the LMFlow fix: --fp16 on the RTX 2080 Ti node
+    _PIPELINE.format(gpu="2080ti", mark="", precision="--fp16"),
+    # tricky: the switch turned off on the line; bf16 on an A100 node
+    _PIPELINE.format(gpu="2080ti", mark="", precision="--bf16 False --fp16"),
+    _PIPELINE.format(gpu="a100", mark="", precision="--bf16"),
 ]

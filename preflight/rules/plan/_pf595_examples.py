@@ -22,7 +22,38 @@ _TRAIN = textwrap.dedent("""
         main()
 """)
 
+# Lightning PR 5629's shape: a plain `python train.py` whose Trainer config starts Lightning's own ddp launcher
+_PL_DDP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import pytorch_lightning as pl
+    from omegaconf import DictConfig
+
+
+    @hydra.main(config_path="configs", config_name="config")
+    def main(cfg: DictConfig) -> None:
+        trainer = pl.Trainer(**cfg.trainer)
+        trainer.fit(pl.LightningModule())
+
+
+    if __name__ == "__main__":
+        main()
+    # --- configs/config.yaml
+    hydra:
+      run:
+        dir: outputs/${{now:%Y-%m-%d_%H-%M-%S}}{mark}
+    trainer:
+      gpus: {gpus}
+      accelerator: ddp
+      max_epochs: 40
+    # --- requirements.txt
+    pytorch-lightning=={lightning}
+    # --- launch
+    python train.py
+    """)
+
 BAD_EXAMPLES = [
+    _PL_DDP.format(mark="  # warning: PF595", gpus=4, lightning="1.1.4"),
     # Hydra issue 2070: one process per GPU, each resolves its own timestamp
     _TRAIN + """\
 # --- conf/train.yaml
@@ -60,6 +91,10 @@ srun python train.py optim.lr=0.2
 ]
 
 GOOD_EXAMPLES = [
+    # tricky: Lightning 1.2 passes the parent's run folder to the ddp children
+    _PL_DDP.format(mark="", gpus=4, lightning="1.2.0"),
+    # tricky: one GPU, no child process
+    _PL_DDP.format(mark="", gpus=1, lightning="1.1.4"),
     # the fix: one folder for every process, fixed before the launch
     _TRAIN + """\
 # --- conf/train.yaml

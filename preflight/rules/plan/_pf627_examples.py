@@ -5,7 +5,46 @@ from __future__ import annotations
 
 import textwrap
 
+# LlamaFactory issue 744's shape: the eval split exists only when --val_size > 0, and the line passes 0
+_VAL_SIZE = textwrap.dedent("""
+    # --- finetune.py
+    from dataclasses import dataclass, field
+
+    from datasets import load_dataset
+    from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
+
+
+    @dataclass
+    class ScriptArguments:
+        data_path: str = field(default="data/train.json")
+        val_size: float = field(default={default})
+
+
+    def main():
+        script_args, training_args = HfArgumentParser((ScriptArguments, TrainingArguments)).parse_args_into_dataclasses()
+        model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen-7B-Chat")
+        data = load_dataset("json", data_files=script_args.data_path)["train"]
+        if {test}:
+            split = data.train_test_split(test_size=script_args.val_size, seed=42)
+            train_data, eval_data = split["train"], split["test"]
+        else:
+            train_data, eval_data = data, None
+        trainer = Trainer(model=model, args=training_args, train_dataset=train_data,
+                          eval_dataset=eval_data){mark}
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        main()
+    # --- launch
+    python finetune.py --output_dir out --evaluation_strategy steps --eval_steps 2000 {line}
+    """)
+
+
 PF627_BAD = [
+    _VAL_SIZE.format(default=0.0, test="script_args.val_size > 0", mark="  # error: PF627", line="--val_size 0"),
+    # the line leaves --val_size out and the default is 0
+    _VAL_SIZE.format(default=0.0, test="script_args.val_size", mark="  # error: PF627", line=""),
     # Qwen3-VL issue 1936's shape: the launch line turns evaluation on, the code passes eval_dataset=None
     textwrap.dedent("""
     # --- train.py
@@ -74,6 +113,12 @@ PF627_BAD = [
 ]
 
 PF627_GOOD = [
+    # the LlamaFactory fix: --val_size 0.01 holds out a split
+    _VAL_SIZE.format(default=0.0, test="script_args.val_size > 0", mark="", line="--val_size 0.01"),
+    # tricky: left out, the default 0.1 holds out a split
+    _VAL_SIZE.format(default=0.1, test="script_args.val_size > 0", mark="", line=""),
+    # tricky: the condition reads something the line does not give
+    _VAL_SIZE.format(default=0.0, test="len(data) > 1000", mark="", line="--val_size 0"),
     # the fix: an evaluation split is passed
     textwrap.dedent("""
     # --- train.py

@@ -73,6 +73,31 @@ def _requested_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
     return None
 
 
+def _launch_bf16(pctx: PlanContext) -> Optional[str]:
+    """The launch line's ``--bf16`` switch (bare, or ``--bf16 True``/``--bf16=true``) when the line also
+    passes ``--output_dir``: the HF TrainingArguments of a script whose arguments classes come from a package
+    preflight does not read (LMFlow's ``AutoArguments``), so the plan holds no precision fact."""
+    argv = pctx.project.argv
+    if not argv or "--bf16" not in " ".join(argv):
+        return None
+    from preflight.adapters.launchers import parse_launch
+
+    tokens = list(parse_launch(argv).script_args)
+    names = {t[2:].partition("=")[0].replace("-", "_") for t in tokens if t.startswith("--")}
+    if "output_dir" not in names:
+        return None
+    for i, tok in enumerate(tokens):
+        name, eq, value = tok.partition("=")
+        if name != "--bf16":
+            continue
+        if not eq:
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            value = nxt if nxt and not nxt.startswith("-") else "true"
+        if value.strip().lower() in ("true", "1", "yes", "y"):
+            return tok
+    return None
+
+
 @register
 class Bf16OnGpuWithoutBf16(PlanRule):
     code = "PF268"
@@ -89,7 +114,11 @@ A job whose precision is bfloat16 (`TrainingArguments(bf16=True)` or `--bf16 Tru
 Lightning/Fabric `precision="bf16-mixed"`/`"bf16-true"`, accelerate/DeepSpeed bf16, a
 bf16 autocast) while the launch script is a batch script whose `#SBATCH` directives
 request a GPU type that has no bfloat16 tensor cores in preflight's hardware catalog
-(`--gres=gpu:v100:8`, `--gpus-per-node=t4:2`, `--gpus=p100:4`).
+(`--gres=gpu:v100:8`, `--gpus-per-node=t4:2`, `--gpus=p100:4`). When the script's
+arguments classes come from a package preflight does not read (LMFlow's
+`AutoArguments`), the `--bf16` switch of a launch line that also passes `--output_dir`
+(the HF TrainingArguments) is the precision (OptimalScale/LMFlow issue 88: `--bf16` on
+RTX 2080 Ti GPUs).
 
 ## Why it matters
 
@@ -122,7 +151,15 @@ or request Ampere or newer GPUs (`--gres=gpu:a100:8`).
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         fact = pctx.plan.resolve("precision.mode")
-        if fact is None or fact.value not in _BF16_MODES:
+        switch = None
+        if fact is None or (fact.source.kind == "derived" and fact.value == "fp32"):
+            # no precision setting read (or only the fp32 guess of a script whose arguments classes
+            # preflight does not see): the launch line's HF switch decides
+            fact = None
+            switch = _launch_bf16(pctx)
+            if switch is None:
+                return
+        elif fact.value not in _BF16_MODES:
             return
         found = _requested_gpu(pctx)
         if found is None:
@@ -130,11 +167,15 @@ or request Ampere or newer GPUs (`--gres=gpu:a100:8`).
         display, line, gpu, how = found
         if gpu.bf16:
             return
-        evidence = pctx.fact_evidence(fact, f"the job trains in {fact.value} here")
+        if fact is None:
+            mode, where, evidence = "bf16", f"`{switch}` on the launch line, the HF TrainingArguments switch", None
+        else:
+            mode, where = fact.value, fact.source.location()
+            evidence = pctx.fact_evidence(fact, f"the job trains in {fact.value} here")
         yield pctx.location_finding(
             self, display, line,
             f"the job requests {gpu.name} GPUs ({how}), which have no bfloat16 support, but trains in "
-            f"{fact.value} ({fact.source.location()}): transformers stops at start-up with \"Your setup doesn't "
+            f"{mode} ({where}): transformers stops at start-up with \"Your setup doesn't "
             "support bf16/gpu\", other frameworks fail in the first bf16 kernels or fall back to slow emulation. "
             "Train in fp16 mixed precision on these GPUs, or request Ampere or newer ones",
             evidence=[evidence] if evidence is not None else None)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_apps import hydra_main_apps
+from preflight.rules.plan._pinned_release import pinned_lightning
 from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import composed_run_dirs
 from preflight.sources import read_text_limited
 
@@ -66,6 +67,33 @@ def _processes(pctx: PlanContext, script: str) -> Optional[tuple[int, str]]:
     return None
 
 
+_DDP_KEYS = ("accelerator", "strategy", "distributed_backend")
+
+
+def _lightning_ddp(pctx: PlanContext, comp: Any) -> Optional[tuple[int, str]]:
+    """(processes, how) when the composed config gives the Trainer the ``ddp`` launcher on more than one GPU
+    (a node with ``accelerator``/``strategy``/``distributed_backend: ddp`` and an integer ``gpus``/``devices``)
+    and the project pins Lightning before 1.2: its DDP launcher starts ranks 1.. by re-running the script, and
+    those releases do not hand the children the parent's Hydra run folder (Lightning PR 5629, in 1.2)."""
+    version = pinned_lightning(pctx, comp.app.script)
+    if version is None or version.at_least(1, 2):
+        return None
+    todo = [comp.config]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        todo.extend(v for v in node.values() if isinstance(v, dict))
+        if not any(node.get(k) == "ddp" for k in _DDP_KEYS):
+            continue
+        gpus = node.get("gpus", node.get("devices"))
+        if isinstance(gpus, int) and not isinstance(gpus, bool) and gpus > 1:
+            return gpus, (f"Lightning {version.text}'s `ddp` launcher (the Trainer config asks for {gpus} GPUs; "
+                          "it re-runs the script for ranks 1.. and, before 1.2, does not pass them the parent's run "
+                          "folder)")
+    return None
+
+
 @register
 class HydraNowRunDirPerProcess(PlanRule):
     code = "PF595"
@@ -110,8 +138,10 @@ config instead of `${now:...}`.
 * The launch starts one process (`torchrun --nproc_per_node 1`, plain `python`), or
   the process count is unknown (`srun` with no `#SBATCH` task count preflight can read).
 * A multirun (`-m`): the sweep folder is resolved by the launcher process.
-* Processes the app spawns itself (Lightning's DDP launcher passes the parent's run
-  folder to its children as `hydra.run.dir=...`).
+* Processes the app spawns itself from Lightning 1.2 on (its DDP launcher passes the
+  parent's run folder to its children as `hydra.run.dir=...`). Before 1.2 it did not:
+  a composed Trainer config with `accelerator: ddp` (`strategy`, `distributed_backend`)
+  on several `gpus` under a pinned Lightning 1.0/1.1 is reported (Lightning PR 5629).
 """
     bad_examples = examples("preflight.rules.plan._pf595_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf595_examples", "GOOD_EXAMPLES")
@@ -119,7 +149,7 @@ config instead of `${now:...}`.
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for comp in hydra_main_apps(pctx):
             script = os.path.basename(str(comp.app.script.source.path))
-            procs = _processes(pctx, script)
+            procs = _processes(pctx, script) or _lightning_ddp(pctx, comp)
             if procs is None:
                 continue
             args = [*comp.app.overrides, *pctx.project.script_args(comp.app.script)]

@@ -10,6 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._launch_branch_none import launch_branch_none
 from preflight.rules.plan._pf508_support import (
     ARG_CLASSES,
     ArgsSite,
@@ -134,7 +135,11 @@ The trainer's datasets may come unpacked from a dict, `Trainer(..., **data_modul
 Stanford Alpaca's `train.py` and the many projects built on it: when `data_module` is bound
 once to a dict literal, or to a call of a function of the same script whose every `return`
 is a dict literal, and each of those dicts sets `eval_dataset` to None (or leaves it out),
-the trainer gets no eval set either.
+the trainer gets no eval set either. A name passed as `eval_dataset` that is bound in the two
+branches of one `if args.val_size > 0:` / `else:` (an argument compared with a number, or its
+truth) is None when the launch line's value (or, left out, the field's literal dataclass default)
+picks the branch that binds it to None (LlamaFactory issue 744: `--val_size 0` with
+`--evaluation_strategy steps`).
 
 ## Why it matters
 
@@ -185,15 +190,21 @@ Build an evaluation split and pass it (`eval_dataset=split["test"]`), or leave
                     if unpacked is None:
                         continue
                 expr = next((kw.value for kw in call.keywords if kw.arg == "eval_dataset"), None)
-                if expr is not None and not self._is_none(idx, expr):
-                    continue
                 site = self._args_site(call, mine, launch, script)
                 if site is None:
                     continue
+                branch = None
+                if expr is not None and not self._is_none(idx, expr):
+                    # a name the launch line's value sends down the branch that binds it to None
+                    if not (isinstance(expr, ast.Name) and site.anchor is not None):
+                        continue
+                    branch = launch_branch_none(script.tree, expr.id, site.values)
+                    if branch is None:
+                        continue
                 strategy = _strategy(site)
                 if strategy is None:
                     continue
-                yield self._finding(pctx, script, call_site, expr, site, strategy, unpacked)
+                yield self._finding(pctx, script, call_site, expr, site, strategy, unpacked, branch)
 
     @staticmethod
     def _is_none(idx: Any, expr: ast.expr) -> bool:
@@ -226,9 +237,14 @@ Build an evaluation split and pass it (`eval_dataset=split["test"]`), or leave
         return None
 
     def _finding(self, pctx: PlanContext, script: Any, call_site: Any, expr: Optional[ast.expr],
-                 site: ArgsSite, strategy: str, unpacked: Optional[tuple[ast.AST, bool]] = None) -> Finding:
+                 site: ArgsSite, strategy: str, unpacked: Optional[tuple[ast.AST, bool]] = None,
+                 branch: Optional[tuple[ast.If, str, Any]] = None) -> Finding:
         where = "on the launch line" if site.anchor is not None else "in its TrainingArguments"
         given = "`eval_dataset=None`" if expr is not None else "no `eval_dataset`"
+        if branch is not None and expr is not None:
+            said = "on the launch line" if branch[1] in site.values else "by default (the line leaves it out)"
+            given = (f"`eval_dataset={ast.unparse(expr)}`, which is None because `{branch[1]}` is {branch[2]} "
+                     f"{said} (the branch at line {branch[0].lineno} binds it to None)")
         if unpacked is not None:
             name = next(ast.unparse(kw.value) for kw in call_site.call.keywords if kw.arg is None)
             given = (f"`**{name}`, whose dict sets `eval_dataset` to None (line {unpacked[0].lineno})"  # type: ignore[attr-defined]
