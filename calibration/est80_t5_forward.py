@@ -4,14 +4,14 @@ writes ``calibration/data/est80_t5_forward.json`` (est80, issue 17: held-out-38'
 
 The model is transformers' ``T5ForConditionalGeneration`` built from google/t5-v1_1-base's dimensions (d_model 768,
 12 heads of 64, d_ff 2048 gated-gelu, vocabulary 32128, 32 relative-position buckets, dropout 0) with 1 and 2 layers
-per stack, eager attention (transformers 4.27's only T5 attention, the one nanoT5 ran; 5.x defaults to SDPA), batch 2, 512 encoder tokens and 114 decoder tokens (nanoT5's span-corruption lengths), and again with 256
-encoder tokens (at 512, 12 heads x 512 keys = 3 x d_ff, so a (batch, heads, L, L) tensor and three (tokens, d_ff)
-tensors have the same size; the second length tells them apart). Per configuration it
-records the peak allocated during ``loss = model(input_ids, labels=labels).loss`` above what was allocated before
-(the weights and the inputs) and what is still allocated once the loss is returned (the saved activations, the loss
-path's tensors); the difference between the 2- and 1-layer figures is one encoder plus one decoder layer. Each figure
-is also given per token of the batch. The estimator's figures for the same inputs are computed by the test
-(``tests/test_est80_t5_forward.py``), not here.
+per stack and eager attention (transformers 4.27's only T5 attention, the one nanoT5 ran; 5.x defaults to SDPA),
+batch 2, 114 decoder tokens, and 512 encoder tokens (nanoT5's span-corruption lengths) and again 256 (at 512, 12
+heads x 512 keys = 3 x d_ff, so a (batch, heads, L, L) tensor and three (tokens, d_ff) tensors have the same size; the
+second length tells them apart). Per configuration it records the peak allocated during ``loss = model(input_ids,
+labels=labels).loss`` above what was allocated before (the weights and the inputs) and what is still allocated once
+the loss is returned (the saved activations, the loss path's tensors); the difference between the 2- and 1-layer
+figures is one encoder plus one decoder layer. The estimator's figures for the same inputs are computed by the test
+(``tests/test_est80_t5_gated_gelu.py``), not here.
 
 Run: ``python -m calibration.est80_t5_forward [--out PATH]`` (needs torch and transformers; not run by the tests,
 which read the committed JSON). torch's autograd keeps the same tensors on CPU and CUDA, so the counts carry to GPU
