@@ -372,7 +372,8 @@ def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[s
     (apex_amp.py), which keeps an fp32 copy of the first linear's output."""
     down_saved = trains
     if arch.gated_mlp:
-        return width * ec * (C.GATED_MLP_SAVED - (0 if down_saved else 1))
+        return width * ec * (C.GATED_MLP_SAVED + gated_act_extra(arch, fused_gelu)
+                             - (0 if down_saved else 1))
     if relu_saves_once(arch):
         # ReLU's backward reads its OUTPUT (threshold_backward(grad, result, 0)), and that
         # output is the down projection's input: one tensor of the MLP width is saved,
@@ -397,6 +398,20 @@ def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[s
 
         saved += gelu_extra_bytes(width, ec)
     return saved
+
+
+def gated_act_extra(arch: Any, fused: bool = False) -> float:
+    """MLP-width tensors a gated MLP's activation keeps beyond its input and output (est80): a
+    formula written in Python ops keeps its intermediates in ``act(gate(x)) * up(x)`` as it does
+    in a plain MLP (``constants.MLP_ACT_SAVED`` less the 2 of a one-kernel activation): 3 for
+    ``gelu_new`` (tanh, 0.5*x, 1+tanh), the activation of T5 v1.1 / mT5 / umT5 / Flan-T5's
+    ``gated-gelu`` (``T5Config``: ``dense_act_fn = "gelu_new"``). Measured on transformers 5.25's
+    ``T5DenseGatedActDense`` by ``calibration/est80_t5_forward.py``. 0 for a one-kernel activation
+    (SiLU, ``gelu_pytorch_tanh``), an unnamed one, or a compiled (fused) one."""
+    if fused:
+        return 0.0
+    act = str((getattr(arch, "extra", {}) or {}).get("mlp_act") or "")
+    return max(C.MLP_ACT_SAVED.get(act, C.PLAIN_MLP_SAVED) - C.PLAIN_MLP_SAVED, 0.0)
 
 
 def mlp_live_nograd(arch: Any) -> float:

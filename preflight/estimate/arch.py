@@ -236,7 +236,11 @@ def _read_t5(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
         vocab_size=cfg.integer("vocab_size"), tie_embeddings=cfg.flag("tie_word_embeddings", True),
         gated_mlp=gated, num_encoder_layers=enc, max_position=cfg.integer("n_positions", default=512),
         source=source,
-        extra={"layout": "t5", "relative_buckets": cfg.integer("relative_attention_num_buckets", default=32)})
+        extra={"layout": "t5", "relative_buckets": cfg.integer("relative_attention_num_buckets", default=32),
+               # T5Config maps "gated-gelu" to gelu_new, transformers' tanh formula in Python ops
+               # (activations.gated_act_extra, est80); a plain T5 names no activation here
+               **({"mlp_act": "gelu_new" if ff_proj == "gated-gelu" else ff_proj.split("-")[-1].lower()}
+                  if gated else {})})
 
 
 def _read_bart(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
