@@ -293,4 +293,22 @@ GOOD_EXAMPLES = [    # the tutorial's fix: the passed scheduler stepped once per
                 fine.step()
             scheduler.step()
     """),
+    # det98: a loop over phases whose batch loop runs backward; the schedule steps once per train phase
+    textwrap.dedent("""
+    import torch
+
+
+    def fit(model, loaders, optimizer, epochs=25):
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=7, gamma=0.1)
+        for epoch in range(epochs):
+            for phase in ["train", "val"]:
+                for x, y in loaders[phase]:
+                    optimizer.zero_grad()
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                    if phase == "train":
+                        loss.backward()
+                        optimizer.step()
+                if phase == "train":
+                    scheduler.step()
+    """),
 ]
