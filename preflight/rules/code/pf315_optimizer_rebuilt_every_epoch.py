@@ -14,6 +14,9 @@ from preflight.rules.base import Rule, examples
 
 # torch.optim classes that keep per-parameter state across steps (SGD: only with momentum)
 _STATEFUL = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta", "SparseAdam"})
+_LOST = {"SGD(momentum)": "its momentum buffers restart from zero every epoch, so each epoch begins without velocity",
+         "": "its state (moment estimates, step count) restarts from zero every epoch, so each epoch begins "
+             "with oversized bias-corrected updates"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _Loop = Union[ast.For, ast.AsyncFor]
 
@@ -61,6 +64,13 @@ def _batch_loop(ctx: FileContext, step: ast.Call, fn: ast.AST) -> Optional[_Loop
                    for n in ast.walk(anc)):
                 return anc
     return None
+
+
+def _deliberate(test: ast.expr, name: str) -> bool:
+    """An ``if`` that picks when to rebuild (``if epoch == unfreeze_at``, ``if opt is None``), not a config
+    switch between two optimizers (``if args.diff_lr:``)."""
+    text = ast.unparse(test).lower()
+    return any(w in text for w in ("epoch", "none", "stage", "phase", "freeze", name.lower()))
 
 
 def _ancestors_within(ctx: FileContext, node: ast.AST, fn: ast.AST) -> Iterator[ast.AST]:
@@ -130,8 +140,9 @@ Build the optimizer once, before the epoch loop (or in `__init__`), and reuse it
 ## When preflight stays silent
 
 * Plain `SGD` without momentum (no state to lose), or an optimizer that is not `torch.optim`'s.
-* The construction is under an `if` inside the epoch loop (rebuilt at an unfreeze stage or a new
-  parameter set, on purpose).
+* The construction is under an `if` (or `while`) whose test names the epoch, a stage, a phase,
+  freezing, `None` or the optimizer itself (`if epoch == unfreeze_at:`, `if opt is None:`): rebuilt or
+  created on purpose. An `if` that only picks between two optimizers (`if args.diff_lr:`) does not count.
 * The per-epoch function returns the optimizer, stores it (`self.opt = opt`) or loads its state
   (`opt.load_state_dict(...)`).
 * The optimizer is stored on `self` or built in a function that loops over the epochs itself.
@@ -157,8 +168,7 @@ Build the optimizer once, before the epoch loop (or in `__init__`), and reuse it
             yield ctx.finding(
                 self, call,
                 f"`{name} = {ast.unparse(call.func)}(...)` builds a new {kind} optimizer {reason}, and "
-                f"`{ast.unparse(step)}` (line {step.lineno}) steps it per batch: its moment estimates and step "
-                "count restart from zero every epoch, so each epoch begins with oversized bias-corrected updates. "
+                f"`{ast.unparse(step)}` (line {step.lineno}) steps it per batch: {_LOST.get(kind, _LOST[''])}. "
                 "Build the optimizer once, before the epoch loop (or in __init__), and reuse it",
                 evidence=[ctx.evidence(loop, "the batch loop that steps it"),
                           ctx.evidence(step, "the optimizer steps here")])
@@ -170,7 +180,7 @@ Build the optimizer once, before the epoch loop (or in `__init__`), and reuse it
         for anc in ctx.ancestors(assign):
             if anc is fn:
                 break
-            if isinstance(anc, (ast.If, ast.IfExp, ast.While)):
+            if isinstance(anc, ast.While) or (isinstance(anc, (ast.If, ast.IfExp)) and _deliberate(anc.test, name)):
                 return None
             if isinstance(anc, (ast.For, ast.AsyncFor)):
                 if not _epoch_loop(anc):
