@@ -45,9 +45,8 @@ def _steps(fn: ast.AST, name: str) -> Iterator[ast.Call]:
     """``name.step(...)`` and ``scaler.step(name)`` in ``fn``."""
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "step":
-            if isinstance(node.func.value, ast.Name) and node.func.value.id == name:
-                yield node
-            elif any(isinstance(a, ast.Name) and a.id == name for a in node.args):
+            receiver = isinstance(node.func.value, ast.Name) and node.func.value.id == name
+            if receiver or any(isinstance(a, ast.Name) and a.id == name for a in node.args):
                 yield node
 
 
@@ -84,9 +83,9 @@ def _kept(fn: ast.AST, name: str) -> bool:
     """The optimizer leaves the function or gets its state back (``return opt``, ``self.opt = opt``,
     ``opt.load_state_dict(...)``): built per call, but not necessarily thrown away."""
     for node in ast.walk(fn):
-        if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
-            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)):
-                return True
+        if (isinstance(node, (ast.Return, ast.Yield)) and node.value is not None
+                and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value))):
+            return True
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name:
             return True
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -176,7 +175,7 @@ Build the optimizer once, before the epoch loop (or in `__init__`), and reuse it
     @staticmethod
     def _per_epoch(ctx: FileContext, assign: ast.Assign, fn: ast.AST, name: str,
                    ) -> Optional[tuple[ast.Call, _Loop, str]]:
-        epoch: Optional[ast.AST] = None
+        epoch: Optional[_Loop] = None
         for anc in ctx.ancestors(assign):
             if anc is fn:
                 break
