@@ -5,6 +5,7 @@ fix/ variant or a ``correct`` case is a twin or tricky-correct program the rules
 a case they may newly find (score it for real with score.py --case).
 
     python bench/bugs/det96_only_rules.py WORK cases heldout heldout2 ... heldout37
+    python bench/bugs/det96_only_rules.py --codes PF315,PF440 WORK cases heldout ...   (other rules, det98)
 """
 
 from __future__ import annotations
@@ -20,9 +21,13 @@ CODES = "PF389,PF390,PF391,PF392,PF393,PF394"
 
 
 def main() -> None:
-    work = Path(sys.argv[1])
+    args = sys.argv[1:]
+    codes = CODES
+    if args[:1] == ["--codes"]:
+        codes, args = args[1], args[2:]
+    work = Path(args[0])
     cases_seen: Counter = Counter()
-    for name in sys.argv[2:]:
+    for name in args[1:]:
         for cases in sorted(Path(f"bench/bugs/{name}").glob("*.cases")):
             for block in re.split(r"^### case: ", cases.read_text(), flags=re.M)[1:]:
                 cid = block.split("\n", 1)[0].strip()
@@ -37,7 +42,7 @@ def main() -> None:
                         dest = work / name / cid / ("correct" if correct else label) / path
                         dest.parent.mkdir(parents=True, exist_ok=True)
                         dest.write_text(body)
-    done = subprocess.run([sys.executable, "-m", "preflight", "check", str(work), "--select", CODES,
+    done = subprocess.run([sys.executable, "-m", "preflight", "check", str(work), "--select", codes,
                            "--format", "json"], capture_output=True, text=True, check=False)
     findings = json.loads(done.stdout).get("findings", [])
     per: Counter = Counter()

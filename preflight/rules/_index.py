@@ -95,6 +95,7 @@ FILE = {
     "PF309": "code.pf309_completion_template_trailing_space",
     "PF312": "code.pf312_yaml_base_loader_truthiness",
     "PF313": "code.pf313_uncached_resolver_node_mutated",
+    "PF315": "code.pf315_optimizer_rebuilt_every_epoch",
     "PF317": "code.pf317_split_batches_schedule_scaled_by_processes",
     "PF318": "code.pf318_step_counter_set_to_batch_count",
     "PF321": "code.pf321_ema_weights_left_in_trained_model",

@@ -69,6 +69,7 @@ NEEDS = {
     "PF309": ('DataCollatorForCompletionOnlyLM',),
     "PF312": ('BaseLoader',),
     "PF313": ('register_new_resolver',),
+    "PF315": ('optim',),
     "PF317": ('split_batches',),
     "PF318": ('accum',),
     "PF321": ('copy_to', 'apply_shadow'),

@@ -133,6 +133,23 @@ BAD_EXAMPLES = [
         for _ in range(epochs):
             trainer.train_epoch(loader)
 """),
+    # det98, STGCN issue 18: StepLR(step_size=10, gamma=0.95) stepped per batch of a loader named
+    # train_iter: 0.95 per 10 batches leaves 0.6% of the rate after 1000 batches
+    textwrap.dedent("""
+    import torch
+
+
+    def main(model, train_iter, epochs=100):
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=1e-3)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=10, gamma=0.95)
+        for epoch in range(epochs):
+            for x, y in train_iter:
+                loss = torch.nn.functional.mse_loss(model(x), y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                scheduler.step()  # warning: PF440
+    """),
 ]
 
 GOOD_EXAMPLES = [    # the tutorial's fix: the passed scheduler stepped once per epoch
@@ -258,4 +275,40 @@ GOOD_EXAMPLES = [    # the tutorial's fix: the passed scheduler stepped once per
         def end_epoch(self):
             self.scheduler.step()
 """),
+    # det98: the STGCN fix (stepped after the batch loop), and a per-batch StepLR whose gamma is gentle
+    # enough for its period (0.99 per 10 batches keeps 37% of the rate after 1000 batches)
+    textwrap.dedent("""
+    import torch
+
+
+    def main(model, train_iter, epochs=100):
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=10, gamma=0.95)
+        fine = torch.optim.lr_scheduler.StepLR(optimizer, step_size=10, gamma=0.99)
+        for epoch in range(epochs):
+            for x, y in train_iter:
+                torch.nn.functional.mse_loss(model(x), y).backward()
+                optimizer.step()
+                optimizer.zero_grad()
+                fine.step()
+            scheduler.step()
+    """),
+    # det98: a loop over phases whose batch loop runs backward; the schedule steps once per train phase
+    textwrap.dedent("""
+    import torch
+
+
+    def fit(model, loaders, optimizer, epochs=25):
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=7, gamma=0.1)
+        for epoch in range(epochs):
+            for phase in ["train", "val"]:
+                for x, y in loaders[phase]:
+                    optimizer.zero_grad()
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                    if phase == "train":
+                        loss.backward()
+                        optimizer.step()
+                if phase == "train":
+                    scheduler.step()
+    """),
 ]

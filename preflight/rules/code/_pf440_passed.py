@@ -14,6 +14,10 @@ from preflight.rules._pf414_support import call_last
 # per batch it would shrink the learning rate below 1e-6 of its start within a few thousand batches
 _MAX_LITERAL = {"StepLR": 100, "MultiStepLR": 300}
 _MAX_GAMMA = 0.5
+# det98: a StepLR with a gentler gamma (``step_size=10, gamma=0.95``, STGCN issue 18) is an epoch count too
+# when, stepped per batch, it would cut the learning rate below this fraction within _BATCHES batches
+_GENTLE_FLOOR = 0.01
+_BATCHES = 1000
 
 
 def _literal(node: Optional[ast.expr]) -> Optional[float]:
@@ -22,9 +26,15 @@ def _literal(node: Optional[ast.expr]) -> Optional[float]:
     return None
 
 
+def _fades(gamma: float, step_size: Optional[float]) -> bool:
+    """Stepped once per batch, the StepLR leaves under ``_GENTLE_FLOOR`` of its rate after ``_BATCHES`` batches."""
+    return step_size is not None and step_size > 0 and gamma ** (_BATCHES / step_size) < _GENTLE_FLOOR
+
+
 def literal_epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
     """``step_size=7`` / ``milestones=[30, 60]`` as written, when the period is a small literal and
-    ``gamma`` (default 0.1) decays by at least half at each boundary."""
+    ``gamma`` (default 0.1) decays by at least half at each boundary (a StepLR: or, stepped per batch,
+    would leave under 1% of the rate within 1000 batches)."""
     name = call_last(call)
     limit = _MAX_LITERAL.get(name)
     if limit is None:
@@ -37,7 +47,9 @@ def literal_epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
     if gamma_node is None and len(call.args) > 2:
         gamma_node = call.args[2]
     gamma = 0.1 if gamma_node is None else _literal(gamma_node)
-    if gamma is None or gamma > _MAX_GAMMA or period is None:
+    if gamma is None or period is None or not 0 < gamma < 1:
+        return None
+    if gamma > _MAX_GAMMA and not (name == "StepLR" and _fades(gamma, _literal(period))):
         return None
     if isinstance(period, (ast.List, ast.Tuple)):
         values = [_literal(e) for e in period.elts]

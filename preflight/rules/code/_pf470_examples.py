@@ -16,7 +16,7 @@ BAD_EXAMPLES = [
             loss = loss_fn(model(x), y)
             loss.backward()
             optim.step()
-            scheduler.step()  # warning: PF470
+            scheduler.step()  # warning: PF470  # warning: PF440
 
 
     def main(model, dataloader, epochs=30):

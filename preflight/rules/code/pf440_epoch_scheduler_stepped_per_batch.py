@@ -208,5 +208,24 @@ steps (`T_max=num_epochs * len(train_loader)`).
             if isinstance(anc, ast.While):
                 return None
             if isinstance(anc, (ast.For, ast.AsyncFor)):
-                return anc if is_batch_loop(anc) else None
+                return anc if is_batch_loop(anc) or _training_loop_in_epochs(ctx, anc) else None
         return None
+
+
+def _training_loop_in_epochs(ctx: FileContext, loop: Union[ast.For, ast.AsyncFor]) -> bool:
+    """det98: a loop over a name the batch words miss (``for x, y in train_iter``) that calls ``.backward()``
+    and sits in a loop over the epochs (``for epoch in range(epochs)``) of the same function."""
+    source = loop_source(loop)
+    if isinstance(source, (ast.List, ast.Tuple, ast.Set, ast.Dict)) or (
+            isinstance(source, ast.Call) and call_last(source) in ("range", "enumerate", "zip")):
+        return False
+    # the loop itself runs backward (not a loop over phases around the batch loop)
+    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
+               and ctx.enclosing_loop(n) is loop for n in ast.walk(loop)):
+        return False
+    for anc in ctx.ancestors(loop):
+        if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return False
+        if isinstance(anc, (ast.For, ast.AsyncFor)) and "epoch" in ast.unparse(anc.target).lower():
+            return True
+    return False
