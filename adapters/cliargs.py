@@ -124,6 +124,10 @@ def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], O
 _HANDS_OPTIM = re.compile(r"\bTrainingArguments\((?:[^()]|\([^()]*\))*\boptim\s*=\s*\w+\.optim\b")
 
 
+# a length option documented as the generation's: "The maximum length of the sequence to be generated."
+_GENERATED = re.compile(r"\bgenerat(e|ed|ion)\b", re.I)
+
+
 class _Pass(_ModelPass):
     def run(self) -> None:
         self.side_effects()
@@ -141,6 +145,8 @@ class _Pass(_ModelPass):
             if target == "data.seq_len" and name in ("max_length",) and not self._trl() \
                     and self.decl.options[name].library != "TrainingArguments":
                 continue  # max_length of a TrainingArguments subclass (SimPOConfig) is the training length
+            if target == "data.seq_len" and _GENERATED.search(self.decl.options[name].help or ""):
+                continue  # documented as the length of generated text (LOMO src/arguments.py:41), not training's
             if number is None and target == "data.image_size":
                 number = _image_side(value)
             if number is not None and number >= 1:

@@ -43,6 +43,16 @@ _DECLARES = re.compile(r"add_argument|dataclass|Fire\(|HfArgumentParser|TrlParse
 _MAX_BYTES = 1_000_000
 
 
+def _metadata_help(node: Optional[ast.AST]) -> str:
+    """The ``help`` of a dataclass field's ``metadata={"help": "..."}`` (HfArgumentParser's convention)."""
+    if isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            if isinstance(key, ast.Constant) and key.value == "help" \
+                    and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return value.value
+    return ""
+
+
 
 
 
@@ -147,9 +157,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
         for stmt in cls.body:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = stmt.value
+                meta_help = ""
                 if isinstance(value, ast.Call) and _name_of(value.func) == "field":
                     kw = {k.arg: k.value for k in value.keywords}
                     value = kw.get("default")
+                    meta_help = _metadata_help(kw.get("metadata"))
                 if isinstance(value, ast.Name):
                     value = _class_attribute(cls, value.id, stmt.lineno) or value
                 ok, default = _literal(value)
@@ -157,7 +169,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
                 opt = Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}",
                              "tap" if tap else "dataclass",
-                             help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
+                             help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap
+                             else meta_help if trainer else "",
                              library="TrainingArguments" if trainer else "")
                 held = decl.options.get(stmt.target.id)
                 if trainer and held is not None and held.origin == "library" and (

@@ -78,10 +78,12 @@ def _skipped(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> 
 
 
 def _generation(call: ast.Call) -> bool:
-    """``model.generate(..., max_length=config['max_length'])`` (BLIP's caption length at evaluation)."""
+    """``model.generate(..., max_length=config['max_length'])`` (BLIP's caption length at evaluation), or
+    ``GenerationConfig(max_length=self.training_args.max_length, ...)`` (OpenLMLab/LOMO @ 45d4bac
+    ``lomo/src/lomo_trainer.py:282``, the evaluation's generation settings)."""
     f = call.func
     name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-    return name in ("generate", "sample", "beam_search", "greedy_search")
+    return name in ("generate", "sample", "beam_search", "greedy_search", "GenerationConfig")
 
 
 def _runs(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> bool:

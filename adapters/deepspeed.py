@@ -257,6 +257,15 @@ class _ConfigPass:
                                              "DeepSpeed's figure; under Accelerator the script's DataLoader "
                                              "batch_size is what each step holds (medium)")
             conf = "medium" if own_loop and field == "batch.micro" else "high"
+            if field == "batch.micro" and _is_int(value) and not own_loop:
+                from preflight.adapters.deepspeed_own_loader import own_loader
+
+                mine = own_loader(self.project)  # the engine is given no data: the script's loader batches
+                if mine is not None:
+                    conf = "medium"
+                    self.adapter.note(self.plan, f"{self.config.path}: train_micro_batch_size_per_gpu {value} is "
+                                                 f"DeepSpeed's figure; the script batches its own data ({mine}), "
+                                                 "so its loader's batch_size is what each step holds (medium)")
             if _is_int(value) and self.add(field, value, self.src(key), conf):
                 values[key] = value
         micro = values.get("train_micro_batch_size_per_gpu")

@@ -83,6 +83,10 @@ class ScriptIndex(_Resolver):
             affixes = tuple(p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str))
             return owner.value.startswith(affixes) if test.func.attr == "startswith" else owner.value.endswith(affixes)
         resolved = self._capped(self.resolve(test))
+        if resolved is None and isinstance(test, ast.Attribute):
+            from preflight.script_self_options import self_option  # ``if self.args.enable_lora:``
+
+            resolved = self._capped(self_option(self, test))
         return None if resolved is None else bool(resolved.value)
 
     def runs(self, site: CallSite) -> Optional[bool]:
