@@ -47,6 +47,29 @@ def kwarg(call: ast.Call, name: str) -> Optional[ast.expr]:
     return None
 
 
+#: torch.optim optimizers that keep state between steps (moment estimates, accumulators, step counts)
+STATEFUL_OPTIMIZERS = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
+                                 "SparseAdam", "Adafactor"})
+
+
+def stateful_optimizer(call: ast.Call, qual: str) -> Optional[str]:
+    """The class name (``Adam``, ``SGD with momentum``) when ``call`` builds a ``torch.optim`` optimizer that
+    keeps state between steps; SGD only with a momentum that is not a literal zero (keyword or third
+    positional argument)."""
+    if not qual.startswith("torch.optim.") or qual.count(".") != 2:
+        return None
+    last = qual.rsplit(".", 1)[-1]
+    if last in STATEFUL_OPTIMIZERS:
+        return last
+    if last == "SGD":
+        momentum = kwarg(call, "momentum")
+        if momentum is None and len(call.args) > 2:
+            momentum = call.args[2]
+        if momentum is not None and not (isinstance(momentum, ast.Constant) and not momentum.value):
+            return "SGD with momentum"
+    return None
+
+
 def has_unpacking(call: ast.Call) -> bool:
     return any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 

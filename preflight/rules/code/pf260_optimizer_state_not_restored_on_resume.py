@@ -9,30 +9,14 @@ from typing import Iterable, Optional, Union
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import calls, kwarg, qualify, target_text
+from preflight.rules._pf4_support import calls, qualify, stateful_optimizer, target_text
 from preflight.rules.base import Rule, examples
 from preflight.rules.code._pf260_weights_only import weights_only_resume
 
 # torch.optim classes that keep per-parameter state (moments, square averages, accumulators)
-_STATEFUL = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
-                       "SparseAdam", "Adafactor"})
 _PROGRESS = ("epoch", "step", "iter")
 # owners of a load_state_dict that restores no weights
 _NOT_WEIGHTS = ("sched", "scaler", "sampler", "ema_state")
-
-
-def _stateful_optimizer(call: ast.Call, qual: str) -> Optional[str]:
-    """The class name when ``call`` builds a torch.optim optimizer that keeps state."""
-    if not qual.startswith("torch.optim.") or qual.count(".") != 2:
-        return None
-    last = qual.rsplit(".", 1)[-1]
-    if last in _STATEFUL:
-        return last
-    if last == "SGD":
-        momentum = kwarg(call, "momentum")
-        if momentum is not None and not (isinstance(momentum, ast.Constant) and not momentum.value):
-            return "SGD with momentum"
-    return None
 
 
 def _key(node: ast.AST) -> str:
@@ -162,7 +146,7 @@ optimizer.
             text = target_text(parent.targets[0])
             if text is None:
                 continue
-            kind = _stateful_optimizer(call, qual)
+            kind = stateful_optimizer(call, qual)
             if kind is not None:
                 optimizers[text] = kind
             elif qual == "torch.load" and isinstance(parent.targets[0], ast.Name):

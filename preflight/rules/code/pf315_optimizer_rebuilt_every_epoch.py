@@ -9,32 +9,15 @@ from typing import Iterable, Iterator, Optional, Union
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import calls
+from preflight.rules._pf4_support import calls, stateful_optimizer
 from preflight.rules.base import Rule, examples
 
 # torch.optim classes that keep per-parameter state across steps (SGD: only with momentum)
-_STATEFUL = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta", "SparseAdam"})
-_LOST = {"SGD(momentum)": "its momentum buffers restart from zero every epoch, so each epoch begins without velocity",
+_LOST = {"SGD with momentum": "its momentum buffers restart from zero every epoch, so each epoch begins without velocity",
          "": "its state (moment estimates, step count) restarts from zero every epoch, so each epoch begins "
              "with oversized bias-corrected updates"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _Loop = Union[ast.For, ast.AsyncFor]
-
-
-def _stateful(call: ast.Call, qual: str) -> Optional[str]:
-    """``Adam`` when ``call`` builds a torch optimizer that keeps state between steps."""
-    if not qual.startswith("torch.optim.") or qual.count(".") != 2:
-        return None
-    last = qual.rsplit(".", 1)[-1]
-    if last in _STATEFUL:
-        return last
-    if last == "SGD":
-        momentum = next((k.value for k in call.keywords if k.arg == "momentum"), None)
-        if momentum is None and len(call.args) > 2:
-            momentum = call.args[2]
-        if momentum is not None and not (isinstance(momentum, ast.Constant) and momentum.value in (0, 0.0)):
-            return "SGD(momentum)"
-    return None
 
 
 def _epoch_loop(loop: ast.AST) -> bool:
@@ -151,7 +134,7 @@ Build the optimizer once, before the epoch loop (or in `__init__`), and reuse it
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call, qual in calls(ctx):
-            kind = _stateful(call, qual)
+            kind = stateful_optimizer(call, qual)
             assign = ctx.parent(call)
             if kind is None or not (isinstance(assign, ast.Assign) and len(assign.targets) == 1
                                     and isinstance(assign.targets[0], ast.Name)):
