@@ -22,26 +22,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict
+
+from calibration.est79_loop_logits import _memory  # the profiler trace reading, shared
 
 OUT = Path(__file__).resolve().parent / "data" / "est80_t5_forward.json"
 BATCH, SEQ, TARGET = 2, 512, 114
 CONFIG = dict(d_model=768, d_kv=64, d_ff=2048, num_heads=12, vocab_size=32128, feed_forward_proj="gated-gelu",
               tie_word_embeddings=False, relative_attention_num_buckets=32, dropout_rate=0.0,
               decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
-
-
-def _memory(prof: Any) -> Tuple[int, List[int]]:
-    """(allocated before the first event, the running total after each allocation or free)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "trace.json"
-        prof.export_chrome_trace(str(path))
-        events = json.loads(path.read_text(encoding="utf-8"))["traceEvents"]
-    mem = sorted((e for e in events if e.get("name") == "[memory]"), key=lambda e: e["ts"])
-    base = int(mem[0]["args"]["Total Allocated"]) - int(mem[0]["args"]["Bytes"])
-    return base, [int(e["args"]["Total Allocated"]) for e in mem]
 
 
 def measure(layers: int, seq: int) -> Dict[str, Any]:
