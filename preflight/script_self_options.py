@@ -68,10 +68,11 @@ def self_option(idx: Any, expr: ast.expr) -> Any:
     tree = getattr(getattr(idx, "script", None), "tree", None)
     if not isinstance(tree, ast.Module):
         return None
-    owner = _owner(tree, expr.value.attr)
-    if owner is None:
-        return None
-    name = _handed(tree, *owner)
+    cache = idx.__dict__.setdefault("_self_option_names", {})  # one walk per attribute and script
+    if expr.value.attr not in cache:
+        owner = _owner(tree, expr.value.attr)
+        cache[expr.value.attr] = None if owner is None else _handed(tree, *owner)
+    name = cache[expr.value.attr]
     if name is None or name == "self":
         return None
     plain = ast.copy_location(ast.Attribute(value=ast.copy_location(ast.Name(id=name, ctx=ast.Load()), expr),
