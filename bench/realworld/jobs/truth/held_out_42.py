@@ -223,7 +223,7 @@ J("spark-resnet50-imagenet-sparse-masked-pretrain-tap-torchrun-8gpu",*SK,[skd],s
  "dist.nodes":T(1,"--nnodes=1"),
  "dist.devices_per_node":T(8,"--nproc_per_node=8"),
  "dist.sharding":T("ddp",skd+"/main.py:70 DistributedDataParallel(model_without_ddp, device_ids=[local_rank])"),
- "batch.micro":T(64,"--bs=512 is the global batch ("+skd+"/README.md:51, utils/arg_util.py:33) -> utils/arg_util.py:120 batch_size_per_gpu = 512 // 8 -> sampler.py:22-27 DistInfiniteBatchSampler batch_size = glb_batch_size // world_size = 64"),
+ "batch.micro":T(64,"--bs=512 is the global batch ("+skd+"/README.md:50, utils/arg_util.py:33) -> utils/arg_util.py:120 batch_size_per_gpu = 512 // 8 -> sampler.py:22-27 DistInfiniteBatchSampler batch_size = glb_batch_size // world_size = 64"),
  "batch.grad_accum":T(1,skd+"/main.py:158-168 zero_grad, backward and step every iteration"),
  "batch.global":T(512,"64 x 1 x 8 ("+skd+"/utils/arg_util.py:121 glb_batch_size)"),
  "data.image_size":T(224,skd+"/utils/arg_util.py:29 input_size default 224"),
@@ -234,7 +234,7 @@ J("spark-resnet50-imagenet-sparse-masked-pretrain-tap-torchrun-8gpu",*SK,[skd],s
  "data.pin_memory":T(True,skd+"/main.py:47 pin_memory=True"),
  "compile.enabled":T(False,"no torch.compile"),
  "peft.method":T("none","self-supervised pre-training from scratch"),
-},held_out=True,note=H42+"; pretrain/README.md:53-58 'Here is an example to pretrain a ResNet50 on an 8-GPU single machine (we use DistributedDataParallel), overwriting the default batch size to 512: cd /path/to/SparK/pretrain; torchrun --nproc_per_node=8 --nnodes=1 --node_rank=0 --master_addr=localhost --master_port=<some_port> main.py --data_path=... --exp_name=... --exp_dir=... --model=resnet50 --bs=512' with the placeholders filled (a typed-argument-parser Tap class with '=' flags, --bs as the GLOBAL batch divided by the world size inside arg_util, an infinite distributed batch sampler, the encoder wrapped to run sparse convolutions on masked patches, an optimizer chosen from a dict by name; SparK sparse masked-modelling pre-training of a ResNet-50 on ImageNet-1k, vision self-supervised). Not labelled: model.num_parameters (a ResNet-50 encoder plus a light decoder whose size the repository does not state)")
+},held_out=True,note=H42+"; pretrain/README.md:52-58 'Here is an example to pretrain a ResNet50 on an 8-GPU single machine (we use DistributedDataParallel), overwriting the default batch size to 512: cd /path/to/SparK/pretrain; torchrun --nproc_per_node=8 --nnodes=1 --node_rank=0 --master_addr=localhost --master_port=<some_port> main.py --data_path=... --exp_name=... --exp_dir=... --model=resnet50 --bs=512' with the placeholders filled (a typed-argument-parser Tap class with '=' flags, --bs as the GLOBAL batch divided by the world size inside arg_util, an infinite distributed batch sampler, the encoder wrapped to run sparse convolutions on masked patches, an optimizer chosen from a dict by name; SparK sparse masked-modelling pre-training of a ResNet-50 on ImageNet-1k, vision self-supervised). Not labelled: model.num_parameters (a ResNet-50 encoder plus a light decoder whose size the repository does not state)")
 VL=("PKU-YuanGroup/Video-LLaVA","984e65bf8e8fd97072258547c4c8061fdd2416b7")
 vls="scripts/v1_5/finetune_lora.sh"
 vlt="videollava/train/train.py"
