@@ -208,6 +208,13 @@ per-device batch 8-64 in fp32 and fp16 AMP (nvidia-smi MB, the GPU not named), a
 baselines of a 1.0B Swin at batch 16 and a 1.2B ViT at batch 128 under 8-GPU DDP (nvidia-smi MB, the GPU not named),
 and a T5 v1.1 base pre-training README's 60 GB of 80 at batch 64 x 2 of 512 / 114 tokens in fp32 on an A100 80GB;
 11 peaks, all training rows, 2 verdict-free GPUs; committed before it was first scored).
+
+``--split held-out-39`` the thirty-ninth, ``calibration/public/heldout39.json`` (three issue authors no estimator
+source cites, by est36b's rule: a RoBERTa-large sequence-classification fine-tune at batch 64 of 96 tokens, full and
+LoRA r=8 ("around 17 GB" / "12 GB", the GPU not named), a Llama 2 13B chat 8-bit LoRA r=8 recipe run at batch 16 of
+224 tokens on an RTX 3090 (22.7 GB) and a Llama-3-8B full bf16 fine-tune with Liger's kernels at batch 2 of at most
+512 tokens that ran out of memory on an A100 40GB; 3 peaks and one OOM verdict, all training rows; committed before
+it was first scored).
 """
 
 from __future__ import annotations
@@ -253,6 +260,7 @@ HELDOUT35 = REPO / "calibration" / "public" / "heldout35.json"
 HELDOUT36 = REPO / "calibration" / "public" / "heldout36.json"
 HELDOUT37 = REPO / "calibration" / "public" / "heldout37.json"
 HELDOUT38 = REPO / "calibration" / "public" / "heldout38.json"
+HELDOUT39 = REPO / "calibration" / "public" / "heldout39.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -270,4 +278,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-33": HELDOUT33, "held-out-34": HELDOUT34,
                "held-out-35": HELDOUT35, "held-out-36": HELDOUT36,
                "held-out-37": HELDOUT37,
-               "held-out-38": HELDOUT38}
+               "held-out-38": HELDOUT38,
+               "held-out-39": HELDOUT39}
