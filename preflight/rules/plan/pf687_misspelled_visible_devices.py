@@ -67,9 +67,10 @@ def _environ_key(node: ast.AST) -> Optional[tuple[int, str]]:
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return None
     owner, attr = ast.unparse(node.func.value), node.func.attr
-    if (owner in _ENVIRON and attr == "setdefault") or (owner == "os" and attr == "putenv"):
-        if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            return node.lineno, node.args[0].value
+    first = node.args[0] if node.args else None
+    if ((owner in _ENVIRON and attr == "setdefault") or (owner == "os" and attr == "putenv")) \
+            and isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return node.lineno, first.value
     if owner in _ENVIRON and attr == "update":
         for kw in node.keywords:
             if kw.arg and misspelled(kw.arg):
