@@ -369,6 +369,7 @@ JOB = {
     "PF387": "plan.pf387_lora_target_partly_missing",
     "PF388": "plan.pf388_warmup_ratio_overridden_by_steps",
     "PF396": "plan.pf396_tracker_package_not_in_requirements",
+    "PF398": "plan.pf398_hydra_cosine_t_max_apart_from_epochs",
     "PF399": "plan.pf399_accelerate_processes_without_multi_gpu",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
