@@ -55,6 +55,9 @@ GOOD_EXAMPLES = [
     _TRAIN.format(line="CUDA_VISIBLE_DEVICE=4,5,6,7\n"
                        "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICE accelerate launch --multi_gpu --num_processes 4 "
                        "train.py"),
+    # a message that quotes the name sets nothing
+    _TRAIN.format(line='echo "run with CUDA_VISIBLE_DEVICE=4,5,6,7 set"\n'
+                       "accelerate launch --multi_gpu --num_processes 4 train.py"),
     _PINNED.format(line='os.environ["CUDA_VISIBLE_DEVICES"] = "1"'),
     _PINNED.format(line='os.environ.setdefault("CUDA_DEVICE_ORDER", "PCI_BUS_ID")'),
     # only read: a lookup under the wrong name is not a device choice

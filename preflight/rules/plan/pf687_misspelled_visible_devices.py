@@ -21,6 +21,7 @@ _KNOWN = {_RIGHT, "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "NVIDIA_VISIBLE
 # ``NAME=value`` at a command's start, after ``export``/``env``, or after ``;``/``&&``/``|``
 _SHELL_SET = re.compile(r"(?:^|[;&|(]\s*|\bexport\s+|\benv\s+|\s)([A-Za-z_][A-Za-z0-9_]*)=")
 _ENVIRON = ("os.environ", "environ")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 
 
 def _distance(a: str, b: str) -> int:
@@ -48,6 +49,8 @@ def misspelled(name: str) -> bool:
 def _shell_hits(text: str) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(text.splitlines(), start=1):
         code = line.split("#", 1)[0] if not line.lstrip().startswith("#") else ""
+        # quoted text (an ``echo "... CUDA_VISIBLE_DEVICE=..."`` message) sets nothing
+        code = _QUOTED.sub('""', code)
         for m in _SHELL_SET.finditer(code):
             name = m.group(1)
             # a shell variable the script reads back (``${CUDA_VISIBLE_DEVICE}``) is its own name
