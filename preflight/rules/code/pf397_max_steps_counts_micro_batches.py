@@ -109,7 +109,7 @@ Divide by the accumulation (`len(train_ds) // (batch_size * G) * num_epochs`), o
             factor = _int_value(ctx, scope, accum, call.lineno)
             if factor is None or factor <= 1:
                 continue
-            at: ast.AST = steps
+            at: ast.expr = steps
             if isinstance(steps, ast.Name):
                 value = _assigned(ctx, scope, steps.id, call.lineno)
                 if value is None:
