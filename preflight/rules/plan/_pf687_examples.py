@@ -60,6 +60,8 @@ GOOD_EXAMPLES = [
                        "accelerate launch --multi_gpu --num_processes 4 train.py"),
     _PINNED.format(line='os.environ["CUDA_VISIBLE_DEVICES"] = "1"'),
     _PINNED.format(line='os.environ.setdefault("CUDA_DEVICE_ORDER", "PCI_BUS_ID")'),
+    # Moore Threads GPUs read MUSA_VISIBLE_DEVICES (two letters from CUDA_...)
+    _PINNED.format(line='os.environ["MUSA_VISIBLE_DEVICES"] = "0"'),
     # only read: a lookup under the wrong name is not a device choice
     _PINNED.format(line='gpus = os.environ.get("CUDA_VISIBLE_DEVICE", "0")'),
 ]

@@ -15,8 +15,9 @@ from preflight.rules.plan._job_batch_scripts import job_shell_scripts
 from preflight.rules.plan._launch_support import launched_script, report_at
 
 _RIGHT = "CUDA_VISIBLE_DEVICES"
-# real variables one or two letters away from nothing; listed so they are never taken for a typo
-_KNOWN = {_RIGHT, "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
+# real variables near the name (other vendors' device lists, CUDA's own settings): never taken for a typo
+_KNOWN = {_RIGHT, "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "MUSA_VISIBLE_DEVICES",
+          "SDAA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
           "CUDA_DEVICE_ORDER", "CUDA_DEVICE_MAX_CONNECTIONS"}
 # ``NAME=value`` at a command's start, after ``export``/``env``, or after ``;``/``&&``/``|``
 _SHELL_SET = re.compile(r"(?:^|[;&|(]\s*|\bexport\s+|\benv\s+|\s)([A-Za-z_][A-Za-z0-9_]*)=")
@@ -117,7 +118,7 @@ Spell it `CUDA_VISIBLE_DEVICES`.
 
 ## When preflight stays silent
 
-* The name is a real variable (`NVIDIA_VISIBLE_DEVICES`, `HIP_VISIBLE_DEVICES`,
+* The name is a real variable (`NVIDIA_VISIBLE_DEVICES`, `HIP_VISIBLE_DEVICES`, `MUSA_VISIBLE_DEVICES`,
   `ROCR_VISIBLE_DEVICES`, `CUDA_DEVICE_ORDER`), or more than two letters away.
 * A shell variable of that name is read back later in the script (`${CUDA_VISIBLE_DEVICE}`):
   it is the script's own variable, not a misspelled export.
