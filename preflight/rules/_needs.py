@@ -105,6 +105,7 @@ NEEDS = {
     "PF393": ('persistent_workers',),
     "PF394": ('LightningModule',),
     "PF395": ('DataCollatorWithPadding', 'ForTokenClassification'),
+    "PF397": ('max_steps', 'gradient_accumulation_steps'),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
