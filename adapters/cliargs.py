@@ -196,6 +196,9 @@ class _Pass(_ModelPass):
         self.trainer_flags()
         self.computed()
         self.nodes_by_help()
+        from preflight.adapters.submitit_tasks import read as submitit_read
+
+        submitit_read(self)
         self.global_batch_by_help()
         self.accum_by_help()
         if self.value(*_MICRO) is None:
