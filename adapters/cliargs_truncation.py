@@ -10,7 +10,7 @@ scripts (found with the search tools), which the option names already give.
 Read (never run) when no option named as a training length gave ``data.seq_len``: every call whose function name
 holds ``tok`` and that passes ``truncation=True`` and ``max_length=<name or attribute>`` in the files read; when
 they all name the same declared option (not one documented as a generation length) and its value is an int of at
-least 16, that value is ``data.seq_len``, **low**: a call may cut one part of a sample (a question, a prompt), and
+least 16, that value is ``data.seq_len``, **low** and priority -1 (any other reading wins): a call may cut one part of a sample (a question, a prompt), and
 whether that dataset is the one trained on is not read. Called by :mod:`preflight.adapters.cliargs`.
 """
 
@@ -61,6 +61,7 @@ def truncation_length(flags: Any, generated: Any, as_int: Any) -> None:
     src = got[2]
     _, line, shown = found[0]
     said = f"{src.detail}: " if src.detail else f"{name} "
-    flags.add("data.seq_len", number, Source(src.kind, src.path, src.line, src.key,
-                                             f"{said}handed as max_length to a tokenizer call with "
-                                             f"truncation=True ({shown}:{line}): each sample is cut to it"), "low")
+    # priority -1: a fallback that any other reading of the length outranks
+    flags.adapter.add_checked(flags.plan, "data.seq_len", number, Source(
+        src.kind, src.path, src.line, src.key, f"{said}handed as max_length to a tokenizer call with "
+        f"truncation=True ({shown}:{line}): each sample is cut to it"), "low", -1)

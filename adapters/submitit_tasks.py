@@ -14,7 +14,7 @@ Read (never imported): the script and the local modules it imports (two levels) 
 and hold a call or dict literal that gives ``gpus_per_node`` and ``tasks_per_node`` the same name (one task
 per GPU). Then the option documented as GPUs per node is ``dist.devices_per_node`` and, with the option
 documented as the number of nodes, ``dist.world_size`` = nodes x GPUs per node. Medium when the values are
-the line's, low when a default. Called by :mod:`preflight.adapters.cliargs_flags`.
+the line's, low when a default; priority -1 (any other reading wins). Called by :mod:`preflight.adapters.cliargs_flags`.
 """
 
 from __future__ import annotations
@@ -111,10 +111,11 @@ def read(flags: Any) -> None:
     src = got_g[2]
     conf = "medium" if src.kind != "default" else "low"
     help_text = flags.decl.options[gpus[0]].help
-    flags.add("dist.devices_per_node", g, Source(src.kind, src.path, src.line, src.key,
+    # priority -1: a fallback that any other reading (a launcher, a config) outranks
+    flags.adapter.add_checked(flags.plan, "dist.devices_per_node", g, Source(src.kind, src.path, src.line, src.key,
                                                  f"{src.detail}: documented as \"{help_text}\"; a submitit "
-                                                 f"executor with one task per GPU ({where})"), conf)
+                                                 f"executor with one task per GPU ({where})"), conf, -1)
     world_conf = "medium" if src.kind != "default" and got_n[2].kind != "default" else "low"
-    flags.add("dist.world_size", g * n, Source("derived", src.path, src.line, src.key,
+    flags.adapter.add_checked(flags.plan, "dist.world_size", g * n, Source("derived", src.path, src.line, src.key,
                                                f"--{nodes[0]} {n} x --{gpus[0]} {g}: submitit starts one task per "
-                                               f"GPU ({where})"), world_conf)
+                                               f"GPU ({where})"), world_conf, -1)
