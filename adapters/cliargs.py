@@ -151,6 +151,9 @@ class _Pass(_ModelPass):
                 number = _image_side(value)
             if number is not None and number >= 1:
                 self.add(target, number, source, conf)
+        from preflight.adapters.cliargs_truncation import truncation_length
+
+        truncation_length(self, _GENERATED, _as_int)
         self.update_freq()
         found = self.value(*_CKPT)
         if found is None and _CKPT_HANDED.search("\n".join([self.script.source.text, *self.decl.texts])):
@@ -196,6 +199,9 @@ class _Pass(_ModelPass):
         self.trainer_flags()
         self.computed()
         self.nodes_by_help()
+        from preflight.adapters.submitit_tasks import read as submitit_read
+
+        submitit_read(self)
         self.global_batch_by_help()
         self.accum_by_help()
         if self.value(*_MICRO) is None:

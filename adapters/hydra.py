@@ -175,6 +175,8 @@ class _Facts:
         return resolve(self.cfg, node, path[:-1])
 
     def add(self, field: str, value: Any, path: tuple[str, ...], detail: str, confidence: str = "high") -> None:
+        if self.composed.app.guess is not None and confidence == "high":
+            confidence = "medium"  # the config folder is a guess (hydra_env_root)
         raw = self.composed_raw(path)
         if isinstance(raw, str) and "${" in raw:
             detail = f"{detail}; {raw} = {value!r}"
@@ -208,6 +210,8 @@ class _Facts:
         from preflight.adapters.hydra_paths import primary_name
 
         self.note(f"{origin}{app.how} config {primary}/{primary_name(app, self.project)} composed by {self.method}")
+        if app.guess is not None:
+            self.note(f"{origin}{app.guess}")
         for text in comp.notes:
             self.note(text)
         for display in sorted(self.composed.files):
@@ -234,6 +238,9 @@ class _Facts:
             section = self.cfg.get(key)
             if isinstance(section, dict):
                 self.data((key,), section)
+        from preflight.adapters.hydra_datamodule import datamodule_loader
+
+        datamodule_loader(self)
         for path, node in _nodes(self.cfg, ()):
             for key in _MODEL_REF_KEYS:
                 if isinstance(node, dict) and key in node:

@@ -36,6 +36,7 @@ class HydraApp:
     version_base: Optional[str]
     how: str  # "@hydra.main" or "compose()"
     overrides: list[str] = field(default_factory=list)  # compose(overrides=[...])
+    guess: Optional[str] = None  # how config_dir was guessed (:mod:`preflight.adapters.hydra_env_root`)
 
 
 @dataclass
@@ -164,7 +165,14 @@ def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] 
         # its folder holds the config groups
         config_dir, name = config_dir.parent, config_dir.stem
         version_base = LEGACY  # group files merge at the top level (hydra_compose.Composer(legacy=True))
-    return HydraApp(idx.script, site.line, config_dir, name, version_base, how)
+    guess = None
+    if config_dir is None and how == "@hydra.main":
+        from preflight.adapters.hydra_env_root import env_rooted
+
+        got = env_rooted(site.arg(0, "config_path"), idx, root or folder, name)
+        if got is not None:
+            config_dir, guess = got
+    return HydraApp(idx.script, site.line, config_dir, name, version_base, how, guess=guess)
 
 
 LEGACY = "0.11"  # a Hydra app from before 1.0 (``config_path`` names the primary config file)

@@ -49,7 +49,8 @@ def trainer_node(facts: _Facts, path: tuple[str, ...], node: dict[str, Any]) -> 
         source = Source("derived", *facts._loc(at("devices")), ".".join(at("devices")),
                         f"Trainer devices x num_nodes = {devices} x {nodes or 1}"
                         + ("" if nodes else " (num_nodes default 1)") + f" (Hydra, {facts.method})")
-        facts.adapter.add_checked(facts.plan, "dist.world_size", world, source)
+        facts.adapter.add_checked(facts.plan, "dist.world_size", world, source,
+                                  "medium" if facts.composed.app.guess is not None else "high")
     if "precision" in node:
         value = facts.known(at("precision"))
         if value is not None and not isinstance(value, bool) and value in _PRECISION:

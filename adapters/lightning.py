@@ -88,7 +88,11 @@ class _ScriptPass(_StrategyPass):
                           "followed")
                 self.explicit_only(site, conf)
                 return
-            if self.mapped_how == "followed":
+            if self.mapped_how == "guessed":
+                conf = "medium"
+                self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {'; '.join(self.mapped_from)} are "
+                          "read as its arguments, from a Hydra config folder found by a guess (medium)")
+            elif self.mapped_how == "followed":
                 conf = "medium"
                 self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {'; '.join(self.mapped_from)} are "
                           "read as its arguments, followed through the script's aliases and the keys it writes "

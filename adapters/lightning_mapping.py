@@ -309,7 +309,7 @@ class _Follow:
                keys: dict[str, Any]) -> Optional[bool]:
         """Apply the writes of the section's keys before the call (through any alias); None when the
         mapping may change in a way not followed, else whether a write was applied."""
-        applied = False
+        applied = False  # (a branch found dead below counts as followed)
 
         def place(node: ast.AST, node_line: int) -> Optional[tuple[str, ...]]:
             got = keyed_chain(node)
@@ -321,8 +321,10 @@ class _Follow:
             n = min(len(full), len(section))
             return full[:n] == section[:n]
 
+        dead = self.dead_branches(place, section, keys)
+        applied = bool(dead)
         for stmt, top in self.stmts:
-            if stmt.lineno >= self.line:
+            if stmt.lineno >= self.line or id(stmt) in dead:
                 continue
             for node in _own_nodes(stmt):
                 node_line = getattr(node, "lineno", 0)
@@ -378,9 +380,54 @@ class _Follow:
                     for arg in [*node.args, *(k.value for k in node.keywords if k.arg is not None)]:
                         full = place(arg, node_line)
                         # a key's value handed over (``spawn(nprocs=c.num_gpus)``): the key still holds it
-                        if full is not None and touches(full) and len(full) <= len(section):
+                        if full is not None and touches(full) and len(full) <= len(section) \
+                                and not self.reads_only(node, arg, full, section, keys):
                             return None  # handed to a function that may change it
         return applied
+
+
+    def dead_branches(self, place: Any, section: tuple[str, ...], keys: dict[str, Any]) -> set[int]:
+        """The statements under ``if m.flag:`` (no ``else``) where ``flag`` is a key of the section whose
+        config value is ``False``: never run (the grok-ai/nn-template debug branch, txie-93/cdvae @ f857f59
+        ``cdvae/run.py:67-73``: ``if cfg.train.pl_trainer.fast_dev_run:`` ... ``cfg.train.pl_trainer.gpus = 0``
+        with ``conf/train/default.yaml`` ``fast_dev_run: False``)."""
+        dead: set[int] = set()
+        for stmt, _ in self.stmts:
+            if not isinstance(stmt, ast.If) or stmt.orelse or stmt.lineno >= self.line:
+                continue
+            full = place(stmt.test, stmt.lineno)
+            if full is None or len(full) != len(section) + 1 or full[:len(section)] != section:
+                continue
+            held = keys.get(full[-1])
+            if isinstance(held, tuple) and len(held) == 4 and held[0] == "config" and held[1] is False:
+                dead.update(id(n) for inner in stmt.body for n in ast.walk(inner) if isinstance(n, ast.stmt))
+        return dead
+
+    def reads_only(self, call: ast.Call, arg: ast.expr, full: tuple[str, ...], section: tuple[str, ...],
+                   keys: dict[str, Any]) -> bool:
+        """Whether the function of this file that ``call`` calls (by a plain name, one definition) only reads
+        the mapping handed to it as ``arg``: no key of it written, no mutating method called on it, not handed
+        on to a call that may change it (checked the same way, at most ``_MAX_HOPS`` deep). txie-93/cdvae @
+        f857f59 ``cdvae/run.py:21-58,127``: ``build_callbacks(cfg=cfg)`` reads ``cfg.train`` keys before
+        ``pl.Trainer(**cfg.train.pl_trainer)``."""
+        if self.hops >= _MAX_HOPS or not isinstance(call.func, ast.Name) \
+                or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return False
+        defs = [n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == call.func.id]
+        if len(defs) != 1:
+            return False
+        fn = defs[0]
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        name = next((k.arg for k in call.keywords if k.value is arg), None)
+        if name is None and arg in call.args and call.args.index(arg) < len(params):
+            name = params[call.args.index(arg)]
+        if name is None or name not in [*params, *(a.arg for a in fn.args.kwonlyargs)]:
+            return False
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(fn)):
+            return False  # rebound: what it names after is not followed
+        inner = _Follow(self.tree, self.configs, fn.lineno, self.hops + 1)
+        inner.fn, inner.stmts, inner.line = fn, _own_statements(fn), (fn.end_lineno or fn.lineno) + 1
+        return inner.writes({name: full}, {name: 0}, section, dict(keys)) is False
 
 
 def unpacked_mapping(tree: Optional[ast.Module], configs: list[Any], call: ast.Call,

@@ -228,7 +228,7 @@ class _PassBase:
             if found is None:
                 return None
             self.mapped_from.append(found.origin)
-            if found.how == "followed":
+            if found.how == "followed" and self.mapped_how != "guessed":
                 self.mapped_how = "followed"
             for key, value in found.keys.items():
                 if key in written:
@@ -244,6 +244,8 @@ class _PassBase:
                         _, raw, config, path = value
                         known = True
                         if isinstance(config, ComposedConfig):
+                            if config.composed.app.guess is not None:
+                                self.mapped_how = "guessed"  # the config folder is a guess (hydra_env_root)
                             known, raw = config.value(path)
                             source = config.composed.source(path, "")
                         else:
