@@ -35,9 +35,9 @@ def _path_to(stmts: list[ast.stmt], target: ast.AST) -> Optional[list[tuple[ast.
                 inner = _path_to(body, target)
                 if inner is not None:
                     return [(stmt.test, side), *inner]
-        elif isinstance(stmt, (*_BLOCKS, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if any(n is target for n in ast.walk(stmt)):
-                return None
+        elif isinstance(stmt, (*_BLOCKS, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                and any(n is target for n in ast.walk(stmt)):
+            return None
     return None
 
 
@@ -46,9 +46,9 @@ def _enclosing(tree: ast.AST, call: ast.Call) -> Optional[ast.AST]:
     best: ast.AST = tree
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not best \
-                and any(n is call for n in ast.walk(node)):
-            if best is tree or any(n is node for n in ast.walk(best)):
-                best = node
+                and any(n is call for n in ast.walk(node)) \
+                and (best is tree or any(n is node for n in ast.walk(best))):
+            best = node
     return best
 
 
@@ -67,7 +67,8 @@ def _own_nodes(scope: ast.AST) -> list[ast.AST]:
 def bound_entry(idx: Any, tree: ast.AST, call: ast.Call) -> Optional[ast.Subscript]:
     """``REG[key]`` the called local name holds when the call runs (module docstring), else None."""
     func = call.func
-    if not isinstance(func, ast.Name):
+    if not isinstance(func, ast.Name) or not any(isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name)
+                                                 for v in idx.assigns.get(func.id, [])):
         return None
     scope = _enclosing(tree, call)
     if scope is None:

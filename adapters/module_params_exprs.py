@@ -382,7 +382,7 @@ class _Exprs(_LayerExprs):
         # ``opendit/models/dit.py:69,108`` ``self.sequence_parallel_group = sequence_parallel_group`` handed on)
         kept = {id(a) for a in ast.walk(node) if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name)
                 and a.value.id == "self" and self.attrs.get(a.attr, None) is _UNK}
-        called |= {id(a.value) for a in ast.walk(node) if id(a) in kept}
+        called |= {id(a.value) for a in ast.walk(node) if isinstance(a, ast.Attribute) and id(a) in kept}
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in called:
                 if sub.id in self.env and self.env[sub.id] is not _UNK:
