@@ -26,6 +26,7 @@ called inside a project helper over an OmegaConf config (Vchitect/Latte ``get_mo
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -34,6 +35,12 @@ from preflight.plan import TrainingPlan
 from preflight.registry import register_adapter
 
 _MAX_BYTES = 500_000
+# ``cls = REG[key]`` on a line of its own: a registry entry bound first, called after (model_registry_bound)
+_BOUND = re.compile(r"^\s*\w+\s*=\s*\w+\[[^\]\n]+\]\s*(?:#.*)?$", re.M)
+
+
+def _picks(text: str) -> bool:
+    return "](" in text or _BOUND.search(text) is not None
 
 
 def _module_of(script: Any, name: str) -> Optional[tuple[Path, ast.Module]]:
@@ -303,12 +310,12 @@ class ModelRegistryAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(s.tree is not None and ("](" in s.source.text or "OmegaConf.load(" in s.source.text)
+        return any(s.tree is not None and (_picks(s.source.text) or "OmegaConf.load(" in s.source.text)
                    for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
-            if script.tree is not None and "](" in script.source.text:
+            if script.tree is not None and _picks(script.source.text):
                 self._script(project, plan, script)
             if script.tree is not None and "OmegaConf.load(" in script.source.text \
                     and plan.value("model.num_parameters") is None:
@@ -390,20 +397,25 @@ class ModelRegistryAdapter(Adapter):
             return
 
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        from preflight.adapters.model_registry_bound import bound_entry
         from preflight.adapters.model_registry_config import config_value
         from preflight.adapters.module_params_imports import with_imports
         from preflight.adapters.module_params_nested import UNKNOWN, count_module
 
         idx = project.index(script)
         found = []
+        entries: dict[int, ast.AST] = {}
         for site in idx.calls:
             func = site.call.func
+            if isinstance(func, ast.Name) and not site.call.args and func.id in idx.assigns:
+                func = bound_entry(idx, script.tree, site.call) or func  # ``cls = REG[key]`` then ``cls(...)``
             if not (isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name)) or site.call.args \
                     or idx.runs(site) is False:
                 continue
             module = _module_of(script, func.value.id)
             if module is None:
                 continue
+            entries[id(site)] = func
             path, tree = module
             table = _table(tree, func.value.id)
             key = config_value(idx, project, func.slice)
@@ -448,7 +460,10 @@ class ModelRegistryAdapter(Adapter):
         if len({f[4][0] for f in found}) != 1:
             return  # none, or calls that disagree
         site, key, where, cls, (total, layers), defaulted = found[0]
-        detail = (f"{ast.unparse(site.call.func)}: {key!r} is {where} with {total:,} parameters of "
+        shown = ast.unparse(site.call.func)
+        if isinstance(site.call.func, ast.Name):
+            shown += f" = {ast.unparse(entries[id(site)])}"
+        detail = (f"{shown}: {key!r} is {where} with {total:,} parameters of "
                   f"{len(layers)} layers counted from their sizes")
         confidence = "medium"
         if defaulted:

@@ -46,3 +46,36 @@ def bind_arguments(init: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any
     for pname in names:
         env.setdefault(pname, _UNK)
     return env
+
+
+# annotations that say a parameter holds no module: scalars, strings, dtypes, devices, process groups
+_PLAIN_TYPES = {"int", "float", "str", "bool", "None", "torch.dtype", "torch.device", "dtype", "device",
+                "ProcessGroup", "dist.ProcessGroup", "torch.distributed.ProcessGroup"}
+
+
+def _plain_annotation(node: Any) -> bool:
+    from preflight.analysis.syntax import dotted_name
+
+    if isinstance(node, ast.Constant) and node.value is None:
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a string annotation: "torch.dtype"
+        try:
+            return _plain_annotation(ast.parse(node.value, mode="eval").body)
+        except SyntaxError:
+            return False
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # ``int | None``
+        return _plain_annotation(node.left) and _plain_annotation(node.right)
+    if isinstance(node, ast.Subscript) and dotted_name(node.value) in ("Optional", "typing.Optional", "Union",
+                                                                          "typing.Union"):
+        inner = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return all(_plain_annotation(e) for e in inner)
+    return dotted_name(node) in _PLAIN_TYPES
+
+
+def plain_parameters(init: ast.FunctionDef) -> set[str]:
+    """The parameters whose annotation says they hold no module (``dtype: torch.dtype = torch.float32``,
+    ``sequence_parallel_group: Optional[ProcessGroup] = None``, ``text_encoder: str = None``;
+    NUS-HPC-AI-Lab/OpenDiT ``opendit/models/dit.py:37-58``): a value not known there is a plain value."""
+    a = init.args
+    return {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)
+            if p.annotation is not None and _plain_annotation(p.annotation)}

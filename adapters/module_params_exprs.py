@@ -378,6 +378,11 @@ class _Exprs(_LayerExprs):
         # a library's version string (zhouhaoyi/Informer2020 models/embed.py:29 ``padding = 1 if
         # torch.__version__>='1.5.0' else 2``) is a plain value
         called |= {id(a.value) for a in ast.walk(node) if isinstance(a, ast.Attribute) and a.attr == "__version__"}
+        # a plain value kept on ``self`` and not known (only plain values are kept so: ``assign``; OpenDiT
+        # ``opendit/models/dit.py:69,108`` ``self.sequence_parallel_group = sequence_parallel_group`` handed on)
+        kept = {id(a) for a in ast.walk(node) if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name)
+                and a.value.id == "self" and self.attrs.get(a.attr, None) is _UNK}
+        called |= {id(a.value) for a in ast.walk(node) if isinstance(a, ast.Attribute) and id(a) in kept}
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in called:
                 if sub.id in self.env and self.env[sub.id] is not _UNK:
@@ -393,7 +398,8 @@ class _Exprs(_LayerExprs):
                         or (name.startswith("torch.") and last in _TENSOR_FACTORIES | {"linspace"})
                         or (isinstance(sub.func, ast.Attribute) and sub.func.attr in ("item", "tolist"))):
                     return False
-            elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+            elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self" \
+                    and id(sub) not in kept:
                 return False
         return True
 

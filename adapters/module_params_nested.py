@@ -23,7 +23,7 @@ from typing import Any, Optional, Sequence
 
 from preflight.adapters.module_params import _Unknown
 from preflight.adapters.module_params_args import argument_value
-from preflight.adapters.module_params_binding import bind_arguments
+from preflight.adapters.module_params_binding import bind_arguments, plain_parameters
 from preflight.adapters.module_params_idioms import local_dict_update, setattr_on_self
 from preflight.adapters.module_params_lists import augmented, local_list_append
 from preflight.adapters.module_params_store import _StoreFrame
@@ -373,7 +373,7 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
     # arguments not known, from a call this interpreter made: plain values (``soft`` checked them); the
     # caller of ``count_module`` may hand in anything as UNKNOWN, so its arguments are not
     env["__plain__"] = {k for k, v in env.items() if v is _UNK} if frame.depth > 0 \
-        else {k for k in ctx.top_plain if env.get(k) is _UNK}
+        else {k for k in ctx.top_plain | plain_parameters(init) if env.get(k) is _UNK}
     env["__bases__"] = tuple(b for b in (dotted_name(x) for x in cls.bases) if b is not None)
     env["__cls__"] = name
     saved = frame.env
