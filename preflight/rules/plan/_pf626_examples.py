@@ -69,9 +69,36 @@ _INTERVAL = dedent("""
     python pretrain.py
     """)
 
+# the same with the configs a script opens itself (yaml.safe_load), the trainer's arguments a whole file
+_PLAIN = dedent("""
+    # --- pretrain.py
+    import lightning as L
+    import yaml
+
+
+    def load(path):
+        with open(path) as f:
+            return yaml.safe_load(f)
+
+
+    trainer = L.Trainer(**load("configs/trainer.yaml"))
+    data = load("configs/data.yaml")
+    trainer.fit(build_model(), train_dataloaders=build_loader(data))
+    # --- configs/trainer.yaml
+    accelerator: gpu
+    max_steps: 100000
+    val_check_interval: 1000{pin}{extra}
+    # --- configs/data.yaml
+    batch_size: 512
+    max_train_samples: 200000
+    # --- launch
+    python pretrain.py
+    """)
+
 PF626_BAD = [
     _HYDRA.format(batch=256, limit=0.1, pin="  # error: PF626"),
     _INTERVAL.format(interval=1000, pin="  # error: PF626", extra=""),
+    _PLAIN.format(pin="  # error: PF626", extra=""),
 ]
 
 PF626_GOOD = [
@@ -83,4 +110,5 @@ PF626_GOOD = [
     # tricky: an integer limit; an interval within the epoch
     _HYDRA.format(batch=256, limit=3, pin=""),
     _INTERVAL.format(interval=300, pin="", extra=""),
+    _PLAIN.format(pin="", extra="\ncheck_val_every_n_epoch: null"),
 ]

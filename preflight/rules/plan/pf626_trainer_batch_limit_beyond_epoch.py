@@ -5,6 +5,8 @@ comes to zero batches, or an integer ``val_check_interval`` longer than the epoc
 from __future__ import annotations
 
 import math
+import os
+import re
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -12,6 +14,9 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
+from preflight.rules.plan._yaml_job_files import yaml_files
+
+_WORDS = re.compile(r"limit_train_batches|val_check_interval|batch_size")
 
 # keys that state how many training samples an epoch reads (an integer beside the node's batch_size)
 _SAMPLE_KEYS = ("train_samples", "max_train_samples", "num_train_samples", "n_train_samples", "num_train_examples",
@@ -34,9 +39,23 @@ def _epoch(node: dict) -> Optional[tuple[str, int, int]]:
     return None
 
 
-def _trainer(path: tuple, node: dict) -> bool:
+def _trainer(path: tuple, node: dict, file: str) -> bool:
+    """A trainer node: under a ``trainer`` key, a ``_target_`` ending in ``Trainer``, or the whole of a file
+    named ``trainer.yaml`` (a script's ``Trainer(**load("configs/trainer.yaml"))``)."""
     words = [str(p).lower() for p in path]
+    if not path and os.path.splitext(os.path.basename(file))[0].lower() == "trainer":
+        return True
     return bool(words and words[-1] == "trainer") or str(node.get("_target_", "")).endswith("Trainer")
+
+
+def _configs(pctx: PlanContext) -> list[Any]:
+    """The Hydra YAML configs of the job, and the project's YAML files that name a batch limit or a batch size
+    (a config a script opens itself), each once."""
+    out: dict[str, Any] = {}
+    for cfg in [*hydra_yaml_configs(pctx), *(c for _text, c in yaml_files(pctx, _WORDS))]:
+        if isinstance(cfg.data, dict) and all(cfg is not c for c in out.values()):
+            out.setdefault(os.path.normpath(str(cfg.path)), cfg)
+    return list(out.values())
 
 
 @register
@@ -52,8 +71,9 @@ class TrainerBatchLimitBeyondEpoch(PlanRule):
     explanation = """
 ## What it finds
 
-A Lightning trainer node in a YAML config of the job (a `trainer:` key or a `_target_`
-ending in `Trainer`) and a data node that states the epoch (an integer sample count,
+A Lightning trainer node in a YAML config of the job (a `trainer:` key, a `_target_`
+ending in `Trainer`, or a whole `trainer.yaml`; the Hydra configs and the project's YAML
+files a script may open itself) and a data node that states the epoch (an integer sample count,
 `train_samples` / `max_train_samples` / `num_train_samples` / `train_size` ..., beside an
 integer `batch_size`: at most ceil(samples / batch_size) batches per epoch), in the same
 file, else the one such data node of the job's configs, where
@@ -90,12 +110,11 @@ Give the limit as an integer number of batches (or remove it); set
     good_examples = examples("preflight.rules.plan._pf626_examples", "PF626_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        configs = hydra_yaml_configs(pctx)
-        texts = [c for c in configs if isinstance(c.data, dict)]
+        texts = _configs(pctx)
         epochs = [(c, path, e) for c in texts for path, node in walk(c.data) if (e := _epoch(node)) is not None]
         for config in texts:
             for path, node in walk(config.data):
-                if not _trainer(path, node):
+                if not _trainer(path, node, str(config.path)):
                     continue
                 limit = node.get("limit_train_batches")
                 interval = _int(node.get("val_check_interval"))
