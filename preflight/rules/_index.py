@@ -484,6 +484,8 @@ JOB = {
     "PF619": "plan.pf619_deepspeed_script_under_plain_python",
     "PF622": "plan.pf622_lightning_packages_mixed",
     "PF623": "plan.pf623_deepspeed_prepare_two_models",
+    "PF625": "plan.pf625_accelerate_config_gpus_beyond_slurm_allocation",
+    "PF626": "plan.pf626_trainer_batch_limit_beyond_epoch",
     "PF627": "plan.pf627_eval_strategy_without_eval_dataset",
     "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
     "PF629": "plan.pf629_deepspeed_include_with_num_gpus",

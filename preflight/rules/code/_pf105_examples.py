@@ -78,9 +78,89 @@ BAD_EXAMPLES = [
     net = torch.nn.Linear(4, 1).cuda()
     train(net, torch.optim.SGD(net.parameters(), lr=0.1), [])
 """),
+    # accelerate issue 68: a hand-written fp16 autocast under an Accelerator without mixed precision, whose
+    # backward then has no GradScaler
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model = torch.nn.Linear(10, 1)
+    opt = torch.optim.AdamW(model.parameters())
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    for x, y in loader:
+        with torch.autocast("cuda", dtype=torch.float16):  # warning: PF105
+            loss = torch.nn.functional.mse_loss(model(x), y)
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+"""),
+        textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator(mixed_precision="no")
+    model = torch.nn.Linear(10, 1)
+    opt = torch.optim.AdamW(model.parameters())
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    for x, y in loader:
+        with torch.cuda.amp.autocast():  # warning: PF105
+            loss = torch.nn.functional.mse_loss(model(x), y)
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+"""),
 ]
 
 GOOD_EXAMPLES = [
+    # the accelerate 68 fix: fp16 on the Accelerator, which scales the loss in backward
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator(mixed_precision="fp16")
+    model = torch.nn.Linear(10, 1)
+    opt = torch.optim.AdamW(model.parameters())
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    for x, y in loader:
+        with accelerator.autocast():
+            loss = torch.nn.functional.mse_loss(model(x), y)
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+"""),
+    # tricky-correct: a hand-written fp16 autocast, but the Accelerator runs fp16 itself (its GradScaler scales)
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator(mixed_precision="fp16")
+    model = torch.nn.Linear(10, 1)
+    opt = torch.optim.AdamW(model.parameters())
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    for x, y in loader:
+        with torch.autocast("cuda", dtype=torch.float16):
+            loss = torch.nn.functional.mse_loss(model(x), y)
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+"""),
+    # tricky-correct: bf16 autocast under an Accelerator without mixed precision needs no scaler
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model = torch.nn.Linear(10, 1)
+    opt = torch.optim.AdamW(model.parameters())
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    for x, y in loader:
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = torch.nn.functional.mse_loss(model(x), y)
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+"""),
     # 1. the AMP recipe with a GradScaler
     textwrap.dedent("""
     import torch

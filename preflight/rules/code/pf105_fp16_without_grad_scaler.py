@@ -11,6 +11,7 @@ from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.analysis.scopes import ScopeIndex
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import accelerator_names, accelerators, is_accelerator_receiver
 from preflight.rules.base import Rule, examples
 from preflight.rules.code._pf105_device import CudaDevice
 
@@ -71,6 +72,32 @@ def _raw_backward(event: GradEvent) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == "backward" and not call.args
 
 
+# Accelerator arguments through which a loss scaler can still come (a DeepSpeed/FSDP/Megatron plugin's own
+# fp16 settings), besides ``mixed_precision`` itself
+_PLUGIN_ARGS = frozenset({"mixed_precision", "deepspeed_plugin", "fsdp_plugin", "megatron_lm_plugin"})
+
+
+def _unscaled_accelerator_backward(ctx: FileContext, event: GradEvent) -> bool:
+    """``accelerator.backward(loss)`` where every ``Accelerator(...)`` of the file is built without mixed
+    precision (no ``mixed_precision``, or the literal ``"no"``; no plugin, positional or ``**`` argument):
+    Accelerate creates its GradScaler only for fp16 mixed precision, so its backward is a plain one."""
+    call = event.node
+    if event.kind != "backward" or not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) \
+            or call.func.attr != "backward" or not is_accelerator_receiver(call.func.value, accelerator_names(ctx)):
+        return False
+    built = accelerators(ctx)
+    if not built:
+        return False
+    for ctor in built:
+        if ctor.args or any(k.arg is None for k in ctor.keywords):
+            return False
+        for k in ctor.keywords:
+            if k.arg in _PLUGIN_ARGS and not (k.arg == "mixed_precision" and isinstance(k.value, ast.Constant)
+                                              and k.value.value == "no"):
+                return False
+    return True
+
+
 def _other_branch(ctx: FileContext, autocast: ast.AST, backward: ast.AST) -> bool:
     """The two sit in the two branches of one ``if`` (``if use_amp: with autocast(): ... else: ...``
     and, lower, ``if use_amp: loss_scaler(loss, optimizer) else: loss.backward()``): the plain
@@ -110,7 +137,8 @@ class Fp16WithoutGradScaler(Rule):
 
 A training step runs its forward under CUDA autocast in float16 (a literal `"cuda"`, or
 `str(device)`/`device.type` of a device the file builds as `torch.device("cuda")`), calls
-`loss.backward()` directly and steps an optimizer, and the file never creates a `GradScaler`. On CUDA,
+`loss.backward()` directly (or `accelerator.backward(loss)` of an Accelerator without mixed
+precision) and steps an optimizer, and the file never creates a `GradScaler`. On CUDA,
 `torch.autocast("cuda")` and `torch.cuda.amp.autocast()` default to float16.
 
 ## Why it matters
@@ -149,9 +177,15 @@ float32's range and needs no scaler (Ampere GPUs and newer).
   autocast refuses loudly: not this rule).
 * The file creates or mentions a `GradScaler` / `ShardedGradScaler`, or scales a loss
   with `scaler.scale(loss).backward()`.
-* The backward is a framework's: `accelerator.backward(loss)`, `fabric.backward(loss)`,
-  a DeepSpeed engine's `backward`, Lightning's `manual_backward` or automatic
-  optimization: these apply the configured loss scaling themselves.
+* The backward is a framework's: `fabric.backward(loss)`, a DeepSpeed engine's
+  `backward`, Lightning's `manual_backward` or automatic optimization: these apply the
+  configured loss scaling themselves. `accelerator.backward(loss)` counts as a plain
+  backward when every `Accelerator(...)` of the file is built without mixed precision
+  (no `mixed_precision` argument, or `"no"`, and no DeepSpeed/FSDP/Megatron plugin):
+  Accelerate creates its GradScaler only for fp16 mixed precision (accelerate issue 68,
+  a hand-written fp16 autocast under an Accelerator without mixed precision). A hand-written
+  fp16 autocast says the job did not ask Accelerate for fp16; were it asked on the launch
+  line or in an accelerate config, `accelerator.autocast()` would be the idiom.
 * The autocast region is not part of a training step: inference, evaluation under
   `no_grad`, or a one-off backward with no optimizer step next to it (a test of
   autocast itself).
@@ -180,22 +214,26 @@ float32's range and needs no scaler (Ampere GPUs and newer).
 
     def _backward(self, steps: GradSteps, fn, call: ast.Call, ctx: FileContext) -> Optional[GradEvent]:
         events = steps.of(fn)
-        if any(e.kind == "backward" and not _raw_backward(e) for e in events):
+        plain = [e for e in events if _raw_backward(e) or _unscaled_accelerator_backward(ctx, e)]
+        if any(e.kind == "backward" and e not in plain for e in events):
             return None  # a framework backward in the same function
         loop = steps.scopes.loop_of(call)
         # a training step: an optimizer steps where the backward runs
         here = [e for e in events if loop is None or e.in_loop(loop)]
         if not any(e.kind == "step" for e in here):
             return None
-        return next((e for e in here if _raw_backward(e) and not _other_branch(ctx, call, e.node)), None)
+        return next((e for e in here if e in plain and not _other_branch(ctx, call, e.node)), None)
 
     def _report(self, ctx: FileContext, call: ast.Call, how: str,
                 backward: GradEvent) -> Finding:
         text = ast.unparse(call)
         why = ("autocast on CUDA defaults to float16" if how == "default"
                else "this autocast runs in float16")
+        how_plain = "runs without a GradScaler" if _raw_backward(backward) else (
+            "runs without a GradScaler (the Accelerator is built without mixed precision, so it creates none; "
+            "give it `mixed_precision=\"fp16\"` and use `accelerator.autocast()`)")
         message = (
-            f"`{text}`: {why}, and `{ast.unparse(backward.node)}` runs without a GradScaler; "
+            f"`{text}`: {why}, and `{ast.unparse(backward.node)}` {how_plain}; "
             f"gradients below float16's range flush to zero and the affected layers silently "
             f"stop learning. Scale the loss with `torch.amp.GradScaler` (`scaler.scale(loss)"
             f".backward()`, `scaler.step(opt)`, `scaler.update()`) or autocast to "

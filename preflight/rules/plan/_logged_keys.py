@@ -33,7 +33,8 @@ def key_pattern(node: ast.AST) -> Optional[str]:
 
 
 class LoggedKeys:
-    """Every key the audited scripts log (``x.log(key, value)``, ``x.log_dict({...})``), or
+    """Every key the audited scripts log (``x.log(key, value)``, ``x.log_dict({...})``, a dict comprehension's
+    key pattern), or
     ``complete=False`` when some key is not written out."""
 
     def __init__(self) -> None:
@@ -74,6 +75,13 @@ class LoggedKeys:
                     self.complete = False
                 else:
                     self.patterns.extend(keys)
+                continue
+            if isinstance(arg, ast.DictComp):  # {f"train/{k}": v for k, v in d.items()}: every key fits one pattern
+                pattern = key_pattern(arg.key)
+                if pattern is None:
+                    self.complete = False
+                else:
+                    self.patterns.append(pattern)
                 continue
             if not isinstance(arg, ast.Dict) or any(k is None for k in arg.keys):
                 self.complete = False

@@ -77,6 +77,35 @@ _IMPORTED = textwrap.dedent("""
     torch==1.4.0
 """)
 
+# torch issue 41329's shape: an IterableDataset whose __iter__ splits the tiles by worker (get_worker_info, not
+# a seed) and draws its crop offsets from np.random
+_STREAM = textwrap.dedent("""
+    # --- train.py
+    import numpy as np
+    import torch
+    from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+
+    class RandomPatches(IterableDataset):
+        def __init__(self, tiles):
+            self.tiles = tiles
+
+        def __iter__(self):
+            info = get_worker_info()
+            mine = self.tiles[info.id::info.num_workers] if info is not None else self.tiles{seed}
+            for image in mine:
+                y = np.random.randint(0, image.shape[-2] - 256)
+                yield image[:, y:y + 256]
+
+
+    for epoch in range(100):
+        loader = DataLoader(RandomPatches(torch.load("tiles.pt")), batch_size=16, num_workers=6){pin}
+        for batch in loader:
+            train_step(batch)
+    # --- requirements.txt
+    torch==1.6.0
+""")
+
 BAD_EXAMPLES = [
     # held-out-17 (a DnCNN denoising blog post): np.random noise in four workers on torch 1.8
     _TRAIN.format(seed="", init="", workers=4, kwargs="", pin="  # warning: PF468") + """\
@@ -107,9 +136,15 @@ numpy==1.20.3
 """),
     # CenterNet issue 233: an imported dataset class drawing from np.random, 8 workers from --num_workers
     _IMPORTED.format(default=8, kwargs="", pin="  # warning: PF468"),
+    # torch issue 41329: the draw in an IterableDataset's __iter__, which reads get_worker_info only to split
+    _STREAM.format(seed="", pin="  # warning: PF468"),
 ]
 
 GOOD_EXAMPLES = [
+    # tricky-correct: the iterable dataset reseeds NumPy from the worker's own seed
+    _STREAM.format(seed="\n        np.random.seed(info.seed % 2 ** 32 if info is not None else 0)", pin=""),
+    # tricky-correct: the same stream on torch 1.9 (NumPy seeded per worker by the DataLoader)
+    _STREAM.format(seed="", pin="").replace("torch==1.6.0", "torch==1.9.0"),
     # the CenterNet fix: a worker_init_fn that reseeds NumPy in each worker
     _IMPORTED.format(default=8, kwargs=", worker_init_fn=lambda i: np.random.seed(torch.initial_seed() % 2 ** 32)",
                      pin=""),

@@ -175,3 +175,30 @@ GOOD_EXAMPLES = [
     pl.Trainer(callbacks=[ModelCheckpoint(monitor="val_loss")]).fit(Net())
 """),
 ]
+
+# InvokeAI issue 608's shape: the module logs only `train/...` keys through a dict comprehension, the
+# checkpoint monitors a validation key of the latent-diffusion configs in a run without validation
+_COMPREHENSION = textwrap.dedent("""
+    # --- main.py
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import ModelCheckpoint
+
+
+    class EmbeddingTuner(pl.LightningModule):
+        def training_step(self, batch, batch_idx):
+            loss, loss_dict = self.ldm.shared_step(batch)
+            self.log_dict({{f"{prefix}/{{k}}": v for k, v in loss_dict.items()}})
+            return loss
+
+
+    checkpoint = ModelCheckpoint(monitor="{monitor}", save_top_k=1){pin}
+    pl.Trainer(max_steps=6100, limit_val_batches=0, callbacks=[checkpoint]).fit(EmbeddingTuner())
+""")
+
+BAD_EXAMPLES.append(_COMPREHENSION.format(prefix="train", monitor="val/loss_simple_ema", pin="  # error: PF543"))
+GOOD_EXAMPLES += [
+    # the comprehension's keys match the monitored one
+    _COMPREHENSION.format(prefix="train", monitor="train/loss_simple", pin=""),
+    # tricky: the comprehension's prefix is a variable (any key may be logged)
+    _COMPREHENSION.format(prefix="{self.stage}", monitor="val/loss_simple_ema", pin=""),
+]

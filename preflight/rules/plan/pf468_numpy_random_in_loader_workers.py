@@ -53,17 +53,28 @@ def _global_draw(call: ast.Call, modules: set[str], randoms: set[str]) -> bool:
             and owner.value.id in modules)
 
 
-def _seeds_itself(cls: ast.ClassDef) -> bool:
-    """The class reseeds NumPy or asks which worker it runs in (its own per-worker seeding)."""
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-               and node.func.attr in ("seed", "get_worker_info") for node in ast.walk(cls))
+def _seeds_itself(cls: ast.ClassDef, entry: str) -> bool:
+    """The class reseeds NumPy or (a map-style ``__getitem__`` class) asks which worker it runs in (its own
+    per-worker seeding). An ``IterableDataset``'s ``__iter__`` reads ``get_worker_info()`` to split its
+    stream between the workers, so there only a ``seed`` call or a read of ``.seed`` counts."""
+    asks = ("seed", "get_worker_info") if entry == "__getitem__" else ("seed",)
+    return any((isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in asks)
+               or (entry != "__getitem__" and isinstance(node, ast.Attribute) and node.attr == "seed")
+               for node in ast.walk(cls))
 
 
-def _draws(cls: ast.ClassDef, modules: set[str], randoms: set[str]) -> Optional[ast.Call]:
-    """The first global NumPy draw reached from ``__getitem__`` (its body and the methods of the class it
-    calls as ``self.name(...)``, one level)."""
+def _entry(cls: ast.ClassDef) -> str:
+    """``__getitem__`` (map-style), else ``__iter__`` (an iterable dataset), of the class's own body."""
+    names = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return "__getitem__" if "__getitem__" in names or "__iter__" not in names else "__iter__"
+
+
+def _draws(cls: ast.ClassDef, modules: set[str], randoms: set[str], entry: str = "__getitem__",
+           ) -> Optional[ast.Call]:
+    """The first global NumPy draw reached from ``entry`` (``__getitem__`` or ``__iter__``: its body and the
+    methods of the class it calls as ``self.name(...)``, one level)."""
     methods = {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    getitem = methods.get("__getitem__")
+    getitem = methods.get(entry)
     if getitem is None:
         return None
     bodies = [getitem]
@@ -112,8 +123,8 @@ class NumpyRandomInLoaderWorkers(PlanRule):
 ## What it finds
 
 A `DataLoader(dataset, num_workers=N)` with `N > 1` (a literal) and no `worker_init_fn`,
-whose dataset is a class of the same file whose `__getitem__` (or a method of the class it
-calls) draws from NumPy's global random state (`np.random.normal`, `np.random.rand`,
+whose dataset is a class of the same file whose `__getitem__` (an `IterableDataset`'s
+`__iter__`; or a method of the class it calls) draws from NumPy's global random state (`np.random.normal`, `np.random.rand`,
 `np.random.randint`, ...), in a project that pins torch below 1.9.
 
 ## Why it matters
@@ -143,7 +154,9 @@ or draw with torch's generator (`torch.randn`), which each worker seeds, or upgr
 
 * torch is not pinned, or pinned at 1.9 or later (a lower bound installs a recent release).
 * The loader has a `worker_init_fn`, or `num_workers` is 0, 1 or not a literal.
-* The dataset class seeds NumPy itself or reads `get_worker_info()`, draws through its own
+* The dataset class seeds NumPy itself or (map-style) reads `get_worker_info()`; an iterable
+  dataset's `get_worker_info()` splitting the stream between the workers does not count, its
+  `.seed` does. The class draws through its own
   generator object (`self.rng = np.random.default_rng(...)`), or is not a class of the file.
 """
     bad_examples = examples("preflight.rules.plan._pf468_examples", "BAD_EXAMPLES")
@@ -173,9 +186,10 @@ or draw with torch's generator (`torch.randn`), which each worker seeds, or upgr
                     if imported is None:
                         continue
                     cls, draw_file, draw_modules, draw_randoms = imported
-                if _seeds_itself(cls):
+                entry = _entry(cls)
+                if _seeds_itself(cls, entry):
                     continue
-                draw = _draws(cls, draw_modules, draw_randoms)
+                draw = _draws(cls, draw_modules, draw_randoms, entry)
                 if draw is None:
                     continue
                 if version is None:

@@ -1,0 +1,114 @@
+"""PF626 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+command); bad ones must fire at the pinned line, good ones stay silent."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+# lightning-hydra-template issue 206's shape: an experiment limits training to 10% of an epoch of 7 batches
+_HYDRA = dedent("""
+    # --- train.py
+    import hydra
+    import pytorch_lightning as pl
+    from hydra.utils import instantiate
+
+
+    @hydra.main(config_path="configs", config_name="train")
+    def main(cfg):
+        trainer = instantiate(cfg.trainer)
+        trainer.fit(model=instantiate(cfg.model), datamodule=instantiate(cfg.datamodule))
+
+
+    if __name__ == "__main__":
+        main()
+    # --- configs/train.yaml
+    defaults:
+      - _self_
+      - experiment: tiny
+    trainer:
+      _target_: pytorch_lightning.Trainer
+      max_epochs: 10
+    # --- configs/experiment/tiny.yaml
+    # @package _global_
+    datamodule:
+      batch_size: {batch}
+      train_samples: 1600
+    trainer:
+      max_epochs: 30
+      limit_train_batches: {limit}{pin}
+    # --- requirements.txt
+    pytorch-lightning==1.5.10
+    # --- launch
+    python train.py experiment=tiny
+    """)
+
+# MEDS_EIC_AR issue 62's shape: an integer val_check_interval longer than the epoch (391 batches)
+_INTERVAL = dedent("""
+    # --- pretrain.py
+    import hydra
+    import lightning as L
+    from hydra.utils import instantiate
+
+
+    @hydra.main(config_path="configs", config_name="config")
+    def main(cfg):
+        trainer = L.Trainer(**cfg.trainer)
+        trainer.fit(instantiate(cfg.model), datamodule=instantiate(cfg.data))
+
+
+    if __name__ == "__main__":
+        main()
+    # --- configs/config.yaml
+    data:
+      batch_size: 512
+      max_train_samples: 200000
+    trainer:
+      max_steps: 100000
+      val_check_interval: {interval}{pin}{extra}
+    # --- launch
+    python pretrain.py
+    """)
+
+# the same with the configs a script opens itself (yaml.safe_load), the trainer's arguments a whole file
+_PLAIN = dedent("""
+    # --- pretrain.py
+    import lightning as L
+    import yaml
+
+
+    def load(path):
+        with open(path) as f:
+            return yaml.safe_load(f)
+
+
+    trainer = L.Trainer(**load("configs/trainer.yaml"))
+    data = load("configs/data.yaml")
+    trainer.fit(build_model(), train_dataloaders=build_loader(data))
+    # --- configs/trainer.yaml
+    accelerator: gpu
+    max_steps: 100000
+    val_check_interval: 1000{pin}{extra}
+    # --- configs/data.yaml
+    batch_size: 512
+    max_train_samples: 200000
+    # --- launch
+    python pretrain.py
+    """)
+
+PF626_BAD = [
+    _HYDRA.format(batch=256, limit=0.1, pin="  # error: PF626"),
+    _INTERVAL.format(interval=1000, pin="  # error: PF626", extra=""),
+    _PLAIN.format(pin="  # error: PF626", extra=""),
+]
+
+PF626_GOOD = [
+    # the fixes: no limit; validation every 1000 global steps
+    _HYDRA.format(batch=256, limit=1.0, pin=""),
+    _INTERVAL.format(interval=1000, pin="", extra="\n  check_val_every_n_epoch: null"),
+    # tricky: the same fraction of a larger epoch (50 batches: 5 of them)
+    _HYDRA.format(batch=32, limit=0.1, pin=""),
+    # tricky: an integer limit; an interval within the epoch
+    _HYDRA.format(batch=256, limit=3, pin=""),
+    _INTERVAL.format(interval=300, pin="", extra=""),
+    _PLAIN.format(pin="", extra="\ncheck_val_every_n_epoch: null"),
+]

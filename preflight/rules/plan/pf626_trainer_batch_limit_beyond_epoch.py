@@ -1,0 +1,149 @@
+"""PF626 trainer-batch-limit-beyond-epoch: a Lightning trainer config whose batch limit does not fit the epoch
+the job's data config describes (its sample count and batch size): ``limit_train_batches`` as a fraction that
+comes to zero batches, or an integer ``val_check_interval`` longer than the epoch."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Any, Iterable, Optional
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
+from preflight.rules.plan._yaml_job_files import yaml_files
+
+_WORDS = re.compile(r"limit_train_batches|val_check_interval|batch_size")
+
+# keys that state how many training samples an epoch reads (an integer beside the node's batch_size)
+_SAMPLE_KEYS = ("train_samples", "max_train_samples", "num_train_samples", "n_train_samples", "num_train_examples",
+                "max_train_examples", "train_size")
+
+
+def _int(value: Any) -> Optional[int]:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _epoch(node: dict) -> Optional[tuple[str, int, int]]:
+    """(sample key, samples, batch size) of a data node that states both as positive integers."""
+    batch = _int(node.get("batch_size"))
+    if batch is None or batch <= 0:
+        return None
+    for key in _SAMPLE_KEYS:
+        samples = _int(node.get(key))
+        if samples is not None and samples > 0:
+            return key, samples, batch
+    return None
+
+
+def _trainer(path: tuple, node: dict, file: str) -> bool:
+    """A trainer node: under a ``trainer`` key, a ``_target_`` ending in ``Trainer``, or the whole of a file
+    named ``trainer.yaml`` (a script's ``Trainer(**load("configs/trainer.yaml"))``)."""
+    words = [str(p).lower() for p in path]
+    if not path and os.path.splitext(os.path.basename(file))[0].lower() == "trainer":
+        return True
+    return bool(words and words[-1] == "trainer") or str(node.get("_target_", "")).endswith("Trainer")
+
+
+def _configs(pctx: PlanContext) -> list[Any]:
+    """The Hydra YAML configs of the job, and the project's YAML files that name a batch limit or a batch size
+    (a config a script opens itself), each once."""
+    out: dict[str, Any] = {}
+    for cfg in [*hydra_yaml_configs(pctx), *(c for _text, c in yaml_files(pctx, _WORDS))]:
+        if isinstance(cfg.data, dict) and all(cfg is not c for c in out.values()):
+            out.setdefault(os.path.normpath(str(cfg.path)), cfg)
+    return list(out.values())
+
+
+@register
+class TrainerBatchLimitBeyondEpoch(PlanRule):
+    code = "PF626"
+    name = "trainer-batch-limit-beyond-epoch"
+    severity = Severity.ERROR
+    category = Category.CONFIG
+    frameworks = ("lightning",)
+    summary = ("the trainer config's `limit_train_batches` fraction comes to zero batches, or its integer "
+               "`val_check_interval` is longer than the epoch, for the sample count and batch size the data "
+               "config states")
+    explanation = """
+## What it finds
+
+A Lightning trainer node in a YAML config of the job (a `trainer:` key, a `_target_`
+ending in `Trainer`, or a whole `trainer.yaml`; the Hydra configs and the project's YAML
+files a script may open itself) and a data node that states the epoch (an integer sample count,
+`train_samples` / `max_train_samples` / `num_train_samples` / `train_size` ..., beside an
+integer `batch_size`: at most ceil(samples / batch_size) batches per epoch), in the same
+file, else the one such data node of the job's configs, where
+
+* `limit_train_batches` is a fraction (0 < f < 1) with int(f * batches) = 0: Lightning
+  runs no training batch (lightning-hydra-template issue 206: `limit_train_batches: 0.1`
+  "turned out to be <1 batch" and the run went straight to testing; recent releases stop
+  with "You requested to check 0.1 of the train dataloader but 0.1 * 7 < 1");
+* `val_check_interval` is an integer larger than the epoch's batches while
+  `check_val_every_n_epoch` is not set to null: Lightning stops at fit time with
+  "`val_check_interval` (1000) must be less than or equal to the number of the training
+  batches (391)" (MEDS_EIC_AR issue 62: a larger batch size shrank the epoch).
+
+## Why it matters
+
+The first trains nothing and reports the untrained model's metrics; the second loses the
+job's queue time at start-up. Both appear when the batch size or the data grows, far from
+the trainer config that sets the limit.
+
+## How to fix it
+
+Give the limit as an integer number of batches (or remove it); set
+`check_val_every_n_epoch: null` to validate every N global steps, or use a fraction.
+
+## When preflight stays silent
+
+* No config states both the sample count and the batch size as integers (the dataset's
+  length is known only at run time), or several data nodes do and the trainer's file has
+  none.
+* The limit is an integer or 1.0; `val_check_interval` is a fraction, at most the epoch's
+  batches, or `check_val_every_n_epoch: null` is set beside it.
+"""
+    bad_examples = examples("preflight.rules.plan._pf626_examples", "PF626_BAD")
+    good_examples = examples("preflight.rules.plan._pf626_examples", "PF626_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        texts = _configs(pctx)
+        epochs = [(c, path, e) for c in texts for path, node in walk(c.data) if (e := _epoch(node)) is not None]
+        for config in texts:
+            for path, node in walk(config.data):
+                if not _trainer(path, node, str(config.path)):
+                    continue
+                limit = node.get("limit_train_batches")
+                interval = _int(node.get("val_check_interval"))
+                fraction = isinstance(limit, float) and 0 < limit < 1
+                late = interval is not None and interval > 0 and not (
+                    "check_val_every_n_epoch" in node and node["check_val_every_n_epoch"] is None)
+                if not (fraction or late):
+                    continue
+                mine = [e for e in epochs if e[0] is config]
+                found = mine if mine else epochs if len(epochs) == 1 else []
+                if len(found) != 1:
+                    continue
+                data_config, data_path, (key, samples, batch) = found[0]
+                batches = math.ceil(samples / batch)
+                evidence = [pctx.config_evidence(data_config, (*data_path, key),
+                                                 f"{key}: {samples} at batch_size {batch}: at most {batches} "
+                                                 "training batches per epoch")]
+                if fraction and isinstance(limit, float) and int(limit * batches) == 0:
+                    yield pctx.config_finding(
+                        self, config, (*path, "limit_train_batches"),
+                        f"limit_train_batches: {limit} of an epoch of at most {batches} batches ({key}: {samples}, "
+                        f"batch_size: {batch}) is int({limit} * {batches}) = 0 batches: Lightning runs no training "
+                        "step (older releases go straight to validation and test with the untrained model, newer "
+                        "ones stop). Give an integer number of batches, or remove the limit", evidence=evidence)
+                if late and interval is not None and interval > batches:
+                    yield pctx.config_finding(
+                        self, config, (*path, "val_check_interval"),
+                        f"val_check_interval: {interval} training batches, but an epoch has at most {batches} "
+                        f"({key}: {samples}, batch_size: {batch}) and check_val_every_n_epoch is not null: "
+                        f"Lightning stops at fit time with \"`val_check_interval` ({interval}) must be less than or "
+                        "equal to the number of the training batches\". Set check_val_every_n_epoch: null to "
+                        "validate every N steps, or use a fraction", evidence=evidence)
