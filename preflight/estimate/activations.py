@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from preflight.estimate import constants as C
+from preflight.estimate import int8_matmul as I8
 from preflight.estimate import python_ops as PO
 from preflight.estimate.activations_names import (  # noqa: F401  (moved; re-exported)
     _NAMES,
@@ -108,7 +109,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       compiled: bool = False, scores_capped: bool = False,
                       gelu_fp32: bool = False,
                       softmax_input_bytes: Optional[int] = None,
-                      python_ops: tuple[str, ...] = ()) -> LayerActs:
+                      python_ops: tuple[str, ...] = (), int8_matmul: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -127,6 +128,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     upcasts and the gated MLP's activation in backward instead of saving them
     (:mod:`preflight.estimate.compiled_acts`). ``scores_capped``: the materialised scores pass
     a ``tanh`` soft cap, whose output is saved too (:mod:`preflight.estimate.softcap`).
+    ``int8_matmul``: the frozen linears are bitsandbytes' LLM.int8, which keep an int8 copy of
+    their input each (:data:`preflight.estimate.int8_matmul.CAT_BYTES`).
     """
     h = arch.hidden_size
     q_dim = arch.num_heads * arch.head_dim
@@ -162,6 +165,9 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # DeepSpeed ZeRO-3's ``LinearFunctionForZeroStage3`` (installed as F.linear) saves every
     # linear's input too, frozen weight or not (terms.zero3_linear_saves_input)
     quant_saves = quant_saves or (not trains and linear_saves_input)
+    # bitsandbytes' LLM.int8 matmul keeps the input's int8 copy ``CAt``, one per linear: each
+    # call quantizes the input itself (int8_matmul.py; the input too from 0.39.1, not charged)
+    int8_saves = int8_matmul and not trains
 
     def lin_input(width: int, names: tuple[str, ...], shared: bool = False,
                   other: tuple[str, ...] = ()) -> float:
@@ -171,6 +177,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         out = 0.0
         if quant_saves and not shared:
             out += width * ec
+        if int8_saves:
+            out += len(names) * width * I8.CAT_BYTES
         if trains and not shared:
             # under autocast each linear saves its own cast copy of an fp32 input
             copies = len(names) if (d.autocast and ec < er) else 1

@@ -23,6 +23,29 @@ same lines; 0.45.0 keeps the row-major ``CB`` instead of the tiled ``CxB``):
   of 2023-2024, the ones int8 LoRA recipes pinned). One weight at a time: the largest block
   matrix (the LM head stays 16-bit, transformers' ``get_keys_to_not_convert``), charged as the
   4-bit base's dequantized weight is (``dequant_transient``, next to one recomputed layer).
+- **The input and its int8 copy, kept for backward (est82).** Whenever the input requires grad
+  (adapters below it, or PEFT's ``enable_input_require_grads`` under checkpointing) the forward
+  ends with::
+
+      if any(ctx.needs_input_grad[:2]):
+          ctx.tensors = (CAt, subA, A)
+
+  ``CAt`` is the new int8 tensor ``F.double_quant(A.to(torch.float16), ...)`` made of the
+  input, one per linear (q, k and v each quantize the same input again): 1 byte per input
+  element and linear (:data:`CAT_BYTES`), charged with the layer's activations
+  (``activations.transformer_layer(int8_matmul=True)``). Every release of the tiled path keeps
+  it (0.37.0 and 0.38.0: ``ctx.tensors = (CAt, subA)``; 0.39.1 to 0.44.0 as above; 0.45.0
+  quantizes ``CAt`` only when the weight trains). ``A``, the input itself, is kept from 0.39.1
+  on (2023-06) and not before; the plan does not know the release, so it is not charged (where
+  nothing else keeps the input that is up to its size in the input's dtype per linear group;
+  docs/calibration.md "est82" gives the what-if). ``subA`` (the input's outlier columns) is not
+  charged, like ``subB`` below.
+- **The dtype of the dequantized weight (est82).** ``ctx.dtype_A = A.dtype``: the input's dtype,
+  not always 16-bit. PEFT's ``prepare_model_for_int8_training`` / ``_kbit_training`` (v0.4.0
+  ``utils/other.py`` lines 78-81: ``param.data = param.data.to(torch.float32)`` for every fp16 /
+  bf16 parameter) makes the norms and embeddings fp32, so the residual stream, the norms'
+  outputs and the int8 outputs (``output.to(A.dtype)``) are fp32 and the weight is made fp32
+  again in backward: 1 + 4 bytes per element (:func:`dequant_bytes`).
 - **Outlier columns kept between steps (not charged).** Each forward that meets an input value
   of magnitude ``threshold`` (6.0) or more stores the weight's columns for those inputs in 16
   bits on the layer's state and keeps them until the layer's next forward:
@@ -42,6 +65,10 @@ from typing import Any
 #: the row-major int8 copy and its 16-bit copy (format: bitsandbytes 0.37.0-0.44.0
 #: ``MatMul8bitLt.backward``, ``elif state.CxB is not None``)
 TILED_BYTES = 3
+#: bytes per input element and int8 linear of ``CAt``, the int8 copy of the input
+#: ``MatMul8bitLt.forward`` keeps for backward (``ctx.tensors = (CAt, subA, A)``; format:
+#: bitsandbytes 0.37.0-0.44.0)
+CAT_BYTES = 1
 #: the row-major path's ``state.CB.to(ctx.dtype_A, copy=True)``: one 16-bit copy (format:
 #: bitsandbytes 0.37.0+ ``MatMul8bitLt.backward``, ``elif state.CB is not None``)
 ROW_MAJOR_BYTES = 2
@@ -65,18 +92,32 @@ def largest_int8_matrix(arch: Any) -> int:
     return hidden * max(width, q_dim, hidden)
 
 
+def input_bytes(inp: Any) -> int:
+    """Bytes per element of an int8 linear's input (``ctx.dtype_A``): fp32 when the job runs in
+    fp32 or PEFT's k-bit preparation made the norms and embeddings fp32, else 16-bit."""
+    return 4 if (getattr(inp, "kbit_prepared", False) or inp.precision == "fp32") else 2
+
+
+def dequant_bytes(inp: Any) -> int:
+    """Bytes per weight element alive while the tiled weight is made ``ctx.dtype_A`` again: the
+    row-major int8 copy and its copy in the input's dtype (:data:`TILED_BYTES` when 16-bit)."""
+    return TILED_BYTES - 2 + input_bytes(inp)
+
+
 def backward_dequant(inp: Any, arch: Any) -> float:
-    """Bytes of the weight ``MatMul8bitLt.backward`` makes 16-bit for the input's gradient, the
-    tiled layout's path (:data:`TILED_BYTES` per element of the largest block matrix). Zero
-    unless an 8-bit base trains (adapters over it)."""
+    """Bytes of the weight ``MatMul8bitLt.backward`` makes ``ctx.dtype_A`` again for the input's
+    gradient, the tiled layout's path (:func:`dequant_bytes` per element of the largest block
+    matrix). Zero unless an 8-bit base trains (adapters over it)."""
     if inp.quant != "8bit" or inp.mode != "train":
         return 0.0
-    return float(largest_int8_matrix(arch)) * TILED_BYTES
+    return float(largest_int8_matrix(arch)) * dequant_bytes(inp)
 
 
 def outlier_note(inp: Any, int8_weight_bytes: float) -> str:
     """The note on the outlier columns each layer keeps (not charged)."""
-    return (f"LLM.int8: each 8-bit layer keeps the 16-bit weight columns of the inputs that had a "
-            f"value of {OUTLIER_THRESHOLD:g} or more in its last forward (bitsandbytes' state.subB), "
-            f"up to {2 * int8_weight_bytes / 1024 ** 3:.1f} GiB if every column had one; how many do "
-            "depends on the weights and the data and is not charged")
+    a = input_bytes(inp)
+    return (f"LLM.int8: each 8-bit layer keeps the weight columns (in the input's dtype, "
+            f"{8 * a}-bit here) of the inputs that had a value of {OUTLIER_THRESHOLD:g} or more in its "
+            f"last forward (bitsandbytes' state.subB), up to {a * int8_weight_bytes / 1024 ** 3:.1f} GiB "
+            "if every column had one; how many do depends on the weights and the data and is not "
+            "charged")
