@@ -465,6 +465,9 @@ class _Resolver(_ArgparseValues):
                     bound = self.loaded_kwargs(spread[0], fn, name)
                     value = self.resolve(default, depth + 1) if bound is DEFAULT and default is not None \
                         else None if bound is DEFAULT else bound
+                    if bound is DEFAULT and value is not None:  # the default, as the file lacks the key: medium
+                        value = Resolved(value.value, value.kind, value.line, value.key, value.detail,
+                                         "low" if value.cap == "low" else "medium")
             elif any(isinstance(a, ast.Starred) for a in call.args):
                 return None
             else:

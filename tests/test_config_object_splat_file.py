@@ -97,7 +97,8 @@ def test_yaml_keys_fill_the_splatted_parameters(cli, tmp_path):
     assert fact(plan, "optimizer.name").value == "AdamW"
     assert fact(plan, "memory.gradient_checkpointing").value is True
     # a parameter the file lacks keeps its default
-    assert fact(plan, "batch.grad_accum").value == 1
+    accum = fact(plan, "batch.grad_accum")
+    assert accum.value == 1 and accum.confidence != "high"
 
 
 def test_switches_set_in_the_yaml_decide_the_arms(cli, tmp_path):
