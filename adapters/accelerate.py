@@ -110,6 +110,9 @@ class _ScriptPass(ScriptPassState):
         else:
             detail = f"{why}; {resolved.detail}" if resolved.detail else why
             source = self.project.source(self.script, resolved.line or line, "code", key=resolved.key, detail=detail)
+        rank = {"low": 0, "medium": 1, "high": 2}
+        if resolved.cap is not None and rank.get(resolved.cap, 2) < rank.get(conf, 2):
+            conf = resolved.cap  # a value capped where it was read (a splatted config file's key)
         self.adapter.add_checked(self.plan, field, value, source, conf, priority)
 
     def call_of(self, expr: Optional[ast.AST]) -> Optional[CallSite]:

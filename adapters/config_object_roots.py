@@ -30,6 +30,7 @@ from preflight.adapters.config_object_options import decided_by_options, option_
 from preflight.adapters.config_object_overrides import apply_overrides
 from preflight.adapters.config_object_returns import bind_returned, returned
 from preflight.adapters.config_object_rewrites import root_rewrite
+from preflight.adapters.config_object_splat_file import splatted_file
 from preflight.adapters.config_object_started import started_call
 from preflight.adapters.config_object_yacs import Yacs
 
@@ -383,7 +384,14 @@ def _straight(fn: Fn, handles: Optional[dict[str, ast.AST]] = None, decide: Opti
 def _handed(call: ast.Call, handles: dict[str, ast.AST], local: dict[str, Tree], project: Any, modules: Modules,
             combined: Tree, scopes: dict[int, dict[str, tuple]], argv: list[str], paths: dict[str, ast.AST],
             builder: Builder) -> None:
-    """``main(OmegaConf.load(args.config))``: the loaded file is the callee's parameter (Latte)."""
+    """``main(OmegaConf.load(args.config))``: the loaded file is the callee's parameter (Latte);
+    ``main(**OmegaConf.load(args.config))``: its keys are the callee's parameters (config_object_splat_file)."""
+    splat = splatted_file(call, lambda e: file_tree(e, handles, local, project, modules.trees[0][1], argv, paths,
+                                                    builder), modules, modules.trees[0][0], builder)
+    if splat is not None:
+        splat_root, fn, bound = splat
+        combined[splat_root] = bound
+        scopes.setdefault(id(fn), {}).update({p: (splat_root, p) for p in bound})
     for i, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):
             return

@@ -50,7 +50,10 @@ _PARTS = ("vae", "text_encoder", "text_encoder_2", "tokenizer", "tokenizer_2", "
           "safety_checker", "image_encoder")
 
 
-_CKPT_CALLS = ("gradient_checkpointing_enable", "apply_activation_checkpointing", "checkpoint_wrapper")
+# ``enable_gradient_checkpointing``: diffusers' ``ModelMixin`` spelling (showlab/Tune-A-Video train_tuneavideo.py:127-128
+# ``if gradient_checkpointing: unet.enable_gradient_checkpointing()``, as in the diffusers training scripts)
+_CKPT_CALLS = ("gradient_checkpointing_enable", "apply_activation_checkpointing", "checkpoint_wrapper",
+               "enable_gradient_checkpointing")
 
 
 _PEFT_CALLS = ("LoraConfig", "get_peft_model")

@@ -139,6 +139,9 @@ class Project:
                 from preflight.script_env import launch_env
 
                 found.launch_env = launch_env(parse_launch(self.argv))
+            from preflight.adapters.config_object_splat_file import splat_file_binder
+
+            found.loaded_kwargs = splat_file_binder(self, script, found)
             splat = self.splats.get(key)
             if splat is not None:
                 from preflight.adapters.splat_call import binder

@@ -222,6 +222,9 @@ class _IndexCore:
         # (function, parameter) -> what the launched script passes that parameter of this module's function it
         # calls with ``**mapping`` (preflight.adapters.splat_call.binder); None: nothing called from outside
         self.called_with: Optional[Callable[[str, str], Any]] = None
+        # (spread, def, parameter) -> what ``f(**OmegaConf.load(path))`` of this script passes that parameter
+        # (preflight.adapters.config_object_splat_file.splat_file_binder); None: such splats stay unknown
+        self.loaded_kwargs: Optional[Callable[[ast.expr, Any, str], Any]] = None
         self._walk()
         self._collect_argparse()
 

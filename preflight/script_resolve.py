@@ -458,6 +458,16 @@ class _Resolver(_ArgparseValues):
                 given = call.args[index]  # ``train(n_gpus, rank, **cfg)``: a positional is bound before the spread
             if given is None and spread:
                 value = self._entry_kwargs(site, spread, name)
+                if value is None and len(spread) == 1 and not call.args and self.loaded_kwargs is not None:
+                    # ``main(**OmegaConf.load(args.config))``: the file's key (config_object_splat_file)
+                    from preflight.adapters.splat_call import DEFAULT
+
+                    bound = self.loaded_kwargs(spread[0], fn, name)
+                    value = self.resolve(default, depth + 1) if bound is DEFAULT and default is not None \
+                        else None if bound is DEFAULT else bound
+                    if bound is DEFAULT and value is not None:  # the default, as the file lacks the key: medium
+                        value = Resolved(value.value, value.kind, value.line, value.key, value.detail,
+                                         "low" if value.cap == "low" else "medium")
             elif any(isinstance(a, ast.Starred) for a in call.args):
                 return None
             else:
