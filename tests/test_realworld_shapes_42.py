@@ -1,0 +1,177 @@
+"""Shapes from set 42's real jobs (issue 15, jobs93), each with a twin that must stay silent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plan_helpers import plan_of, winner, write
+
+# ai4co/rl4co @ 7a153967 rl4co/tasks/train.py:19-100 and configs/main.yaml:45-46 (the lightning-hydra-template shape):
+# `if cfg.get("compile", False): model = torch.compile(model)` in a task function the @hydra.main entry calls
+TEMPLATE_TRAIN = """\
+    import hydra
+    import lightning as L
+    import torch
+    from omegaconf import DictConfig
+
+
+    def run(cfg: DictConfig):
+        model = hydra.utils.instantiate(cfg.model)
+        trainer = L.Trainer(max_epochs=cfg.max_epochs)
+        if cfg.get("compile", False):
+            model = torch.compile(model)
+        if cfg.get("train"):
+            trainer.fit(model=model)
+
+
+    @hydra.main(version_base="1.3", config_path="configs", config_name="main.yaml")
+    def train(cfg: DictConfig) -> None:
+        run(cfg)
+
+
+    if __name__ == "__main__":
+        train()
+"""
+
+TEMPLATE_YAML = """\
+    model:
+      _target_: torch.nn.Linear
+      in_features: 2
+      out_features: 2
+    max_epochs: 3
+    train: True
+    # compile model for faster training with pytorch 2.0
+    compile: {compile}
+"""
+
+
+def test_compile_under_a_cfg_get_the_config_sets_false_is_off(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": TEMPLATE_TRAIN, "configs/main.yaml": TEMPLATE_YAML.format(compile="False")})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert winner(plan, "compile.enabled") is False
+
+
+def test_compile_under_a_cfg_get_turned_on_from_the_line_is_not_off(cli, tmp_path: Path) -> None:
+    # the twin: `compile=True` on the launch line, so the guard holds: never False
+    write(tmp_path, {"train.py": TEMPLATE_TRAIN, "configs/main.yaml": TEMPLATE_YAML.format(compile="False")})
+    plan = plan_of(cli, "--", "python", "train.py", "compile=True", cwd=tmp_path)
+    assert winner(plan, "compile.enabled") is not False
+
+
+def test_compile_under_a_cfg_get_of_an_absent_key_uses_the_default(cli, tmp_path: Path) -> None:
+    yaml = TEMPLATE_YAML.format(compile="False").replace("    compile: False\n", "")
+    write(tmp_path, {"train.py": TEMPLATE_TRAIN, "configs/main.yaml": yaml})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert winner(plan, "compile.enabled") is False
+    # the twin: a default of True for the absent key leaves the call in place
+    write(tmp_path, {"train.py": TEMPLATE_TRAIN.replace('cfg.get("compile", False)', 'cfg.get("compile", True)')})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert winner(plan, "compile.enabled") is not False
+
+
+# jondurbin/qlora train.py:585-624 @ its pinned commit: source and target tokenized with the same max_length, then cut
+# together so that the pair fits model_max_len
+JOINT_CUT = """\
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class DataCollatorForCausalLM:
+        tokenizer: object
+        model_max_len: int
+
+        def __call__(self, instances):
+            sources = [example["input"] for example in instances]
+            targets = [example["output"] for example in instances]
+            tokenized_sources_with_prompt = self.tokenizer(sources, max_length=self.model_max_len, truncation=True)
+            tokenized_targets = self.tokenizer(targets, max_length=self.model_max_len, truncation=True)
+            input_ids = []
+            for tokenized_source, tokenized_target in zip(
+                tokenized_sources_with_prompt["input_ids"], tokenized_targets["input_ids"]
+            ):
+                if len(tokenized_source) + len(tokenized_target) >= self.model_max_len:
+                    tokenized_target = tokenized_target[0 : self.model_max_len - len(tokenized_source)]
+                input_ids.append(torch.tensor(tokenized_source + tokenized_target))
+            return input_ids
+
+
+    def train():
+        collator = DataCollatorForCausalLM(tokenizer=None, model_max_len=4096)
+        return collator
+
+
+    if __name__ == "__main__":
+        train()
+"""
+
+
+def test_two_tokenizer_calls_cut_together_are_the_joint_bound(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": JOINT_CUT})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") == 4096
+
+
+def test_two_tokenizer_calls_cut_by_a_bound_not_read_say_nothing(cli, tmp_path: Path) -> None:
+    # the twin: the joint cut's bound is not known, so neither the sum 8192 nor a guess
+    write(tmp_path, {"train.py": JOINT_CUT.replace(">= self.model_max_len:", ">= self.limit:")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") != 8192
+
+
+# PKU-YuanGroup/Video-LLaVA videollava/train/train.py:921-962 @ its pinned commit (haotian-liu/LLaVA's train.py shape):
+# a load without dtype (fp32 in transformers 4), then `model.to(torch.bfloat16)` under the LoRA and bf16 options
+LLAVA_CAST = """\
+    from dataclasses import dataclass, field
+
+    import torch
+    import transformers
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = field(default="lmsys/vicuna-7b-v1.5")
+
+
+    @dataclass
+    class TrainingArguments(transformers.TrainingArguments):
+        lora_enable: bool = False
+        bits: int = field(default=16)
+
+
+    def train():
+        parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        model = transformers.LlamaForCausalLM.from_pretrained(model_args.model_name_or_path,
+                                                              cache_dir=training_args.cache_dir)
+        if training_args.lora_enable:
+            from peft import LoraConfig, get_peft_model
+            lora_config = LoraConfig(r=8, task_type="CAUSAL_LM")
+            if training_args.bits == 16:
+                if training_args.bf16:
+                    model.to(torch.bfloat16)
+                if training_args.fp16:
+                    model.to(torch.float16)
+            model = get_peft_model(model, lora_config)
+        trainer = transformers.Trainer(model=model, args=training_args)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        train()
+"""
+
+
+def test_load_without_dtype_then_cast_to_bf16_is_16_bit(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": LLAVA_CAST, "requirements.txt": "transformers==4.31.0\n"})
+    plan = plan_of(cli, "train.py", "--", "--lora_enable", "True", "--bf16", "True", "--output_dir", "o",
+                   cwd=tmp_path)
+    assert winner(plan, "precision.weights_bits") == 16
+
+
+def test_load_without_dtype_and_a_cast_that_never_runs_stays_fp32(cli, tmp_path: Path) -> None:
+    # the twin: no --lora_enable, so the bf16 cast under it never runs: transformers 4 loads fp32
+    write(tmp_path, {"train.py": LLAVA_CAST, "requirements.txt": "transformers==4.31.0\n"})
+    plan = plan_of(cli, "train.py", "--", "--bf16", "True", "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "precision.weights_bits") == 32
