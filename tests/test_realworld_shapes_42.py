@@ -175,3 +175,91 @@ def test_load_without_dtype_and_a_cast_that_never_runs_stays_fp32(cli, tmp_path:
     write(tmp_path, {"train.py": LLAVA_CAST, "requirements.txt": "transformers==4.31.0\n"})
     plan = plan_of(cli, "train.py", "--", "--bf16", "True", "--output_dir", "o", cwd=tmp_path)
     assert winner(plan, "precision.weights_bits") == 32
+
+
+# microsoft/ClimaX @ its pinned commit src/climax/global_forecast/train.py:13-21 and datamodule.py:46,57,169-177:
+# the data module class is fixed by LightningCLI(datamodule_class=...); the YAML's data: section (no class_path) and
+# --data.batch_size are its __init__ arguments, read by train_dataloader through self.hparams
+CLIMAX_TRAIN = """\
+    from pytorch_lightning.cli import LightningCLI
+
+    from forecast.datamodule import ForecastDataModule
+    from forecast.module import ForecastModule
+
+
+    def main():
+        cli = LightningCLI(
+            model_class=ForecastModule,
+            datamodule_class=ForecastDataModule,
+            seed_everything_default=42,
+            run=False,
+            parser_kwargs={"parser_mode": "omegaconf", "error_handler": None},
+        )
+        cli.trainer.fit(cli.model, datamodule=cli.datamodule)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+CLIMAX_DATA = """\
+    from pytorch_lightning import LightningDataModule
+    from torch.utils.data import DataLoader
+
+
+    class ForecastDataModule(LightningDataModule):
+        def __init__(self, root_dir, batch_size: int = 64, num_workers: int = 0, pin_memory: bool = False):
+            super().__init__()
+            self.save_hyperparameters(logger=False)
+            self.data_train = None
+
+        def train_dataloader(self):
+            return DataLoader(self.data_train, batch_size=self.hparams.batch_size, drop_last=False,
+                              num_workers=self.hparams.num_workers, pin_memory=self.hparams.pin_memory)
+"""
+
+CLIMAX_MODULE = """\
+    import torch
+    from pytorch_lightning import LightningModule
+
+
+    class ForecastModule(LightningModule):
+        def __init__(self, lr: float = 5e-4):
+            super().__init__()
+            self.net = torch.nn.Linear(4, 4)
+
+        def configure_optimizers(self):
+            return torch.optim.AdamW(self.parameters(), lr=self.hparams.lr)
+"""
+
+CLIMAX_YAML = """\
+    trainer:
+      accelerator: gpu
+      devices: 8
+      precision: 16
+    data:
+      root_dir: /data
+      batch_size: 128
+      num_workers: 1
+      pin_memory: False
+"""
+
+
+def _climax(tmp_path: Path, train: str = CLIMAX_TRAIN) -> None:
+    write(tmp_path, {"train.py": train, "forecast/__init__.py": "", "forecast/datamodule.py": CLIMAX_DATA,
+                     "forecast/module.py": CLIMAX_MODULE, "configs/forecast.yaml": CLIMAX_YAML})
+
+
+def test_lightningcli_fixed_datamodule_takes_the_data_flag(cli, tmp_path: Path) -> None:
+    _climax(tmp_path)
+    plan = plan_of(cli, "train.py", "--", "--config", "configs/forecast.yaml", "--trainer.devices=8",
+                   "--data.batch_size=16", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 16
+
+
+def test_lightningcli_subclass_mode_data_is_not_the_fixed_class(cli, tmp_path: Path) -> None:
+    # the twin: subclass_mode_data=True, the class comes from the config or flags (none here): not read
+    _climax(tmp_path, CLIMAX_TRAIN.replace("run=False,", "run=False,\n        subclass_mode_data=True,"))
+    plan = plan_of(cli, "train.py", "--", "--config", "configs/forecast.yaml", "--trainer.devices=8",
+                   "--data.batch_size=16", cwd=tmp_path)
+    assert winner(plan, "batch.micro") != 16
