@@ -263,3 +263,61 @@ def test_lightningcli_subclass_mode_data_is_not_the_fixed_class(cli, tmp_path: P
     plan = plan_of(cli, "train.py", "--", "--config", "configs/forecast.yaml", "--trainer.devices=8",
                    "--data.batch_size=16", cwd=tmp_path)
     assert winner(plan, "batch.micro") != 16
+
+
+# keyu-tian/SparK @ its pinned commit pretrain/utils/arg_util.py:16-50,96-124 and pretrain/main.py:24,39-52: a
+# typed-argument-parser `class Args(Tap)` parsed in a local module's function, called as a module attribute (`utils/`
+# has no __init__.py there, as here)
+SPARK_ARGS = """\
+    from tap import Tap
+
+
+    class Args(Tap):
+        bs: int = 4096
+        dataloader_workers: int = 8
+        batch_size_per_gpu: int = 0
+
+
+    def init_dist_and_get_args():
+        args = Args(explicit_bool=True).parse_args()
+        args.batch_size_per_gpu = args.bs // 8
+        return args
+"""
+
+SPARK_MAIN = """\
+    import torch
+    from torch.utils.data import DataLoader
+
+    from utils import arg_util
+
+
+    def main_pt():
+        args: arg_util.Args = arg_util.init_dist_and_get_args()
+        loader = DataLoader(dataset=list(range(10)), num_workers=args.dataloader_workers, pin_memory=True,
+                            batch_size=args.batch_size_per_gpu)
+        model = torch.nn.Linear(2, 2)
+        opt = torch.optim.AdamW(model.parameters())
+        for _ in loader:
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main_pt()
+"""
+
+
+def test_tap_options_of_a_module_attribute_parser_function_are_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": SPARK_MAIN, "utils/arg_util.py": SPARK_ARGS})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "main.py", "--bs=512", cwd=tmp_path)
+    assert winner(plan, "data.num_workers") == 8
+    # batch_size_per_gpu is computed by the parser function itself: not its declared default 0
+    assert winner(plan, "batch.micro") is None
+
+
+def test_an_option_the_parser_function_rewrites_is_not_its_default(cli, tmp_path: Path) -> None:
+    # the twin: the function rewrites dataloader_workers before returning the namespace
+    args = SPARK_ARGS.replace("        return args\n",
+                              "        args.dataloader_workers = min(args.dataloader_workers, 2)\n        return args\n")
+    write(tmp_path, {"main.py": SPARK_MAIN, "utils/arg_util.py": args})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "main.py", "--bs=512", cwd=tmp_path)
+    assert winner(plan, "data.num_workers") != 8
