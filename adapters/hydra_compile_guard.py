@@ -3,7 +3,11 @@ dandelionsllm/pandallm trainer_base_ds_mul.py:169-170 @ 4a47ecd4 ``if torch.__ve
 (getattr(os.environ, "TORCH_COMPILE", False) or getattr(cfg, "compile", False)): model =
 torch.compile(model, ...)`` with no ``compile`` key in the composed config: ``getattr`` on the config
 gives its default False, and ``getattr(os.environ, "TORCH_COMPILE", False)`` is always the default
-(environment variables are items of ``os.environ``, never its attributes). So the call never runs and
+(environment variables are items of ``os.environ``, never its attributes). The lightning-hydra-template
+shape, ai4co/rl4co ``rl4co/tasks/train.py:69-71`` @ 7a153967: ``if cfg.get("compile", False): model =
+torch.compile(model)`` in ``run(cfg)``, called from the ``@hydra.main`` function with the composed config
+whose ``compile: False`` (``configs/main.yaml:46``); ``cfg.get(key, default)`` is read like ``getattr``. So
+the call never runs and
 ``compile.enabled`` is False (``medium``, above the code reading that saw the call under a test it could
 not decide, like :mod:`preflight.adapters.config_object_reads`' guards).
 
@@ -67,6 +71,17 @@ class _Test:
             if got is _MISSING:
                 return self.ev(node.args[2])
             return _UNKNOWN if got is _UNKNOWN or isinstance(got, (Unknown, dict)) else got
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and 1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            # ``cfg.get("compile", False)``: the DictConfig's value, or the default when the key is absent
+            path = _path(node.func.value, self.name)
+            if path is None:
+                return _UNKNOWN
+            got = self.lookup((*path, node.args[0].value))
+            if got is _MISSING:
+                return self.ev(node.args[1]) if len(node.args) == 2 else None
+            return _UNKNOWN if got is _UNKNOWN or isinstance(got, (Unknown, dict)) else got
         path = _path(node, self.name) if isinstance(node, ast.Attribute) else None
         if path:
             got = self.lookup(path)
@@ -115,6 +130,6 @@ def compile_guard(facts: Any) -> None:
                 facts.plan, "compile.enabled", False,
                 Source("code", script.source.display, site.line, None,
                        f"torch.compile at line {site.line} sits under `{ast.unparse(guard)}`, false with the composed "
-                       "config (a getattr default for a key it lacks; os.environ has no attributes named like "
-                       "environment variables): never runs"), "medium", 1)
+                       "config (its value, or a getattr/get default for a key it lacks; os.environ has no "
+                       "attributes named like environment variables): never runs"), "medium", 1)
             return

@@ -336,6 +336,25 @@ def _defaults(init: ast.FunctionDef) -> dict[str, ast.expr]:
     return out
 
 
+def _fixed_datamodule(site: Any) -> Optional[tuple[str, str]]:
+    """The data module class the ``LightningCLI`` call fixes (``datamodule_class=GlobalForecastDataModule``, its
+    second positional argument), when no config or flag names one: microsoft/ClimaX @ its pinned commit
+    ``src/climax/global_forecast/train.py:13-21``, whose ``configs/global_forecast_climax.yaml`` ``data:`` section
+    and ``--data.batch_size=16`` are that class's ``__init__`` arguments (no ``class_path``). A
+    ``subclass_mode_data=True`` call takes a class from the config or flags only: not read here."""
+    call = getattr(site, "call", None)
+    if not isinstance(call, ast.Call):
+        return None
+    if any(k.arg == "subclass_mode_data" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+           for k in call.keywords):
+        return None
+    expr = next((k.value for k in call.keywords if k.arg == "datamodule_class"), None)
+    if expr is None and len(call.args) >= 2:
+        expr = call.args[1]
+    name = dotted_name(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+    return (name, f"LightningCLI(datamodule_class={name})") if name else None
+
+
 def cli_sections(pass_: Any, site: Any, argv: list[str], loaded: list[tuple[Any, Optional[str]]]) -> None:
     """Write the optimizer and the data module's loader facts of the LightningCLI at ``site``."""
     optim, _ = _section(argv, loaded, "optimizer")
@@ -348,6 +367,8 @@ def cli_sections(pass_: Any, site: Any, argv: list[str], loaded: list[tuple[Any,
                                                      f"{optim[1]}: LightningCLI builds this optimizer and its "
                                                      "configure_optimizers replaces the model's"), "medium")
     klass, args = _section(argv, loaded, "data")
+    if klass is None:
+        klass = _fixed_datamodule(site)
     if klass is None or pass_.project.root is None:
         return
     found = _find_class(Path(str(pass_.project.root)), klass[0].rsplit(".", 1)[-1])

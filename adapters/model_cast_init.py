@@ -117,3 +117,32 @@ def chained_cast(calls: Iterable[Any], load: ast.Call) -> Optional[tuple[str, as
                 continue
             break
     return None
+
+
+def later_cast(idx: Any, load: Any) -> Optional[tuple[str, Any, Optional[bool]]]:
+    """A 16-bit cast of the name a load is bound to, later in the same function, and whether it runs
+    (``idx.runs``: True, None undecided; casts that never run are skipped). PKU-YuanGroup/Video-LLaVA
+    ``videollava/train/train.py:921-962`` @ its pinned commit (the haotian-liu/LLaVA train.py shape):
+    ``model = LlavaLlamaForCausalLM.from_pretrained(path)`` with no dtype, then under ``if
+    training_args.lora_enable:`` / ``if training_args.bits == 16:`` / ``if training_args.bf16:``
+    ``model.to(torch.bfloat16)`` before ``get_peft_model``: the trained weights are bf16, not the fp32
+    the load alone gives. Only a bare statement ``name.to(torch.X)``/``name.half()`` or ``name = name.X()``
+    counts (the weights of that very object); the first such cast that may run is the answer."""
+    name = load.target
+    if not name:
+        return None
+    for site in sorted(idx.calls, key=lambda s: s.line):
+        call = site.call
+        if site.line <= load.line or site.function != load.function or not isinstance(call.func, ast.Attribute):
+            continue
+        receiver = call.func.value
+        if not (isinstance(receiver, ast.Name) and receiver.id == name) or site.target not in (None, name):
+            continue
+        dtype = _dtype_of_cast(call)
+        if dtype is None:
+            continue
+        runs = idx.runs(site)
+        if runs is False:
+            continue
+        return dtype, site, runs
+    return None

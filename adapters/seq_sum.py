@@ -11,7 +11,9 @@ the script: its length is the sum of the two bounds.
   max_length=self.source_max_len)`` and ``self.tokenizer(targets, max_length=self.target_max_len)``,
   then ``tokenized_source + tokenized_target`` over their ``zip``): the sum of the two
   ``max_length`` values; ``self.x`` of a collator is the keyword ``x=`` of the one call that
-  builds it in the file.
+  builds it in the file. When the loop then cuts the pair together (jondurbin/qlora ``train.py:612-624``:
+  ``if len(tokenized_source) + len(tokenized_target) >= self.model_max_len:`` shortening either part), the
+  length is that joint bound; a joint bound not read leaves the length open.
 
 Both medium: the bound is a maximum (a shorter example is shorter). The fact has priority 1 over
 a tokenizer call's own ``max_length`` (one part of the sequence, not its length).
@@ -81,6 +83,25 @@ def _tokenizer_call(node: ast.AST) -> bool:
     text = ast.unparse(func) if hasattr(ast, "unparse") else ""
     return text.rsplit(".", 1)[-1].lower().endswith("tokenizer") or text.endswith(("tokenizer.encode",
                                                                                        "tokenizer.__call__"))
+
+
+def _joint_cut(loop: ast.AST, names: list[str]) -> Optional[ast.Compare]:
+    """The ``len(a) + len(b) >= bound`` test in ``loop`` whose body shortens ``a`` or ``b`` (jondurbin/qlora
+    ``train.py:612-624`` @ its pinned commit: source and target cut so that together they fit
+    ``self.model_max_len``), else None."""
+    for node in ast.walk(loop):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1
+                and isinstance(node.test.ops[0], (ast.Gt, ast.GtE))):
+            continue
+        terms = _terms(node.test.left)
+        lens = {t.args[0].id for t in terms if _is_len(t) and isinstance(t, ast.Call) and len(t.args) == 1
+                and isinstance(t.args[0], ast.Name)}
+        if len(terms) != 2 or lens != set(names):
+            continue
+        if any(isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in a.targets)
+               for a in ast.walk(node)):
+            return node.test
+    return None
 
 
 @register_adapter
@@ -161,8 +182,17 @@ class SeqSumAdapter(Adapter):
                 if len(values) != len(found):
                     return None
                 total = sum(v.value for v in values)
-                return total, loop.lineno, (f"two tokenizer calls (max_length {values[0].value} and "
-                                            f"{values[1].value}) concatenated: {names[0]} + {names[1]} = {total}")
+                detail = (f"two tokenizer calls (max_length {values[0].value} and {values[1].value}) concatenated: "
+                          f"{names[0]} + {names[1]} = {total}")
+                cut = _joint_cut(loop, names)
+                if cut is not None:
+                    cap = self.bound(idx, cut.comparators[0], fn)
+                    if cap is None:
+                        return None  # the pair is cut to a bound not read: the sum is not the length
+                    if cap.value < total:
+                        return cap.value, cut.lineno, (f"{detail}, then cut together to {cap.value} where "
+                                                       f"`{ast.unparse(cut)}` (line {cut.lineno})")
+                return total, loop.lineno, detail
         return None
 
     def bound(self, idx: Any, expr: ast.AST, fn: ast.AST) -> Optional[Resolved]:

@@ -174,7 +174,18 @@ class _ModelPass(_PassCore):
                      self.src(cast[1], f"{cls}.from_pretrained(...).{getattr(cast[1].func, 'attr', '')}(): "
                               f"{cast[0]} weights"), self.conf(site))
         elif not given and quantized is None:
-            if self.major < 5:
+            from preflight.adapters.model_cast_init import later_cast
+
+            later = later_cast(self.idx, site) if self.major < 5 else None
+            if later is not None and later[2]:
+                self.add("precision.weights_bits", 16,
+                         self.src(later[1].call, f"{cls}.from_pretrained() without dtype, then "
+                                  f"{ast.unparse(later[1].call)} at line {later[1].line}: {later[0]} weights"), "medium")
+            elif later is not None:
+                self.note(f"{where}: {cls}.from_pretrained() without dtype loads fp32, but "
+                          f"{ast.unparse(later[1].call)} at line {later[1].line} casts it under a test not decided "
+                          "here: the weight size is left open")
+            elif self.major < 5:
                 self.add("precision.weights_bits", 32,
                          self.src(site.call, f"{cls}.from_pretrained() without dtype: {self.version_text()} "
                                   "loads fp32 (transformers 4.x default torch_dtype=None)", "default", "dtype"), conf)

@@ -31,11 +31,29 @@ class _ArgparseValues(_IndexCore):
     def _local_parser(self, node: ast.AST) -> bool:
         """``parse_args(args)`` imported from a local module that returns the parsed
         namespace (open_clip ``main.py:98``): its attributes are the job's options."""
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-            return False
         from preflight.script_parsers import local_parser_function
 
-        return local_parser_function(self.script.source.path, self.imports.get(node.func.id))
+        qualified = self.local_parser_name(node)
+        return qualified is not None and local_parser_function(self.script.source.path, qualified)
+
+    def _parser_writes(self, node: ast.AST, attr: str) -> bool:
+        """The local parser function ``node`` calls assigns ``attr`` on the namespace it returns (SparK
+        ``utils/arg_util.py:120-121`` ``args.batch_size_per_gpu = args.bs // dist.get_world_size()``)."""
+        from preflight.script_parsers import parser_function_writes
+
+        writes = parser_function_writes(self.script.source.path, self.local_parser_name(node))
+        return attr in writes or "*" in writes
+
+    def local_parser_name(self, node: ast.AST) -> Optional[str]:
+        """The qualified name of the local function a call names, through the script's imports: ``f()`` of
+        ``from m import f``, or ``arg_util.init_dist_and_get_args()`` of ``from utils import arg_util``
+        (keyu-tian/SparK @ its pinned commit ``pretrain/main.py:24,39``)."""
+        if not isinstance(node, ast.Call):
+            return None
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            module = self.imports.get(node.func.value.id)
+            return f"{module}.{node.func.attr}" if module else None
+        return self.imports.get(node.func.id) if isinstance(node.func, ast.Name) else None
 
     def _parser_itself(self, node: ast.AST, name: str, attr: str) -> bool:
         """``node`` builds the ``argparse.ArgumentParser`` bound to ``name``, the file hands ``name.parse_args()``

@@ -86,6 +86,38 @@ def local_parser_function(script_path: Optional[Path], qualified: Optional[str])
     return found
 
 
+def parser_function_writes(script_path: Optional[Path], qualified: Optional[str]) -> set[str]:
+    """Attributes the local parser function ``qualified`` assigns on the namespace it returns before returning
+    it (``args.batch_size_per_gpu = args.bs // dist.get_world_size()``, ``args.opt = args.opt.lower()``): their
+    values are the function's, not the option's default or the launch line's."""
+    if script_path is None or not qualified or "." not in qualified:
+        return set()
+    module, _, name = qualified.rpartition(".")
+    path = _module_file(Path(script_path).parent, module)
+    if path is None:
+        return set()
+    try:
+        tree = ast.parse(read_text_limited(path, _MAX_BYTES, errors="replace"))
+    except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+        return set()
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+    if len(defs) != 1:
+        return set()
+    returned = {n.value.id for n in ast.walk(defs[0]) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+    out: set[str] = set()
+    for node in ast.walk(defs[0]):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for t in targets:
+            for sub in ast.walk(t):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in returned:
+                    out.add(sub.attr)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in returned:
+            out.add("*")  # a setattr by name: any attribute may be the function's
+    return out
+
+
 def local_namespace_object(script_path: Optional[Path], qualified: Optional[str]) -> bool:
     """``qualified`` (``parser.args``, from the script's ``from parser import args``) is a module-level name of a
     local module bound once, to ``<parser>.parse_args()`` or to a call of that module's function that returns it

@@ -181,6 +181,8 @@ class _Resolver(_ArgparseValues):
                               or (None in owners and self._parser_itself(b, expr.value.id, expr.attr)) for b in owners):
                 if any(b is not None and expr.attr in (self._handed_back(b, expr.value.id) or ()) for b in owners):
                     return None  # a function the namespace passes through may assign it (script_passthrough.py)
+                if any(b is not None and self._local_parser(b) and self._parser_writes(b, expr.attr) for b in owners):
+                    return None  # the local parser function sets it itself before returning the namespace
                 return self.options(expr.attr)
             if not owners and self._imported_namespace(expr.value.id):
                 return self.options(expr.attr)  # ``from parser import args`` (script_parsers.local_namespace_object)
