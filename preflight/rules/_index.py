@@ -100,6 +100,8 @@ FILE = {
     "PF318": "code.pf318_step_counter_set_to_batch_count",
     "PF321": "code.pf321_ema_weights_left_in_trained_model",
     "PF323": "code.pf323_instantiate_kwarg_dataclass_converted",
+    "PF328": "code.pf328_prepared_schedule_counts_processes_twice",
+    "PF329": "code.pf329_scalar_metric_to_gather_for_metrics",
     "PF333": "code.pf333_scheduler_outside_accelerate_state",
     "PF334": "code.pf334_split_redrawn_on_resume",
     "PF335": "code.pf335_step_total_counts_micro_batches",
