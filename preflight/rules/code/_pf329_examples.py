@@ -29,6 +29,8 @@ BAD = [
     _EVAL.format(body="margin = torch.mean(chosen - rejected)\n"
                       "        values.append(accelerator.gather_for_metrics(margin).mean().item())"
                       "  # warning: PF329"),
+    _EVAL.format(body="accuracy = (chosen > rejected).sum() / torch.numel(chosen)\n"
+                      "        values.append(accelerator.gather_for_metrics(accuracy))  # warning: PF329"),
 ]
 
 GOOD = [
@@ -43,4 +45,7 @@ GOOD = [
     _EVAL.format(body="loss = (chosen - rejected).mean()\n"
                       "        values.append(accelerator.gather_for_metrics(loss.repeat(len(chosen))))"),
     _EVAL.format(body="values.append(accelerator.gather_for_metrics(chosen.loss))"),
+    # a per-example value scaled by a count keeps its batch dimension
+    _EVAL.format(body="scores = (chosen - rejected) / len(chosen)\n"
+                      "        values.append(accelerator.gather_for_metrics(scores))"),
 ]

@@ -14,9 +14,26 @@ from preflight.rules.base import Rule, examples
 _REDUCTIONS = ("mean", "sum", "nanmean", "nansum")
 
 
+def _count(expr: ast.expr) -> bool:
+    """A plain number: a literal, ``len(x)``, ``x.numel()`` / ``torch.numel(x)``, ``x.size(0)``."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)):
+        return True
+    if isinstance(expr, ast.Call):
+        func = expr.func
+        if isinstance(func, ast.Name) and func.id == "len":
+            return True
+        if isinstance(func, ast.Attribute) and (func.attr == "numel" or (func.attr == "size" and expr.args)):
+            return True
+    return False
+
+
 def _full_reduction(expr: ast.expr) -> bool:
     """``x.mean()`` / ``x.float().sum()`` / ``torch.mean(x)``: a reduction over every dimension
-    (no ``dim``/axis argument, no ``keepdim``), which leaves a 0-d tensor."""
+    (no ``dim``/axis argument, no ``keepdim``), which leaves a 0-d tensor; also such a reduction divided
+    or scaled by a plain number (``(pred == y).sum() / len(y)``)."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Div, ast.Mult, ast.FloorDiv)):
+        return (_full_reduction(expr.left) and (_count(expr.right) or _full_reduction(expr.right))) or (
+            _count(expr.left) and _full_reduction(expr.right))
     if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute):
         return False
     if expr.func.attr not in _REDUCTIONS or expr.keywords:
@@ -60,7 +77,7 @@ class ScalarMetricToGatherForMetrics(Rule):
 
 `accelerator.gather_for_metrics(x)` where `x` is a per-batch value already reduced over all its
 dimensions on each rank: `x = (pred == labels).float().mean()`, `x = correct.sum()`,
-`x = torch.mean(scores)`, assigned just before in the same function (or passed inline).
+`x = torch.mean(scores)`, `x = (pred == y).sum() / torch.numel(pred)`, assigned just before in the same function (or passed inline).
 
 ## Why it matters
 
