@@ -74,7 +74,6 @@ NEEDS = {
     "PF318": ('accum',),
     "PF321": ('copy_to', 'apply_shadow'),
     "PF323": ('dataclass',),
-    "PF328": ('num_processes', 'prepare'),
     "PF329": ('gather_for_metrics',),
     "PF333": ('load_state',),
     "PF334": ('random_split',),

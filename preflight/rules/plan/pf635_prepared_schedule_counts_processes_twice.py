@@ -1,18 +1,18 @@
-"""PF328 prepared-schedule-counts-processes-twice: a prepared LR schedule sized as ``num_processes`` times a
+"""PF635 prepared-schedule-counts-processes-twice: a prepared LR schedule sized as ``num_processes`` times a
 count taken from the loader's length before ``accelerator.prepare`` shards it."""
 
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
-from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerators, kwarg
 from preflight.rules._pf414_support import call_last
-from preflight.rules.base import Rule, examples
-from preflight.rules.plan._schedule_support import BUILDERS, PER_PROCESS_WORDS
+from preflight.rules.base import examples
+from preflight.rules.plan._schedule_support import BUILDERS, PER_PROCESS_WORDS, processes
 
 
 def _is_processes(node: ast.AST) -> bool:
@@ -78,18 +78,18 @@ def _unsharded_len(scope: ast.AST, count: ast.expr, before: int,
 
 
 @register
-class PreparedScheduleCountsProcessesTwice(Rule):
-    code = "PF328"
+class PreparedScheduleCountsProcessesTwice(PlanRule):
+    code = "PF635"
     name = "prepared-schedule-counts-processes-twice"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("accelerate",)
-    needs_text = ("num_processes", "prepare")
     summary = ("A prepared LR schedule is sized `steps * accelerator.num_processes` with `steps` counted from the "
                "loader's length before `prepare` shards it: the processes are counted twice")
     explanation = """
 ## What it finds
 
+In a job the launch runs on several processes (`accelerate launch --multi_gpu --num_processes 8`),
 `lr_scheduler = get_scheduler(..., num_training_steps=max_train_steps * accelerator.num_processes)`
 (or a `get_*_schedule_with_warmup`, `OneCycleLR(total_steps=...)`, `CosineAnnealingLR(T_max=...)`)
 passed to `accelerator.prepare(...)`, where `max_train_steps` is computed from
@@ -116,19 +116,35 @@ recompute the step count from the prepared loader, then multiply by `num_process
 
 ## When preflight stays silent
 
+* One process, or the process count is not known from the launch.
+* The count is given on the launch line (`--max_train_steps 200000`, so the
+  `if args.max_train_steps is None:` branch that counts the loader is not taken): a per-process
+  count, rightly multiplied.
 * The count is taken from the loader after `prepare` (the per-process length), or divided by a
   process count / world size on the way, or comes from a value not computed in the file.
 * The scheduler is not passed to `prepare` (PF208 covers the unprepared schedule sized before sharding).
 * `Accelerator(split_batches=True)` or an `Accelerator(**kwargs)`.
 """
-    bad_examples = examples("preflight.rules.code._pf328_examples", "BAD")
-    good_examples = examples("preflight.rules.code._pf328_examples", "GOOD")
+    bad_examples = examples("preflight.rules.plan._pf635_examples", "PF635_BAD")
+    good_examples = examples("preflight.rules.plan._pf635_examples", "PF635_GOOD")
 
-    def check(self, ctx: FileContext) -> Iterable[Finding]:
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        world = processes(pctx)
+        if world is None:
+            return
+        for script in pctx.scripts:
+            text = script.text if script.text is not None else script.source.text
+            if not text or "num_processes" not in text or "prepare" not in text:
+                continue
+            yield from self._script(pctx, script, world)
+
+    def _script(self, pctx: PlanContext, script: Any, world: Any) -> Iterable[Finding]:
+        ctx = pctx.file_context(script)
         ctors = accelerators(ctx)
         if not ctors or any(k.arg is None or k.arg in ("split_batches", "dataloader_config")
                             for c in ctors for k in c.keywords):
             return
+        index = pctx.index(script)
         for call in ctx.nodes(ast.Call):
             found = BUILDERS.get(call_last(call))
             if found is None:
@@ -153,16 +169,20 @@ recompute the step count from the prepared loader, then multiply by `num_process
             name = ast.unparse(parent.targets[0])
             if name not in rebinds or min(rebinds[name]) < call.lineno:
                 continue
+            given = index.resolve(count)
+            if given is not None and given.kind == "cli":
+                continue  # the launch line gives the count: the loader-counting branch is not taken
             length = _unsharded_len(scope, count, call.lineno, rebinds)
             if length is None:
                 continue
             loader = ast.unparse(length.args[0])
-            yield ctx.finding(
-                self, total,
+            n = world.value
+            yield pctx.code_finding(
+                self, script, total,
                 f"`{name}` is prepared, so it steps once per process at every optimizer step, and its length "
                 f"`{ast.unparse(total)}` multiplies by the process count a step count taken from "
                 f"`{ast.unparse(length)}` (line {length.lineno}) before `accelerator.prepare` shards `{loader}` "
                 f"(line {min(rebinds[loader])}): that length already counts every process's batches, so the "
-                "schedule is num_processes times longer than the run and its decay barely starts. Divide the "
-                "loader length by `accelerator.num_processes` before `prepare` (or count after it)",
-                evidence=[ctx.evidence(length, "the whole dataset's batches, before sharding")])
+                f"schedule is {n} times longer than the run on {n} processes and covers only its first 1/{n}. "
+                "Divide the loader length by `accelerator.num_processes` before `prepare` (or count after it)",
+                evidence=[e for e in (pctx.fact_evidence(world, f"{n} processes"),) if e is not None])

@@ -1,4 +1,5 @@
-"""PF328 examples (executable documentation, see tests/test_rules_meta.py)."""
+"""PF635 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ from textwrap import dedent
 
 # diffusers issue 8236's shape: train_text_to_image.py with --num_train_epochs on 8 GPUs
 _SCRIPT = dedent("""
+    # --- train.py
     import argparse
     import math
 
     from accelerate import Accelerator
     from diffusers.optimization import get_scheduler
     from torch.utils.data import DataLoader
+
+    from data import build
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--num_train_epochs", type=int, default=100)
@@ -40,24 +44,30 @@ _SCRIPT = dedent("""
                 optimizer.step()
                 lr_scheduler.step()
                 optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 8 train.py {cli}
     """)
 
 _BEFORE = "num_update_steps_per_epoch = math.ceil(len(train_dataloader) / args.gradient_accumulation_steps)"
 _SHARDED = ("len_after_sharding = math.ceil(len(train_dataloader) / accelerator.num_processes)\n"
             "num_update_steps_per_epoch = math.ceil(len_after_sharding / args.gradient_accumulation_steps)")
 
-BAD = [
-    _SCRIPT.format(count=_BEFORE,
-                   total="args.max_train_steps * accelerator.num_processes,  # warning: PF328"),
-    _SCRIPT.format(count=_BEFORE,
-                   total="accelerator.num_processes * args.max_train_steps,  # warning: PF328"),
+PF635_BAD = [
+    _SCRIPT.format(count=_BEFORE, cli="--num_train_epochs 100",
+                   total="args.max_train_steps * accelerator.num_processes,  # warning: PF635"),
+    _SCRIPT.format(count=_BEFORE, cli="",
+                   total="accelerator.num_processes * args.max_train_steps,  # warning: PF635"),
 ]
 
-GOOD = [
+PF635_GOOD = [
     # the fix (diffusers PR 8312): the loader length divided by the process count before prepare
-    _SCRIPT.format(count=_SHARDED, total="args.max_train_steps * accelerator.num_processes"),
-    # tricky-correct: the whole-dataset count NOT multiplied (a prepared scheduler steps per process)
-    _SCRIPT.format(count=_BEFORE, total="args.max_train_steps"),
-    # a step count from the command line only: per process, so multiplying is right
-    _SCRIPT.format(count="num_update_steps_per_epoch = 1000", total="args.max_train_steps * accelerator.num_processes"),
+    _SCRIPT.format(count=_SHARDED, cli="", total="args.max_train_steps * accelerator.num_processes"),
+    # tricky-correct: the step count given on the launch line is per process, so multiplying is right
+    _SCRIPT.format(count=_BEFORE, cli="--max_train_steps 20000",
+                   total="args.max_train_steps * accelerator.num_processes"),
+    # the whole-dataset count NOT multiplied (a prepared scheduler steps once per process)
+    _SCRIPT.format(count=_BEFORE, cli="", total="args.max_train_steps"),
+    # a count from a constant
+    _SCRIPT.format(count="num_update_steps_per_epoch = 1000", cli="",
+                   total="args.max_train_steps * accelerator.num_processes"),
 ]
