@@ -24,7 +24,10 @@ _PYYAML = ("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load",
            # ``CfgNode.load_cfg`` keeps the strings (yacs issue 46: ``BASE_LR: 1e-3`` reaches the code as
            # "1e-3"); ``merge_from_file`` is not one: ``_merge_a_into_b`` passes every value through
            # ``_decode_cfg_value`` (``literal_eval``), which turns "1e-3" into 0.001 (yacs, fvcore, detectron2)
-           "yacs.config.CfgNode.load_cfg", "yacs.config.load_cfg")
+           "yacs.config.CfgNode.load_cfg", "yacs.config.load_cfg",
+           # confuse loads its YAML sources with a ``yaml.SafeLoader`` subclass (confuse/yaml_util.py), so
+           # ``lr: 1e-4`` read through ``config["arch"].get()`` is the string "1e-4" (confuse issue 91)
+           "confuse.Configuration", "confuse.LazyConfig")
 _OMEGACONF = ("omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create")
 
 
@@ -137,6 +140,9 @@ def _converted(project: Any, key: str) -> bool:
     for script in project.scripts:
         text = script.text if script.text is not None else script.source.text
         if text and pattern.search(text):
+            return True
+        # confuse's typed reads convert: ``.as_number()``, ``.get(float)``, a ``confuse.Number()`` template
+        if text and "confuse" in text and any(t in text for t in (".as_number(", ".get(float)", "Number(")):
             return True
     return False
 

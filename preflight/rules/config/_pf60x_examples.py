@@ -228,6 +228,21 @@ PF603_BAD = [
       BASE_LR: 1e-3  # warning: PF603
       MOMENTUM: 0.9
     """),
+    # confuse issue 91: confuse loads YAML with a PyYAML SafeLoader subclass, so `lr: 1e-4` is "1e-4"
+    dedent("""
+    # --- train.py
+    import confuse
+    import torch
+
+    config = confuse.Configuration("MyMLApp", __name__)
+    config.set_file("config_default.yaml")
+    params = config["arch"].get()
+    optimizer = torch.optim.Adam(model.parameters(), lr=params["lr"])
+    # --- config_default.yaml
+    arch:
+      lr: 1e-4  # warning: PF603
+      hidden: 256
+    """),
 ]
 
 PF603_GOOD = [
@@ -347,5 +362,28 @@ PF603_GOOD = [
     # --- configs/retinanet.yaml
     SOLVER:
       BASE_LR: 1e-3
+    """),
+    # confuse's fix (a dot in the mantissa), and tricky-correct: a typed read converts the string
+    dedent("""
+    # --- train.py
+    import confuse
+
+    config = confuse.Configuration("MyMLApp", __name__)
+    config.set_file("config_default.yaml")
+    lr = config["arch"]["lr"].as_number()
+    # --- config_default.yaml
+    arch:
+      lr: 1e-4
+    """),
+    dedent("""
+    # --- train.py
+    import confuse
+
+    config = confuse.Configuration("MyMLApp", __name__)
+    config.set_file("config_default.yaml")
+    params = config["arch"].get()
+    # --- config_default.yaml
+    arch:
+      lr: 1.0e-4
     """),
 ]

@@ -26,7 +26,8 @@ Plain YAML scalars that YAML 1.1 readers turn into something else, in config fil
 preflight validates, judged by the reader that really loads the file:
 
 - `1e-4`, `5e8`: PyYAML (used by `HfArgumentParser.parse_yaml_file`, accelerate's
-  config loader, and yacs `CfgNode.load_cfg`: yacs issue 46; yacs's `merge_from_file`
+  config loader, confuse's `Configuration`: confuse issue 91, unless a script reads the value typed
+  with `.as_number()` / `.get(float)` / `confuse.Number()`, and yacs `CfgNode.load_cfg`: yacs issue 46; yacs's `merge_from_file`
   turns the strings back into numbers with `literal_eval`) reads them as **strings** (YAML 1.1 floats need a dot); OmegaConf
   (Hydra) reads them as floats, so Hydra configs (and files the audited scripts load
   with `OmegaConf.load` instead of `HfArgumentParser`) are not flagged for this; when no
