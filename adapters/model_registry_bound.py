@@ -20,6 +20,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from preflight.call_splat import own_nodes
+
 _BLOCKS = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)
 
 
@@ -52,18 +54,6 @@ def _enclosing(tree: ast.AST, call: ast.Call) -> Optional[ast.AST]:
     return best
 
 
-def _own_nodes(scope: ast.AST) -> list[ast.AST]:
-    """The nodes of this scope, not those of the functions, lambdas and classes nested in it."""
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(scope))
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
-
-
 def bound_entry(idx: Any, tree: ast.AST, call: ast.Call) -> Optional[ast.Subscript]:
     """``REG[key]`` the called local name holds when the call runs (module docstring), else None."""
     func = call.func
@@ -81,7 +71,7 @@ def bound_entry(idx: Any, tree: ast.AST, call: ast.Call) -> Optional[ast.Subscri
             return None
     body = getattr(scope, "body", [])
     taken: list[ast.Assign] = []
-    for node in _own_nodes(scope):
+    for node in own_nodes(scope):
         if isinstance(node, ast.Global) and name in node.names:
             return None
         binds = isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.AsyncFor,

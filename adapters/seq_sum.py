@@ -25,6 +25,7 @@ import ast
 from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
+from preflight.call_splat import own_nodes
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 from preflight.script_index import Resolved
@@ -42,18 +43,6 @@ def _is_len(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
 
 
-def _own(fn: ast.AST) -> list[ast.AST]:
-    """The nodes of ``fn``'s body, not those of the functions nested in it."""
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
-
-
 def _bounds(fn: ast.AST, name: str) -> Optional[int]:
     """Line where ``name`` bounds a sequence in ``fn``, else None."""
     def is_name(node: Optional[ast.AST]) -> bool:
@@ -61,7 +50,7 @@ def _bounds(fn: ast.AST, name: str) -> Optional[int]:
             return is_name(node.left)
         return isinstance(node, ast.Name) and node.id == name
 
-    for node in _own(fn):
+    for node in own_nodes(fn):
         if isinstance(node, ast.Slice) and node.lower is None and is_name(node.upper):
             return node.upper.lineno if node.upper is not None else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and is_name(node.left) and _is_len(node.right):
@@ -128,7 +117,7 @@ class SeqSumAdapter(Adapter):
 
     def explicit_sum(self, idx: Any) -> Optional[tuple[int, int, str]]:
         for fn in _functions(idx.script.tree):
-            for stmt in sorted(_own(fn), key=lambda n: getattr(n, "lineno", 0)):
+            for stmt in sorted(own_nodes(fn), key=lambda n: getattr(n, "lineno", 0)):
                 if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
                         and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.BinOp)):
                     continue

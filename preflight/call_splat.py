@@ -40,7 +40,7 @@ def _scope_of(tree: ast.AST, call: ast.Call) -> ast.AST:
     return best
 
 
-def _own_nodes(scope: ast.AST) -> list[ast.AST]:
+def own_nodes(scope: ast.AST) -> list[ast.AST]:
     """The nodes of a scope, not those of the functions and classes nested in it."""
     out: list[ast.AST] = []
     stack = list(ast.iter_child_nodes(scope))
@@ -64,7 +64,7 @@ def _literal_dict(scope: ast.AST, name: str, before: int) -> Optional[ast.expr]:
     """The one ``dict(...)``/``{...}`` bound to ``name`` in the scope, before line ``before``, when
     nothing else writes or changes it there."""
     bound: list[ast.expr] = []
-    for node in _own_nodes(scope):
+    for node in own_nodes(scope):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:
