@@ -28,7 +28,7 @@ _MODULE = textwrap.dedent("""
 
         def configure_optimizers(self):
             optimizer = torch.optim.AdamW(self.parameters(), lr=5e-5)
-            scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="max", patience=2)
+            scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="{mode}", patience=2)
             {config}
             return {{"optimizer": optimizer, "lr_scheduler": config}}
 
@@ -38,8 +38,8 @@ _MODULE = textwrap.dedent("""
 """)
 
 
-def _project(config: str, every: str = "check_val_every_n_epoch=2") -> str:
-    return _MODULE.format(config=config, every=every)
+def _project(config: str, every: str = "check_val_every_n_epoch=2", mode: str = "max") -> str:
+    return _MODULE.format(config=config, every=every, mode=mode)
 
 
 BAD_EXAMPLES = [
@@ -57,8 +57,8 @@ GOOD_EXAMPLES = [
     _project('config = {"scheduler": scheduler, "monitor": "val/acc_epoch"}', "enable_progress_bar=True"),
     # tricky: strict=False skips the steps without the metric (Lightning warns and goes on)
     _project('config = {"scheduler": scheduler, "monitor": "val/acc_epoch", "strict": False}'),
-    # tricky: the monitored metric is a training one, there after every epoch
-    _project('config = {"scheduler": scheduler, "monitor": "train/loss"}'),
+    # tricky: the monitored metric is a training one, there after every epoch (a loss: mode "min", else PF325)
+    _project('config = {"scheduler": scheduler, "monitor": "train/loss"}', mode="min"),
     # tricky: a pinned release before 1.4 steps epoch schedulers from the validation loop (PF307's defect, not this)
     _project('config = {"scheduler": scheduler, "monitor": "val/acc_epoch"}') + "# --- requirements.txt\npytorch-lightning==1.3.1\n",
     # tricky: a frequency of 4 with validation every 2 epochs: every step falls on a validation epoch
