@@ -9,15 +9,11 @@ is a twin or tricky-correct program the rules flag.
 
 from __future__ import annotations
 
-import json
 import re
-import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from score import CONFIG_SUFFIXES, SETS, launch_script, parse_cases
 
 GATES = {
     "PF397": lambda t, f: "max_steps" in t and "gradient_accumulation_steps" in t,
@@ -29,67 +25,7 @@ GATES = {
 DET100 = ("PF397", "PF398", "PF399", "PF619", "PF687")
 
 
-def _known() -> set:
-    from preflight.rules import _index
-
-    return {code for name in dir(_index) if name.isupper() for code in getattr(_index, name)}
-
-
-def audit(root: Path, files: dict, launch: str, codes: str) -> list:
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-    scripts = sorted(n for n in files if n.endswith((".py", ".ipynb")))
-    if not scripts:
-        return []
-    script = launch_script(files)
-    argv = [sys.executable, "-m", "preflight", "audit", *([script] if script else []), *scripts]
-    given: list = []
-    for c in sorted(n for n in files if Path(n).suffix in CONFIG_SUFFIXES):
-        top = Path(c).parts[0] if len(Path(c).parts) > 1 else c
-        if top not in given:
-            given.append(top)
-    for c in given:
-        argv += ["--config", c]
-    argv += ["--select", codes, "--format", "json", "--no-cache", "-j", "1", "--exit-zero"]
-    if launch and not script:
-        argv += ["--", *shlex.split(launch)]
-    done = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=False, timeout=300)
-    try:
-        return json.loads(done.stdout).get("findings", [])
-    except json.JSONDecodeError:
-        print("audit failed", root, done.stderr[-300:])
-        return []
-
-
-def main() -> None:
-    work = Path(sys.argv[1])
-    sets = sys.argv[2:]
-    wanted: tuple = DET100
-    if sets[:1] == ["--codes"]:
-        wanted, sets = tuple(sets[1].split(",")), sets[2:]
-    total = audited = 0
-    known = _known()
-    for which in sets:
-        for folder in SETS[which]:
-            for cases in sorted(folder.glob("*.cases")):
-                for case in parse_cases(cases):
-                    for variant, files in case.files.items():
-                        if not files:
-                            continue
-                        text = "\n".join(files.values()) + "\n" + case.launch
-                        codes = [c for c, gate in GATES.items() if c in wanted and c in known and gate(text, files)]
-                        if not codes:
-                            continue
-                        label = "correct" if case.kind == "correct" else variant
-                        audited += 1
-                        for f in audit(work / which / case.id / label, files, case.launch, ",".join(codes)):
-                            total += 1
-                            print(f"{which} {case.id} {label} {f['code']} {f.get('path')}:{f.get('line')} "
-                                  f"{f['severity']}")
-    print(f"variants audited: {audited}; findings: {total}")
-
-
 if __name__ == "__main__":
-    main()
+    from det97_only_rules import main
+
+    main(GATES, DET100)

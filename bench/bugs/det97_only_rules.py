@@ -18,6 +18,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from score import CONFIG_SUFFIXES, SETS, launch_script, parse_cases
@@ -73,10 +74,12 @@ def audit(root: Path, files: dict, launch: str, codes: str) -> list:
         return []
 
 
-def main() -> None:
+def main(gates: Optional[dict] = None, default: tuple = DET97) -> None:
+    """Run the rules of ``gates`` (det97's by default; det100_only_rules.py passes its own) alone."""
+    gates = GATES if gates is None else gates
     work = Path(sys.argv[1])
     sets = sys.argv[2:]
-    wanted: tuple = DET97
+    wanted: tuple = default
     if sets[:1] == ["--codes"]:
         wanted, sets = tuple(sets[1].split(",")), sets[2:]
     total = audited = 0
@@ -89,7 +92,7 @@ def main() -> None:
                         if not files:
                             continue
                         text = "\n".join(files.values()) + "\n" + case.launch
-                        codes = [c for c, gate in GATES.items() if c in wanted and c in known and gate(text, files)]
+                        codes = [c for c, gate in gates.items() if c in wanted and c in known and gate(text, files)]
                         if not codes:
                             continue
                         label = "correct" if case.kind == "correct" else variant
