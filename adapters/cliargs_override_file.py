@@ -186,20 +186,27 @@ def _taken(test: ast.expr, ns: str, option: Callable[[str], Any]) -> bool:
     return value != neg
 
 
-def _file_values(project: Any, script: Any, name: str, section: Optional[str],
-                 option: Callable[[str], Any]) -> Optional[tuple[str, Any, dict, tuple]]:
-    from preflight.adapters.config_object_files import _load
-
+def project_file(project: Any, script: Any, name: str) -> Optional[Path]:
+    """The readable file ``name`` names, looked up under the project root, then beside the script; else None."""
     root = Path(str(project.root))
     here = Path(str(script.source.path)).parent if script.source.path else root
     for base in (root, here):
         cand = base / name
         try:
             if cand.is_file() and project.may_read(cand):
-                break
+                return cand
         except OSError:
             continue
-    else:
+    return None
+
+
+def _file_values(project: Any, script: Any, name: str, section: Optional[str],
+                 option: Callable[[str], Any]) -> Optional[tuple[str, Any, dict, tuple]]:
+    from preflight.adapters.config_object_files import _load
+
+    root = Path(str(project.root))
+    cand = project_file(project, script, name)
+    if cand is None:
         return None
     loaded = _load(project, cand, root)
     if loaded is None or not isinstance(loaded.data, dict):

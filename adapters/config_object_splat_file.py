@@ -72,6 +72,7 @@ def splat_file_binder(project: Any, script: Any, index: Any) -> Callable[[ast.ex
     when unknown (no such file, a nested value, a key the function does not take and no ``**kwargs``)."""
     from pathlib import Path
 
+    from preflight.adapters.cliargs_override_file import project_file
     from preflight.adapters.config_object_files import _KINDS, _load, path_expr
     from preflight.adapters.splat_call import DEFAULT
 
@@ -85,14 +86,8 @@ def splat_file_binder(project: Any, script: Any, index: Any) -> Callable[[ast.ex
         if raw is None or not isinstance(raw.value, str) or Path(raw.value).suffix.lower() not in _KINDS:
             return None
         root = Path(str(project.root))
-        for base in (root, Path(str(script.source.path)).parent):
-            cand = base / raw.value
-            try:
-                if cand.is_file() and project.may_read(cand):
-                    break
-            except OSError:
-                continue
-        else:
+        cand = project_file(project, script, raw.value)
+        if cand is None:
             return None
         loaded = _load(project, cand, root)
         data = getattr(loaded, "data", None)
