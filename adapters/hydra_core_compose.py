@@ -191,12 +191,13 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
     for group, name, node in getattr(_STUBS, "entries", ()):
         store.store(name=name, node=node, group=group)
     try:
-        with _confined_file_source(config_dir) as refused, warnings.catch_warnings():
+        with _confined_file_source(config_dir) as refused, _defaults_lists() as lists, \
+                warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
                 with initialize_config_dir(config_dir=str(config_dir), version_base=version_base):
                     cfg = compose(config_name=config_name, overrides=texts)
-                    items = _hydra_items(config_dir, config_name, texts)
+                    items = _hydra_items(config_dir, config_name, texts, lists[-1] if lists else None)
             except Exception as exc:  # hydra's own exceptions: missing configs, bad overrides, ...
                 error = exc
     finally:
@@ -206,12 +207,37 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
     return refused, cfg, items, error
 
 
-def _hydra_items(config_dir: Path, config_name: str, overrides: list[str]) -> list[Item]:
+@contextmanager
+def _defaults_lists() -> Iterator[list[Any]]:
+    """The defaults lists hydra-core's compose builds while this is open: the last is the one its
+    config was composed from, so the parts' files need not be looked up by composing twice
+    (hydra-core 1.3's ``create_defaults_list``; where it is not found, nothing is recorded)."""
+    from hydra._internal import config_loader_impl
+
+    made: list[Any] = []
+    original = getattr(config_loader_impl, "create_defaults_list", None)
+    if original is None:
+        yield made
+        return
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        made.append(result)
+        return result
+
+    config_loader_impl.create_defaults_list = recording
+    try:
+        yield made
+    finally:
+        config_loader_impl.create_defaults_list = original
+
+
+def _hydra_items(config_dir: Path, config_name: str, overrides: list[str], result: Any = None) -> list[Item]:
     from hydra.core.global_hydra import GlobalHydra
     from hydra.types import RunMode
 
-    loader = GlobalHydra.instance().config_loader()
-    result = loader.compute_defaults_list(config_name, overrides, RunMode.RUN)
+    if result is None:  # compose did not record its defaults list: compute it again
+        result = GlobalHydra.instance().config_loader().compute_defaults_list(config_name, overrides, RunMode.RUN)
     items = []
     for d in result.defaults:
         if d.config_path is None or d.package == "hydra" or (d.package or "").startswith("hydra."):
