@@ -23,7 +23,7 @@ The splits, which file each ``--split`` scores and where its rows come from: ``b
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-39] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-40] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -421,7 +421,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-30", "held-out-31", "held-out-32",
                                  "held-out-33", "held-out-34", "held-out-35",
                                  "held-out-36", "held-out-37",
-                                 "held-out-38", "held-out-39"))
+                                 "held-out-38", "held-out-39",
+                                 "held-out-40"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -522,7 +523,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-36": "held-out-36 (thirty-sixth held-out set)",
              "held-out-37": "held-out-37 (thirty-seventh held-out set)",
              "held-out-38": "held-out-38 (thirty-eighth held-out set)",
-             "held-out-39": "held-out-39 (thirty-ninth held-out set)"}[args.split]
+             "held-out-39": "held-out-39 (thirty-ninth held-out set)",
+             "held-out-40": "held-out-40 (fortieth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
