@@ -25,9 +25,59 @@ BAD_EXAMPLES = [
         model.load_state_dict(torch.load(path)["net_state"])
         return model
 """),
+    # pan_pp.pytorch#14's shape: the wrapper moved to the GPU in the same statement, its state saved
+    # through a dict bound to a name first; the finding is on the wrapper's `state_dict()`
+    textwrap.dedent("""
+    import torch
+
+    model = torch.nn.DataParallel(build_model()).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for epoch in range(600):
+        train_one_epoch(model, optimizer)
+        state = dict(
+            epoch=epoch + 1,
+            state_dict=model.state_dict(),  # warning: PF294
+            optimizer=optimizer.state_dict(),
+        )
+        torch.save(state, "checkpoint.pth.tar")
+
+
+    def test(path):
+        net = build_model().cuda()
+        net.load_state_dict(torch.load(path)["state_dict"])
+        return net
+"""),
 ]
 
 GOOD_EXAMPLES = [
+    # pan_pp.pytorch#14's fix: the dict bound first holds the inner network's state
+    textwrap.dedent("""
+    import torch
+
+    model = torch.nn.DataParallel(build_model()).cuda()
+    for epoch in range(600):
+        train_one_epoch(model)
+        state = dict(epoch=epoch + 1, state_dict=model.module.state_dict())
+        torch.save(state, "checkpoint.pth.tar")
+
+
+    def test(path):
+        net = build_model().cuda()
+        net.load_state_dict(torch.load(path)["state_dict"])
+        return net
+"""),
+    # tricky: the state of the wrapper, bound to a name and saved, is loaded back into the wrapper
+    textwrap.dedent("""
+    import torch
+
+    model = torch.nn.DataParallel(build_model()).cuda()
+    state = torch.load("checkpoint.pth.tar")
+    model.load_state_dict(state["state_dict"])
+    for epoch in range(600):
+        train_one_epoch(model)
+        state = {"state_dict": model.state_dict()}
+        torch.save(state, "checkpoint.pth.tar")
+"""),
     # the fix: the inner network's state is saved
     textwrap.dedent("""
     import torch
