@@ -11,6 +11,7 @@ from preflight.analysis.value_resolver import Leaf
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf27x_support import lightning_classes, method
 
 _ORDERS = frozenset({"shuffle", "permutation", "randperm", "sample", "sort", "sorted", "sort_by", "sortish"})
 
@@ -97,8 +98,9 @@ repeats. Also a loader that leaves `shuffle` out (the default is False) when its
 dataset is known to be map-style (torchvision datasets, `TensorDataset`, `Subset`,
 `random_split`, non-streaming `load_dataset`, a local `Dataset` class with
 `__getitem__`), iterated the same way or given to a Lightning `trainer.fit(model,
-loader)` (Lightning keeps the loader's order, and its distributed sampler copies
-it).
+loader)` or returned by the `train_dataloader` hook of a `LightningDataModule` /
+`LightningModule` subclass (Lightning keeps the loader's order, and its distributed
+sampler copies it).
 
 ## Why it matters
 
@@ -150,6 +152,12 @@ built with `shuffle=False`).
                 node, message = found
                 yield ctx.finding(self, node, message, evidence=[ctx.evidence(
                     loop.node, f"the training loop iterates `{loop.node.iter.id}`, the name the builder returns")])
+        for leaf in self._hooked(ctx, la):
+            found = self._judge(ctx, la, leaf, done, omitted_only=True)
+            if found is not None:
+                node, message = found
+                yield ctx.finding(self, node, message, evidence=[ctx.evidence(
+                    leaf.fn.node, "Lightning trains on the loader this `train_dataloader` hook returns")])
         for fit, fit_fn, leaf in self._fitted(ctx, la):
             if _one_epoch(la, fit, fit_fn):
                 continue
@@ -212,6 +220,21 @@ built with `shuffle=False`).
             leaves = returned.get(node.iter.id, [])
             if len(leaves) == 1:
                 out.append((loop, leaves[0]))
+        return out
+
+    @staticmethod
+    def _hooked(ctx: FileContext, la) -> list:
+        """The ``DataLoader(...)`` a ``train_dataloader`` method of a LightningDataModule/LightningModule
+        subclass returns directly: the loader Lightning trains on, every epoch, in its own order."""
+        out: list = []
+        for cls in lightning_classes(ctx):
+            hook = method(cls, "train_dataloader")
+            fn = la.scopes.functions.get(hook) if hook is not None else None
+            if hook is None or fn is None:
+                continue
+            for ret in ast.walk(hook):
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) and ret.value in la.loader_calls:
+                    out.append(Leaf(ret.value, fn, ()))
         return out
 
     @staticmethod
