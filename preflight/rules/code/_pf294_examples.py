@@ -66,6 +66,28 @@ GOOD_EXAMPLES = [
         net.load_state_dict(torch.load(path)["state_dict"])
         return net
 """),
+    # tricky: the checkpoint loader takes the model from its caller, which passes the wrapper (I-JEPA's
+    # load_checkpoint), and the EMA helper's shadow state is keyed by the wrapper's own names
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel
+
+
+    def load_checkpoint(path, encoder, ema_helper):
+        checkpoint = torch.load(path, map_location="cpu")
+        encoder.load_state_dict(checkpoint["encoder"])
+        ema_helper.load_state_dict(checkpoint["ema"])
+        return encoder
+
+
+    encoder = DistributedDataParallel(build_encoder().cuda())
+    ema_helper = EMAHelper(encoder)
+    encoder = load_checkpoint("latest.pth.tar", encoder, ema_helper)
+    for epoch in range(100):
+        train_one_epoch(encoder, ema_helper)
+        save_dict = {"encoder": encoder.state_dict(), "ema": ema_helper.state_dict()}
+        torch.save(save_dict, "latest.pth.tar")
+"""),
     # tricky: the state of the wrapper, bound to a name and saved, is loaded back into the wrapper
     textwrap.dedent("""
     import torch

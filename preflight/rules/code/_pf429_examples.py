@@ -317,6 +317,35 @@ PF429_GOOD = [
 
     pl.Trainer(max_epochs=3).fit(model, datamodule=TextDataModule())
 """),
+    # tricky-correct: every index gives the same batch (alphaflow's DummyDataset): the order cannot matter
+    textwrap.dedent("""
+    import copy
+    import pickle
+
+    import pytorch_lightning as pl
+    import torch
+
+
+    class DummyDataset(torch.utils.data.Dataset):
+        def __init__(self, batch_path):
+            with open(batch_path, "rb") as f:
+                self.batch = pickle.load(f)
+
+        def __getitem__(self, idx):
+            return copy.deepcopy(self.batch)
+
+        def __len__(self):
+            return 1000
+
+
+    class DummyDataLoader(pl.LightningDataModule):
+        def __init__(self, batch_path):
+            super().__init__()
+            self.dataset = DummyDataset(batch_path)
+
+        def train_dataloader(self):
+            return torch.utils.data.DataLoader(self.dataset)
+"""),
     # tricky-correct: the val_dataloader hook keeps its order (only the train hook is read)
     textwrap.dedent("""
     import pytorch_lightning as pl

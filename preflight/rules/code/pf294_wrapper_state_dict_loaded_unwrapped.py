@@ -93,7 +93,9 @@ def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -
         if strict is not None and not (isinstance(strict, ast.Constant) and strict.value is True):
             continue
         owner = ast.unparse(call.func.value)
-        if "optim" in owner.lower() or "sched" in owner.lower():
+        if any(word in owner.lower() for word in ("optim", "sched", "ema")):
+            continue  # an optimizer, a scheduler, an EMA helper: its state is not the network's keys
+        if _caller_given(other, call):
             continue
         if wrapped is not None and not (isinstance(call.func.value, ast.Name) and owner not in wrapped):
             continue
@@ -101,6 +103,15 @@ def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -
             continue  # the script saves this object's own state: it loads its own checkpoint back
         return call
     return None
+
+
+def _caller_given(ctx: FileContext, load: ast.Call) -> bool:
+    """The loaded model is a parameter of the function that loads it (``def load_checkpoint(encoder,
+    ...)``): the caller may hand in the wrapper itself (I-JEPA's training script does)."""
+    fn = ctx.enclosing_function(load)
+    owner = load.func.value  # type: ignore[attr-defined]
+    return fn is not None and isinstance(owner, ast.Name) and owner.id in {
+        a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
 
 
 def _saved_own_state(ctx: FileContext) -> set[str]:
@@ -161,6 +172,8 @@ prefix when loading (`torch.nn.modules.utils.consume_prefix_in_state_dict_if_pre
 * No script beside it loads a checkpoint strictly: `strict=False`, or it wraps its own model
   in the same wrapper, or it handles the prefix.
 * The training script itself mentions `module.` prefixes (it strips or adds them).
+* The load is into a parameter of the function that loads (`def load_checkpoint(encoder,
+  ...)`: the caller may pass the wrapper), or into an optimizer, scheduler or EMA helper.
 """
     bad_examples = examples("preflight.rules.code._pf294_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf294_examples", "GOOD_EXAMPLES")
