@@ -240,13 +240,16 @@ built with `shuffle=False`).
         """The ``DataLoader(...)`` a ``train_dataloader`` method of a LightningDataModule/LightningModule
         subclass returns directly: the loader Lightning trains on, every epoch, in its own order."""
         out: list = []
+        # a Trainer told not to inject its sampler: the unsharded loader is PF201's finding
+        own_sampler = {id(leaf.node) for _trainer, leaf in la.lightning_loaders()}
         for cls in lightning_classes(ctx):
             hook = method(cls, "train_dataloader")
             fn = la.scopes.functions.get(hook) if hook is not None else None
             if hook is None or fn is None:
                 continue
             for ret in ast.walk(hook):
-                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) and ret.value in la.loader_calls:
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) \
+                        and ret.value in la.loader_calls and id(ret.value) not in own_sampler:
                     out.append(Leaf(ret.value, fn, ()))
         return out
 
