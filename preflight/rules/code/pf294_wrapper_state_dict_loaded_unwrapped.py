@@ -42,7 +42,7 @@ def _wrapped_names(ctx: FileContext) -> dict[str, ast.Assign]:
     return out
 
 
-def _saved_wrapper_state(ctx: FileContext, names: dict[str, ast.Assign]) -> Optional[tuple[ast.Call, str]]:
+def _saved_wrapper_state(ctx: FileContext, names: dict[str, ast.Assign]) -> Optional[tuple[ast.AST, str]]:
     """A ``torch.save(...)`` whose argument holds ``W.state_dict()`` for a wrapper name ``W``: in the
     argument itself (the finding is on the save), or in the value bound earlier in the same function
     to the name saved (``state = dict(state_dict=W.state_dict(), ...)``; the finding is on that
@@ -110,7 +110,7 @@ def _caller_given(ctx: FileContext, load: ast.Call) -> bool:
     ...)``): the caller may hand in the wrapper itself (I-JEPA's training script does)."""
     fn = ctx.enclosing_function(load)
     owner = load.func.value  # type: ignore[attr-defined]
-    return fn is not None and isinstance(owner, ast.Name) and owner.id in {
+    return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(owner, ast.Name) and owner.id in {
         a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
 
 

@@ -82,7 +82,9 @@ ranks.
             if not (is_lightning_qual(qual) and qual.rsplit(".", 1)[-1] == "ModelCheckpoint"):
                 continue
             dirpath = kwarg(checkpoint, "dirpath")
-            run = _rank_zero_run(dirpath) if dirpath is not None else None
+            if dirpath is None:
+                continue
+            run = _rank_zero_run(dirpath)
             if run is None:
                 continue
             yield ctx.finding(
