@@ -81,6 +81,8 @@ PF263_GOOD = [
     _STEPS.format(patience=4, pin="", interval=1000, every=1),
     # tricky-correct: a long interval: 4 checks of 5000 batches cover 20,000 batches
     _STEPS.format(patience=4, pin="", interval=5000, every=None),
+    # tricky-correct: a run budgeted in steps (max_steps): the short patience is part of that budget
+    _STEPS.format(patience=3, pin="", interval=40, every=None).replace("max_epochs=30,", "max_steps=2000,"),
     # the fix: the patience scaled to the checks (3 epochs at 10 validations per epoch)
     _SCRIPT.format(patience=", patience=30", pin="", interval="0.1"),
     # validation once per epoch: patience counts epochs

@@ -25,6 +25,11 @@ PF328_BAD = [
     # held-out-40 (Lightning issue 5319): the WandB run directory, rank 0 only, under 4-GPU DDP
     _SCRIPT.format(dirpath='os.path.join(logger.experiment.dir, "checkpoints")', pin="  # warning: PF328",
                    devices='devices=4, strategy="ddp"'),
+    # a DDP strategy object on every visible GPU
+    _SCRIPT.format(dirpath="logger.experiment.dir", pin="  # warning: PF328",
+                   devices='devices="auto", strategy=DDPStrategy(find_unused_parameters=False)').replace(
+        "from pytorch_lightning.loggers import WandbLogger",
+        "from pytorch_lightning.loggers import WandbLogger\nfrom pytorch_lightning.strategies import DDPStrategy"),
     # wandb.run is None on the other ranks
     _SCRIPT.format(dirpath='f"{wandb.run.dir}/ckpt"', pin="  # warning: PF328", devices="devices=-1"),
 ]

@@ -104,7 +104,7 @@ epochs at `val_check_interval=0.1`), or validate once per epoch.
 * `val_check_interval` is 1.0, an integer (a batch count) with validation tied to epochs, or not
   read; or `P * f >= 1` and no comment counts the patience in epochs.
 * An integer `val_check_interval=N` with `check_val_every_n_epoch=None` and `P * N` of 10,000
-  batches or more.
+  batches or more, or a Trainer given `max_steps` (a run budgeted in steps).
 * `EarlyStopping(check_on_train_epoch_end=True)`: the check runs once per training epoch.
 * The callback is built elsewhere (another function, a config) than where the Trainer is.
 """
@@ -185,7 +185,8 @@ def _step_schedule(ctx: FileContext, trainer: ast.Call, interval: object) -> boo
     validation every ``N`` batches, counted across epochs."""
     every = kwarg(trainer, "check_val_every_n_epoch")
     return isinstance(interval, int) and not isinstance(interval, bool) and interval > 1 \
-        and isinstance(every, ast.Constant) and every.value is None
+        and isinstance(every, ast.Constant) and every.value is None \
+        and kwarg(trainer, "max_steps") is None  # a run budgeted in steps: the patience is read as deliberate
 
 
 _EPOCHS = re.compile(r"#.*?\b(\d+)\s*(?:training\s+)?epochs?\b", re.IGNORECASE)

@@ -29,6 +29,19 @@ def _rank_zero_run(expr: ast.expr) -> Optional[ast.Attribute]:
     return None
 
 
+_STRATEGIES = ("DDPStrategy", "FSDPStrategy", "DeepSpeedStrategy")
+
+
+def _strategy_object(ctx: FileContext) -> Optional[ast.AST]:
+    """``Trainer(strategy=DDPStrategy(...))`` (the file's one Lightning Trainer): a strategy object
+    that exists to run several processes."""
+    trainers = [c for c, q in calls(ctx) if q.rsplit(".", 1)[-1] == "Trainer" and is_lightning_qual(q)]
+    strategy = kwarg(trainers[0], "strategy") if len(trainers) == 1 else None
+    if isinstance(strategy, ast.Call) and ast.unparse(strategy.func).rsplit(".", 1)[-1] in _STRATEGIES:
+        return strategy
+    return None
+
+
 @register
 class CheckpointDirpathFromRankZeroLogger(Rule):
     code = "PF328"
@@ -45,7 +58,7 @@ class CheckpointDirpathFromRankZeroLogger(Rule):
 A Lightning `ModelCheckpoint(dirpath=...)` whose `dirpath` reads an attribute of a logger's
 run object - `logger.experiment.dir`, `wandb_logger.experiment.name`, `wandb.run.dir` - in a
 file whose one `Trainer` runs several processes (`devices=4`, `strategy="ddp"`,
-`num_nodes=2`).
+`num_nodes=2`, `strategy=DDPStrategy(...)`).
 
 ## Why it matters
 
@@ -75,9 +88,9 @@ ranks.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         trainer = multi_process_trainer(ctx)
-        if trainer is None:
+        why = trainer[1] if trainer is not None else _strategy_object(ctx)
+        if why is None:
             return
-        _trainer, why = trainer
         for checkpoint, qual in calls(ctx):
             if not (is_lightning_qual(qual) and qual.rsplit(".", 1)[-1] == "ModelCheckpoint"):
                 continue
