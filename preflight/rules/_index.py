@@ -102,6 +102,7 @@ FILE = {
     "PF323": "code.pf323_instantiate_kwarg_dataclass_converted",
     "PF325": "code.pf325_plateau_mode_contradicts_metric",
     "PF327": "code.pf327_two_optimizers_over_one_module",
+    "PF328": "code.pf328_checkpoint_dirpath_from_rank_zero_logger",
     "PF329": "code.pf329_scalar_metric_to_gather_for_metrics",
     "PF333": "code.pf333_scheduler_outside_accelerate_state",
     "PF334": "code.pf334_split_redrawn_on_resume",

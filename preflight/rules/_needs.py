@@ -76,6 +76,7 @@ NEEDS = {
     "PF323": ('dataclass',),
     "PF325": ('ReduceLROnPlateau',),
     "PF327": ('parameters()',),
+    "PF328": ('ModelCheckpoint', 'dirpath'),
     "PF329": ('gather_for_metrics',),
     "PF333": ('load_state',),
     "PF334": ('random_split',),

@@ -32,7 +32,28 @@ _COMMENTED = textwrap.dedent("""
         trainer.fit(model, datamodule=datamodule)
 """)
 
+_STEPS = textwrap.dedent("""
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import EarlyStopping, ModelCheckpoint
+
+    early_stop_callback = EarlyStopping(
+        monitor="validation/auroc",
+        min_delta=1e-3,
+        patience={patience},{pin}
+        mode="max",
+    )
+    trainer = pl.Trainer(
+        callbacks=[ModelCheckpoint(monitor="validation/auroc", mode="max"), early_stop_callback],
+        max_epochs=30,
+        val_check_interval={interval},
+        check_val_every_n_epoch={every},
+    )
+    trainer.fit(model, train, val)
+""")
+
 PF263_BAD = [
+    # held-out-40 (Lightning issue 17736): validation every 1000 batches across epochs, patience 4 checks
+    _STEPS.format(patience=4, pin="  # warning: PF263", interval=1000, every=None),
     # held-out-23 (Lightning issue 6254): patience=3 meant as three epochs, ten validations per epoch
     _SCRIPT.format(patience=", patience=3", pin="  # warning: PF263", interval="0.1"),
     # the default patience (3) with four validations per epoch
@@ -54,6 +75,14 @@ PF263_BAD = [
 ]
 
 PF263_GOOD = [
+    # held-out-40's fix: the patience scaled to the check interval (40 checks of 1000 batches)
+    _STEPS.format(patience=40, pin="", interval=1000, every=None),
+    # tricky-correct: the same patience, validation tied to epochs (an integer interval inside each epoch)
+    _STEPS.format(patience=4, pin="", interval=1000, every=1),
+    # tricky-correct: a long interval: 4 checks of 5000 batches cover 20,000 batches
+    _STEPS.format(patience=4, pin="", interval=5000, every=None),
+    # tricky-correct: a run budgeted in steps (max_steps): the short patience is part of that budget
+    _STEPS.format(patience=3, pin="", interval=40, every=None).replace("max_epochs=30,", "max_steps=2000,"),
     # the fix: the patience scaled to the checks (3 epochs at 10 validations per epoch)
     _SCRIPT.format(patience=", patience=30", pin="", interval="0.1"),
     # validation once per epoch: patience counts epochs

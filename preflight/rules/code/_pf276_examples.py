@@ -42,7 +42,7 @@ BAD_EXAMPLES = [
                 self.val_set = CIFAR10(self.hparams.root, train=False, download=True)  # warning: PF276
 
         def train_dataloader(self):
-            return DataLoader(self.train_set, batch_size=128)
+            return DataLoader(self.train_set, batch_size=128, shuffle=True)
 
 
     pl.Trainer(strategy="ddp_find_unused_parameters_false", num_nodes=2).fit(Classifier())

@@ -25,9 +25,81 @@ BAD_EXAMPLES = [
         model.load_state_dict(torch.load(path)["net_state"])
         return model
 """),
+    # pan_pp.pytorch#14's shape: the wrapper moved to the GPU in the same statement, its state saved
+    # through a dict bound to a name first; the finding is on the wrapper's `state_dict()`
+    textwrap.dedent("""
+    import torch
+
+    model = torch.nn.DataParallel(build_model()).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for epoch in range(600):
+        train_one_epoch(model, optimizer)
+        state = dict(
+            epoch=epoch + 1,
+            state_dict=model.state_dict(),  # warning: PF294
+            optimizer=optimizer.state_dict(),
+        )
+        torch.save(state, "checkpoint.pth.tar")
+
+
+    def test(path):
+        net = build_model().cuda()
+        net.load_state_dict(torch.load(path)["state_dict"])
+        return net
+"""),
 ]
 
 GOOD_EXAMPLES = [
+    # pan_pp.pytorch#14's fix: the dict bound first holds the inner network's state
+    textwrap.dedent("""
+    import torch
+
+    model = torch.nn.DataParallel(build_model()).cuda()
+    for epoch in range(600):
+        train_one_epoch(model)
+        state = dict(epoch=epoch + 1, state_dict=model.module.state_dict())
+        torch.save(state, "checkpoint.pth.tar")
+
+
+    def test(path):
+        net = build_model().cuda()
+        net.load_state_dict(torch.load(path)["state_dict"])
+        return net
+"""),
+    # tricky: the checkpoint loader takes the model from its caller, which passes the wrapper (I-JEPA's
+    # load_checkpoint), and the EMA helper's shadow state is keyed by the wrapper's own names
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel
+
+
+    def load_checkpoint(path, encoder, ema_helper):
+        checkpoint = torch.load(path, map_location="cpu")
+        encoder.load_state_dict(checkpoint["encoder"])
+        ema_helper.load_state_dict(checkpoint["ema"])
+        return encoder
+
+
+    encoder = DistributedDataParallel(build_encoder().cuda())
+    ema_helper = EMAHelper(encoder)
+    encoder = load_checkpoint("latest.pth.tar", encoder, ema_helper)
+    for epoch in range(100):
+        train_one_epoch(encoder, ema_helper)
+        save_dict = {"encoder": encoder.state_dict(), "ema": ema_helper.state_dict()}
+        torch.save(save_dict, "latest.pth.tar")
+"""),
+    # tricky: the state of the wrapper, bound to a name and saved, is loaded back into the wrapper
+    textwrap.dedent("""
+    import torch
+
+    model = torch.nn.DataParallel(build_model()).cuda()
+    state = torch.load("checkpoint.pth.tar")
+    model.load_state_dict(state["state_dict"])
+    for epoch in range(600):
+        train_one_epoch(model)
+        state = {"state_dict": model.state_dict()}
+        torch.save(state, "checkpoint.pth.tar")
+"""),
     # the fix: the inner network's state is saved
     textwrap.dedent("""
     import torch

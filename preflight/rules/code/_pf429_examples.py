@@ -104,6 +104,27 @@ PF429_BAD = [
                 torch.nn.functional.cross_entropy(model(x), y).backward()
                 optimizer.step()
 """),
+    # held-out-40 (lightning-transformers issue 298): the DataModule's train_dataloader hook leaves
+    # shuffle out, the label-sorted CSV is read in file order
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+
+
+    class TextDataModule(pl.LightningDataModule):
+        def setup(self, stage=None):
+            self.ds = load_dataset("csv", data_files={"train": "train_by_label.csv", "validation": "val.csv"})
+
+        def train_dataloader(self):
+            return DataLoader(self.ds["train"], batch_size=32)  # warning: PF429
+
+        def val_dataloader(self):
+            return DataLoader(self.ds["validation"], batch_size=32)
+
+
+    pl.Trainer(max_epochs=3).fit(model, datamodule=TextDataModule())
+"""),
 ]
 
 PF429_GOOD = [
@@ -255,5 +276,94 @@ PF429_GOOD = [
         pl.Trainer(max_epochs=5).fit(model, train_data)
         pl.Trainer(max_epochs=3).fit(model, DataLoader([1 for _ in range(10)]))
         pl.Trainer(max_epochs=1).fit(model, DataLoader(ImagesDataset(paths), batch_size=8))
+"""),
+    # held-out-40's fix: the hook shuffles
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+
+
+    class TextDataModule(pl.LightningDataModule):
+        def setup(self, stage=None):
+            self.ds = load_dataset("csv", data_files={"train": "train_by_label.csv", "validation": "val.csv"})
+
+        def train_dataloader(self):
+            return DataLoader(self.ds["train"], batch_size=32, shuffle=True)
+
+        def val_dataloader(self):
+            return DataLoader(self.ds["validation"], batch_size=32)
+
+
+    pl.Trainer(max_epochs=3).fit(model, datamodule=TextDataModule())
+"""),
+    # tricky-correct: a streamed dataset cannot be shuffled by the loader
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+
+
+    class TextDataModule(pl.LightningDataModule):
+        def setup(self, stage=None):
+            self.ds = load_dataset("csv", data_files={"train": "train_by_label.csv", "validation": "val.csv"}, streaming=True)
+
+        def train_dataloader(self):
+            return DataLoader(self.ds["train"], batch_size=32)
+
+        def val_dataloader(self):
+            return DataLoader(self.ds["validation"], batch_size=32)
+
+
+    pl.Trainer(max_epochs=3).fit(model, datamodule=TextDataModule())
+"""),
+    # tricky-correct: every index gives the same batch (alphaflow's DummyDataset): the order cannot matter
+    textwrap.dedent("""
+    import copy
+    import pickle
+
+    import pytorch_lightning as pl
+    import torch
+
+
+    class DummyDataset(torch.utils.data.Dataset):
+        def __init__(self, batch_path):
+            with open(batch_path, "rb") as f:
+                self.batch = pickle.load(f)
+
+        def __getitem__(self, idx):
+            return copy.deepcopy(self.batch)
+
+        def __len__(self):
+            return 1000
+
+
+    class DummyDataLoader(pl.LightningDataModule):
+        def __init__(self, batch_path):
+            super().__init__()
+            self.dataset = DummyDataset(batch_path)
+
+        def train_dataloader(self):
+            return torch.utils.data.DataLoader(self.dataset)
+"""),
+    # tricky-correct: the val_dataloader hook keeps its order (only the train hook is read)
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+
+
+    class TextDataModule(pl.LightningDataModule):
+        def setup(self, stage=None):
+            self.ds = load_dataset("csv", data_files={"train": "train_by_label.csv", "validation": "val.csv"})
+
+        def train_dataloader(self):
+            return DataLoader(self.ds["train"], batch_size=32, shuffle=True)
+
+        def val_dataloader(self):
+            return DataLoader(self.ds["validation"], batch_size=32, shuffle=False)
+
+
+    pl.Trainer(max_epochs=3).fit(model, datamodule=TextDataModule())
 """),
 ]

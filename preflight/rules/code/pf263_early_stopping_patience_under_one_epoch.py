@@ -76,7 +76,11 @@ with a fractional `f` (validate `1/f` times per epoch) where `P * f < 1` (the pa
 covers less than one training epoch), or where a comment on the call or just above it gives
 the patience in epochs (`# stop if WER doesn't improve for 5 epochs` over `patience=5`). `P` is the literal given, or Lightning's default of 3;
 the callback is in the callbacks list itself or bound to a name it holds earlier in the
-same function.
+same function. Also an integer `val_check_interval=N` with `check_val_every_n_epoch=None`
+(validation every `N` batches across epochs, the setting of long or streamed datasets) where
+`P * N` is under 10,000 batches: the run stops after a few thousand batches without an
+improvement of `min_delta` (Lightning issue 17736: `patience=4` at `val_check_interval=1000`
+ended a 30-epoch run within its first epoch).
 
 ## Why it matters
 
@@ -97,8 +101,10 @@ epochs at `val_check_interval=0.1`), or validate once per epoch.
 
 ## When preflight stays silent
 
-* `val_check_interval` is 1.0, an integer (a batch count), or not read; or `P * f >= 1` and no
-  comment counts the patience in epochs.
+* `val_check_interval` is 1.0, an integer (a batch count) with validation tied to epochs, or not
+  read; or `P * f >= 1` and no comment counts the patience in epochs.
+* An integer `val_check_interval=N` with `check_val_every_n_epoch=None` and `P * N` of 10,000
+  batches or more, or a Trainer given `max_steps` (a run budgeted in steps).
 * `EarlyStopping(check_on_train_epoch_end=True)`: the check runs once per training epoch.
 * The callback is built elsewhere (another function, a config) than where the Trainer is.
 """
@@ -114,9 +120,12 @@ epochs at `val_check_interval=0.1`), or validate once per epoch.
             if interval_expr is None or callbacks is None:
                 continue
             interval = literal(ctx, interval_expr)
+            scope = ctx.enclosing_function(call) or ctx.tree
+            if _step_schedule(ctx, call, interval):
+                yield from self._step_checks(ctx, call, interval_expr, int(interval), callbacks, scope)
+                continue
             if not isinstance(interval, float) or not 0.0 < interval < 1.0:
                 continue
-            scope = ctx.enclosing_function(call) or ctx.tree
             for stop in _early_stops(ctx, callbacks, scope, call.lineno + 1):
                 on_epoch_end = kwarg(stop, "check_on_train_epoch_end")
                 if on_epoch_end is not None and literal(ctx, on_epoch_end) is True:
@@ -143,6 +152,41 @@ epochs at `val_check_interval=0.1`), or validate once per epoch.
                     + f"Scale the patience to the checks (`patience={needed}` for {patience:g} epochs), or validate "
                     "once per epoch",
                     evidence=[ctx.evidence(interval_expr, f"validation {per_epoch:g} times per epoch")])
+
+    def _step_checks(self, ctx: FileContext, trainer: ast.Call, interval_expr: ast.expr, interval: int,
+                     callbacks: ast.expr, scope: ast.AST) -> Iterator[Finding]:
+        """Validation every ``interval`` batches across epochs (``check_val_every_n_epoch=None``): a
+        patience of ``P`` checks stops the run ``P * interval`` batches after the last improvement."""
+        for stop in _early_stops(ctx, callbacks, scope, trainer.lineno + 1):
+            given = kwarg(stop, "patience")
+            patience = _number(ctx, given) if given is not None else float(_DEFAULT_PATIENCE)
+            if patience is None or patience * interval >= _STEP_WINDOW:
+                continue
+            said = f"patience={given_text(given)}" if given is not None else "the default patience of 3"
+            window = int(patience * interval)
+            yield ctx.finding(
+                self, given if given is not None else stop,
+                f"`EarlyStopping` with {said} counts validation checks, and this Trainer validates every "
+                f"{interval} batches across epochs (`val_check_interval={ast.unparse(interval_expr)}`, "
+                f"`check_val_every_n_epoch=None`): the run stops after {window:,} batches in which the monitored "
+                "metric did not improve by `min_delta`, a small part of a run planned in epochs of a long or "
+                f"streamed dataset. Scale the patience to the check interval (`patience={_STEP_WINDOW // interval}` "
+                "checks or more), or validate less often",
+                evidence=[ctx.evidence(interval_expr, f"validation every {interval} batches")])
+
+
+# the batches a step-scheduled patience must cover before it is read as deliberate (PL issue 17736:
+# patience=4 at val_check_interval=1000 stopped a 30-epoch streaming run within its first epoch)
+_STEP_WINDOW = 10_000
+
+
+def _step_schedule(ctx: FileContext, trainer: ast.Call, interval: object) -> bool:
+    """``Trainer(val_check_interval=N, check_val_every_n_epoch=None)`` with an integer ``N > 1``:
+    validation every ``N`` batches, counted across epochs."""
+    every = kwarg(trainer, "check_val_every_n_epoch")
+    return isinstance(interval, int) and not isinstance(interval, bool) and interval > 1 \
+        and isinstance(every, ast.Constant) and every.value is None \
+        and kwarg(trainer, "max_steps") is None  # a run budgeted in steps: the patience is read as deliberate
 
 
 _EPOCHS = re.compile(r"#.*?\b(\d+)\s*(?:training\s+)?epochs?\b", re.IGNORECASE)

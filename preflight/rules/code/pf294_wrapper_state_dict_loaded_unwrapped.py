@@ -19,10 +19,22 @@ _PREFIX_AWARE = ("module.", "[7:]", "consume_prefix_in_state_dict_if_present", "
                  "DDP(", "prepare(", "unwrap_model")
 
 
+_MOVES = ("cuda", "to", "cpu", "float", "train")
+
+
+def _wrapper_call(assign: ast.Assign) -> ast.expr:
+    """The call an assignment binds, under device moves (``nn.DataParallel(model).cuda()``)."""
+    value = assign.value
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in _MOVES and isinstance(value.func.value, ast.Call):
+        value = value.func.value
+    return value
+
+
 def _wrapped_names(ctx: FileContext) -> dict[str, ast.Assign]:
     out: dict[str, ast.Assign] = {}
     for assign in ctx.nodes(ast.Assign):
-        value = assign.value
+        value = _wrapper_call(assign)
         if isinstance(value, ast.Call) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name):
             last = qualify(ctx, value.func).rsplit(".", 1)[-1]
             if last in _WRAPPERS or (last == "DDP" and isinstance(value.func, ast.Name)):
@@ -30,17 +42,35 @@ def _wrapped_names(ctx: FileContext) -> dict[str, ast.Assign]:
     return out
 
 
-def _saved_wrapper_state(ctx: FileContext, names: dict[str, ast.Assign]) -> Optional[tuple[ast.Call, str]]:
-    """A ``torch.save(...)`` whose argument holds ``W.state_dict()`` for a wrapper name ``W``."""
+def _saved_wrapper_state(ctx: FileContext, names: dict[str, ast.Assign]) -> Optional[tuple[ast.AST, str]]:
+    """A ``torch.save(...)`` whose argument holds ``W.state_dict()`` for a wrapper name ``W``: in the
+    argument itself (the finding is on the save), or in the value bound earlier in the same function
+    to the name saved (``state = dict(state_dict=W.state_dict(), ...)``; the finding is on that
+    ``W.state_dict()``)."""
     for call in ctx.nodes(ast.Call):
         if qualify(ctx, call.func) != "torch.save" or not call.args:
             continue
-        for node in ast.walk(call.args[0]):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr == "state_dict" and isinstance(node.func.value, ast.Name) \
-                    and node.func.value.id in names:
-                return call, node.func.value.id
+        saved = call.args[0]
+        for node in ast.walk(saved):
+            if _wrapper_state(node, names):
+                return call, node.func.value.id  # type: ignore[attr-defined]
+        if not isinstance(saved, ast.Name):
+            continue
+        scope = ctx.enclosing_function(call) or ctx.tree
+        for assign in ast.walk(scope):
+            if isinstance(assign, ast.Assign) and assign.lineno < call.lineno \
+                    and any(isinstance(t, ast.Name) and t.id == saved.id for t in assign.targets):
+                for node in ast.walk(assign.value):
+                    if _wrapper_state(node, names):
+                        return node, node.func.value.id  # type: ignore[attr-defined]
     return None
+
+
+def _wrapper_state(node: ast.AST, names: dict[str, ast.Assign]) -> bool:
+    """``W.state_dict()`` for a wrapper name ``W``."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr == "state_dict" and isinstance(node.func.value, ast.Name) \
+        and node.func.value.id in names
 
 
 _PREFIX_TEXTS = ("module.", "[7:]", "consume_prefix_in_state_dict_if_present", "removeprefix")
@@ -63,7 +93,9 @@ def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -
         if strict is not None and not (isinstance(strict, ast.Constant) and strict.value is True):
             continue
         owner = ast.unparse(call.func.value)
-        if "optim" in owner.lower() or "sched" in owner.lower():
+        if any(word in owner.lower() for word in ("optim", "sched", "ema")):
+            continue  # an optimizer, a scheduler, an EMA helper: its state is not the network's keys
+        if _caller_given(other, call):
             continue
         if wrapped is not None and not (isinstance(call.func.value, ast.Name) and owner not in wrapped):
             continue
@@ -71,6 +103,15 @@ def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -
             continue  # the script saves this object's own state: it loads its own checkpoint back
         return call
     return None
+
+
+def _caller_given(ctx: FileContext, load: ast.Call) -> bool:
+    """The loaded model is a parameter of the function that loads it (``def load_checkpoint(encoder,
+    ...)``): the caller may hand in the wrapper itself (I-JEPA's training script does)."""
+    fn = ctx.enclosing_function(load)
+    owner = load.func.value  # type: ignore[attr-defined]
+    return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(owner, ast.Name) and owner.id in {
+        a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
 
 
 def _saved_own_state(ctx: FileContext) -> set[str]:
@@ -131,6 +172,8 @@ prefix when loading (`torch.nn.modules.utils.consume_prefix_in_state_dict_if_pre
 * No script beside it loads a checkpoint strictly: `strict=False`, or it wraps its own model
   in the same wrapper, or it handles the prefix.
 * The training script itself mentions `module.` prefixes (it strips or adds them).
+* The load is into a parameter of the function that loads (`def load_checkpoint(encoder,
+  ...)`: the caller may pass the wrapper), or into an optimizer, scheduler or EMA helper.
 """
     bad_examples = examples("preflight.rules.code._pf294_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf294_examples", "GOOD_EXAMPLES")
@@ -143,7 +186,7 @@ prefix when loading (`torch.nn.modules.utils.consume_prefix_in_state_dict_if_pre
         if got is None or "module." in ctx.parsed.source.text:
             return
         save, wrapper = got
-        wrapped = set(names) | {a.id for assign in names.values() for a in assign.value.args[:1]  # type: ignore[attr-defined]
+        wrapped = set(names) | {a.id for assign in names.values() for a in _wrapper_call(assign).args[:1]  # type: ignore[attr-defined]
                                 if isinstance(a, ast.Name)}
         here = [(ctx, "")] if _strict_plain_load(ctx, wrapped) is not None else []
         for other, display in [*here, *sibling_modules(ctx, "load_state_dict")]:
@@ -152,7 +195,7 @@ prefix when loading (`torch.nn.modules.utils.consume_prefix_in_state_dict_if_pre
                 continue
             yield ctx.finding(
                 self, save,
-                f"`{wrapper}` is an `{ast.unparse(names[wrapper].value.func)}` wrapper (line "  # type: ignore[attr-defined]
+                f"`{wrapper}` is an `{ast.unparse(_wrapper_call(names[wrapper]).func)}` wrapper (line "  # type: ignore[attr-defined]
                 f"{names[wrapper].lineno}), so the saved `{wrapper}.state_dict()` has every key prefixed "
                 f"`module.`; {f'`{display}:{load.lineno}`' if display else f'line {load.lineno}'} loads a checkpoint into a plain model with a strict "
                 f"`{ast.unparse(load.func)}(...)`, which fails with missing and unexpected keys after training. "

@@ -11,6 +11,7 @@ from preflight.analysis.value_resolver import Leaf
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf27x_support import lightning_classes, method
 
 _ORDERS = frozenset({"shuffle", "permutation", "randperm", "sample", "sort", "sorted", "sort_by", "sortish"})
 
@@ -51,7 +52,20 @@ def _toy_data(la, styles: list) -> bool:
             if cls is not None and any(isinstance(n, ast.Call) and _is_draw(n)
                                        for method in cls.methods.values() for n in ast.walk(method.node)):
                 return True
+            getitem = cls.methods.get("__getitem__") if cls is not None else None
+            if getitem is not None and _ignores_index(getitem.node):
+                return True
     return False
+
+
+def _ignores_index(getitem: ast.AST) -> bool:
+    """``def __getitem__(self, idx): return copy.deepcopy(self.batch)``: every index gives the same
+    sample (alphaflow's ``DummyDataset``), so the order cannot matter."""
+    args = getattr(getitem, "args", None)
+    if args is None or len(args.args) < 2:
+        return False
+    index = args.args[1].arg
+    return not any(isinstance(n, ast.Name) and n.id == index for n in ast.walk(getitem))
 
 
 def _one_epoch(la, fit: ast.Call, fn) -> bool:
@@ -97,8 +111,9 @@ repeats. Also a loader that leaves `shuffle` out (the default is False) when its
 dataset is known to be map-style (torchvision datasets, `TensorDataset`, `Subset`,
 `random_split`, non-streaming `load_dataset`, a local `Dataset` class with
 `__getitem__`), iterated the same way or given to a Lightning `trainer.fit(model,
-loader)` (Lightning keeps the loader's order, and its distributed sampler copies
-it).
+loader)` or returned by the `train_dataloader` hook of a `LightningDataModule` /
+`LightningModule` subclass (Lightning keeps the loader's order, and its distributed
+sampler copies it).
 
 ## Why it matters
 
@@ -150,6 +165,12 @@ built with `shuffle=False`).
                 node, message = found
                 yield ctx.finding(self, node, message, evidence=[ctx.evidence(
                     loop.node, f"the training loop iterates `{loop.node.iter.id}`, the name the builder returns")])
+        for leaf in self._hooked(ctx, la):
+            found = self._judge(ctx, la, leaf, done, omitted_only=True)
+            if found is not None:
+                node, message = found
+                yield ctx.finding(self, node, message, evidence=[ctx.evidence(
+                    leaf.fn.node, "Lightning trains on the loader this `train_dataloader` hook returns")])
         for fit, fit_fn, leaf in self._fitted(ctx, la):
             if _one_epoch(la, fit, fit_fn):
                 continue
@@ -212,6 +233,24 @@ built with `shuffle=False`).
             leaves = returned.get(node.iter.id, [])
             if len(leaves) == 1:
                 out.append((loop, leaves[0]))
+        return out
+
+    @staticmethod
+    def _hooked(ctx: FileContext, la) -> list:
+        """The ``DataLoader(...)`` a ``train_dataloader`` method of a LightningDataModule/LightningModule
+        subclass returns directly: the loader Lightning trains on, every epoch, in its own order."""
+        out: list = []
+        # a Trainer told not to inject its sampler: the unsharded loader is PF201's finding
+        own_sampler = {id(leaf.node) for _trainer, leaf in la.lightning_loaders()}
+        for cls in lightning_classes(ctx):
+            hook = method(cls, "train_dataloader")
+            fn = la.scopes.functions.get(hook) if hook is not None else None
+            if hook is None or fn is None:
+                continue
+            for ret in ast.walk(hook):
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) \
+                        and ret.value in la.loader_calls and id(ret.value) not in own_sampler:
+                    out.append(Leaf(ret.value, fn, ()))
         return out
 
     @staticmethod

@@ -4,7 +4,8 @@ float16 exactly when the launch asks for fp16 mixed precision.
 ``unet.add_adapter(LoraConfig(...))`` then ``unet.to(accelerator.device, dtype=weight_dtype)`` with
 ``weight_dtype = torch.float16`` under ``if accelerator.mixed_precision == "fp16":``: the cast
 converts the adapters too, so the only trained parameters are float16 (img2img-turbo issue 18,
-"Attempting to unscale FP16 gradients"). Read from the syntax tree alone; the plan says whether
+"Attempting to unscale FP16 gradients"); likewise a module marked trainable with
+``requires_grad_(True)`` and then cast (DreamPose issue 70). Read from the syntax tree alone; the plan says whether
 the job runs fp16 mixed precision."""
 
 from __future__ import annotations
@@ -75,9 +76,18 @@ def _upcast(call: ast.Call, module: str, data_assigned: set[int]) -> bool:
     return receiver == module or "param" in receiver.lower() or id(call) in data_assigned
 
 
+def _unfreezes(call: ast.Call) -> bool:
+    """``m.requires_grad_(True)`` (or ``m.requires_grad_()``) on a module: its parameters are trained."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "requires_grad_"):
+        return False
+    flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    return flag is None or (isinstance(flag, ast.Constant) and flag.value is True)
+
+
 def adapter_casts(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.Call]]:
-    """(cast, adapter call): ``m.to(..., dtype=weight_dtype)`` after ``m.add_adapter(...)`` in the same
-    function (or at the top level), ``weight_dtype`` float16 under fp16 mixed precision, and no upcast
+    """(cast, adapter call): ``m.to(..., dtype=weight_dtype)`` after ``m.add_adapter(...)`` or after
+    ``m.requires_grad_(True)`` / ``m.sub.requires_grad_(True)`` (the module, or a part of it, is trained:
+    DreamPose issue 70's VAE decoder) in the same function (or at the top level), ``weight_dtype`` float16 under fp16 mixed precision, and no upcast
     of trainable parameters after the cast."""
     scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]
     for scope in scopes:
@@ -86,6 +96,12 @@ def adapter_casts(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.Call]]:
                        key=lambda c: (c.lineno, c.col_offset))
         adapters = {ast.unparse(c.func.value): c for c in calls  # type: ignore[attr-defined]
                     if c.func.attr == "add_adapter"}  # type: ignore[attr-defined]
+        for c in calls:
+            if _unfreezes(c):
+                # ``vae.decoder.requires_grad_(True)``: the module and the one it belongs to (``vae``)
+                receiver = ast.unparse(c.func.value)  # type: ignore[attr-defined]
+                adapters.setdefault(receiver, c)
+                adapters.setdefault(receiver.split(".", 1)[0], c)
         if not adapters:
             continue
         names = _fp16_names(scope)
@@ -102,6 +118,7 @@ def adapter_casts(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.Call]]:
             module = ast.unparse(cast.func.value)  # type: ignore[attr-defined]
             data_assigned = {id(n.value) for n in nodes if isinstance(n, ast.Assign) and any(
                 isinstance(t, ast.Attribute) and t.attr == "data" for t in n.targets)}
-            if any(_upcast(c, module, data_assigned) for c in calls if c.lineno > cast.lineno):
+            if any(_upcast(c, module, data_assigned) for c in nodes
+                   if isinstance(c, ast.Call) and c.lineno > cast.lineno):  # by name too: cast_training_params
                 continue
             yield cast, adapter

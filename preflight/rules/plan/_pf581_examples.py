@@ -187,3 +187,20 @@ GOOD_EXAMPLES.extend([
     _LORA_CAST.format(first=_ADD, second=_CAST, precision="fp16",
                       after="for p in unet.parameters():\n    if p.requires_grad:\n        p.data = p.data.float()"),
 ])
+
+# DreamPose issue 70 (held-out-40): a part of the module marked trainable, then the whole module cast to
+# weight_dtype, float16 under fp16 mixed precision
+_UNFREEZE = "unet.up_blocks.requires_grad_(True)"
+BAD_EXAMPLES.append(_LORA_CAST.format(first=_UNFREEZE, second=_CAST + "  # error: PF581", after="",
+                                      precision="fp16"))
+GOOD_EXAMPLES.extend([
+    # the fix: the trained module stays float32, autocast runs its compute in fp16
+    _LORA_CAST.format(first=_UNFREEZE, second="unet.to(accelerator.device)", after="", precision="fp16"),
+    # tricky-correct: the module that is cast is frozen; another one (never cast) is trained
+    _LORA_CAST.format(first="text_encoder.requires_grad_(True)", second=_CAST, after="", precision="fp16"),
+    # tricky-correct: a part unfrozen and the module cast, then its trainable parameters made float32 again
+    _LORA_CAST.format(first=_UNFREEZE, second=_CAST, after="cast_training_params(unet, dtype=torch.float32)",
+                      precision="fp16").replace("from peft import LoraConfig",
+                                                "from diffusers.training_utils import cast_training_params\n"
+                                                "from peft import LoraConfig"),
+])

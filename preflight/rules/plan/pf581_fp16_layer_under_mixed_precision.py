@@ -102,7 +102,10 @@ no upcast of the trainable parameters after it (`cast_training_params`), in a jo
 whose launch asks for fp16 mixed precision (the accelerate config's
 `mixed_precision: fp16`): the cast converts the adapters too, and they are the only
 trained weights (img2img-turbo issue 18; diffusers' LoRA scripts cast first, add the
-adapters, then `cast_training_params(unet, dtype=torch.float32)`).
+adapters, then `cast_training_params(unet, dtype=torch.float32)`). Likewise a module, or a
+part of it, marked trainable with `requires_grad_(True)` and then cast to that weight dtype
+(DreamPose issue 70: `vae.decoder.requires_grad_(True)`, then `vae.to(device,
+dtype=weight_dtype)`).
 
 ## Why it matters
 
@@ -149,15 +152,25 @@ where that is safe.
         for display, tree in files:
             for cast, adapter in adapter_casts(tree):
                 module = ast.unparse(cast.func.value)  # type: ignore[attr-defined]
-                yield pctx.location_finding(
-                    self, display, cast.lineno,
-                    f"`{ast.unparse(cast)}` casts `{module}` to float16 after `{ast.unparse(adapter.func)}(...)` "
-                    f"(line {adapter.lineno}) added its LoRA adapters, and the job trains with fp16 mixed precision "
-                    f"({mixed.source.detail or 'amp_fp16'}): the adapters, the only trained weights, are float16 "
-                    "now, and the gradient scaler raises \"Attempting to unscale FP16 gradients\" at the first "
-                    "step. Cast before adding the adapters and keep them in float32 "
-                    "(`cast_training_params(model, dtype=torch.float32)`), or train in bf16",
-                    evidence=[evidence] if evidence is not None else None)
+                precision = mixed.source.detail or 'amp_fp16'
+                if adapter.func.attr == "requires_grad_":  # type: ignore[attr-defined]
+                    trained = ast.unparse(adapter.func.value)  # type: ignore[attr-defined]
+                    message = (
+                        f"`{ast.unparse(cast)}` casts `{module}` to float16, but `{trained}` is trained "
+                        f"(`{ast.unparse(adapter)}`, line {adapter.lineno}) and the job runs fp16 mixed precision "
+                        f"({precision}): its weights and gradients are float16, and the gradient scaler raises "
+                        "\"Attempting to unscale FP16 gradients\" at the first step. Keep the trained module in "
+                        "float32 (autocast runs its compute in fp16) and cast only the frozen ones to the weight dtype")
+                else:
+                    message = (
+                        f"`{ast.unparse(cast)}` casts `{module}` to float16 after `{ast.unparse(adapter.func)}(...)` "
+                        f"(line {adapter.lineno}) added its LoRA adapters, and the job trains with fp16 mixed "
+                        f"precision ({precision}): the adapters, the only trained weights, are float16 "
+                        "now, and the gradient scaler raises \"Attempting to unscale FP16 gradients\" at the first "
+                        "step. Cast before adding the adapters and keep them in float32 "
+                        "(`cast_training_params(model, dtype=torch.float32)`), or train in bf16")
+                yield pctx.location_finding(self, display, cast.lineno, message,
+                                            evidence=[evidence] if evidence is not None else None)
             if _freezes(tree):
                 continue  # a frozen fp16 module (a teacher, an encoder) has no gradient to unscale
             if display != mixed.source.path and not _peft_without_full_modules(tree):
