@@ -32,6 +32,12 @@ call is read as the keys it holds, found one of these ways (real shapes, each pi
   ``main`` -> ``launch_training(c=c, ...)`` -> ``subprocess_fn(rank=0, c=c, ...)``), then this
   function's writes before the call.
 
+* (jobs95) a declaration without a value (``cfg: ExperimentConfig``) is no binding, and a mapping handed
+  to a class the script imports by name from the project is followed into that class's ``__init__`` as
+  into a function of the file (threestudio @ 28d9d80 ``launch.py:163,195-200,228-235``: ``cfg =
+  load_config(args.config, ...)``, ``ConfigSnapshotCallback(args.config, cfg, ...)`` only stores it,
+  ``Trainer(..., **cfg.trainer)`` reads the ``trainer:`` section of the ``--config`` file).
+
 Anything else leaves the whole mapping unknown and the call's absent arguments are not given
 Lightning's defaults: a mapping returned by a function (``Trainer(**get_kwargs(args))``), one
 ``update``-d, ``pop``-ped, ``del``-eted, written with a computed key, or handed to a call that
@@ -46,6 +52,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Optional, Union
 
 from preflight.analysis.syntax import config_at, dotted_name, keyed_chain, root_name
@@ -156,8 +163,10 @@ def _literal(value: ast.expr) -> Optional[dict[str, Any]]:
 
 
 class _Follow:
-    def __init__(self, tree: ast.Module, configs: list[Any], line: int, hops: int = 0) -> None:
+    def __init__(self, tree: ast.Module, configs: list[Any], line: int, hops: int = 0,
+                 path: Optional[Path] = None) -> None:
         self.hops = hops
+        self.path = path  # the script's file: classes it imports from the project are read
         self.configs = configs
         self.tree = tree
         self.line = line
@@ -195,8 +204,9 @@ class _Follow:
         found: list[tuple[int, ast.expr, bool]] = []
         guarded = {id(s.body[0]) for s, _ in self.stmts if isinstance(s, ast.If) and _is_none_guard(s, name)}
         for stmt, top in self.stmts:
-            if stmt.lineno >= self.line or id(stmt) in guarded:
-                continue
+            if stmt.lineno >= self.line or id(stmt) in guarded or (isinstance(stmt, ast.AnnAssign)
+                                                                    and stmt.value is None):
+                continue  # ``cfg: ExperimentConfig`` only declares the name's type (threestudio ``launch.py:163``)
             if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
                 if len(stmt.targets) != 1:
                     return None
@@ -297,7 +307,7 @@ class _Follow:
             given = call.args[positional.index(name)]
         if given is None:
             return None
-        outer = _Follow(self.tree, self.configs, call.lineno, self.hops + 1).mapping(given)
+        outer = _Follow(self.tree, self.configs, call.lineno, self.hops + 1, self.path).mapping(given)
         if outer is None:
             return None
         keys = dict(outer.keys)
@@ -414,10 +424,16 @@ class _Follow:
                 or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return False
         defs = [n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == call.func.id]
+        tree, skip = self.tree, 0
+        if not defs:
+            found = self.imported_init(call.func.id)
+            if found is None:
+                return False
+            tree, defs, skip = found[0], [found[1]], 1  # a class's ``__init__``: ``self`` is not passed
         if len(defs) != 1:
             return False
         fn = defs[0]
-        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)][skip:]
         name = next((k.arg for k in call.keywords if k.value is arg), None)
         if name is None and arg in call.args and call.args.index(arg) < len(params):
             name = params[call.args.index(arg)]
@@ -425,14 +441,41 @@ class _Follow:
             return False
         if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(fn)):
             return False  # rebound: what it names after is not followed
-        inner = _Follow(self.tree, self.configs, fn.lineno, self.hops + 1)
+        inner = _Follow(tree, self.configs, fn.lineno, self.hops + 1)
         inner.fn, inner.stmts, inner.line = fn, _own_statements(fn), (fn.end_lineno or fn.lineno) + 1
         return inner.writes({name: full}, {name: 0}, section, dict(keys)) is False
 
+    def imported_init(self, name: str) -> Optional[tuple[ast.Module, ast.FunctionDef]]:
+        """The ``__init__`` of the class ``name`` that the script imports by name from one of the project's
+        modules (``from pkg.callbacks import ConfigSnapshotCallback``, at the top or inside the function;
+        threestudio @ 28d9d80 ``launch.py:140-145,195-200``: ``ConfigSnapshotCallback(args.config, cfg, ...)``
+        before ``Trainer(**cfg.trainer)``, whose ``__init__`` only stores the config): its module's tree and
+        the method. None when the script has no path, the name is imported otherwise or not at all, or the
+        class is not found once with an ``__init__`` of its own."""
+        from preflight.adapters.module_params_imports import imported_files
+
+        from preflight.local_trees import parse_project_file
+
+        if self.path is None:
+            return None
+        imports = [n for n in ast.walk(self.tree) if isinstance(n, ast.ImportFrom)
+                   and any((a.asname or a.name) == name and a.name == name for a in n.names)]
+        if len(imports) != 1:
+            return None
+        inits: list[tuple[ast.Module, ast.FunctionDef]] = []
+        for file in imported_files(self.path, ast.Module(body=[imports[0]], type_ignores=[])):
+            sub = parse_project_file(file)
+            for klass in (sub.body if sub is not None else []):
+                if isinstance(klass, ast.ClassDef) and klass.name == name:
+                    inits += [(sub, f) for f in klass.body if isinstance(f, ast.FunctionDef)  # type: ignore[misc]
+                              and f.name == "__init__"]
+        return inits[0] if len(inits) == 1 else None
+
 
 def unpacked_mapping(tree: Optional[ast.Module], configs: list[Any], call: ast.Call,
-                     expr: ast.expr) -> Optional[Mapping]:
-    """The keys ``**expr`` of ``call`` unpacks, or None when they are not known (see the module doc)."""
+                     expr: ast.expr, path: Optional[Path] = None) -> Optional[Mapping]:
+    """The keys ``**expr`` of ``call`` unpacks, or None when they are not known (see the module doc);
+    ``path``, the script's file, lets a class the script imports from the project be read."""
     if tree is None:
         return None
-    return _Follow(tree, configs, call.lineno).mapping(expr)
+    return _Follow(tree, configs, call.lineno, path=path).mapping(expr)

@@ -6,6 +6,7 @@ Part of :mod:`preflight.adapters.lightning` (its ``_ScriptPass``), split by conc
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
@@ -224,7 +225,8 @@ class _PassBase:
         for kw in site.call.keywords:
             if kw.arg is not None:
                 continue
-            found = unpacked_mapping(self.script.tree, self.mapping_configs(), site.call, kw.value)
+            found = unpacked_mapping(self.script.tree, self.mapping_configs(), site.call, kw.value,
+                                     Path(str(self.script.source.path)) if self.script.source.path else None)
             if found is None:
                 return None
             self.mapped_from.append(found.origin)
@@ -346,8 +348,11 @@ class _PassBase:
             if seen is None:
                 self.note(f"{self.where(expr)}: Trainer({flag}={raw!r}): all visible devices, known only at launch")
                 return None
-            count, value, line, env = seen
+            count, value, line, env, unless_set = seen
             what = f"{what}: all visible devices, and line {line} sets CUDA_VISIBLE_DEVICES={value!r}"
+            if unless_set:
+                what += " (when the launch environment has not set it)"
+                conf = "medium" if conf == "high" else conf
             resolved = env
         if count is None or count < 1:
             return None

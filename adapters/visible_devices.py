@@ -64,12 +64,19 @@ def visible_device_facts(adapter: Any, project: Any, plan: Any, info: Any, line:
             adapter._put(plan, field, 1, Source("derived", None, None, "CUDA_VISIBLE_DEVICES", detail), "medium")
 
 
-def set_in_script(idx: Any, site: Any) -> Optional[tuple[int, str, int, Any]]:
+def set_in_script(idx: Any, site: Any) -> Optional[tuple[int, str, int, Any, bool]]:
     """``os.environ["CUDA_VISIBLE_DEVICES"] = E`` in the function of ``site`` (a call that takes every
     visible device), before it and under the same ``if`` tests, with ``E`` known: (how many devices,
-    the value, the line, E resolved). huyvnphan/PyTorch_CIFAR10 @ 641cac2 ``train.py:19,31``:
+    the value, the line, E resolved, whether the assignment is the arm of a test on the variable's own
+    value). huyvnphan/PyTorch_CIFAR10 @ 641cac2 ``train.py:19,31``:
     ``os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu_id`` (``--gpu_id`` default ``"3"``) then
-    ``Trainer(gpus=-1)``: one device. Only one such assignment, and ids that are all digits."""
+    ``Trainer(gpus=-1)``: one device. Only one such assignment, and ids that are all digits.
+
+    Also an assignment whose one extra ``if`` test reads the variable as the launch environment holds it
+    (threestudio @ 28d9d80 ``launch.py:106-121``: ``env_gpus_str = os.environ.get("CUDA_VISIBLE_DEVICES")``,
+    ``env_gpus = ... if env_gpus_str else []``, ``if len(env_gpus) > 0: ... else:
+    os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu``): the script sets it when the launch does not, which
+    the launch line (it sets no such variable) is read as; the caller caps what it gives at medium."""
     import ast
 
     found = []
@@ -89,8 +96,12 @@ def set_in_script(idx: Any, site: Any) -> Optional[tuple[int, str, int, Any]]:
     owner = _owner(tree, node)
     # in the call's function before it under the same tests, or at module level (under no test but
     # ``if __name__ == "__main__":``), where it runs before the entry function is called
-    here = owner is _owner(tree, site.call) and node.lineno < site.line and _same_guards(tree, node, site.call)
-    top = owner is tree and owner is not _owner(tree, site.call) and all(
+    call = site.call.func  # a node of the tree also when the call was rebuilt from a ``**mapping``
+    here = owner is _owner(tree, call) and node.lineno < site.line and _same_guards(tree, node, call)
+    unless_set = not here and owner is _owner(tree, call) and node.lineno < site.line \
+        and _tests(tree, node)[:-1] == _tests(tree, call) and _reads_variable(owner, _tests(tree, node)[-1:])
+    here = here or unless_set
+    top = owner is tree and owner is not _owner(tree, call) and all(
         ast.unparse(t).replace("'", '"') == '__name__ == "__main__"' for t in _tests(tree, node))
     if not (here or top):
         return None
@@ -98,7 +109,24 @@ def set_in_script(idx: Any, site: Any) -> Optional[tuple[int, str, int, Any]]:
     ids = _ids(env.value) if env is not None and isinstance(env.value, str) else None
     if not ids or not all(i.isdigit() for i in ids):
         return None
-    return len(ids), env.value, node.lineno, env
+    return len(ids), env.value, node.lineno, env, unless_set
+
+
+def _reads_variable(fn: Any, tests: list, hops: int = 3) -> bool:
+    """Whether the one test reads ``CUDA_VISIBLE_DEVICES`` from the environment, itself or through the
+    names it reads, each bound once in ``fn`` (at most ``hops`` bindings deep)."""
+    import ast
+
+    todo = list(tests)
+    for _ in range(hops + 1):
+        if any("CUDA_VISIBLE_DEVICES" in ast.unparse(t) and "environ" in ast.unparse(t) for t in todo):
+            return True
+        names = {n.id for t in todo for n in ast.walk(t) if isinstance(n, ast.Name)}
+        todo = [a.value for a in ast.walk(fn) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                and isinstance(a.targets[0], ast.Name) and a.targets[0].id in names]
+        if not todo:
+            return False
+    return False
 
 
 def _owner(tree: Any, target: Any) -> Any:
