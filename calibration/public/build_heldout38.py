@@ -216,7 +216,10 @@ add(MSKEY, "swin-giant-1.0b-ampfp16-ddp8-b16-224", 34322, "MiB", "nvidia-smi", M
 add(MSKEY, "vit-1.2b-deit-large-ampfp16-ddp8-b128-224", 62696, "MiB", "nvidia-smi", MS_GPU,
     dict(mode="train", hf_config=VIT_1B2, model_name="DeiT-large 1.2B (MS-AMP-Examples deit_large_patch16_224)",
          precision="amp-fp16", optimizer="adamw", micro_batch=64, grad_accum=1, image_size=224, grad_ckpt=False,
-         attention="eager", dropout=0.0, gelu_at_call=True, world_size=8, torch_version="1.13.0"),
+         attention="eager", dropout=0.0, gelu_at_call=True, world_size=8, torch_version="1.13.0",
+         # est83: timm 0.4.12 (MS-AMP-Examples deit/requirements.txt) Attention projects q, k and v with
+         # one Linear (vision_transformer.py line 179 ``self.qkv = nn.Linear(dim, dim * 3, ...)``)
+         packed_qkv=True),
     unknown=(*MS_UNKNOWN,
              "the batch: the table says 128; MS-AMP-Examples' deit/run.sh 'large amp' passes --batch-size 64 "
              "(deit's own default is 64 too; DeiT's --batch-size is per GPU). est81 writes the script's 64 (the row "
