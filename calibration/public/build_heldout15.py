@@ -239,8 +239,11 @@ add(AX_LLAMA2, "llama2-7b-qlora-r32-s4096-packed-b2-rtx4090", 17, "GiB", "nvidia
     dict(AX2_BASE, optimizer="paged-adamw", quant="4bit", quant_type="nf4", double_quant=True),
     unknown=AX2_UNKNOWN, notes=AX2_NOTE + "qlora.yml: load_in_4bit, adapter qlora, optimizer paged_adamw_32bit")
 add(AX_LLAMA2, "llama2-7b-lora8bit-r32-s4096-packed-b2-rtx4090", 20, "GiB", "nvidia-smi", "RTX-4090-24GB",
-    dict(AX2_BASE, optimizer="adamw-8bit", quant="8bit"),
-    unknown=AX2_UNKNOWN, notes=AX2_NOTE + "lora.yml: load_in_8bit, adapter lora, optimizer adamw_bnb_8bit")
+    dict(AX2_BASE, optimizer="adamw-8bit", quant="8bit", bitsandbytes_version="0.39.0"),
+    unknown=(*AX2_UNKNOWN, "bitsandbytes: requirements.txt at dc71d88 asks bitsandbytes>=0.39.0 (est83): the lower "
+                           "bound written; every release that meets it before 0.45 (2024-12) keeps the int8 "
+                           "matmul's input for backward, as 0.39.0 does"),
+    notes=AX2_NOTE + "lora.yml: load_in_8bit, adapter lora, optimizer adamw_bnb_8bit")
 
 # ---------------------------------------------------------------- 3. axolotl 2024: the Llama-3 examples
 AX3_UNKNOWN = ("which GPUs and how '@ N GB VRAM' was read are not said: read as the memory the job used per GPU "
@@ -264,8 +267,10 @@ add(AX_LLAMA3, "llama2-7b-lora8bit-r32-s4096-packed-b2", 11, "GiB", "nvidia-smi"
     dict(mode="train", model="Llama-2-7B", precision="amp-bf16", optimizer="adamw-8bit", micro_batch=2,
          grad_accum=4, seq_len=4096, padding="packed", grad_ckpt=True, attention="flash", world_size=1,
          quant="8bit", kbit_prepared=False, lora_r=32, lora_targets=["all-linear"], lora_dropout=0.05,
-         loss="standard", use_cache=False, torch_version="2.1.2", transformers_version="4.40.0"),
+         loss="standard", use_cache=False, torch_version="2.1.2", transformers_version="4.40.0",
+         bitsandbytes_version="0.43.0"),
     unknown=(*AX3_UNKNOWN, "the GPU is not named (an 80 GB A100 written)", AX_CAST_BACK,
+             "bitsandbytes: requirements.txt at 15f7910 pins bitsandbytes==0.43.0 (est83)",
              "the README's row is 'LoRA' of the 8B base model, but lora-8b.yml at that commit loads "
              "NousResearch/Llama-2-7b-hf in 8 bits: the config is taken"),
     notes=AX3_NOTE + "'LoRA - Single GPU @ 11GB VRAM'; lora-8b.yml: base_model NousResearch/Llama-2-7b-hf, "

@@ -233,8 +233,11 @@ for rid, value, batch, world, note in (
                  "only for a k-bit model): no gradient checkpointing, fp32 weights, kbit_prepared false"),
         notes=WF_NOTE + note)
 add(WF, "whisper-large-adalora-int8-ampfp16-a100-40gb-b2", 8.5, "GiB", "nvidia-smi", "A100-PCIe-40GB",
-    dict(WF_BASE, micro_batch=2, world_size=1, grad_ckpt=True, quant="8bit", kbit_prepared=True),
+    dict(WF_BASE, micro_batch=2, world_size=1, grad_ckpt=True, quant="8bit", kbit_prepared=True,
+         bitsandbytes_version="0.41.0"),
     unknown=(*WF_UNKNOWN,
+             "bitsandbytes: requirements.txt at b872ec7 asks >=0.41.0 (est83): the lower bound written; every "
+             "release that meets it before 0.45 (2024-12) keeps the int8 matmul's input for backward",
              "the author's recollection, '显存应该是8，9g这样子' (should be about 8 or 9 G): 8.5 written, read as the "
              "driver's figure in GiB",
              "the 8-bit run (the author's reply: the user had not turned on 8-bit quantization) and the README's "
@@ -255,7 +258,7 @@ add(FWF, "whisper-large-v2-lora-r32-qv-int8-ampfp16-t4-b8", 8, "GiB", "nvidia-sm
     dict(mode="train", model="Whisper-large-v2", precision="amp-fp16", optimizer="adamw", micro_batch=8,
          grad_accum=1, world_size=1, quant="8bit", kbit_prepared=True, grad_ckpt=True, lora_r=32,
          lora_targets=["q_proj", "v_proj"], lora_dropout=0.05, loss="standard", torch_version="2.0.1",
-         transformers_version="4.29.2", **FWF_SEQ),
+         transformers_version="4.29.2", bitsandbytes_version="0.37.0", **FWF_SEQ),
     unknown=(*FWF_UNKNOWN,
              "the table pairs 'Memory allocation 8GB' with 'Max. batch size 24'; the figure is read as the job of the "
              "same README (per_device_train_batch_size=8), not the largest batch"),
@@ -393,7 +396,8 @@ add(GITCLONER, "llama-7b-lora-r8-qv-int8-zero2-offload-2xp100-b14-s512", 13.5, "
          seq_len=512, padding="max_length", grad_ckpt=True, attention="eager", world_size=2, zero_stage=2,
          offload_optimizer="cpu", overlap_comm=True, contiguous_gradients=True, quant="8bit", kbit_prepared=True,
          lora_r=8, lora_targets=["q_proj", "v_proj"], lora_dropout=0.05, loss="standard", use_cache=False,
-         torch_version="2.0.1", transformers_version="4.30.2", deepspeed_version="0.9.5"),
+         torch_version="2.0.1", transformers_version="4.30.2", deepspeed_version="0.9.5",
+         bitsandbytes_version="0.37.2"),
     unknown=("how '13.5G' was read is not said (the driver's figure, nvidia-smi written, G read as GiB) nor on how many "
              "GPUs: the README's command runs two (CUDA_VISIBLE_DEVICES=0,1 deepspeed --num_gpus=2) and is written",
              "LLaMA-7B (pyllama weights converted) has Llama-2-7B's shapes (written)",

@@ -287,7 +287,10 @@ SOURCES = {
 # models/swin_transformer.py:14-30 Mlp(act_layer=nn.GELU): nn.GELU.forward calls F.gelu when it runs, which
 # apex O1 patches to fp32 (apex amp/lists/functional_overrides.py:40 at 59978d5e)
 SWIN_BASE = dict(mode="train", precision="amp-fp16", optimizer="adamw", grad_accum=1, image_size=224, grad_ckpt=False,
-                 attention="eager", amp_impl="apex", gelu_at_call=True)
+                 attention="eager", amp_impl="apex", gelu_at_call=True,
+                 # est83: WindowAttention projects q, k and v with one Linear (models/swin_transformer.py line 105 at
+                 # b05e621 ``self.qkv = nn.Linear(dim, dim * 3, bias=qkv_bias)``; swin_transformer_v2.py the same)
+                 packed_qkv=True)
 SWIN_UNKNOWN = ("the log's 'mem' is torch.cuda.max_memory_allocated() / 2**20 (main.py), printed with no decimals: "
                 "MiB, tensors only (no cache, no CUDA context)",
                 "mixed precision is apex O1 in the code of the time (the log has no loss_scale column, so it predates "

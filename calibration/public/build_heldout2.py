@@ -69,7 +69,8 @@ VITH_NOTE = ("torchao README 'Benchmarks': timm ViT-H/14 (630M) fine-tuned on re
 
 def vith(rid, optimizer, val):
     s = dict(hf_config=VIT_H, model_name="vit_huge_patch14_224", mode="train", precision="amp-bf16",
-             optimizer=optimizer, micro_batch=8, image_size=224, attention="sdpa", torch_version="2.4")
+             optimizer=optimizer, micro_batch=8, image_size=224, attention="sdpa", torch_version="2.4",
+             packed_qkv=True)   # est83: timm's Attention projects q, k, v with one Linear (self.qkv)
     add(S, rid, val, "GB", "max_memory_allocated", "RTX-4070-Ti-SUPER-16GB", s, notes=VITH_NOTE,
         unmodelled=("torch.compile",))
 
@@ -117,7 +118,7 @@ DINO_NOTE = ("torchao README 'Optimizer CPU offload': timm/vit_giant_patch14_din
 def dino(rid, val, precision, *, optimizer="adamw-fused", extra=None, unm=(), outcome="ran", note=""):
     s = dict(hf_config=DINO_G, model_name="vit_giant_patch14_dinov2", mode="train",
              precision=precision, optimizer=optimizer, micro_batch=32, image_size=224,
-             grad_ckpt=True, attention="sdpa", torch_version="2.4")
+             grad_ckpt=True, attention="sdpa", torch_version="2.4", packed_qkv=True)   # est83: timm's fused qkv
     s.update(extra or {})
     add(S, rid, val, "GB", "max_memory_allocated", "RTX-4070-Ti-SUPER-16GB", s, outcome=outcome,
         notes=DINO_NOTE + note, unmodelled=unm)

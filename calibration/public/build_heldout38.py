@@ -209,14 +209,19 @@ MS_UNKNOWN = (
 add(MSKEY, "swin-giant-1.0b-ampfp16-ddp8-b16-224", 34322, "MiB", "nvidia-smi", MS_GPU,
     dict(mode="train", hf_config=SWIN_GIANT, model_name="Swin-giant (MS-AMP-Examples swin_giant_patch4_window7_224)",
          precision="amp-fp16", optimizer="adamw", micro_batch=16, grad_accum=1, image_size=224, grad_ckpt=False,
-         attention="eager", gelu_at_call=True, world_size=8, torch_version="1.13.0"),
+         attention="eager", gelu_at_call=True, world_size=8, torch_version="1.13.0",
+         # est83: Swin-Transformer f92123a WindowAttention's one qkv Linear (models/swin_transformer.py line 117)
+         packed_qkv=True),
     unknown=MS_UNKNOWN,
     notes="Azure/MS-AMP README.md at 119922a line 138: '| Swin | 1.0 | 16 | 34,322 | 22,414 |' (FP16 AMP column); "
           "MS-AMP-Examples 6bf7e76 Swin-Transformer/run.sh 'giant amp': --batch-size 16, 8 GPUs")
 add(MSKEY, "vit-1.2b-deit-large-ampfp16-ddp8-b128-224", 62696, "MiB", "nvidia-smi", MS_GPU,
     dict(mode="train", hf_config=VIT_1B2, model_name="DeiT-large 1.2B (MS-AMP-Examples deit_large_patch16_224)",
          precision="amp-fp16", optimizer="adamw", micro_batch=64, grad_accum=1, image_size=224, grad_ckpt=False,
-         attention="eager", dropout=0.0, gelu_at_call=True, world_size=8, torch_version="1.13.0"),
+         attention="eager", dropout=0.0, gelu_at_call=True, world_size=8, torch_version="1.13.0",
+         # est83: timm 0.4.12 (MS-AMP-Examples deit/requirements.txt) Attention projects q, k and v with
+         # one Linear (vision_transformer.py line 179 ``self.qkv = nn.Linear(dim, dim * 3, ...)``)
+         packed_qkv=True),
     unknown=(*MS_UNKNOWN,
              "the batch: the table says 128; MS-AMP-Examples' deit/run.sh 'large amp' passes --batch-size 64 "
              "(deit's own default is 64 too; DeiT's --batch-size is per GPU). est81 writes the script's 64 (the row "

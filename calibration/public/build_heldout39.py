@@ -91,12 +91,13 @@ SOURCES = {
     },
     NLKEY: {
         "url": f"{GH}/meta-llama/llama-cookbook/issues/99",
-        "also": [f"{LR}/configs/training.py", f"{LR}/configs/peft.py", f"{LR}/utils/dataset_utils.py",
+        "also": [f"{LR}/requirements.txt", f"{LR}/configs/training.py", f"{LR}/configs/peft.py", f"{LR}/utils/dataset_utils.py",
                  f"{LR}/ft_datasets/alpaca_dataset.py", f"{LR}/llama_finetuning.py"],
         "setup": "Llama 2 13B chat, llama-recipes' single-GPU PEFT recipe with --quantization (8-bit base, "
                  "prepare_model_for_int8_training), LoRA r 8 on q_proj / v_proj, alpaca_dataset padded to 224 "
                  "tokens, batch 16, torch.optim.AdamW, use_fp16 False; '22.7GB of Vram' on an RTX 3090 24GB",
         "versions": {"llama-recipes": "41ffbca (2023-08-06, the thread's date)", "torch": "not stated",
+                     "bitsandbytes": "0.39.1 (requirements.txt at 41ffbca pins bitsandbytes==0.39.1)",
                      "peft": "not stated (prepare_model_for_int8_training: peft <= 0.4)"},
         "date": "2023-08-06 (the issue's description)",
         "project": "meta-llama/llama-recipes (an issue thread: the measurement is the author's)",
@@ -149,7 +150,8 @@ add(ASKEY, "roberta-large-seqcls-lora-r8-default-fp32-b64-s96", 12, "GiB", "nvid
 add(NLKEY, "llama2-13b-chat-8bit-lora-r8-qv-fp32-b16-s224-rtx3090", 22.7, "GiB", "nvidia-smi", "RTX-3090-24GB",
     dict(mode="train", model="Llama-2-13B", precision="fp32", optimizer="adamw", micro_batch=16, grad_accum=1,
          seq_len=224, padding="max_length", quant="8bit", kbit_prepared=True, grad_ckpt=True, lora_r=8,
-         lora_targets=["q_proj", "v_proj"], lora_dropout=0.05, attention="eager", world_size=1),
+         lora_targets=["q_proj", "v_proj"], lora_dropout=0.05, attention="eager", world_size=1,
+         bitsandbytes_version="0.39.1"),
     unknown=(
         "how the figure was read: not stated ('it is using 22.7GB of Vram', on Windows with 16GB of shared "
         "memory: the dedicated-memory reading, what nvidia-smi prints); nvidia-smi written, 'GB' read as GiB",
@@ -163,6 +165,8 @@ add(NLKEY, "llama2-13b-chat-8bit-lora-r8-qv-fp32-b16-s224-rtx3090", 22.7, "GiB",
         "release's default",
         "attention: transformers' Llama of 2023-08 (4.31) has no SDPA path: eager written",
         "torch / transformers / peft versions: not stated",
+        "bitsandbytes: not stated by the author; the recipe at 41ffbca pins bitsandbytes==0.39.1 in its "
+        "requirements.txt (est83): 0.39.1 written (its MatMul8bitLt keeps the input itself for backward)",
     ),
     notes="meta-llama/llama-cookbook#99 (then llama-recipes), NiftyliuS 2023-08-06: 'I tested on LLama 2 chat 13B with quanitize option "
           "enabled when running batch size of 16 with alpaca_dataset it is using 22.7GB of Vram' ('3090 with 24GB "

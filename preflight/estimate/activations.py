@@ -109,7 +109,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       compiled: bool = False, scores_capped: bool = False,
                       gelu_fp32: bool = False,
                       softmax_input_bytes: Optional[int] = None,
-                      python_ops: tuple[str, ...] = (), int8_matmul: bool = False) -> LayerActs:
+                      python_ops: tuple[str, ...] = (), int8_matmul: bool = False,
+                      int8_input_bytes: int = 0) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -129,7 +130,9 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     (:mod:`preflight.estimate.compiled_acts`). ``scores_capped``: the materialised scores pass
     a ``tanh`` soft cap, whose output is saved too (:mod:`preflight.estimate.softcap`).
     ``int8_matmul``: the frozen linears are bitsandbytes' LLM.int8, which keep an int8 copy of
-    their input each (:data:`preflight.estimate.int8_matmul.CAT_BYTES`).
+    their input each (:data:`preflight.estimate.int8_matmul.CAT_BYTES`); ``int8_input_bytes``
+    (bitsandbytes 0.39-0.44) the input itself too, once per group of linears reading it
+    (:func:`preflight.estimate.int8_matmul.kept_input_bytes`).
     """
     h = arch.hidden_size
     q_dim = arch.num_heads * arch.head_dim
@@ -179,6 +182,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             out += width * ec
         if int8_saves:
             out += len(names) * width * I8.CAT_BYTES
+            if not shared and not quant_saves:   # the input itself (0.39-0.44)
+                out += width * int8_input_bytes
         if trains and not shared:
             # under autocast each linear saves its own cast copy of an fp32 input
             copies = len(names) if (d.autocast and ec < er) else 1

@@ -212,6 +212,10 @@ class EstimateInput:
     # with optimizer offload copies the fp32 partition to the GPU from 0.14.1 to before 0.17.0
     # (terms.zero12_offload_step_copy); None: unknown (the latest)
     deepspeed_version: Optional[str] = None
+    # "0.39.1": the bitsandbytes release an 8-bit base runs; LLM.int8's matmul keeps its input
+    # itself for backward from 0.39 to 0.44 (int8_matmul.kept_input_bytes); None: unknown (not
+    # charged)
+    bitsandbytes_version: Optional[str] = None
     # the vocabulary tables train beside the LoRA adapters (plan peft.trained_embeddings): "copy"
     # (PEFT modules_to_save) or "resized" (resize_token_embeddings after the adapter, before
     # transformers 4.35) or "embedding" (the input embedding alone, in place: LongLoRA);

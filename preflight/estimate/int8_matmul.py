@@ -36,10 +36,11 @@ same lines; 0.45.0 keeps the row-major ``CB`` instead of the tiled ``CxB``):
   (``activations.transformer_layer(int8_matmul=True)``). Every release of the tiled path keeps
   it (0.37.0 and 0.38.0: ``ctx.tensors = (CAt, subA)``; 0.39.1 to 0.44.0 as above; 0.45.0
   quantizes ``CAt`` only when the weight trains). ``A``, the input itself, is kept from 0.39.1
-  on (2023-06) and not before; the plan does not know the release, so it is not charged (where
-  nothing else keeps the input that is up to its size in the input's dtype per linear group;
-  docs/calibration.md "est82" gives the what-if). ``subA`` (the input's outlier columns) is not
-  charged, like ``subB`` below.
+  to 0.44.x (2023-06 to 2024-11) and not before; it is charged only when the job's release is
+  known (``EstimateInput.bitsandbytes_version``, :func:`kept_input_bytes`, est83): once per
+  group of linears reading the same tensor (q, k and v keep one tensor between them), in the
+  input's dtype, where no other saver already counts that tensor. ``subA`` (the input's outlier
+  columns) is not charged, like ``subB`` below.
 - **The dtype of the dequantized weight (est82).** ``ctx.dtype_A = A.dtype``: the input's dtype,
   not always 16-bit. PEFT's ``prepare_model_for_int8_training`` / ``_kbit_training`` (v0.4.0
   ``utils/other.py`` lines 78-81: ``param.data = param.data.to(torch.float32)`` for every fp16 /
@@ -61,6 +62,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from preflight.estimate.terms_sharded import deepspeed_parts as version_parts
+
 #: bytes per weight element alive while ``undo_layout(state.CxB, ...)`` feeds ``.to(dtype_A)``:
 #: the row-major int8 copy and its 16-bit copy (format: bitsandbytes 0.37.0-0.44.0
 #: ``MatMul8bitLt.backward``, ``elif state.CxB is not None``)
@@ -69,6 +72,12 @@ TILED_BYTES = 3
 #: ``MatMul8bitLt.forward`` keeps for backward (``ctx.tensors = (CAt, subA, A)``; format:
 #: bitsandbytes 0.37.0-0.44.0)
 CAT_BYTES = 1
+#: the bitsandbytes releases whose ``MatMul8bitLt.forward`` ends with ``ctx.tensors = (CAt,
+#: subA, A)``, keeping the input itself: from 0.39 (0.39.1 ``autograd/_functions.py`` line 430)
+#: to before 0.45 (0.44.0 line 425; 0.37.0 / 0.38.0 keep ``(CAt, subA)``, 0.45.0 changes the
+#: path; format: read in the tags, docs/calibration.md "est82")
+KEEPS_INPUT_FROM = (0, 39)
+KEEPS_INPUT_BEFORE = (0, 45)
 #: the row-major path's ``state.CB.to(ctx.dtype_A, copy=True)``: one 16-bit copy (format:
 #: bitsandbytes 0.37.0+ ``MatMul8bitLt.backward``, ``elif state.CB is not None``)
 ROW_MAJOR_BYTES = 2
@@ -121,3 +130,16 @@ def outlier_note(inp: Any, int8_weight_bytes: float) -> str:
             f"last forward (bitsandbytes' state.subB), up to {a * int8_weight_bytes / 1024 ** 3:.1f} GiB "
             "if every column had one; how many do depends on the weights and the data and is not "
             "charged")
+
+
+def kept_input_bytes(inp: Any) -> int:
+    """Bytes per element of the input ``A`` that ``MatMul8bitLt`` keeps for backward (its dtype,
+    :func:`input_bytes`) when an 8-bit base trains under a bitsandbytes release from
+    :data:`KEEPS_INPUT_FROM` to before :data:`KEEPS_INPUT_BEFORE`; 0 otherwise, and when the
+    release is unknown."""
+    if inp.quant != "8bit" or inp.mode != "train":
+        return 0
+    parts = version_parts(getattr(inp, "bitsandbytes_version", None))
+    if parts is None or not KEEPS_INPUT_FROM <= parts[:2] < KEEPS_INPUT_BEFORE:
+        return 0
+    return input_bytes(inp)

@@ -94,7 +94,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   softmax_input=softmax_saves_input(inp),
                   softmax_input_bytes=softmax_input_bytes(inp, arch),
                   linear_saves_input=zero3_linear_saves_input(inp),
-                  int8_matmul=inp.quant == "8bit",
+                  int8_matmul=inp.quant == "8bit", int8_input_bytes=I8.kept_input_bytes(inp),
                   liger=bool(inp.liger_kernels) and inp.model_impl == "transformers",
                   packed_in_proj=bool(inp.torch_mha) or bool(inp.packed_qkv),
                   # torch.compile's partitioner recomputes pointwise tensors (compiled_acts.py)
@@ -186,7 +186,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         quant_in = d.comp if ((inp.quant == "4bit" and d.weights < 1.0)
                               or zero3_linear_saves_input(inp)) else 0
         if inp.quant == "8bit":   # nor LLM.int8's int8 copies of it (int8_matmul.py)
-            quant_in = I8.CAT_BYTES * len(A.qkv_names(arch, inp.model_impl))
+            quant_in = (I8.CAT_BYTES * len(A.qkv_names(arch, inp.model_impl))
+                        + I8.kept_input_bytes(inp))
         out["saved"] -= first_tokens * first_width * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
     if CL.is_clip(arch):
