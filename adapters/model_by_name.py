@@ -21,7 +21,9 @@ between only a branch on a parameter that is false (``if pretrained:``) and timm
 the project, or timm's ``VisionTransformer``) with the constructor's keywords and the call's. The
 count, the class and the name (``model.ref``, as ``--model X`` is) at medium; anything else (a name
 not known, a constructor that computes or changes the model after building it, a class not counted,
-two calls that disagree) states nothing.
+two calls that disagree) states nothing. A registered constructor of another shape (locals computed first,
+``partial`` layer factories: raoyongming/HorNet ``hornet.py:226-238``) is run by the counter as any project
+function is (``_run_constructor``); one that changes the model after building it still states nothing.
 """
 
 from __future__ import annotations
@@ -402,6 +404,24 @@ def _constructor(fn: ast.FunctionDef, given: dict[str, Any], classes: frozenset[
     return _Built(made.func.id, keywords, made.lineno, args)
 
 
+def _run_constructor(path: Path, tree: ast.Module, fn: ast.FunctionDef,
+                     given: dict[str, Any]) -> tuple[Optional[_Built], Optional[tuple[int, list[str]]]]:
+    """A constructor that computes before it builds (raoyongming/HorNet @ ac9e210 ``hornet.py:226-238``:
+    ``s = 1.0/3.0`` then ``model = HorNet(depths=[2, 3, 18, 2], base_dim=64, block=Block, gnconv=[partial(
+    gnconv, order=2, s=s), ...], **kwargs); return model``), run by the counter as it runs any function of
+    the project (``module_params_calls.count_call``, the registration decorator being no change): the
+    class it returns (``model_factory.built_class``) and the count; (None, None) unless both are known."""
+    from preflight.adapters.model_factory import built_class
+    from preflight.adapters.module_params_calls import count_call
+
+    counted_tree = _with_siblings(path, tree)
+    cls = built_class(counted_tree, fn.name)
+    if cls is None:
+        return None, None
+    counted = count_call(counted_tree, fn.name, [], dict(given))
+    return (_Built(cls, given, fn.lineno), counted) if counted is not None else (None, None)
+
+
 @register_adapter
 class ModelByNameAdapter(Adapter):
     name = "model_by_name"
@@ -479,9 +499,10 @@ class ModelByNameAdapter(Adapter):
                 given["pretrained"] = pretrained  # timm calls the constructor with ``pretrained=...``
             built = _constructor(fn, given, frozenset(n.name for n in tree.body if isinstance(n, ast.ClassDef)))
             if built is None:
-                continue
-            counted = count_class(_with_siblings(path, tree), built.cls, built.keywords, built.args)
-            if counted is None:
+                built, counted = _run_constructor(path, tree, fn, given)
+            else:
+                counted = count_class(_with_siblings(path, tree), built.cls, built.keywords, built.args)
+            if counted is None or built is None:
                 continue
             found.append((site, key, path, fn, built, counted))
         if len({f[5][0] for f in found}) != 1:

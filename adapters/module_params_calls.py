@@ -9,6 +9,19 @@ from typing import Any, Optional
 from preflight.adapters.module_params_nested import _bind, _Frame, _Unknown
 from preflight.adapters.module_params_values import _Ctx, _Mod
 
+from preflight.analysis.syntax import dotted_name
+
+# decorators of a registry that records the function and returns it unchanged: timm's ``@register_model``,
+# mmengine/mmcv's ``@MODELS.register_module()``, fvcore/detectron2's ``@REGISTRY.register()``
+_REGISTERS = ("register_model", "register_module", "register")
+
+
+def registers(decorator: ast.expr) -> bool:
+    """``decorator`` is a registration (``_REGISTERS``, bare or called): the function it decorates is the
+    function as written."""
+    name = dotted_name(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
+    return name.rsplit(".", 1)[-1] in _REGISTERS
+
 
 def _returning_item(fn: ast.FunctionDef, element: int) -> Optional[ast.FunctionDef]:
     """A copy of ``fn`` whose ``return a, b`` statements return only item ``element`` (the other items, a
@@ -42,7 +55,7 @@ def count_call(tree: ast.Module, function: str, args: Optional[list[Any]] = None
     ``create_model_and_diffusion`` returns ``model, diffusion``)."""
     ctx = _Ctx(tree)
     fn = ctx.functions.get(function)
-    if fn is None or fn.decorator_list:
+    if fn is None or not all(registers(d) for d in fn.decorator_list):
         return None
     if element is not None:
         fn = _returning_item(fn, element)

@@ -70,6 +70,12 @@ def local_list_append(frame: Any, call: ast.Call) -> bool:
         holder = frame.attrs.get(func.value.attr)
         if isinstance(holder, _Mod):
             holder.facts.pop(EMPTY, None)  # ``self.x.append(...)``: counted by the interpreter, no longer empty
+        if func.attr == "reverse" and isinstance(holder, (list, tuple)) and not call.args and not call.keywords \
+                and not any(isinstance(v, _Mod) for v in holder):
+            # a plain list of sizes kept on ``self`` (raoyongming/HorNet ``hornet.py:48-49``: ``self.dims =
+            # [dim // 2 ** i for i in range(order)]; self.dims.reverse()``), reversed in place
+            frame.attrs[func.value.attr] = type(holder)(holder[::-1])
+            return True
         return False
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
             and func.attr in ("append", "extend")):

@@ -144,9 +144,17 @@ def test_a_registered_constructor_named_on_the_launch_line_is_counted(cli, tmp_p
     assert winner(plan, "model.ref") == "stagenet_small"
 
 
-def test_a_size_local_rebound_in_the_constructor_stays_unknown(cli, tmp_path: Path) -> None:
-    # sail-sg/poolformer-style constructors bind their sizes to locals first; one rebound is not followed
+def test_a_size_local_rebound_in_the_constructor_is_followed_by_running_it(cli, tmp_path: Path) -> None:
+    # sail-sg/poolformer-style constructors bind their sizes to locals first; one rebound is refused by the
+    # literal reading and followed by the counter running the constructor (jobs96): ``depths`` is [2, 4, 2],
+    # of which StageNet's two stages take the first two
     stagenet(tmp_path, rebind="depths = depths + [2]")
+    plan = plan_of(cli, "train.py", "--", "--model", "stagenet_small", cwd=tmp_path)
+    assert [f["value"] for f in mine(plan, "model.num_parameters")] == [stagenet_count([2, 4], [48, 96], 1000)]
+
+
+def test_a_size_local_read_from_a_file_in_the_constructor_stays_unknown(cli, tmp_path: Path) -> None:
+    stagenet(tmp_path, rebind="depths = [int(x) for x in open('depths.txt').read().split()]")
     plan = plan_of(cli, "train.py", "--", "--model", "stagenet_small", cwd=tmp_path)
     assert not mine(plan, "model.num_parameters")
 
