@@ -522,5 +522,6 @@ JOB = {
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
     "PF710": "plan.pf710_offload_optimizer_with_torch_adam",
+    "PF712": "plan.pf712_remove_unused_columns_drops_compute_loss_field",
     "PF801": "plan.pf801_does_not_fit",
 }

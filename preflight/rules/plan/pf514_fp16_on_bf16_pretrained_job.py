@@ -12,7 +12,6 @@ from preflight.rules._pf414_support import BF16_PRETRAINED, FP16_PRECISIONS
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 
-
 _FILE_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".py", ".sh", ".txt", ".csv", ".toml")
 
 
@@ -132,9 +131,9 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
         for config in hydra + [c for c in pctx.configs if all(c is not h for h in hydra)]:
             for path, mapping in walk(config.data):
                 for key, value in mapping.items():
-                    if any(config is h for h in hydra) or "model" in str(key).lower():
-                        if _model_id(value) and ("/" in value or value.startswith("t5")):
-                            return value, lambda m, c=config, p=(*path, key): pctx.config_finding(self, c, p, m)
+                    keyed = any(config is h for h in hydra) or "model" in str(key).lower()
+                    if keyed and _model_id(value) and ("/" in value or value.startswith("t5")):
+                        return value, lambda m, c=config, p=(*path, key): pctx.config_finding(self, c, p, m)
         return None
 
 
