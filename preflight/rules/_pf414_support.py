@@ -16,9 +16,10 @@ STEP_SCHEDULERS = frozenset({
 })
 # families pretrained in bfloat16 whose activations overflow in float16 (T5 v1.0/v1.1, mT5, Flan-T5, UL2;
 # GPT-Neo, trained on TPUs in bfloat16: transformers issue 11076; BLOOM/BLOOMZ: DeepSpeedExamples issue 418,
-# "Current loss scale already at minimum" on bloomz-560m). GPT-NeoX and Pythia were trained in fp16: not listed.
+# "Current loss scale already at minimum" on bloomz-560m; BigScience's own releases only, not derivatives continued
+# by others). GPT-NeoX and Pythia were trained in fp16: not listed.
 BF16_PRETRAINED = re.compile(r"(^|[/_-])(flan-)?(m|by|long)?t5([-_.]|$)|t5-v1_1|(^|/)(flan-)?ul2"
-                             r"|(^|/)gpt-neo-\d|(^|/)bloomz?(-\d|-mt|$)", re.IGNORECASE)
+                             r"|(^|/)gpt-neo-\d|(^|bigscience/)bloomz?(-\d|-mt|$)", re.IGNORECASE)
 FP16_PRECISIONS = frozenset({16, "16", "16-mixed", "fp16", "fp16-mixed"})
 
 
