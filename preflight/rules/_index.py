@@ -283,6 +283,7 @@ FILE = {
     "PF691": "code.pf691_no_sync_around_backward_only",
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
+    "PF711": "code.pf711_unshifted_causal_lm_argmax_metrics",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -521,5 +522,7 @@ JOB = {
     "PF688": "plan.pf688_deepspeed_include_physical_gpu_ids",
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
+    "PF710": "plan.pf710_offload_optimizer_with_torch_adam",
+    "PF712": "plan.pf712_remove_unused_columns_drops_compute_loss_field",
     "PF801": "plan.pf801_does_not_fit",
 }

@@ -14,8 +14,12 @@ STEP_SCHEDULERS = frozenset({
     "get_constant_schedule_with_warmup", "get_polynomial_decay_schedule_with_warmup",
     "get_cosine_with_hard_restarts_schedule_with_warmup", "get_inverse_sqrt_schedule", "get_wsd_schedule",
 })
-# families pretrained in bfloat16 whose activations overflow in float16 (T5 v1.0/v1.1, mT5, Flan-T5, UL2)
-BF16_PRETRAINED = re.compile(r"(^|[/_-])(flan-)?(m|by|long)?t5([-_.]|$)|t5-v1_1|(^|/)(flan-)?ul2", re.IGNORECASE)
+# families pretrained in bfloat16 whose activations overflow in float16 (T5 v1.0/v1.1, mT5, Flan-T5, UL2;
+# GPT-Neo, trained on TPUs in bfloat16: transformers issue 11076; BLOOM/BLOOMZ: DeepSpeedExamples issue 418,
+# "Current loss scale already at minimum" on bloomz-560m; BigScience's own releases only, not derivatives continued
+# by others). GPT-NeoX and Pythia were trained in fp16: not listed.
+BF16_PRETRAINED = re.compile(r"(^|[/_-])(flan-)?(m|by|long)?t5([-_.]|$)|t5-v1_1|(^|/)(flan-)?ul2"
+                             r"|(^|/)gpt-neo-\d|(^|bigscience/)bloomz?(-\d|-mt|$)", re.IGNORECASE)
 FP16_PRECISIONS = frozenset({16, "16", "16-mixed", "fp16", "fp16-mixed"})
 
 

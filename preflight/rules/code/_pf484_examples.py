@@ -41,6 +41,18 @@ PF484_BAD = [
     model = AutoModelForCausalLM.from_pretrained("gpt2")  # warning: PF484
     Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
 """),
+    # held-out-39 report shape: a [PAD] token added for batched generation with released Llama-2 weights
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    MODEL = "meta-llama/Llama-2-13b-chat-hf"
+    tokenizer = AutoTokenizer.from_pretrained(MODEL, padding_side="left")
+    tokenizer.add_special_tokens({"pad_token": "[PAD]"})
+    model = AutoModelForCausalLM.from_pretrained(MODEL, torch_dtype=torch.float16)  # warning: PF484
+    batch = tokenizer(prompts, return_tensors="pt", padding=True)
+    out = model.generate(**batch, max_new_tokens=4, pad_token_id=tokenizer.pad_token_id)
+"""),
 ]
 
 PF484_GOOD = [
@@ -129,5 +141,27 @@ PF484_GOOD = [
                          special_tokens=True)
     trainer = transformers.Trainer(model=model, tokenizer=tokenizer, args=training_args, train_dataset=ds)
     trainer.train()
+"""),
+    # the fix: the pad token reuses EOS, an id the table has
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    MODEL = "meta-llama/Llama-2-13b-chat-hf"
+    tokenizer = AutoTokenizer.from_pretrained(MODEL, padding_side="left")
+    tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained(MODEL, torch_dtype=torch.float16)
+    batch = tokenizer(prompts, return_tensors="pt", padding=True)
+    out = model.generate(**batch, max_new_tokens=4, pad_token_id=tokenizer.pad_token_id)
+"""),
+    # tricky: inference from a local fine-tuned checkpoint, saved after its table was resized
+    textwrap.dedent("""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained("out/llama-sft", padding_side="left")
+    tokenizer.add_special_tokens({"pad_token": "[PAD]"})
+    model = AutoModelForCausalLM.from_pretrained("out/llama-sft")
+    batch = tokenizer(prompts, return_tensors="pt", padding=True)
+    out = model.generate(**batch, max_new_tokens=32)
 """),
 ]

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Optional, Union
 
+from preflight.analysis.context import FileContext
 from preflight.rules._pf414_support import call_last
+
+MetricFn = Union[ast.FunctionDef, ast.Lambda]
 
 # numpy/torch/scipy functions that fail on (or silently misread) a tuple of differently shaped arrays
 _ARRAY_FUNCS = frozenset({"argmax", "argmin", "softmax", "log_softmax", "sigmoid", "expit", "topk"})
@@ -80,3 +83,32 @@ def predictions_used_whole(fn: ast.FunctionDef) -> Optional[ast.AST]:
         if function or method:
             use = use or node
     return use
+
+
+def resolve_metric_fn(ctx: FileContext, expr: ast.expr, at: ast.AST) -> Optional[MetricFn]:
+    """The function given as ``preprocess_logits_for_metrics``: a lambda, a function of the file, or
+    one element of a tuple a factory of the file returns (``pre, compute = build(metric)``)."""
+    if isinstance(expr, ast.Lambda):
+        return expr
+    if not isinstance(expr, ast.Name):
+        return None
+    defs = {d.name: d for d in ctx.nodes(ast.FunctionDef)}
+    for node in ctx.nodes(ast.Assign):
+        if node.lineno >= getattr(at, "lineno", 0) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
+            factory = defs.get(value.func.id)
+            if expr.id not in names or factory is None:
+                continue
+            index = names.index(expr.id)
+            inner = {d.name: d for d in factory.body if isinstance(d, ast.FunctionDef)}
+            for ret in ast.walk(factory):
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple) and \
+                        len(ret.value.elts) == len(names):
+                    elt = ret.value.elts[index]
+                    if isinstance(elt, ast.Name) and elt.id in inner:
+                        return inner[elt.id]
+            return None
+    return defs.get(expr.id)

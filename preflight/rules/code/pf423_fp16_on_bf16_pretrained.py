@@ -105,12 +105,13 @@ class Fp16OnBf16Pretrained(Rule):
     severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("transformers", "lightning", "accelerate")
-    summary = "A T5-family model (pretrained in bfloat16) is fine-tuned with fp16 mixed precision"
+    summary = "A model pretrained in bfloat16 (T5 family, GPT-Neo, BLOOM) is fine-tuned with fp16 mixed precision"
     explanation = """
 ## What it finds
 
 `from_pretrained("t5-large")`, `google/flan-t5-*`, `google/t5-v1_1-*`, `mt5`,
-`byt5`, `ul2` (families pretrained in bfloat16), or any checkpoint loaded through a T5
+`byt5`, `ul2`, `EleutherAI/gpt-neo-*`, `bigscience/bloom*` (families pretrained in
+bfloat16; GPT-NeoX and Pythia were trained in fp16 and are not listed), or any checkpoint loaded through a T5
 model class (`T5ForConditionalGeneration`, `MT5ForConditionalGeneration`,
 `UMT5*`, `LongT5*`, `T5EncoderModel`: a continued pretraining of a T5 derivative such as
 Randeng-T5), in a file that trains with fp16:

@@ -4,11 +4,13 @@ of the model trained with it never resized."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+import re
+from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import kwarg, literal
 from preflight.rules._pf414_support import call_last, names_called
 from preflight.rules._pf484_support import model_loads, trains_by_backward, uses_a_trainer
 from preflight.rules.base import Rule, examples
@@ -28,6 +30,29 @@ _PAD_MASKING_TRAINERS = frozenset({"PPOTrainer", "PPOv2Trainer"})
 def _trains_with_pad_masking_trainer(ctx: FileContext) -> bool:
     return any(call_last(c) in _PAD_MASKING_TRAINERS and
                any(kw.arg in ("reward_model", "value_model") for kw in c.keywords) for c in ctx.nodes(ast.Call))
+
+
+# organisations whose hub checkpoints are base releases: loaded by name, their table has the released size
+_HUB_ORGS = re.compile(r"^(meta-llama|mistralai|Qwen|tiiuae|EleutherAI|bigscience|google|facebook|microsoft|"
+                       r"huggyllama|lmsys|NousResearch|openai-community|HuggingFaceH4|01-ai|deepseek-ai|THUDM|"
+                       r"baichuan-inc|internlm|allenai|codellama|bigcode)/[\w.-]+$")
+
+
+def _hub_release_load(ctx: FileContext, loads: list[ast.Call]) -> Optional[ast.Call]:
+    """A model load of a released hub checkpoint by name (``"meta-llama/Llama-2-13b-chat-hf"``, also through
+    a module constant), not a local or fine-tuned path that may carry a resized table."""
+    for load in loads:
+        name = literal(ctx, load.args[0]) if load.args else None
+        if isinstance(name, str) and _HUB_ORGS.match(name):
+            return load
+    return None
+
+
+def _generates_padded_batches(ctx: FileContext) -> bool:
+    """A tokenizer call that pads (``padding=True``/``"longest"``/``"max_length"``) and a ``generate``."""
+    pads = any(literal(ctx, kwarg(c, "padding")) in (True, "longest", "max_length")
+               for c in ctx.nodes(ast.Call) if kwarg(c, "padding") is not None)
+    return pads and any(call_last(c) == "generate" for c in ctx.nodes(ast.Call))
 
 
 def _sets_vocab_size(ctx: FileContext) -> bool:
@@ -92,8 +117,11 @@ the optimizer).
   `generate` (`torch.masked_fill(query_responses, ~attention_mask, 0)`), so the new id never
   reaches the embedding.
 * The file assigns to an embedding (`...token_embedding.weight.data = torch.cat(...)`).
-* The file loads no model with `from_pretrained` or does not train (a preprocessing or
-  inference script: a fine-tuned checkpoint may already carry the resized table).
+* The file loads no model with `from_pretrained`, or does not train (a preprocessing or
+  inference script: a fine-tuned checkpoint may already carry the resized table) unless it
+  loads a released hub checkpoint by name (`meta-llama/...`, `mistralai/...`, `Qwen/...`)
+  and passes padded batches to `generate` (the h39 report: a `[PAD]` token added for
+  batched Llama-2 generation, id 32000 in a 32000-row table).
 """
     bad_examples = examples("preflight.rules.code._pf484_examples", "PF484_BAD")
     good_examples = examples("preflight.rules.code._pf484_examples", "PF484_GOOD")
@@ -106,13 +134,25 @@ the optimizer).
         if not adds or (all(pad_only(c) for c in adds) and _trains_with_pad_masking_trainer(ctx)):
             return
         loads = model_loads(ctx)
-        if not loads or not (trains_by_backward(ctx) or uses_a_trainer(ctx)):
+        if not loads:
             return
-        add, load = min(adds, key=lambda c: c.lineno), loads[0]
-        yield ctx.finding(
-            self, load,
-            "the tokenizer gains new tokens but this model's embedding matrix is never resized: the new ids "
-            "start at the old vocabulary size and index past the embedding table (IndexError / device-side "
-            "assert) or rows the checkpoint never trained. Call `model.resize_token_embeddings(len(tokenizer))` "
-            "after loading the model",
-            evidence=[ctx.evidence(add, "tokens are added to the tokenizer here")])
+        add = min(adds, key=lambda c: c.lineno)
+        if trains_by_backward(ctx) or uses_a_trainer(ctx):
+            yield ctx.finding(
+                self, loads[0],
+                "the tokenizer gains new tokens but this model's embedding matrix is never resized: the new ids "
+                "start at the old vocabulary size and index past the embedding table (IndexError / device-side "
+                "assert) or rows the checkpoint never trained. Call `model.resize_token_embeddings(len(tokenizer))` "
+                "after loading the model",
+                evidence=[ctx.evidence(add, "tokens are added to the tokenizer here")])
+            return
+        # no training: batched generation with a released hub checkpoint, whose table cannot have been resized
+        load = _hub_release_load(ctx, loads)
+        if load is not None and _generates_padded_batches(ctx):
+            yield ctx.finding(
+                self, load,
+                "the tokenizer gains a new token (a new pad token gets the id `len(tokenizer)`) but this released "
+                "checkpoint's embedding table is never resized: every padded batch passed to `generate` looks the "
+                "new id up past the table (IndexError / device-side assert) or in an untrained row. Reuse an "
+                "existing token (`tokenizer.pad_token = tokenizer.eos_token`) or resize the embeddings",
+                evidence=[ctx.evidence(add, "the token is added to the tokenizer here")])

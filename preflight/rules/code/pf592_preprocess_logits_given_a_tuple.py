@@ -13,7 +13,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
-from preflight.rules.code._pf592_support import predictions_used_whole
+from preflight.rules.code._pf592_support import predictions_used_whole, resolve_metric_fn
 
 _Fn = Union[ast.FunctionDef, ast.Lambda]
 # tensor methods that fail on a tuple ("'tuple' object has no attribute 'argmax'")
@@ -52,35 +52,6 @@ def _tuple_outputs(ctx: FileContext) -> Optional[tuple[ast.Call, str]]:
             return call, (f"`{cls}` returns `encoder_last_hidden_state` next to the logits (only `past_key_values` "
                           "is in `keys_to_ignore_at_inference`)")
     return None
-
-
-def _resolve(ctx: FileContext, expr: ast.expr, at: ast.AST) -> Optional[_Fn]:
-    """The function given as ``preprocess_logits_for_metrics``: a lambda, a function of the file, or
-    one element of a tuple a factory of the file returns (``pre, compute = build(metric)``)."""
-    if isinstance(expr, ast.Lambda):
-        return expr
-    if not isinstance(expr, ast.Name):
-        return None
-    defs = {d.name: d for d in ctx.nodes(ast.FunctionDef)}
-    for node in ctx.nodes(ast.Assign):
-        if node.lineno >= getattr(at, "lineno", 0) or len(node.targets) != 1:
-            continue
-        target, value = node.targets[0], node.value
-        if isinstance(target, ast.Tuple) and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-            names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
-            factory = defs.get(value.func.id)
-            if expr.id not in names or factory is None:
-                continue
-            index = names.index(expr.id)
-            inner = {d.name: d for d in factory.body if isinstance(d, ast.FunctionDef)}
-            for ret in ast.walk(factory):
-                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple) and \
-                        len(ret.value.elts) == len(names):
-                    elt = ret.value.elts[index]
-                    if isinstance(elt, ast.Name) and elt.id in inner:
-                        return inner[elt.id]
-            return None
-    return defs.get(expr.id)
 
 
 def _first_param(fn: _Fn) -> Optional[str]:
@@ -189,7 +160,7 @@ first), or drop the extra outputs (`use_cache=False`, `ignore_keys`).
             if expr is None:
                 yield from self._compute_metrics(ctx, call)
                 continue
-            fn = _resolve(ctx, expr, call)
+            fn = resolve_metric_fn(ctx, expr, call)
             param = _first_param(fn) if fn is not None else None
             use = _used_as_tensor(fn, param) if fn is not None and param else None
             if use is None:
@@ -215,7 +186,7 @@ first), or drop the extra outputs (`use_cache=False`, `ignore_keys`).
         text = ctx.parsed.source.text
         if expr is None or "ignore_keys" in text or "prediction_loss_only" in text:
             return
-        fn = _resolve(ctx, expr, call)
+        fn = resolve_metric_fn(ctx, expr, call)
         if not isinstance(fn, ast.FunctionDef):
             return
         use = predictions_used_whole(fn)

@@ -50,6 +50,57 @@ PF514_BAD = [
     # --- expect
     ds_config.json:4: warning: PF514
 """),
+    # DeepSpeedExamples issue 418: DeepSpeed-Chat's config helper hard-codes fp16 for a BLOOMZ model
+    textwrap.dedent("""
+    # --- main.py
+    import argparse
+
+    import deepspeed
+    from transformers import AutoModelForCausalLM
+
+    from ds_utils import get_train_ds_config
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model_name_or_path", type=str)
+    parser.add_argument("--local_rank", type=int, default=-1)
+    args = parser.parse_args()
+    ds_config = get_train_ds_config(stage=3)
+    model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path)
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config=ds_config)
+    # --- ds_utils.py
+    def get_train_ds_config(stage=2):
+        return {
+            "train_batch_size": 32,
+            "train_micro_batch_size_per_gpu": 4,
+            "zero_optimization": {"stage": stage},
+            "fp16": {"enabled": True, "loss_scale_window": 100},
+        }
+    # --- launch
+    deepspeed main.py --model_name_or_path bigscience/bloomz-560m
+    # --- expect
+    ds_utils.py:6: warning: PF514
+"""),
+    # gpt-neo-fine-tuning-example issue 7: GPT-Neo 2.7B under a DeepSpeed config with fp16 on
+    textwrap.dedent("""
+    # --- train.py
+    from transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments
+
+    (args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+    model = AutoModelForCausalLM.from_pretrained("EleutherAI/gpt-neo-2.7B")
+    # --- ds_config.json
+    {
+      "fp16": {
+        "enabled": true
+      },
+      "zero_optimization": {"stage": 3},
+      "train_micro_batch_size_per_gpu": "auto"
+    }
+    # --- launch
+    deepspeed train.py --deepspeed ds_config.json --output_dir out --fp16
+    # --- expect
+    train.py:4: warning: PF514
+"""),
 ]
 
 PF514_GOOD = [
@@ -83,5 +134,44 @@ PF514_GOOD = [
     {"train_micro_batch_size_per_gpu": 4, "fp16": {"enabled": false}, "bf16": {"enabled": true}}
     # --- launch
     deepspeed --num_gpus 1 train.py
+"""),
+    # GPT-NeoX and Pythia were pretrained in fp16: fp16 fine-tuning is their own format
+    textwrap.dedent("""
+    # --- train.py
+    from transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments
+
+    (args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+    model = AutoModelForCausalLM.from_pretrained("EleutherAI/pythia-1.4b")
+    # --- launch
+    python train.py --output_dir out --fp16
+"""),
+    # the fix of DeepSpeedExamples issue 418: the helper's dict switches BLOOMZ to bf16
+    textwrap.dedent("""
+    # --- main.py
+    import argparse
+
+    import deepspeed
+    from transformers import AutoModelForCausalLM
+
+    from ds_utils import get_train_ds_config
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model_name_or_path", type=str)
+    parser.add_argument("--local_rank", type=int, default=-1)
+    args = parser.parse_args()
+    ds_config = get_train_ds_config(stage=3)
+    model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path)
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config=ds_config)
+    # --- ds_utils.py
+    def get_train_ds_config(stage=2):
+        return {
+            "train_batch_size": 32,
+            "train_micro_batch_size_per_gpu": 4,
+            "zero_optimization": {"stage": stage},
+            "bf16": {"enabled": True},
+        }
+    # --- launch
+    deepspeed main.py --model_name_or_path bigscience/bloomz-560m
 """),
 ]

@@ -100,6 +100,7 @@ PF541_BAD = [
     _HF.replace("{fp16}", "False").replace("{enabled}", "true") + """\
 # --- expect
 ds_config.json:4: error: PF541
+ds_config.json:4: warning: PF514
 """,
 ]
 

@@ -8,25 +8,11 @@ from typing import Any, Iterable, Optional, Union
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_support import is_from
 from preflight.rules.base import examples
+from preflight.rules.plan._hf_trainer_subclass import hf_trainer_class
 from preflight.sources import ParsedPython
 
-_TRAINERS = ("Trainer", "Seq2SeqTrainer")
 _OPT_OUT = ("model_accepts_loss_kwargs", "loss_is_scaled_for_ga")
-
-
-def _hf_trainer_class(pctx: PlanContext, script: ParsedPython, cls: ast.ClassDef, depth: int = 0) -> bool:
-    idx = pctx.index(script)
-    for base in cls.bases:
-        qual = idx.qualify(ast.unparse(base)) or ""
-        if any(is_from(qual, "transformers", t) for t in _TRAINERS) or (
-                qual.startswith("trl.") and qual.endswith("Trainer")):
-            return True
-        local = idx.classes.get(ast.unparse(base))
-        if local is not None and local is not cls and depth < 4 and _hf_trainer_class(pctx, script, local, depth + 1):
-            return True
-    return False
 
 
 def _opts_out(cls: ast.ClassDef) -> bool:
@@ -230,7 +216,7 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
             for cls in pctx.index(script).classes.values():
                 method = next((n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                                and n.name == "compute_loss"), None)
-                if method is None or not _hf_trainer_class(pctx, script, cls):
+                if method is None or not hf_trainer_class(pctx, script, cls):
                     continue
                 version = pctx.version("transformers", script)
                 if _rejects_num_items(method) and version is not None and version.at_least(4, 46) \

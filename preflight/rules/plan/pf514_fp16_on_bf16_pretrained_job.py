@@ -12,9 +12,14 @@ from preflight.rules._pf414_support import BF16_PRETRAINED, FP16_PRECISIONS
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 
+_FILE_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".py", ".sh", ".txt", ".csv", ".toml")
+
 
 def _model_id(text: Any) -> bool:
-    return isinstance(text, str) and len(text) < 120 and " " not in text and bool(BF16_PRETRAINED.search(text))
+    """A checkpoint name of a bfloat16-pretrained family; a file path (a config named after the model,
+    ``train_args/sft/full/bloom-1b1-sft-full.json``) is not one."""
+    return isinstance(text, str) and len(text) < 120 and " " not in text \
+        and not text.lower().endswith(_FILE_SUFFIXES) and bool(BF16_PRETRAINED.search(text))
 
 
 def _argv_fp16(argv: list[str]) -> Optional[str]:
@@ -37,15 +42,17 @@ class Fp16OnBf16PretrainedJob(PlanRule):
     severity = Severity.WARNING
     category = Category.CONFIG
     frameworks = ("transformers", "lightning", "hydra")
-    summary = "The launch command or a config trains a T5-family model (pretrained in bfloat16) in fp16"
+    summary = "The launch command or a config trains a model pretrained in bfloat16 (T5, GPT-Neo, BLOOM) in fp16"
     explanation = """
 ## What it finds
 
 A job whose model is a T5-family checkpoint (`t5-*`, `google/flan-t5-*`,
-`google/t5-v1_1-*`, `mt5`, `byt5`, `ul2`), named in a script, a config or the
+`google/t5-v1_1-*`, `mt5`, `byt5`, `ul2`), a GPT-Neo (`EleutherAI/gpt-neo-*`) or a
+BLOOM/BLOOMZ checkpoint (`bigscience/bloom*`), named in a script, a config or the
 launch command, and whose fp16 switch is in the launch command (`--fp16`,
 `--mixed_precision fp16`, `--precision 16`) or a config (`precision: 16-mixed`,
-`fp16: true`, `mixed_precision: fp16`, a DeepSpeed config's `"fp16": {"enabled": true}`:
+`fp16: true`, `mixed_precision: fp16`, a DeepSpeed config's `"fp16": {"enabled": true}`, also in a dict a
+helper returns:
 DeepSpeed issue 643, T5-large under ZeRO-2 logging "OVERFLOW! Skipping step" with a NaN loss).
 PF423 covers the same bug when both sit
 in one script.
@@ -54,7 +61,9 @@ in one script.
 
 These models were pretrained in bfloat16; float16 cannot hold some of their
 activations, which overflow to inf and turn the loss into NaN (transformers
-issues 14189 and 23918; dialogsum issue 14).
+issues 14189 and 23918; dialogsum issue 14; GPT-Neo: transformers issue 11076 and
+gpt-neo-fine-tuning-example issue 7, "OVERFLOW! Rank 0 Skipping step" on every step; BLOOMZ-560m:
+DeepSpeedExamples issue 418, "Current loss scale already at minimum").
 
 ## How to fix it
 
@@ -93,6 +102,14 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
                         yield pctx.config_finding(self, config, (*path, key),
                                                   message.format(how=f"`{key}: {value}` in {config.path}"))
                         return
+        # a DeepSpeed config dict a helper builds in code (DeepSpeed-Chat's get_train_ds_config: "fp16":
+        # {"enabled": True} for bigscience/bloomz-560m, DeepSpeedExamples issue 418): the plan's precision fact
+        fact = pctx.plan.resolve("precision.mode")
+        if fact is not None and fact.source.kind == "config" and fact.value in FP16_PRECISIONS:
+            found = pctx.fact_finding(self, fact, message.format(how=f"`{fact.source.key or 'fp16'}` in "
+                                                                     f"{fact.source.path}"))
+            if found is not None:
+                yield found
 
     def _model(self, pctx: PlanContext) -> Optional[tuple[str, Any]]:
         for script in pctx.scripts:
@@ -102,16 +119,20 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
                     return node.value, lambda m, s=script, n=node: pctx.code_finding(self, s, n, m)
         argv = list(pctx.project.argv)
         for tok in argv:
-            if _model_id(tok) and not tok.startswith("-") and not tok.endswith(".py"):
+            if _model_id(tok) and not tok.startswith("-"):
                 first = pctx.scripts[0] if pctx.scripts else None
                 if first is None:
                     return None
                 script, node = _load_site(pctx.scripts) or (first, first.tree.body[0] if first.tree.body else first.tree)
                 return tok, lambda m, s=script, n=node: pctx.code_finding(self, s, n, m)
-        for config in hydra_yaml_configs(pctx):
+        hydra = hydra_yaml_configs(pctx)
+        # other configs (an arguments JSON a launch option names: Firefly's train_args/*.json) count by a
+        # model key only
+        for config in hydra + [c for c in pctx.configs if all(c is not h for h in hydra)]:
             for path, mapping in walk(config.data):
                 for key, value in mapping.items():
-                    if _model_id(value) and ("/" in value or value.startswith("t5")):
+                    keyed = any(config is h for h in hydra) or "model" in str(key).lower()
+                    if keyed and _model_id(value) and ("/" in value or value.startswith("t5")):
                         return value, lambda m, c=config, p=(*path, key): pctx.config_finding(self, c, p, m)
         return None
 
