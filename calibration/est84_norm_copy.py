@@ -14,7 +14,9 @@ Part 2 replays, through ``calibration/caching_allocator.py`` (the CUDA caching a
 the step of held-out-40's BELLE rows (BLOOM-560M / 1B1 full fine-tune, DeepSpeed fp16 ZeRO-1/2 on two
 GPUs, LianjiaTech/BELLE#402) for rank 0, which holds the embedding (the first parameter of the flat
 group), and rank 1, whose largest slice is a block matrix: backward's largest freed block, then the
-norm's fp64 copy (freed), the flat 16-bit copy of the partition and its fp32 cast (alive together).
+norm's fp64 copy (freed), the flat 16-bit copy of the partition and its fp32 cast (alive together);
+and for ZeRO-3 (the same order in ``DeepSpeedZeroOptimizer_Stage3.step``), whose ranks each hold half
+of every parameter.
 It prints the new segments the replay takes and ``step_segments.new_segments``'s figure for the same
 sizes.
 
@@ -88,8 +90,11 @@ def segments() -> list:
         part = total // 2
         backward = max(tokens * 250_880 * 4, embedding * 2)   # fp32 logits, the tied head's fp16 grad
         flat, fp32 = part * 2, part * 4
-        for rank, largest in (("rank 0", embedding), ("rank 1", matrix)):
-            norm = 8 * min(largest, part)
+        # ZeRO-1/2: rank 0's partition holds the embedding, rank 1's largest is a block matrix;
+        # ZeRO-3: every parameter partitioned on its own, each rank holds half the embedding
+        for rank, norm in (("ZeRO-1/2 rank 0", 8 * min(embedding, part)),
+                           ("ZeRO-1/2 rank 1", 8 * min(matrix, part)),
+                           ("ZeRO-3 either rank", 8 * embedding // 2)):
             out.append({"row": name, "rank": rank, "norm_copy_bytes": norm,
                         "replayed_new_bytes": replay(backward, norm, flat, fp32),
                         "new_segments_bytes": int(new_segments(float(backward), float(norm),

@@ -45,8 +45,14 @@ def test_norm_copy_is_the_largest_slice_in_fp64():
     assert zero12_step_norm_copy(inp, EMBEDDING, total, 16) == 8 * total / 16
 
 
-def test_offload_and_zero3_make_no_step_norm_copy():
-    for kw in (dict(offload_optimizer="cpu"), dict(zero_stage=3), dict(zero_stage=0, world_size=1)):
+def test_zero3_copies_its_partition_of_the_largest_parameter():
+    # ZeRO-3 partitions every parameter on its own: a rank's slice is 1/n of the embedding
+    assert zero12_step_norm_copy(_inp(zero_stage=3), EMBEDDING, 559_214_592, 2) == 8 * EMBEDDING / 2
+
+
+def test_offload_and_no_zero_make_no_step_norm_copy():
+    for kw in (dict(offload_optimizer="cpu"), dict(zero_stage=3, offload_optimizer="cpu"),
+               dict(zero_stage=0, world_size=1)):
         assert zero12_step_norm_copy(_inp(**kw), EMBEDDING, 559_214_592, 2) == 0.0, kw
 
 
@@ -95,3 +101,16 @@ def test_committed_measurement_and_replay():
     for row in data["part2"]:
         # the rule and the allocator's replay agree within the 2 MiB segment rounding
         assert abs(row["replayed_new_bytes"] - row["new_segments_bytes"]) <= 2 * 2 ** 21, row
+
+
+def test_bloom_zero3_step_takes_new_segments_by_hand():
+    est = estimate(_inp(zero_stage=3))
+    bwd, opt = est.phases["backward"], est.phases["optimizer"]
+    part = 559_214_592 / 2
+    norm, flat, fp32 = 8 * EMBEDDING / 2, 2 * part, 4 * part
+    # backward's largest block: the 512 x 250,880 fp32 logits (0.48 GiB), below the norm's copy
+    # (0.96 GiB); the flat copy fits the norm's free block, the fp32 cast not the rest
+    assert 512 * 250880 * 4 < norm and flat <= norm < flat + fp32
+    assert abs(opt["step_segments"] - (_tensors(bwd) + norm + fp32 - _tensors(opt))) <= 2 ** 20
+    assert est.phase == "optimizer"
+    assert est.reclaimable[1] >= opt["step_segments"]

@@ -1,4 +1,4 @@
-"""Reserved memory at a ZeRO-1/2 optimizer step: the step's partition-sized tensors cannot use the
+"""Reserved memory at a ZeRO optimizer step: the step's partition-sized tensors cannot use the
 blocks backward freed (est70).
 
 ``DeepSpeedZeroOptimizer.step`` (terms_sharded.zero12_step_grads; DeepSpeed v0.19.2
@@ -29,6 +29,9 @@ When it is larger than every block backward freed it takes a new segment of its 
 copy and then the fp32 cast are served from that segment's free block while they fit (best fit:
 backward's blocks are smaller), and take segments of their own when they do not
 (``calibration/est84_norm_copy.py`` replays the sequence through ``calibration/caching_allocator.py``).
+ZeRO-3's step makes the same single tensors in the same order (the norm over each parameter's own
+partition, then per sub-group ``self.flatten(self.averaged_gradients[sub_group_id]).to(fp32)``:
+``terms_sharded.zero3_step_grads``), so the same rule covers it.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from preflight.estimate.inputs import EstimateInput
-from preflight.estimate.terms import zero12_step_grads, zero12_step_norm_copy
+from preflight.estimate.terms import zero3_step_grads, zero12_step_grads, zero12_step_norm_copy
 
 #: terms outside the allocator or reserved-only (not tensors a phase allocates)
 _NOT_ALLOCATED = ("cuda_context", "nccl_buffers", "stream_cache", "length_cache", "pending_frees",
@@ -73,14 +76,18 @@ def step_segments(inp: EstimateInput, arch: Any, prm: Any, terms: dict[str, dict
                   ec: float = 2.0) -> float:
     """Reserved bytes the optimizer phase holds beyond its own tensors (0 when its large tensors
     fit a block backward freed)."""
-    if (inp.mode != "train" or inp.zero_stage not in (1, 2) or inp.offload_optimizer or inp.lora_r
-            or inp.quant or "optimizer" not in terms or "backward" not in terms):
+    if (inp.mode != "train" or inp.zero_stage < 1 or inp.fsdp is not None or inp.offload_optimizer
+            or inp.lora_r or inp.quant or "optimizer" not in terms or "backward" not in terms):
         return 0.0
-    fp32_grad, flat = zero12_step_grads(inp, float(prm.total), max(inp.world_size, 1), ec)
+    n = max(inp.world_size, 1)
+    if inp.zero_stage >= 3:
+        fp32_grad, flat = zero3_step_grads(inp, float(prm.total), n, ec, float(prm.largest))
+    else:
+        fp32_grad, flat = zero12_step_grads(inp, float(prm.total), n, ec)
     largest = largest_backward_block(inp, arch, prm, terms["backward"].get("logits_loss", 0.0), ec)
     # a client optimizer's partition-sized temporaries (zero_client_optim) are single tensors too
     temps = terms["optimizer"].get("optimizer_temporaries", 0.0)
-    norm = zero12_step_norm_copy(inp, float(prm.largest), float(prm.total), max(inp.world_size, 1))
+    norm = zero12_step_norm_copy(inp, float(prm.largest), float(prm.total), n)
     new = new_segments(largest, norm, (flat, fp32_grad, temps))
     if not new:
         return 0.0

@@ -257,10 +257,17 @@ def zero12_step_norm_copy(inp: EstimateInput, largest_trainable: float, trainabl
     partition (rank 0 holds the first parameters of the flat group, a causal LM's embedding:
     the rank the estimate follows), at most the partition (``trainable / n`` elements).
     Under optimizer offload the same copies are made as gradients go to the host
-    (``zero12_offload_grad_copies``)."""
-    if (inp.mode != "train" or inp.zero_stage not in (1, 2) or inp.offload_optimizer
+    (``zero12_offload_grad_copies``). ZeRO-3's step does the same before its sub-groups' flat
+    copies (``DeepSpeedZeroOptimizer_Stage3.get_grad_norm_direct``: ``g.to(device).double()
+    .norm(2)``, v0.9.2 line 1498, v0.13.3 line 1749, edaa722 line 2285; ``step`` computes
+    ``_get_norm_groups()`` before ``_prepare_fp32_grad_for_sub_group``), on each parameter's own
+    partition, ``1/n`` of it."""
+    if (inp.mode != "train" or inp.zero_stage < 1 or inp.fsdp is not None or inp.offload_optimizer
             or largest_trainable <= 0 or trainable <= 0):
         return 0.0
+    if inp.zero_stage >= 3:
+        # every parameter is partitioned on its own: a rank holds 1/n of the largest
+        return 8.0 * min(float(largest_trainable), float(trainable)) / max(n, 1)
     return 8.0 * min(float(largest_trainable), float(trainable), float(trainable) / max(n, 1))
 
 
