@@ -110,7 +110,7 @@ def test_bloom_zero3_step_takes_new_segments_by_hand():
     norm, flat, fp32 = 8 * EMBEDDING / 2, 2 * part, 4 * part
     # backward's largest block: the 512 x 250,880 fp32 logits (0.48 GiB), below the norm's copy
     # (0.96 GiB); the flat copy fits the norm's free block, the fp32 cast not the rest
-    assert 512 * 250880 * 4 < norm and flat <= norm < flat + fp32
+    assert norm > 512 * 250880 * 4 and flat <= norm < flat + fp32
     assert abs(opt["step_segments"] - (_tensors(bwd) + norm + fp32 - _tensors(opt))) <= 2 ** 20
     assert est.phase == "optimizer"
     assert est.reclaimable[1] >= opt["step_segments"]
