@@ -1,4 +1,4 @@
-"""Reserved memory at a ZeRO-1/2 optimizer step: the step's partition-sized tensors cannot use the
+"""Reserved memory at a ZeRO optimizer step: the step's partition-sized tensors cannot use the
 blocks backward freed (est70).
 
 ``DeepSpeedZeroOptimizer.step`` (terms_sharded.zero12_step_grads; DeepSpeed v0.19.2
@@ -21,6 +21,17 @@ the LM head's 16-bit gradient (freed once reduced). The extra is reserved only (
 ``step_segments``): wholly free segments, released before an out-of-memory error, so the verdict
 does not count it (like ``stream_cache``). Full fine-tunes only (an adapter's partition is small);
 not under optimizer offload (the step runs on the host).
+
+est84: before it flattens, the step takes each gradient slice of the partition to fp64 for the
+norm (``terms_sharded.zero12_step_norm_copy``): the largest, the embedding's on rank 0 of a causal
+LM, is a single tensor of 8 bytes per element, freed before the flat copy and its cast are made.
+When it is larger than every block backward freed it takes a new segment of its own; the flat
+copy and then the fp32 cast are served from that segment's free block while they fit (best fit:
+backward's blocks are smaller), and take segments of their own when they do not
+(``calibration/est84_norm_copy.py`` replays the sequence through ``calibration/caching_allocator.py``).
+ZeRO-3's step makes the same single tensors in the same order (the norm over each parameter's own
+partition, then per sub-group ``self.flatten(self.averaged_gradients[sub_group_id]).to(fp32)``:
+``terms_sharded.zero3_step_grads``), so the same rule covers it.
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from preflight.estimate.inputs import EstimateInput
-from preflight.estimate.terms import zero12_step_grads
+from preflight.estimate.terms import zero3_step_grads, zero12_step_grads, zero12_step_norm_copy
 
 #: terms outside the allocator or reserved-only (not tensors a phase allocates)
 _NOT_ALLOCATED = ("cuda_context", "nccl_buffers", "stream_cache", "length_cache", "pending_frees",
@@ -44,18 +55,40 @@ def largest_backward_block(inp: EstimateInput, arch: Any, prm: Any, logits_loss:
     return max(act, logits, float(prm.lm_head) * ec)
 
 
+def new_segments(largest: float, first: float, later: tuple[float, ...]) -> float:
+    """Bytes of the new segments a step takes: ``first`` (the norm's fp64 copy), freed before
+    ``later`` (alive together) are made; a request no larger than ``largest`` (backward's largest
+    freed block) reuses backward's blocks, a larger one the free part of ``first``'s segment
+    while it fits, else a segment of its own (see the module)."""
+    big = [x for x in later if x > largest]
+    if first <= largest:
+        return sum(big)
+    free, new = first, first
+    for x in big:
+        if x <= free:
+            free -= x
+        else:
+            new += x
+    return new
+
+
 def step_segments(inp: EstimateInput, arch: Any, prm: Any, terms: dict[str, dict[str, float]],
                   ec: float = 2.0) -> float:
     """Reserved bytes the optimizer phase holds beyond its own tensors (0 when its large tensors
     fit a block backward freed)."""
-    if (inp.mode != "train" or inp.zero_stage not in (1, 2) or inp.offload_optimizer or inp.lora_r
-            or inp.quant or "optimizer" not in terms or "backward" not in terms):
+    if (inp.mode != "train" or inp.zero_stage < 1 or inp.fsdp is not None or inp.offload_optimizer
+            or inp.lora_r or inp.quant or "optimizer" not in terms or "backward" not in terms):
         return 0.0
-    fp32_grad, flat = zero12_step_grads(inp, float(prm.total), max(inp.world_size, 1), ec)
+    n = max(inp.world_size, 1)
+    if inp.zero_stage >= 3:
+        fp32_grad, flat = zero3_step_grads(inp, float(prm.total), n, ec, float(prm.largest))
+    else:
+        fp32_grad, flat = zero12_step_grads(inp, float(prm.total), n, ec)
     largest = largest_backward_block(inp, arch, prm, terms["backward"].get("logits_loss", 0.0), ec)
     # a client optimizer's partition-sized temporaries (zero_client_optim) are single tensors too
     temps = terms["optimizer"].get("optimizer_temporaries", 0.0)
-    new = sum(x for x in (flat, fp32_grad, temps) if x > largest)
+    norm = zero12_step_norm_copy(inp, float(prm.largest), float(prm.total), n)
+    new = new_segments(largest, norm, (flat, fp32_grad, temps))
     if not new:
         return 0.0
     backward = sum(v for t, v in terms["backward"].items() if t not in _NOT_ALLOCATED)

@@ -240,6 +240,37 @@ def zero12_step_grads(inp: EstimateInput, trainable: float, n: int,
     return part * 4.0, (part * grad_bytes if grad_bytes < 4 else 0.0)
 
 
+def zero12_step_norm_copy(inp: EstimateInput, largest_trainable: float, trainable: float,
+                          n: int) -> float:
+    """ZeRO-1/2's optimizer step on the GPU: the fp64 copy of the largest gradient slice of the
+    rank's partition made for the gradient norm (bytes; 0 under optimizer offload, est84).
+
+    ``DeepSpeedZeroOptimizer.step`` computes the norm (``scaled_global_norm`` ->
+    ``get_grad_norm_direct(self.averaged_gradients[i], ...)``) before it flattens the partition
+    (``zero12_step_grads``), and takes every gradient slice of the partition to fp64 on the way:
+    ``g.data.double().norm(2)`` (deepspeed ``runtime/zero/stage_1_and_2.py`` v0.9.2 e0e8085 line
+    1509), ``torch.norm(g.data.double().detach(), norm_type)`` (v0.13.3 afdf028 line 1685),
+    ``torch.linalg.vector_norm(g.data.double().detach(), ...)`` (edaa722 of 2026-08 line 2089):
+    8 bytes per element, freed at the end of its statement, so one at a time. The overflow check
+    before it (``_has_inf_or_nan``: ``x.float()``) copies at 4 bytes per element, smaller. The
+    largest slice is the largest trainable parameter when it lies wholly in the rank's
+    partition (rank 0 holds the first parameters of the flat group, a causal LM's embedding:
+    the rank the estimate follows), at most the partition (``trainable / n`` elements).
+    Under optimizer offload the same copies are made as gradients go to the host
+    (``zero12_offload_grad_copies``). ZeRO-3's step does the same before its sub-groups' flat
+    copies (``DeepSpeedZeroOptimizer_Stage3.get_grad_norm_direct``: ``g.to(device).double()
+    .norm(2)``, v0.9.2 line 1498, v0.13.3 line 1749, edaa722 line 2285; ``step`` computes
+    ``_get_norm_groups()`` before ``_prepare_fp32_grad_for_sub_group``), on each parameter's own
+    partition, ``1/n`` of it."""
+    if (inp.mode != "train" or inp.zero_stage < 1 or inp.fsdp is not None or inp.offload_optimizer
+            or largest_trainable <= 0 or trainable <= 0):
+        return 0.0
+    if inp.zero_stage >= 3:
+        # every parameter is partitioned on its own: a rank holds 1/n of the largest
+        return 8.0 * min(float(largest_trainable), float(trainable)) / max(n, 1)
+    return 8.0 * min(float(largest_trainable), float(trainable), float(trainable) / max(n, 1))
+
+
 #: DeepSpeed releases whose ZeRO-1/2 offloaded step copies the fp32 partition to the GPU
 #: (terms.zero12_offload_step_copy): from v0.14.1 (7b5b066, "fix pagable h2d memcpy", #5301)
 #: to before v0.17.0 (17c8be0, "Fix the GPU memory usage of ZeRO-Offload", #7309).

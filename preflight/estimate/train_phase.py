@@ -59,6 +59,7 @@ from preflight.estimate.terms import (
     zero12_offload_step_copy,
     zero12_reduce_copy,
     zero12_step_grads,
+    zero12_step_norm_copy,
 )
 from preflight.estimate.train_activations import _train_activations
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
@@ -346,9 +347,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                          f"stream keeps {copies / 1024 ** 3:.2f} GiB of blocks from the per-parameter "
                          "fp64 norm and fp32 copies made as gradients go to the host (reserved, "
                          "released before an out-of-memory error)")
+    ag_bytes = 0.0
     if inp.zero_stage in (1, 2) and sharded and trainable:
-        ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
-        ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
+        ag_bytes = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable) * max(base_bytes, 2.0)
+        ph.add("optimizer", "zero_buckets", ag_bytes, pb)
     if inp.zero_stage in (1, 2) and trainable:
         # the step's fp32 gradient of the rank's partition and, while it is made, the flat
         # 16-bit copy it is cast from, at any world size (terms.zero12_step_grads); under
@@ -356,6 +358,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # the GPU (terms.zero12_offload_step_copy)
         fp32_grad, flat = zero12_step_grads(inp, trainable, n if sharded else 1, grad_bytes)
         ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+        # before them, alone, the norm's fp64 copy of the largest gradient slice of the partition
+        # (terms.zero12_step_norm_copy, est84): what it holds beyond the step's other buffers
+        norm = zero12_step_norm_copy(inp, largest_trained, trainable, n if sharded else 1)
+        ph.add("optimizer", "zero_buckets", max(norm - fp32_grad - flat - ag_bytes, 0.0), pb)
         # a client optimizer (the HF Trainer's, no optimizer in the DeepSpeed config) steps the
         # flat partition: partition-sized temporaries (zero_client_optim)
         ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
