@@ -160,6 +160,11 @@ class _Pass(_ModelPass):
             # ``--use_checkpoint`` handed to the model as ``use_checkpoint=args.use_checkpoint`` (timm/Swin/BEiT
             # models' activation checkpointing switch; MCG-NJU/VideoMAE run_class_finetuning.py:133,314)
             found = self.value("use_checkpoint")
+        if found is not None and found[2].kind == "default" and _as_bool(found[1]) is False:
+            from preflight.adapters.cliargs_help import enabled_in_project
+
+            if enabled_in_project(self):
+                found = None  # the library's default False, while the project's code turns it on itself
         if found is not None and _as_bool(found[1]) is not None:
             self.add("memory.gradient_checkpointing", _as_bool(found[1]), found[2], found[3])
         found = self.value("optim")

@@ -314,11 +314,17 @@ def library_origin(tree: Optional[ast.Module], c: ast.expr) -> bool:
     return star
 
 
+# transformers' Seq2SeqTrainingArguments subclasses TrainingArguments and keeps its fields and defaults
+# (hiyouga/ChatGLM-Efficient-Tuning @ 3c12daa src/glmtuner/tuner/core/parser.py:26 parses it beside its own classes)
+_LIBRARY_ALIASES = {"Seq2SeqTrainingArguments": "TrainingArguments"}
+
+
 def _library_classes(arg: ast.expr, decl: Declared, tree: Optional[ast.Module] = None) -> None:
     classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
     for c in classes:
-        lib = _name_of(c)
-        decl.given.add(lib)
+        name = _name_of(c)
+        decl.given.add(name)
+        lib = _LIBRARY_ALIASES.get(name, name)
         if lib in _LIBRARY and not library_origin(tree, c):
             continue
         for key, value in _LIBRARY.get(lib, {}).items():

@@ -200,6 +200,36 @@ def project_parser_defaults(cli: Any) -> None:
                                             f"{said} dataloader_pin_memory=True (transformers 4.3-5.24)"), "low")
 
 
+_ENABLES_CKPT = re.compile(r"\.gradient_checkpointing_enable\s*\(")
+
+
+def enabled_in_project(cli: Any) -> bool:
+    """Whether the script or a local module it reaches (four import levels) calls
+    ``model.gradient_checkpointing_enable()`` itself, so that a parser's declared default
+    ``gradient_checkpointing`` False says nothing: hiyouga/ChatGLM-Efficient-Tuning @ 3c12daa
+    ``src/glmtuner/extras/misc.py:69,77-79`` (``prepare_model_for_training(..., use_gradient_checkpointing=True)``
+    called by ``tuner/core/loader.py:133``) beside Seq2SeqTrainingArguments' default False."""
+    from pathlib import Path
+
+    from preflight.adapters.pytorch_local import _imported_up
+
+    from preflight.sources import read_text_limited
+
+    script = cli.script
+    if _ENABLES_CKPT.search(script.source.text):
+        return True
+    if script.tree is None or script.source.path is None:
+        return False
+    root = Path(str(cli.project.root)) if cli.project.root else None
+    for local in _imported_up(script.tree, Path(str(script.source.path)).resolve().parent, root, depth=4, limit=40):
+        try:
+            if _ENABLES_CKPT.search(read_text_limited(local, errors="replace")):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 _STAGE_HELP = re.compile(r"\bzero[\s_-]*stage\b|\bzero\s+optimi[sz]ation\s+stage\b", re.I)
 _DS_IMPORT = re.compile(r"^\s*(import deepspeed\b|from deepspeed\b)", re.M)
 

@@ -361,8 +361,13 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         # training/parser_common.py): its module next, before the other imports wait their turn
         # A package imported whole (``import config``) whose ``__init__.py`` imports its own modules
         # (``from . import base``, epfml/llm-baselines src/config/): those are what the package is, next too
+        # A class some HfArgumentParser read so far is handed (hiyouga/ChatGLM-Efficient-Tuning @ 3c12daa
+        # src/glmtuner/tuner/core/parser.py:10-26 takes ModelArguments, ... from glmtuner.hparams, whose
+        # __init__.py imports each from its own module): its module next too, before the module cap is spent
+        # on the rest of the package (the sft/rm/ppo workflows the same __init__.py imports)
         whole = found.name == "__init__.py" and not name
-        ahead = [entry for entry in more if (entry[1] and entry[1] in wanted) or (whole and entry[0].startswith("."))]
+        ahead = [entry for entry in more if (entry[1] and (entry[1] in wanted or entry[1] in decl.given))
+                 or (whole and entry[0].startswith("."))]
         queue[:0] = ahead
         queue.extend(entry for entry in more if entry not in ahead)
         trees.append((tree, shown))

@@ -8,7 +8,12 @@
 * facebookresearch/fairseq ``fairseq_cli/hydra_train.py``: ``config_path=os.path.join("..", "fairseq",
   "config")``;
 * a module-level constant: ``main_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))`` then
-  ``config_path=os.path.join(main_dir, "new_rl", "config")``; ``Path(__file__).parent / "conf"``.
+  ``config_path=os.path.join(main_dir, "new_rl", "config")``; ``Path(__file__).parent / "conf"``;
+* atong01/conditional-flow-matching ``runner/src/train.py:3-8,126`` (cacd4dc, the lightning-hydra-template):
+  ``root = pyrootutils.setup_root(search_from=__file__, indicator=[".git", "pyproject.toml", "README.md"],
+  ...)`` then ``config_path=root / "configs"``: the nearest folder at or above the script holding one of
+  the indicator files (a path lookup, as ``pyrootutils``/``rootutils`` ``find_root`` does), kept only
+  inside the project.
 
 Read: string literals, ``__file__``, ``os.path.join/dirname/abspath/realpath/normpath``, ``Path(...)``,
 ``.parent``, ``.resolve()``, ``/``, ``.joinpath(...)``, ``str(...)``, ``importlib.resources.files("pkg")``
@@ -26,6 +31,9 @@ from typing import Any, Optional
 _OS_PATH = ("os.path.join", "os.path.dirname", "os.path.abspath", "os.path.realpath", "os.path.normpath",
             "path.join", "path.dirname", "path.abspath", "path.realpath", "path.normpath")
 _FILES = ("files", "importlib.resources.files", "importlib_resources.files", "resources.files")
+_ROOT_FINDERS = ("pyrootutils.setup_root", "rootutils.setup_root", "pyrootutils.find_root", "rootutils.find_root")
+# pyrootutils/rootutils find_root's default indicator
+_ROOT_INDICATORS = (".project-root", "setup.cfg", "setup.py", ".git", "pyproject.toml")
 
 
 def _dotted(node: ast.AST) -> str:
@@ -122,6 +130,8 @@ class _Paths:
         if isinstance(node, ast.Attribute) and node.attr == "parent":
             inner = self.value(node.value, depth + 1)
             return inner.parent if isinstance(inner, Path) else None
+        if isinstance(node, ast.Call) and self._root_finder(_dotted(node.func)):
+            return self._found_root(node, depth)
         if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args) or node.keywords:
             return None
         name = _dotted(node.func)
@@ -162,6 +172,43 @@ class _Paths:
             if op == "dirname":
                 return one.parent if isinstance(one, Path) else os.path.dirname(str(one))
             return one if isinstance(one, Path) else None  # abspath/realpath of a relative text: the cwd's
+        return None
+
+    def _root_finder(self, name: str) -> bool:
+        """Whether ``name`` calls ``(py)rootutils.setup_root``/``find_root`` (bare when imported from there)."""
+        if name in _ROOT_FINDERS:
+            return True
+        if name not in ("setup_root", "find_root") or self.tree is None:
+            return False
+        return any(isinstance(s, ast.ImportFrom) and s.module in ("pyrootutils", "rootutils")
+                   and any(a.name == name and a.asname is None for a in s.names) for s in self.tree.body)
+
+    def _found_root(self, call: ast.Call, depth: int) -> Optional[Path]:
+        """The folder ``setup_root(search_from, indicator)`` returns: the nearest of ``search_from`` and
+        its parents holding an indicator file, looked up inside the project only; None when unknown."""
+        kw = {k.arg: k.value for k in call.keywords if k.arg is not None}
+        where = call.args[0] if call.args else kw.get("search_from")
+        which = call.args[1] if len(call.args) > 1 else kw.get("indicator")
+        start = self.value(where, depth + 1) if where is not None else None
+        if not isinstance(start, Path) or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords):
+            return None
+        names: list[str] = []
+        if which is None:
+            names = list(_ROOT_INDICATORS)
+        elif isinstance(which, ast.Constant) and isinstance(which.value, str):
+            names = [which.value]
+        elif isinstance(which, (ast.List, ast.Tuple)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in which.elts):
+            names = [str(e.value) for e in which.elts]  # type: ignore[attr-defined]
+        if not names:
+            return None
+        top = Path(os.path.normpath(str(self.root.resolve())))
+        for d in (start, *start.parents):
+            if d != top and top not in d.parents:
+                return None
+            if any((d / n).exists() for n in names):
+                return d
         return None
 
     @staticmethod

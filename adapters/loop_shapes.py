@@ -194,6 +194,8 @@ class LoopShapesAdapter(Adapter):
             idx = project.index(script)
             self.accumulation(project, plan, script, idx)
             if plan.value("batch.grad_accum") is None:
+                self.micro_loop(project, plan, script, idx)
+            if plan.value("batch.grad_accum") is None:
                 self.every_batch(project, plan, script)
             self.gpt_config(project, plan, script, idx)
             self.fabric(project, plan, script, idx)
@@ -233,6 +235,22 @@ class LoopShapesAdapter(Adapter):
                                         detail=f"{detail}; {resolved.detail}" if resolved.detail else detail)
             self.add_checked(plan, "batch.grad_accum", resolved.value, source, "medium")
             return
+
+    def micro_loop(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:
+        """``for _ in range(K): ... loss.backward()`` inside the training loop (adapters/micro_loop.py)."""
+        from preflight.adapters.micro_loop import micro_steps
+
+        got = micro_steps(idx, script.tree)
+        if got is None:
+            return
+        loop, resolved = got
+        count = ast.unparse(loop.iter.args[0]) if isinstance(loop.iter, ast.Call) else "K"
+        detail = f"backward() in every pass of a range({count}) micro-step loop " \
+                 f"with no optimizer step: {resolved.value} micro-batches per step"
+        if resolved.detail:
+            detail += f"; {resolved.detail}"
+        self.add_checked(plan, "batch.grad_accum", resolved.value,
+                         project.source(script, loop, "code", key=resolved.key, detail=detail), "medium")
 
     # -- the optimizer steps on every batch -----------------------------------------------
     def every_batch(self, project: Project, plan: TrainingPlan, script: Any) -> None:

@@ -149,6 +149,8 @@ class _PrecisionPass(_OptimDataPass):
                     found = True
                     self.add("precision.mode", dtype, self.src(site.call, f"{site.label}(): 16-bit weights"),
                              self.conf(site))
+        if not found:
+            found = self.data_cast()
         if found:
             return
         if any(site.last in _HF_TRAINING_ARGS for site in self.calls):
@@ -172,6 +174,18 @@ class _PrecisionPass(_OptimDataPass):
         if not self.pretrained and self.model_names:
             self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
                                                         "PyTorch computes in fp32", "default"), "medium")
+
+    def data_cast(self) -> bool:
+        """Weights cast in place, ``m.weight.data = m.weight.data.bfloat16()`` (adapters/weight_data_cast.py)."""
+        from preflight.adapters.weight_data_cast import data_cast
+
+        got = data_cast(self.script.tree, self.model_names)
+        if got is None:
+            return False
+        node, dtype = got
+        self.add("precision.mode", dtype, self.src(node, f"weights cast to {dtype} in place through .data, "
+                                                   "no autocast: 16-bit weights"), "medium")
+        return True
 
     def constructor_cast(self) -> bool:
         """The model's own ``__init__`` casts it to 16 bits (adapters/model_cast_init.py): 16-bit weights."""

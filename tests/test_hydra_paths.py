@@ -125,3 +125,59 @@ def test_pathlib_parent_config_path(cli, tmp_path):
     res = cli("audit", "scripts/train.py", "--emit-plan", "json", cwd=tmp_path)
     assert res.code in (0, 1), res.err
     assert json.loads(res.out)["fields"]["data.seq_len"][0]["value"] == 2048
+
+
+# atong01/conditional-flow-matching @ cacd4dc8a5b6f50de63780e8f73754c9371f15db: runner/src/train.py:1-8,126
+# (the lightning-hydra-template: root = pyrootutils.setup_root(search_from=__file__, indicator=[".git",
+# "pyproject.toml", "README.md"], pythonpath=True, dotenv=True); @hydra.main(version_base="1.2",
+# config_path=root / "configs", config_name="train.yaml")), launched from runner/ as src/train.py.
+ROOTUTILS = {
+    "runner/.project-root": "",
+    "runner/src/train.py": """\
+        import pyrootutils
+
+        root = pyrootutils.setup_root(search_from=__file__, indicator=".project-root", pythonpath=True)
+
+        import hydra
+
+
+        @hydra.main(version_base="1.2", config_path=root / "configs", config_name="train.yaml")
+        def main(cfg):
+            return cfg.data.seq_len
+    """,
+    "runner/configs/train.yaml": """\
+        data:
+          seq_len: 1024
+    """,
+}
+
+
+def test_rootutils_setup_root_config_path(cli, tmp_path):
+    write(tmp_path, ROOTUTILS)
+    res = cli("audit", "src/train.py", "--emit-plan", "json", cwd=tmp_path / "runner")
+    assert res.code in (0, 1), res.err
+    seq = json.loads(res.out)["fields"]["data.seq_len"][0]
+    assert seq["value"] == 1024 and seq["source"]["path"].endswith("configs/train.yaml")
+
+
+def test_rootutils_list_indicator_and_bare_import(cli, tmp_path):
+    files = {k: v for k, v in ROOTUTILS.items() if k != "runner/.project-root"}
+    files["runner/README.md"] = "# runner\n"
+    files["runner/src/train.py"] = files["runner/src/train.py"].replace(
+        "import pyrootutils", "from rootutils import setup_root").replace(
+        'pyrootutils.setup_root(search_from=__file__, indicator=".project-root"',
+        'setup_root(__file__, indicator=[".git", "README.md"]')
+    write(tmp_path, files)
+    res = cli("audit", "src/train.py", "--emit-plan", "json", cwd=tmp_path / "runner")
+    assert res.code in (0, 1), res.err
+    assert json.loads(res.out)["fields"]["data.seq_len"][0]["value"] == 1024
+
+
+def test_rootutils_without_indicator_file_stays_unknown(cli, tmp_path):
+    """Silent twin: no folder of the project holds the indicator (setup_root would raise, or find a
+    folder outside the project): the directory is not guessed, the job is not composed."""
+    files = {k: v for k, v in ROOTUTILS.items() if k != "runner/.project-root"}
+    write(tmp_path, files)
+    res = cli("audit", "src/train.py", "--", cwd=tmp_path / "runner")
+    assert res.code == 3
+    assert "config_path" in res.out + res.err
