@@ -284,6 +284,7 @@ FILE = {
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
     "PF730": "code.pf730_resume_only_in_training_arguments",
+    "PF731": "code.pf731_checkpoint_every_micro_step",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }

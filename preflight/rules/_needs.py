@@ -257,4 +257,5 @@ NEEDS = {
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
     "PF730": ('resume_from_checkpoint',),
+    "PF731": ('save_', 'accumulate'),
 }
