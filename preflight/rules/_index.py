@@ -524,5 +524,6 @@ JOB = {
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
     "PF732": "plan.pf732_label_smoothing_peft_causal_lm_unshifted",
+    "PF733": "plan.pf733_inference_only_model_wrapped_in_ddp",
     "PF801": "plan.pf801_does_not_fit",
 }
