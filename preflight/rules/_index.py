@@ -525,5 +525,6 @@ JOB = {
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
     "PF732": "plan.pf732_label_smoothing_peft_causal_lm_unshifted",
     "PF733": "plan.pf733_inference_only_model_wrapped_in_ddp",
+    "PF734": "plan.pf734_torch_scheduler_around_zero_optimizer",
     "PF801": "plan.pf801_does_not_fit",
 }
