@@ -526,5 +526,6 @@ JOB = {
     "PF732": "plan.pf732_label_smoothing_peft_causal_lm_unshifted",
     "PF733": "plan.pf733_inference_only_model_wrapped_in_ddp",
     "PF734": "plan.pf734_torch_scheduler_around_zero_optimizer",
+    "PF735": "plan.pf735_zero3_ema_of_partitioned_parameters",
     "PF801": "plan.pf801_does_not_fit",
 }
