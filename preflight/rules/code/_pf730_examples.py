@@ -32,6 +32,14 @@ PF730_BAD = [
     targs = Seq2SeqTrainingArguments("out", resume_from_checkpoint="out/checkpoint-3000")
     Seq2SeqTrainer(model=model, args=targs, train_dataset=train_set).train()  # error: PF730
     """),
+    # a TRL config (a TrainingArguments subclass)
+    textwrap.dedent("""
+    from trl import SFTConfig, SFTTrainer
+
+    config = SFTConfig(output_dir="out", resume_from_checkpoint=resume_path)
+    trainer = SFTTrainer(model=model, args=config, train_dataset=data)
+    trainer.train()  # error: PF730
+    """),
 ]
 
 PF730_GOOD = [

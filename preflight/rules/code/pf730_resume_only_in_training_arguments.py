@@ -15,6 +15,7 @@ from preflight.rules._pf484_support import TRAINER_CALLS, assigned_to
 from preflight.rules.base import Rule, examples
 
 _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments")
+_TRL_ARGS = ("SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig", "RewardConfig", "CPOConfig")
 _FIELD = "resume_from_checkpoint"
 
 
@@ -60,9 +61,10 @@ class ResumeOnlyInTrainingArguments(Rule):
 ## What it finds
 
 A script that builds `TrainingArguments(..., resume_from_checkpoint=<a value>)` (or
-`Seq2SeqTrainingArguments`) and calls `.train()` on a `...Trainer(...)` without an argument,
-while nothing in the file reads the field back (`training_args.resume_from_checkpoint`,
-`trainer.args.resume_from_checkpoint`, `self.args.resume_from_checkpoint`).
+`Seq2SeqTrainingArguments`, or a TRL config such as `SFTConfig`, a subclass) and calls `.train()`
+on a `...Trainer(...)` without an argument, while nothing in the file reads the field back
+(`training_args.resume_from_checkpoint`, `trainer.args.resume_from_checkpoint`,
+`self.args.resume_from_checkpoint`).
 
 ## Why it matters
 
@@ -93,7 +95,8 @@ The "resumed" run starts again from step 0 with fresh optimizer and scheduler st
         if not trains or any(c.args or c.keywords for c in trains):
             return
         for call, qual in calls(ctx):
-            if not any(is_from(qual, "transformers", name) for name in _ARGS):
+            if not (any(is_from(qual, "transformers", name) for name in _ARGS)
+                    or any(is_from(qual, "trl", name) for name in _TRL_ARGS)):
                 continue
             value = kwarg(call, _FIELD)
             if value is None or (isinstance(value, ast.Constant) and value.value in (None, False, "")):
