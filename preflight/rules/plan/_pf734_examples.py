@@ -51,6 +51,9 @@ PF734_GOOD = [
                 sched="", mark="", zero="true"),
     # ZeRO disabled: the returned optimizer is the client one (fp16 aside)
     _JOB.format(init=_INIT, sched=_SCHED, mark="", zero='{"stage": 0}'),
+    # tricky: the branch without DeepSpeed binds its own torch optimizer (CosyVoice's train_utils shape)
+    _JOB.format(init="if use_ds:\n    " + _INIT + "\nelse:\n    optimizer = torch.optim.Adam(model.parameters())",
+                sched=_SCHED, mark="", zero='{"stage": 2}'),
     # tricky: DeepSpeed's own schedule accepts its optimizer
     _JOB.format(init=_INIT, sched="scheduler = WarmupLR(optimizer, warmup_num_steps=100)", mark="",
                 zero='{"stage": 2}').replace(

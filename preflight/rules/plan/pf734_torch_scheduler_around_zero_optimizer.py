@@ -37,6 +37,12 @@ def _engine_optimizers(tree: ast.AST) -> dict[str, ast.Assign]:
     return out
 
 
+def _rebound(tree: ast.AST, name: str, binding: ast.Assign, call: ast.Call) -> bool:
+    """``name`` assigned again between the ``initialize`` and the scheduler (another branch's client optimizer)."""
+    return any(isinstance(n, ast.Assign) and n is not binding and binding.lineno < n.lineno <= call.lineno
+               and any(isinstance(t, ast.Name) and t.id == name for t in n.targets) for n in ast.walk(tree))
+
+
 def _torch_scheduler(qual: str, call: ast.Call) -> bool:
     """A torch LR scheduler (or a transformers ``get_*schedule*`` helper, which builds a LambdaLR); not
     DeepSpeed's own schedules, which accept its optimizers."""
@@ -83,8 +89,9 @@ class TorchSchedulerAroundZeroOptimizer(PlanRule):
     ## When preflight stays silent
 
     * No DeepSpeed config of the job enables ZeRO (fp16/bf16 without ZeRO is not charged here).
-    * The scheduler is built on another optimizer (the client one, before `initialize`), or is
-      DeepSpeed's own (`deepspeed.runtime.lr_schedules`).
+    * The scheduler is built on another optimizer (the client one, before `initialize`, or a name
+      bound again after it, as in a branch without DeepSpeed), or is DeepSpeed's own
+      (`deepspeed.runtime.lr_schedules`).
     """)
     bad_examples = examples("preflight.rules.plan._pf734_examples", "PF734_BAD")
     good_examples = examples("preflight.rules.plan._pf734_examples", "PF734_GOOD")
@@ -107,7 +114,7 @@ class TorchSchedulerAroundZeroOptimizer(PlanRule):
                 if not (isinstance(arg, ast.Name) and arg.id in engines) or not _torch_scheduler(qual, call):
                     continue
                 binding = engines[arg.id]
-                if call.lineno <= binding.lineno:
+                if call.lineno <= binding.lineno or _rebound(script.tree, arg.id, binding, call):
                     continue
                 yield pctx.code_finding(
                     self, script, call,
