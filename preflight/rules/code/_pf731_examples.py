@@ -47,6 +47,21 @@ PF731_BAD = [
     """),
 ]
 
+PF731_BAD.append(
+    # a hand-written accumulation window (no accumulate block): the counter advances once per window
+    textwrap.dedent("""
+    for step, batch in enumerate(train_dataloader):
+        loss = model(batch).loss / args.grad_accum_steps
+        accelerator.backward(loss)
+        if step % args.grad_accum_steps == 0 or step == len(train_dataloader) - 1:
+            optimizer.step()
+            optimizer.zero_grad()
+            completed_steps += 1
+        if isinstance(checkpointing_steps, int):
+            if completed_steps % checkpointing_steps == 0:
+                accelerator.save_state(f"step_{completed_steps}")  # warning: PF731
+    """))
+
 PF731_GOOD = [
     # the fix: the condition also tests sync_gradients
     _LOOP.format(counted=_SYNCED, test="completed_steps % checkpointing_steps == 0 and accelerator.sync_gradients",
@@ -75,6 +90,17 @@ PF731_GOOD = [
         if not accelerator.sync_gradients:
             continue
         completed_steps += 1
+        if completed_steps % checkpointing_steps == 0:
+            accelerator.save_state(f"step_{completed_steps}")
+    """),
+    # tricky: no accumulation at all, sync_gradients holds on every batch
+    textwrap.dedent("""
+    for batch in loader:
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+        if accelerator.sync_gradients:
+            completed_steps += 1
         if completed_steps % checkpointing_steps == 0:
             accelerator.save_state(f"step_{completed_steps}")
     """),

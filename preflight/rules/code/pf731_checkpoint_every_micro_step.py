@@ -28,9 +28,11 @@ def _has_accumulate(loop: ast.AST) -> bool:
         and i.context_expr.func.attr == "accumulate" for i in n.items) for n in ast.walk(loop))
 
 
-def _update_counters(loop: ast.AST) -> set[str]:
-    """``c += 1`` directly under ``if accelerator.sync_gradients:`` inside the loop."""
+def _update_counters(loop: ast.AST, manual: bool) -> set[str]:
+    """``c += 1`` directly under ``if accelerator.sync_gradients:`` inside the loop (``manual``: under an
+    accumulation-window test such as ``if step % args.gradient_accumulation_steps == 0:``)."""
     return {s.target.id for node in ast.walk(loop) if isinstance(node, ast.If) and _synced(node.test)
+            and (not manual or "accum" in ast.unparse(node.test).lower())
             for s in node.body if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add)
             and isinstance(s.target, ast.Name)}
 
@@ -63,7 +65,8 @@ class CheckpointEveryMicroStep(Rule):
 ## What it finds
 
 A training loop over batches with `with accelerator.accumulate(model):`, a counter incremented
-under `if accelerator.sync_gradients:` (`completed_steps += 1`), and an `accelerator.save_state(...)`
+under `if accelerator.sync_gradients:` (`completed_steps += 1`) (or, without `accumulate`, under a
+hand-written window test `if step % args.gradient_accumulation_steps == 0:`), and an `accelerator.save_state(...)`
 (or `save_model`) under a test of that counter's multiple (`if completed_steps % checkpointing_steps
 == 0:`) that is not itself under a `sync_gradients` (or accumulation-window) test.
 
@@ -85,8 +88,9 @@ save under the `if accelerator.sync_gradients:` block that increments the counte
 
 * The save is under a test of `sync_gradients`, of an accumulation window, or the loop skips
   micro-steps (`if not accelerator.sync_gradients: continue`).
-* The counter advances on every batch (incremented outside a `sync_gradients` test), or the loop
-  has no `accelerator.accumulate` block.
+* The counter advances on every batch (incremented outside a `sync_gradients` or window test); without
+  an `accelerator.accumulate` block, a counter under a `sync_gradients` test (which then holds on every
+  batch).
 """
     bad_examples = examples("preflight.rules.code._pf731_examples", "PF731_BAD")
     good_examples = examples("preflight.rules.code._pf731_examples", "PF731_GOOD")
@@ -117,9 +121,9 @@ save under the `if accelerator.sync_gradients:` block that increments the counte
             cur = ctx.parent(cur)
         if cur is None or not tests or any(_synced(t) for t in tests):
             return None
-        if not _has_accumulate(cur) or _skips_micro_steps(cur):
+        if _skips_micro_steps(cur):
             return None
-        counters = _update_counters(cur)
+        counters = _update_counters(cur, manual=not _has_accumulate(cur))
         for test in tests:
             counter = _counter_multiple(test, counters)
             if counter is not None:
