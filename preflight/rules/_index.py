@@ -284,6 +284,8 @@ FILE = {
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
     "PF711": "code.pf711_unshifted_causal_lm_argmax_metrics",
+    "PF730": "code.pf730_resume_only_in_training_arguments",
+    "PF731": "code.pf731_checkpoint_every_micro_step",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -524,5 +526,9 @@ JOB = {
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
     "PF710": "plan.pf710_offload_optimizer_with_torch_adam",
     "PF712": "plan.pf712_remove_unused_columns_drops_compute_loss_field",
+    "PF732": "plan.pf732_label_smoothing_peft_causal_lm_unshifted",
+    "PF733": "plan.pf733_inference_only_model_wrapped_in_ddp",
+    "PF734": "plan.pf734_torch_scheduler_around_zero_optimizer",
+    "PF735": "plan.pf735_zero3_ema_of_partitioned_parameters",
     "PF801": "plan.pf801_does_not_fit",
 }

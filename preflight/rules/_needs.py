@@ -257,4 +257,6 @@ NEEDS = {
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
     "PF711": ('preprocess_logits_for_metrics',),
+    "PF730": ('resume_from_checkpoint',),
+    "PF731": ('save_', 'accumulate'),
 }

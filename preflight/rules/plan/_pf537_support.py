@@ -53,6 +53,18 @@ def prepared(ctx: FileContext) -> list[tuple[str, ast.Assign, Scope]]:
     return out
 
 
+def frozen_or_eval_mode(ctx: FileContext, name: str, binding: ast.Assign) -> bool:
+    """``prepare(..., evaluation_mode=True)``, or ``name.requires_grad_(False)`` in the file: accelerate
+    wraps a model in DDP only when it is not in evaluation mode and has a parameter that requires grad."""
+    value = binding.value
+    if isinstance(value, ast.Call) and any(kw.arg == "evaluation_mode" for kw in value.keywords):
+        return True
+    return any(isinstance(c.func, ast.Attribute) and c.func.attr == "requires_grad_"
+               and target_text(c.func.value) == name and c.args
+               and isinstance(c.args[0], ast.Constant) and c.args[0].value is False
+               for c in ctx.nodes(ast.Call))
+
+
 def rebound(ctx: FileContext, name: str, scope: Scope, after: int, before: int) -> bool:
     return any(ctx.enclosing_function(n) is scope and after < n.lineno < before
                and any(target_text(x) == name for t in n.targets for x in ast.walk(t))

@@ -15,6 +15,7 @@ from preflight.rules.base import examples
 from preflight.rules.plan._pf537_support import (
     Scope,
     ddp_world,
+    frozen_or_eval_mode,
     names_another_wrapper,
     prepared,
     rebound,
@@ -47,18 +48,6 @@ def _handed_on(ctx: FileContext, name: str, scope: Scope, after: int) -> Iterato
         for kw in call.keywords:
             if kw.arg in params and target_text(kw.value) == name:
                 yield from ((call, g) for g in _generates(ctx, kw.arg, fn, fn.lineno))
-
-
-def _frozen_or_eval_mode(ctx: FileContext, name: str, binding: ast.Assign) -> bool:
-    """``prepare(..., evaluation_mode=True)``, or ``name.requires_grad_(False)`` in the file: accelerate
-    wraps a model in DDP only when it is not in evaluation mode and has a parameter that requires grad."""
-    value = binding.value
-    if isinstance(value, ast.Call) and any(kw.arg == "evaluation_mode" for kw in value.keywords):
-        return True
-    return any(isinstance(c.func, ast.Attribute) and c.func.attr == "requires_grad_"
-               and target_text(c.func.value) == name and c.args
-               and isinstance(c.args[0], ast.Constant) and c.args[0].value is False
-               for c in ctx.nodes(ast.Call))
 
 
 @register
@@ -116,7 +105,7 @@ summary_ids = accelerator.unwrap_model(model).generate(**batch, max_new_tokens=1
             ctx = pctx.file_context(script)
             seen: set[int] = set()
             for name, binding, scope in prepared(ctx):
-                if _frozen_or_eval_mode(ctx, name, binding):
+                if frozen_or_eval_mode(ctx, name, binding):
                     continue
                 found: list[tuple[Optional[ast.Call], ast.Call]] = [
                     (None, g) for g in _generates(ctx, name, scope, binding.lineno)]
