@@ -107,15 +107,14 @@ def delegate_of(tree: ast.Module, script: Path) -> Optional[Path]:
 def module_file(module: str, script: Path) -> Optional[Path]:
     """The project file of the dotted ``module`` (``pkg/mod.py`` or ``pkg/mod/__init__.py``), looked up
     from ``script``'s folder up to the repository root and in their ``src/`` folders; never ``script``."""
-    rel = module.replace(".", "/")
-    for base in _bases(script):
-        for cand in (base / f"{rel}.py", base / rel / "__init__.py"):
-            try:
-                if cand.is_file() and os.path.getsize(cand) <= _MAX_BYTES \
-                        and cand.resolve() != script.resolve():
-                    return cand
-            except OSError:
-                continue
+    from preflight.adapters.target_class import module_file as lookup
+
+    found = lookup(module, _bases(script))
+    try:
+        if found is not None and os.path.getsize(found) <= _MAX_BYTES and found.resolve() != script.resolve():
+            return found
+    except OSError:
+        pass
     return None
 
 
