@@ -164,7 +164,8 @@ def _library_option(project: Project, script: ParsedPython, idx: Any, expr: Any)
     if made is None or not (made.qualified or "").startswith("detectron2.") \
             or not (made.qualified or "").endswith(".default_argument_parser"):
         return None
-    from preflight.adapters.lazyconfig import _count, _option as line_option
+    from preflight.adapters.lazyconfig import _count
+    from preflight.adapters.lazyconfig import _option as line_option
 
     return _count(line_option(project.script_args(script), f"--{expr.attr.replace('_', '-')}"), 1)
 
