@@ -185,6 +185,8 @@ def test_submitted_class_runs_a_project_function(cli, tmp_path):
     opt = fact(plan, "optimizer.name")
     assert opt.value == "AdamW" and opt.source.path == "pkg/train/train.py"
     assert any("submits a job that runs pkg/train/train.py's code" in n for n in plan["notes"])
+    # the module is one the launcher imports itself: the job stays wholly visible (no torch.compile anywhere)
+    assert fact(plan, "compile.enabled").value is False
 
 
 def test_class_never_handed_over_stays_silent(cli, tmp_path):
