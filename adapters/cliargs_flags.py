@@ -233,6 +233,9 @@ class _FlagsPass(_PassCore):
         if info is None or info.launcher != "python" or info.wrapper is not None:
             return
         texts = [self.script.source.text, *self.decl.texts]
+        entry = self.project.delegates.get(id(self.script))
+        if entry is not None:  # a module the entry hands its work to runs in the processes the entry starts
+            texts.append(entry.source.text)
         # torch.multiprocessing.start_processes may be called through a variable and submitit starts
         # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
         if any(word in self.script.source.text for word in ("spawn(", "Process(", "launch(")):

@@ -137,6 +137,7 @@ class _ScriptPass(_StrategyPass):
         written = {kw.arg for kw in site.call.keywords if kw.arg}
         keywords = [kw for kw in site.call.keywords if kw.arg]
         given: list[str] = []
+        section_set = self.section_constants()
         for flag in ("precision", "strategy", "devices", "gpus", "num_nodes", "accumulate_grad_batches",
                      "accelerator"):
             if flag in written or flag in reassigned:
@@ -147,6 +148,8 @@ class _ScriptPass(_StrategyPass):
                 if name == f"--{flag}":
                     value = val if eq else (args[k + 1] if k + 1 < len(args) else None)
             if value is None:
+                if flag in section_set:  # set in code on the section the Namespace is built from
+                    keywords.append(section_set[flag])
                 continue
             typed: Any = int(value) if value.lstrip("-").isdigit() and flag != "strategy" else value
             node = ast.copy_location(ast.Constant(value=typed), site.call)
@@ -168,6 +171,12 @@ class _ScriptPass(_StrategyPass):
                                                      "--accumulate_grad_batches not on the line, "
                                                      "pytorch_lightning 1.x default 1", "default"), "medium")
         devices = self.resolve(synthetic.kwarg("devices")) if synthetic.kwarg("devices") is not None else None
+        strategy = synthetic.kwarg("strategy") or self.legacy_strategy(synthetic)
+        named = self.resolve(strategy) if strategy is not None else None
+        per_node = self.plan.value("dist.devices_per_node") if self.plan is not None else None
+        if devices is None and synthetic.kwarg("gpus") is not None and _is_int(per_node) and named is not None \
+                and isinstance(named.value, str) and named.value.startswith(("ddp", "deepspeed", "fsdp")):
+            devices = Resolved(per_node, "code")  # ``--gpus`` under a one-process-per-GPU strategy
         nodes = self.resolve(synthetic.kwarg("num_nodes")) if synthetic.kwarg("num_nodes") is not None \
             else Resolved(1, "code")
         if devices is not None and nodes is not None and _is_int(devices.value) and _is_int(nodes.value) \
@@ -175,6 +184,31 @@ class _ScriptPass(_StrategyPass):
             detail = (f"Lightning world size = devices x num_nodes = {devices.value} x {nodes.value} "
                       "(Trainer.from_argparse_args)")
             self.add("dist.world_size", devices.value * nodes.value, self.src(site.call, detail, "derived"), "medium")
+
+    def section_constants(self) -> dict[str, ast.keyword]:
+        """``section["strategy"|"accelerator"] = "<literal>"`` written by the script on the ldm-style trainer
+        section that ``argparse.Namespace(**section)`` hands to ``Trainer.from_argparse_args``
+        (timothybrooks/instruct-pix2pix @ 0dffd1e ``main.py:585`` ``trainer_config["accelerator"] = "ddp"``,
+        overwritten by the launch line's own flags after it, which the caller reads first)."""
+        from preflight.adapters.ldm_lightning_section import trainer_section_name
+
+        tree = self.script.tree
+        name = trainer_section_name(tree) if tree is not None else None
+        out: dict[str, ast.keyword] = {}
+        for node in ast.walk(tree) if name is not None else ():
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(t := node.targets[0], ast.Subscript) \
+                    and isinstance(t.value, ast.Name) and t.value.id == name \
+                    and isinstance(t.slice, ast.Constant) and t.slice.value in ("strategy", "accelerator") \
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                key = str(t.slice.value)
+                if key in out:
+                    return {}  # written twice: which one holds is not read
+                self.mapped[id(node.value)] = Resolved(node.value.value, "code", node.lineno, key,
+                                                       f"{name}[{key!r}] = {node.value.value!r} "
+                                                       "(Trainer.from_argparse_args)")
+                out[key] = ast.keyword(arg=key, value=node.value)
+        return out
 
     def explicit_only(self, site: CallSite, conf: str) -> None:
         """``Trainer(a=..., **kwargs)``: read the named arguments, assume no default (the mapping may set it)."""
@@ -184,7 +218,7 @@ class _ScriptPass(_StrategyPass):
             self.devices(site, "medium")
         if site.kwarg("num_nodes") is not None:
             self.nodes(site, "medium")
-        strategy = site.kwarg("strategy")
+        strategy = site.kwarg("strategy") or self.legacy_strategy(site)  # 1.x ``accelerator="ddp"`` too
         if strategy is not None and not (isinstance(strategy, ast.Constant) and strategy.value == "auto"):
             self.strategy(site, "medium", None, None)
         if site.kwarg("accumulate_grad_batches") is not None:

@@ -42,9 +42,17 @@ _COMPILE = re.compile(r"torch\.compile|\.compile\(")
 _PEFT = re.compile(r"\bpeft\b|LoraConfig|\blora\b", re.I)
 
 
+# BasicSR's own training script, in the library's repository or vendored by a project (megvii-research/NAFNet
+# @ 2b4af71 ``basicsr/train.py:16-25``: ``from basicsr.data import create_dataloader, create_dataset``, ``from
+# basicsr.models import create_model``, launched with ``-opt``), which builds what trains the same way
+_OWN_SCRIPT = (re.compile(r"^\s*from\s+basicsr\.models\s+import[^\n]*\b(?:create|build)_model\b", re.M),
+               re.compile(r"^\s*from\s+basicsr\.data\s+import[^\n]*\b(?:create|build)_data(?:loader|set)\b", re.M))
+
+
 def _pipeline(text: str) -> bool:
-    return "train_pipeline" in text and re.search(r"from\s+basicsr(\.\w+)*\s+import[^\n]*train_pipeline", text) \
-        is not None
+    if "train_pipeline" in text and re.search(r"from\s+basicsr(\.\w+)*\s+import[^\n]*train_pipeline", text):
+        return True
+    return all(p.search(text) is not None for p in _OWN_SCRIPT)
 
 
 def _option(args: list[str], flags: tuple[str, ...]) -> Optional[str]:
@@ -130,7 +138,7 @@ class BasicsrOptionsAdapter(Adapter):
             got = cfg.get(keys)
             return got if isinstance(got, int) and not isinstance(got, bool) else None
 
-        via = "read by basicsr.train.train_pipeline"
+        via = "read by BasicSR's training pipeline"
         micro = num("datasets", "train", "batch_size_per_gpu")
         if micro is not None and micro > 0:
             add("batch.micro", micro, src("datasets", "train", "batch_size_per_gpu", detail=f"per GPU, {via}"))
@@ -139,6 +147,17 @@ class BasicsrOptionsAdapter(Adapter):
         workers = num("datasets", "train", "num_worker_per_gpu")
         if workers is not None and workers >= 0:
             add("data.num_workers", workers, src("datasets", "train", "num_worker_per_gpu", detail=f"per GPU, {via}"))
+        pin = cfg.get(("datasets", "train", "pin_memory"))
+        add("data.pin_memory", pin if isinstance(pin, bool) else False, src(
+            "datasets", "train", *(("pin_memory",) if isinstance(pin, bool) else ()), detail=(
+                f"{via}" if isinstance(pin, bool) else "no pin_memory: BasicSR's data loader builder takes "
+                "dataset_opt.get('pin_memory', False)")))
+        gt_size, scale = num("datasets", "train", "gt_size"), num("scale")
+        if gt_size is not None and gt_size > 0 and scale == 1:
+            # the ground-truth patch is the network's input size only where nothing is upscaled (a x4
+            # super-resolution model sees gt_size / 4)
+            add("data.image_size", gt_size, src("datasets", "train", "gt_size", detail=(
+                f"the training crop of the paired images, scale 1: the network's input, {via}")))
         optim = cfg.get(("train", "optim_g", "type"))
         if isinstance(optim, str) and optim.lower() in _OPTIMS:
             add("optimizer.name", _OPTIMS[optim.lower()], src("train", "optim_g", "type",

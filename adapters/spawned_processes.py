@@ -80,10 +80,11 @@ def detectron2_launch(project: Project, script: ParsedPython, line: str,
                 continue
         expr = site.kwarg("num_gpus_per_machine") or (site.call.args[1] if len(site.call.args) > 1 else None)
         got = _option(idx, expr)
-        count = got.value if got is not None else None
+        count = got.value if got is not None else _library_option(project, script, idx, expr)
         nodes_expr = site.kwarg("num_machines") or (site.call.args[2] if len(site.call.args) > 2 else None)
         nodes_got = _option(idx, nodes_expr)
-        nodes = nodes_got.value if nodes_got is not None else (1 if nodes_expr is None else None)
+        nodes = nodes_got.value if nodes_got is not None else (
+            1 if nodes_expr is None else _library_option(project, script, idx, nodes_expr))
         if not (isinstance(count, int) and isinstance(nodes, int)) or isinstance(count, bool) \
                 or isinstance(nodes, bool) or count < 1 or nodes < 1:
             return True  # processes started, their count not known: not one process either
@@ -145,6 +146,28 @@ def _option(idx: Any, expr: Any) -> Any:
                                    and b.func.attr in ("parse_args", "parse_known_args")) for b in bound):
         return idx.options(expr.attr)
     return None
+
+
+def _library_option(project: Project, script: ParsedPython, idx: Any, expr: Any) -> Any:
+    """``args.num_gpus``/``args.num_machines`` where ``args`` is detectron2's own
+    ``default_argument_parser().parse_args()`` (facebookresearch/MaskFormer @ da3e60d ``train_net.py:262-271``;
+    detectron2 ``engine/defaults.py``: ``--num-gpus`` and ``--num-machines``, ``type=int, default=1``): the
+    launch line's value, else 1; None for anything else."""
+    if not isinstance(expr, ast.Attribute) or expr.attr not in ("num_gpus", "num_machines") \
+            or not isinstance(expr.value, ast.Name):
+        return None
+    bound = [b for b in idx.assigns.get(expr.value.id) or [] if b is not None]  # None: a parameter
+    if len(bound) != 1 or not isinstance(bound[0], ast.Call) or not isinstance(bound[0].func, ast.Attribute) \
+            or bound[0].func.attr != "parse_args" or not isinstance(bound[0].func.value, ast.Call):
+        return None
+    made = next((s for s in idx.calls if s.call is bound[0].func.value), None)
+    if made is None or not (made.qualified or "").startswith("detectron2.") \
+            or not (made.qualified or "").endswith(".default_argument_parser"):
+        return None
+    from preflight.adapters.lazyconfig import _count
+    from preflight.adapters.lazyconfig import _option as line_option
+
+    return _count(line_option(project.script_args(script), f"--{expr.attr.replace('_', '-')}"), 1)
 
 
 def _len_of_list_option(project: Project, script: ParsedPython, expr: ast.AST) -> Any:

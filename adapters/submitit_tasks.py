@@ -59,30 +59,109 @@ def _imports_submitit(tree: ast.AST) -> bool:
     return False
 
 
-def submitit_tasks(project: Any, script: Any) -> Optional[str]:
-    """``file:line`` of the one-task-per-GPU executor parameters of a submitit launcher, else None."""
+def _launcher_trees(project: Any, script: Any) -> list[tuple[ast.AST, Path]]:
+    """The script and the local modules it imports (two levels), when one of them imports submitit; else []."""
     from preflight.adapters.pytorch_local import _imported_up
 
     tree = script.tree if isinstance(script.tree, ast.Module) else None
     if tree is None or script.source.path is None:
-        return None
+        return []
     path = Path(str(script.source.path))
     trees: list[tuple[ast.AST, Path]] = [(tree, path)]
     for found in _imported_up(tree, path.parent, Path(str(project.root)), depth=2):
         parsed = parse_project_file(found)
         if parsed is not None:
             trees.append((parsed, found))
-    if not any(_imports_submitit(t) for t, _ in trees):
-        return None
-    for t, p in trees:
+    return trees if any(_imports_submitit(t) for t, _ in trees) else []
+
+
+def _shown(project: Any, p: Path, line: int) -> str:
+    try:
+        return f"{p.resolve().relative_to(Path(str(project.root)).resolve()).as_posix()}:{line}"
+    except ValueError:
+        return f"{p.name}:{line}"
+
+
+def submitit_tasks(project: Any, script: Any) -> Optional[str]:
+    """``file:line`` of the one-task-per-GPU executor parameters of a submitit launcher, else None."""
+    for t, p in _launcher_trees(project, script):
         line = _one_task_per_gpu(t)
         if line is not None:
-            try:
-                shown = p.resolve().relative_to(Path(str(project.root)).resolve()).as_posix()
-            except ValueError:
-                shown = p.name
-            return f"{shown}:{line}"
+            return _shown(project, p, line)
     return None
+
+
+def _count_names(tree: ast.AST) -> Optional[tuple[str, str, int]]:
+    """(nodes name, tasks name, line) of a call giving ``nodes=``, ``tasks_per_node=`` and ``gpus_per_node=``
+    plain names, the tasks and GPUs the same one (one task per GPU)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _same_name([(k.arg, k.value) for k in node.keywords]):
+            given = {k.arg: k.value for k in node.keywords}
+            nodes = given.get("nodes")
+            tasks = given["tasks_per_node"]
+            if isinstance(nodes, ast.Name) and isinstance(tasks, ast.Name):
+                return nodes.id, tasks.id, node.lineno
+    return None
+
+
+def _read_key(value: ast.expr) -> Optional[str]:
+    """``K`` of ``x["K"]``, ``x.get("K")`` or either under ``int(...)``."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "int" \
+            and len(value.args) == 1:
+        value = value.args[0]
+    key: Optional[ast.expr] = None
+    if isinstance(value, ast.Subscript):
+        key = value.slice
+    elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get" \
+            and value.args:
+        key = value.args[0]
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+
+
+def _key_of(trees: list[tuple[ast.AST, Path]], name: str) -> Optional[str]:
+    """The one config key a name is assigned from (``nodes = int(params.get("nodes"))``) in the launcher."""
+    keys: set[str] = set()
+    for tree, _p in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and node.targets[0].id == name:
+                key = _read_key(node.value)
+                if key is not None:
+                    keys.add(key)
+    return next(iter(keys)) if len(keys) == 1 else None
+
+
+def read_config_counts(flags: Any) -> None:
+    """``dist.nodes``, ``dist.devices_per_node`` and ``dist.world_size`` of a submitit launcher whose executor
+    takes its node and task counts from the job's config (facebookresearch/jepa @ 51c59d5
+    ``app/main_distributed.py:124-130`` ``nodes = int(_params.get('nodes'))``, ``tasks_per_node =
+    int(_params.get('tasks_per_node'))`` of the ``--fname`` YAML, then ``update_parameters(nodes=nodes,
+    tasks_per_node=tasks_per_node, gpus_per_node=tasks_per_node)``, ``:79-89``). Medium, priority -1."""
+    from preflight.adapters.named_module import top_level_value
+
+    trees = _launcher_trees(flags.project, flags.script)
+    for t, p in trees:
+        names = _count_names(t)
+        if names is None:
+            continue
+        keys = [_key_of(trees, n) for n in names[:2]]
+        got = [top_level_value(flags.project, k) if k is not None else None for k in keys]
+        if got[0] is None or got[1] is None:
+            return
+        n, g = got[0][0], got[1][0]
+        if not (isinstance(n, int) and isinstance(g, int)) or isinstance(n, bool) or isinstance(g, bool) \
+                or n < 1 or g < 1:
+            return
+        where = _shown(flags.project, p, names[2])
+        for field, value, (_v, display, line), key in (("dist.nodes", n, got[0], keys[0]),
+                                                       ("dist.devices_per_node", g, got[1], keys[1])):
+            flags.adapter.add_checked(flags.plan, field, value, Source(
+                "config", display, line, key, f"`{key}` read by the submitit launcher into its executor's "
+                f"parameters ({where}: one task per GPU)"), "medium", -1)
+        flags.adapter.add_checked(flags.plan, "dist.world_size", n * g, Source(
+            "derived", got[0][1], got[0][2], keys[0], f"{keys[0]} {n} x {keys[1]} {g}: submitit starts one task "
+            f"per GPU ({where})"), "medium", -1)
+        return
 
 
 def read(flags: Any) -> None:
@@ -98,6 +177,8 @@ def read(flags: Any) -> None:
 
     gpus, nodes = named(GPUS_HELP), named(_NODES_HELP)
     if len(gpus) != 1 or len(nodes) != 1:
+        if not gpus and not nodes:
+            read_config_counts(flags)
         return
     where = submitit_tasks(flags.project, flags.script)
     if where is None:

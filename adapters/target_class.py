@@ -29,6 +29,7 @@ from typing import NamedTuple, Optional
 from preflight.adapters.import_names import import_names
 from preflight.adapters.optimizer_local import DYNAMIC, optimizers_in
 
+from preflight.analysis.syntax import dotted_name
 from preflight.local_trees import parse_small_file
 
 _DEPTH = 6
@@ -46,6 +47,22 @@ class FoundOptimizer(NamedTuple):
     path: Path
     line: int
     owner: str  # the class whose configure_optimizers builds it
+
+
+def path_additions(tree: Optional[ast.AST], root: Optional[Path]) -> list[Path]:
+    """Folders a script puts on ``sys.path`` by a literal (``sys.path.append("./stable_diffusion")``,
+    timothybrooks/instruct-pix2pix @ 0dffd1e ``main.py:24``, the vendored latent-diffusion package holding the
+    ``ldm.`` classes its config names), taken from the folder the job runs in."""
+    out: list[Path] = []
+    for node in ast.walk(tree) if tree is not None and root is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "insert") and node.args \
+                and (dotted_name(node.func.value) or "") == "sys.path":
+            arg = node.args[-1]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.strip() \
+                    and root is not None and not Path(arg.value).is_absolute():
+                out.append(root / arg.value)
+    return out
 
 
 def target_bases(root: Optional[Path], script_dirs: list[Path]) -> list[Path]:

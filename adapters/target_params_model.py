@@ -25,7 +25,12 @@ import ast
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.adapters.target_class import configure_optimizers, find_class, target_bases
+from preflight.adapters.target_class import (
+    configure_optimizers,
+    find_class,
+    path_additions,
+    target_bases,
+)
 
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
@@ -63,14 +68,21 @@ def _relative(path: Path, root: Optional[Path]) -> str:
         return path.name
 
 
-def _default_false(cls: ast.ClassDef, param: str) -> bool:
+def _init_params(cls: ast.ClassDef) -> Optional[dict[str, Optional[ast.expr]]]:
+    """The parameters of the class's own ``__init__`` and their defaults (None: no default), else None."""
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     if init is None:
-        return False
+        return None
     pos = init.args.args
-    pairs = list(zip(pos[len(pos) - len(init.args.defaults):], init.args.defaults))
-    pairs += [(a, d) for a, d in zip(init.args.kwonlyargs, init.args.kw_defaults) if d is not None]
-    return any(a.arg == param and isinstance(d, ast.Constant) and d.value is False for a, d in pairs)
+    out: dict[str, Optional[ast.expr]] = {a.arg: None for a in pos}
+    out.update((a.arg, d) for a, d in zip(pos[len(pos) - len(init.args.defaults):], init.args.defaults))
+    out.update((a.arg, d) for a, d in zip(init.args.kwonlyargs, init.args.kw_defaults))
+    return out
+
+
+def _default_false(cls: ast.ClassDef, param: str) -> bool:
+    d = (_init_params(cls) or {}).get(param)
+    return isinstance(d, ast.Constant) and d.value is False
 
 
 @register_adapter
@@ -93,6 +105,7 @@ class TargetParamsModelAdapter(Adapter):
         assert sec is not None
         root = Path(str(project.root)) if project.root else None
         dirs = [Path(str(s.source.path)).resolve().parent for s in project.scripts if s.source.path is not None]
+        dirs += [d for s in project.scripts for d in path_additions(s.tree, root)]
         bases = target_bases(root, dirs)
         model = find_class(sec["target"], bases)
         if model is None:
@@ -115,10 +128,22 @@ class TargetParamsModelAdapter(Adapter):
         if unet is None:
             return
         unet_params = unet.get("params") or {}
-        if any(k in unet_params for k in _CKPT_KEYS) or any(k in params for k in _CKPT_KEYS):
-            return
         argv = [str(a) for a in (project.argv or [])]
-        if any("use_checkpoint" in a or "gradient_checkpointing" in a for a in argv):
+        if any("use_checkpoint" in a or "gradient_checkpointing" in a for a in argv) \
+                or any(k in params for k in _CKPT_KEYS):
+            return
+        given = unet_params.get("use_checkpoint")
+        if isinstance(given, bool) and not any(k in unet_params for k in _CKPT_KEYS if k != "use_checkpoint"):
+            # the UNet's own switch set in its params (timothybrooks/instruct-pix2pix @ 0dffd1e
+            # configs/train.yaml:48 ``use_checkpoint: True`` for ldm's UNetModel): read where the class takes it
+            cls = find_class(unet["target"], bases)
+            if cls is not None and "use_checkpoint" in (_init_params(cls.cls) or {}):
+                self.add_checked(plan, "memory.gradient_checkpointing", given, project.config_source(
+                    cfg, ("model", "params", "unet_config", "params", "use_checkpoint"),
+                    detail=f"use_checkpoint {given} for {unet['target']} ({_relative(cls.path, root)}:"
+                           f"{cls.cls.lineno}), whose __init__ takes it"), "medium")
+            return
+        if any(k in unet_params for k in _CKPT_KEYS):
             return
         found = find_class(unet["target"], bases)
         if found is None or not _default_false(found.cls, "use_checkpoint"):

@@ -20,6 +20,7 @@ scales, steps and clips.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from pathlib import Path
@@ -98,11 +99,29 @@ class VisibleCodeAdapter(Adapter):
                 self.add_checked(plan, field, value, source, "medium", -1)
 
 
+def _submitted_seen(project: Project, entry: Any) -> bool:
+    """Whether every other script audited is a module a (not thin) entry hands its work to and imports
+    itself, so that it is read with the entry anyway (a submitit launcher's job, facebookresearch/dinov2
+    ``dinov2/run/train/train.py`` -> ``dinov2/train/train.py``: :func:`preflight.delegate.submitted_callee`)."""
+    from preflight.adapters.pytorch_local import _imported_up
+
+    from preflight.delegate import delegate_of
+
+    path = Path(str(entry.source.path))
+    others = [s for s in project.own_scripts() if s is not entry]
+    if not others or any(project.delegates.get(id(s)) is not entry for s in others) \
+            or not isinstance(entry.tree, ast.Module) or delegate_of(entry.tree, path) is not None:
+        return False
+    root = Path(str(project.root)) if project.root else None
+    seen = {p.resolve() for p in _imported_up(entry.tree, path.resolve().parent, root)}
+    return all(s.source.path is not None and Path(str(s.source.path)).resolve() in seen for s in others)
+
+
 def _absences(project: Project) -> list[tuple[str, Any, Any]]:
-    if len(project.own_scripts()) != 1:
+    script = project.scripts[0] if project.scripts else None
+    if script is None or script.tree is None or script.source.path is None:
         return []
-    script = project.scripts[0]
-    if script.tree is None or script.source.path is None:
+    if len(project.own_scripts()) != 1 and not _submitted_seen(project, script):
         return []
     from preflight.adapters.pytorch_local import (
         _CKPT_OFF,

@@ -7,6 +7,7 @@ unreadable or unparsable file becomes a :class:`~preflight.diagnostics.FileError
 
 from __future__ import annotations
 
+import ast
 import os
 import shlex
 from pathlib import Path
@@ -91,6 +92,8 @@ def build_plan(
             plan.note(note)
     if project.argv:
         plan.add_input(shlex.join(project.argv), "argv")
+    for entry in list(project.own_scripts()):
+        _add_named_module(entry, root, project, plan, seen)
     _run_adapters(project, plan, strict)
     project.errors.sort(key=lambda e: e.sort_key())
     return plan, project
@@ -140,11 +143,14 @@ def _plain_config_dir(path: Path, project: Project) -> Optional[list[Path]]:
 def _add_delegate(entry: Any, path: Path, root: Path, project: Project, plan: TrainingPlan, seen: set[str]) -> None:
     """A thin entry script's work is in a project module: audit that module too, with the
     entry's launch arguments (:mod:`preflight.delegate`)."""
-    from preflight.delegate import delegate_of
+    from preflight.delegate import delegate_of, submitted_callee
 
     if entry.source.kind != "python" or not os.path.isfile(path):
         return
     found = delegate_of(entry.tree, path)
+    submitted = found is None and isinstance(entry.tree, ast.Module)
+    if submitted:
+        found = submitted_callee(entry.tree, path)
     if found is None:
         _add_splat_callee(entry, path, root, project, plan, seen)
         return
@@ -167,8 +173,12 @@ def _add_delegate(entry: Any, path: Path, root: Path, project: Project, plan: Tr
     project.scripts.append(parsed)
     project.delegates[id(parsed)] = entry
     plan.add_input(source.display, source.kind, source.digest)
-    plan.note(f"{entry.source.display}: only calls {source.display}'s code, which is audited with its launch "
-              "arguments")
+    if submitted:
+        plan.note(f"{entry.source.display}: submits a job that runs {source.display}'s code, which is audited with "
+                  "its launch arguments")
+    else:
+        plan.note(f"{entry.source.display}: only calls {source.display}'s code, which is audited with its launch "
+                  "arguments")
 
 
 def _bases(path: Path, loaded: Any, root: Path, project: Project, seen: set[str],
@@ -197,6 +207,33 @@ def _bases(path: Path, loaded: Any, root: Path, project: Project, seen: set[str]
     for note in notes:
         plan.note(note)
     return out
+
+
+def _add_named_module(entry: Any, root: Path, project: Project, plan: TrainingPlan, seen: set[str]) -> None:
+    """The entry loads its training module by a name its config gives (``import_module(f"app.{app}.train")``):
+    audit that module too, as the entry's delegate (:mod:`preflight.adapters.named_module`)."""
+    from preflight.adapters.named_module import named_module
+
+    if entry.source.kind != "python" or id(entry) in project.delegates:
+        return
+    found = named_module(project, entry)
+    if found is None or not project.may_read(found.path):
+        return
+    key = os.path.abspath(found.path)
+    if key in seen:
+        return
+    source = read_source(found.path, display_path(found.path, root), "python")
+    if isinstance(source, FileError):
+        return
+    parsed = parse_python(source)
+    if isinstance(parsed, FileError):
+        return
+    seen.add(key)
+    project.scripts.append(parsed)
+    project.delegates[id(parsed)] = entry
+    plan.add_input(source.display, source.kind, source.digest)
+    plan.note(f"{found.call}: import_module builds {found.module} from `{found.key}` of {found.config}: "
+              f"{source.display} is audited with {entry.source.display}'s launch arguments")
 
 
 def _add_splat_callee(entry: Any, path: Path, root: Path, project: Project, plan: TrainingPlan,

@@ -98,13 +98,82 @@ def delegate_of(tree: ast.Module, script: Path) -> Optional[Path]:
         module = imported.get(name)
         if module is None or module.split(".")[0] in _LIBRARIES:
             continue
-        rel = module.replace(".", "/")
-        for base in _bases(script):
-            for cand in (base / f"{rel}.py", base / rel / "__init__.py"):
-                try:
-                    if cand.is_file() and os.path.getsize(cand) <= _MAX_BYTES \
-                            and cand.resolve() != script.resolve():
-                        return cand
-                except OSError:
-                    continue
+        found = module_file(module, script)
+        if found is not None:
+            return found
+    return None
+
+
+def module_file(module: str, script: Path) -> Optional[Path]:
+    """The project file of the dotted ``module`` (``pkg/mod.py`` or ``pkg/mod/__init__.py``), looked up
+    from ``script``'s folder up to the repository root and in their ``src/`` folders; never ``script``."""
+    from preflight.adapters.target_class import module_file as lookup
+
+    found = lookup(module, _bases(script))
+    try:
+        if found is not None and os.path.getsize(found) <= _MAX_BYTES and found.resolve() != script.resolve():
+            return found
+    except OSError:
+        pass
+    return None
+
+
+def _imports_of(nodes: list[Optional[ast.AST]]) -> dict[str, tuple[str, int, str]]:
+    """bound name -> (module, level, imported name) of each ``from M import name [as bound]`` in ``nodes``."""
+    out: dict[str, tuple[str, int, str]] = {}
+    for top in nodes:
+        for node in ast.walk(top) if top is not None else ():
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    out[alias.asname or alias.name] = (node.module or "", node.level, alias.name)
+    return out
+
+
+def _reexported(init: Path, name: str) -> Path:
+    """The sibling module a package's ``__init__.py`` re-exports ``name`` from (``from .train import main``),
+    else ``init`` itself."""
+    from preflight.local_trees import parse_project_file
+
+    tree = parse_project_file(init, _MAX_BYTES)
+    got = _imports_of([tree]).get(name)
+    if got is not None and got[1] == 1 and got[0]:
+        cand = init.parent / f"{got[0].replace('.', '/')}.py"
+        if cand.is_file():
+            return cand
+    return init
+
+
+def submitted_callee(tree: ast.Module, script: Path) -> Optional[Path]:
+    """The project module whose function a submitit launcher's job runs: a class of ``script`` whose
+    ``__call__`` calls a function imported from a project module (facebookresearch/dinov2 @ b8931f7
+    ``dinov2/run/train/train.py:18-25``: ``Trainer.__call__`` runs ``from dinov2.train import main as
+    train_main`` then ``train_main(self.args)``, the class handed to ``submit_jobs(Trainer, args, ...)``, an
+    ``executor.submit(task_class(args))``), the script importing ``submitit``. When it calls several, the
+    last; a package's ``__init__.py`` is followed to the sibling module it re-exports the function from."""
+    if not any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
+            (a.name if isinstance(n, ast.Import) else (n.module or "")).split(".")[0] == "submitit"
+            for a in n.names) for n in ast.walk(tree)):
+        return None
+    handed: set[str] = set()  # names handed to a call, bare (``submit_jobs(Trainer, ...)``) or called
+    for n in ast.walk(tree):  # (``executor.submit(Trainer(args))``)
+        for a in [*n.args, *(k.value for k in n.keywords)] if isinstance(n, ast.Call) else ():
+            if isinstance(a, ast.Call):
+                a = a.func
+            if isinstance(a, ast.Name):
+                handed.add(a.id)
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef) or cls.name not in handed:
+            continue
+        call_fn = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__call__"), None)
+        if call_fn is None:
+            continue
+        imported = _imports_of([tree, call_fn])
+        called = [n.func.id for n in ast.walk(call_fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        for name in reversed(called):
+            got = imported.get(name)
+            if got is None or got[1] or not got[0] or got[0].split(".")[0] in (*_LIBRARIES, "submitit"):
+                continue
+            found = module_file(got[0], script)
+            if found is not None:
+                return _reexported(found, got[2]) if found.name == "__init__.py" else found
     return None
