@@ -284,6 +284,7 @@ FILE = {
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
     "PF720": "code.pf720_multistep_milestones_as_floats",
+    "PF721": "code.pf721_validation_interval_skips_final_epochs",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }

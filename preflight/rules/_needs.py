@@ -257,4 +257,5 @@ NEEDS = {
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
     "PF720": ('MultiStepLR',),
+    "PF721": ('check_val_every_n_epoch',),
 }
