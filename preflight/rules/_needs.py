@@ -258,4 +258,5 @@ NEEDS = {
     "PF693": ('empty_cache',),
     "PF720": ('MultiStepLR',),
     "PF721": ('check_val_every_n_epoch',),
+    "PF722": ('configure_optimizers',),
 }
