@@ -286,6 +286,7 @@ FILE = {
     "PF720": "code.pf720_multistep_milestones_as_floats",
     "PF721": "code.pf721_validation_interval_skips_final_epochs",
     "PF722": "code.pf722_configured_lr_ignored_by_configure_optimizers",
+    "PF723": "code.pf723_training_step_returns_rebuilt_loss",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }

@@ -259,4 +259,5 @@ NEEDS = {
     "PF720": ('MultiStepLR',),
     "PF721": ('check_val_every_n_epoch',),
     "PF722": ('configure_optimizers',),
+    "PF723": ('training_step',),
 }
