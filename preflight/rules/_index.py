@@ -287,6 +287,7 @@ FILE = {
     "PF721": "code.pf721_validation_interval_skips_final_epochs",
     "PF722": "code.pf722_configured_lr_ignored_by_configure_optimizers",
     "PF723": "code.pf723_training_step_returns_rebuilt_loss",
+    "PF724": "code.pf724_batch_size_given_in_one_log_only",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }

@@ -260,4 +260,5 @@ NEEDS = {
     "PF721": ('check_val_every_n_epoch',),
     "PF722": ('configure_optimizers',),
     "PF723": ('training_step',),
+    "PF724": ('batch_size',),
 }

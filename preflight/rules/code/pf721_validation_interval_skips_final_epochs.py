@@ -23,7 +23,7 @@ def _selects_on_validation(ctx: FileContext) -> Optional[ast.Call]:
     ``EarlyStopping(...)`` or ``trainer.test(..., ckpt_path="best")``."""
     for call in ctx.nodes(ast.Call):
         name = last_attr(call.func)
-        if name == "ModelCheckpoint" and keyword(call, "monitor") is not None or name == "EarlyStopping":
+        if (name == "ModelCheckpoint" and keyword(call, "monitor") is not None) or name == "EarlyStopping":
             return call
         best = keyword(call, "ckpt_path")
         if isinstance(best, ast.Constant) and best.value == "best":
