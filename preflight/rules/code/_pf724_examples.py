@@ -94,4 +94,25 @@ GOOD_EXAMPLES = [
             x, y = batch
             self.log("val_loss", self.loss(self(x), y))
 """),
+    # tricky: a shared helper sizes the loss and leaves the torchmetrics dict to inference (heldout7's MEDS module)
+    textwrap.dedent("""
+    import lightning as L
+
+
+    class Module(L.LightningModule):
+        def _log_metrics(self, loss, outputs, batch, stage):
+            is_train = stage == "train"
+            self.log(f"{stage}/loss", loss, on_step=is_train, on_epoch=not is_train, batch_size=batch["code"].shape[0])
+            metrics = self.metrics(outputs.logits, batch["code"])
+            self.log_dict({f"{stage}/{k}": v for k, v in metrics.items()}, on_epoch=not is_train)
+
+        def training_step(self, batch, batch_idx):
+            loss, outputs = self.model(batch)
+            self._log_metrics(loss, outputs, batch, "train")
+            return loss
+
+        def validation_step(self, batch, batch_idx):
+            loss, outputs = self.model(batch)
+            self._log_metrics(loss, outputs, batch, "tuning")
+"""),
 ]

@@ -76,6 +76,8 @@ Pass the same `batch_size=` to every epoch-averaged log of the module.
 
 * Every epoch-averaged log passes `batch_size=` (or `**kwargs`), or no log computes one from
   the batch (nothing says the inferred size is wrong).
+* The log without it sits in a function that passes `batch_size=` to another of its logs (a
+  choice made call by call, e.g. a shared `_log_metrics` helper).
 * The value is a torchmetrics object, logged per step only, or reduced with another `reduce_fx`.
 * The size given is a graph count (`batch.num_graphs`): a PyTorch Geometric batch is PF680's.
 * The class is not a LightningModule of the file, or the file does not import Lightning.
@@ -103,8 +105,10 @@ Pass the same `batch_size=` to every epoch-averaged log of the module.
                             sized = call
             if sized is None:
                 continue
-            missing = sorted({c for step in steps for fn in _reached(methods, step) for c in log_calls(fn)
-                              if averaged_without_size(c, step.name in _EPOCH_DEFAULT)},
+            # a function that sizes some of its logs and not others chose per call: left alone
+            missing = sorted({c for step in steps for fn in _reached(methods, step)
+                              if not any(keyword(c, "batch_size") is not None for c in log_calls(fn))
+                              for c in log_calls(fn) if averaged_without_size(c, step.name in _EPOCH_DEFAULT)},
                              key=lambda c: (c.lineno, c.col_offset))
             for call in missing:
                 yield ctx.finding(
