@@ -526,5 +526,6 @@ JOB = {
     "PF688": "plan.pf688_deepspeed_include_physical_gpu_ids",
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
+    "PF725": "plan.pf725_structured_config_tuple_field",
     "PF801": "plan.pf801_does_not_fit",
 }
