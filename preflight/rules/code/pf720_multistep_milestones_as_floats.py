@@ -100,7 +100,7 @@ Round the milestones: `milestones=[int(rate * total_steps) for rate in rates]`.
             if value is None and len(call.args) > 1:
                 value = call.args[1]
             item = _float_milestones(ctx, value) if value is not None else None
-            if item is None:
+            if item is None or value is None:
                 continue
             yield ctx.finding(
                 self, value,

@@ -84,6 +84,7 @@ end), or run `trainer.validate(model)` after `fit`.
             epochs = _int(keyword(call, "max_epochs"))
             if every is None or epochs is None or every < 2 or epochs <= every or epochs % every == 0:
                 continue
+            assert every_kw is not None  # every is read from it
             hits.append((call, every_kw, every, epochs))
         if not hits or not imports_lightning(ctx, ctx.tree):
             return

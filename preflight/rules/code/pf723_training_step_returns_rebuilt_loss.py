@@ -94,6 +94,8 @@ Return the graph-connected loss (`return loss`) and keep the running average for
                                 built.pop(t.id, None)
             for ret in (n for n in ast.walk(step) if isinstance(n, ast.Return) and n.value is not None):
                 loss = _returned_loss(ret)
+                if loss is None:
+                    continue
                 source = loss if _built(loss) else built.get(loss.id) if isinstance(loss, ast.Name) else None
                 if source is None:
                     continue

@@ -103,7 +103,8 @@ Pass the same `batch_size=` to every epoch-averaged log of the module.
                         if sized is None and size is not None and batch in names_in(size) and (
                                 "num_graphs" not in ast.unparse(size)):
                             sized = call
-            if sized is None:
+            sized_value = keyword(sized, "batch_size") if sized is not None else None
+            if sized is None or sized_value is None:
                 continue
             # a function that sizes some of its logs and not others chose per call: left alone
             missing = sorted({c for step in steps for fn in _reached(methods, step)
@@ -114,7 +115,7 @@ Pass the same `batch_size=` to every epoch-averaged log of the module.
                 yield ctx.finding(
                     self, call,
                     f"`{ast.unparse(call.func)}(...)` averages a value over the epoch without `batch_size=`, while "
-                    f"line {sized.lineno} of this module passes `batch_size={ast.unparse(keyword(sized, 'batch_size'))}`"
+                    f"line {sized.lineno} of this module passes `batch_size={ast.unparse(sized_value)}`"
                     ": here Lightning infers the size from the first tensor of the batch, which the module itself "
                     "says is not the number of samples, so the epoch mean (the value a checkpoint or early stop "
                     "monitors) is weighted wrongly. Pass the same `batch_size=`",

@@ -12,6 +12,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._pinned_release import pinned_version, released_between
+from preflight.sources import ParsedPython
 
 
 def _stored_names(pctx: PlanContext) -> set[str]:
@@ -29,7 +30,7 @@ def _stored_names(pctx: PlanContext) -> set[str]:
     return names
 
 
-def _pinned_21(pctx: PlanContext, script: object) -> Optional[str]:
+def _pinned_21(pctx: PlanContext, script: ParsedPython) -> Optional[str]:
     found = pinned_version(pctx, "omegaconf", script)
     if found is not None:
         return found.describe() if released_between(found, (2, 1), (2, 2)) else None
