@@ -257,6 +257,11 @@ NEEDS = {
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
     "PF711": ('preprocess_logits_for_metrics',),
+    "PF720": ('MultiStepLR',),
+    "PF721": ('check_val_every_n_epoch',),
+    "PF722": ('configure_optimizers',),
+    "PF723": ('training_step',),
+    "PF724": ('batch_size',),
     "PF730": ('resume_from_checkpoint',),
     "PF731": ('save_', 'accumulate'),
 }

@@ -10,6 +10,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._lightning_code import averaged_without_size, log_calls
 
 # attributes only a PyG (torch_geometric) Batch carries; ``x``/``y`` are too common to tell
 _GRAPH_ATTRS = {"num_graphs", "edge_index", "ptr", "edge_attr"}
@@ -76,53 +77,6 @@ def _self_call(node: ast.AST, batch: str) -> Optional[str]:
     if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
         return f.attr
     return None
-
-
-def _log_calls(fn: ast.AST) -> list[ast.Call]:
-    return [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-            and n.func.attr in ("log", "log_dict") and isinstance(n.func.value, ast.Name)
-            and n.func.value.id == "self"]
-
-
-def _keyword(call: ast.Call, name: str) -> Optional[ast.keyword]:
-    return next((k for k in call.keywords if k.arg == name), None)
-
-
-def _constant(call: ast.Call, name: str) -> object:
-    kw = _keyword(call, name)
-    return kw.value.value if kw is not None and isinstance(kw.value, ast.Constant) else "<unset>"
-
-
-def _metric_value(value: Optional[ast.AST]) -> bool:
-    """``self.val_acc`` / ``{"acc": self.acc}``: a torchmetrics object (not weighted by batch size)."""
-    def is_attr(v: ast.AST) -> bool:
-        return isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == "self"
-    if value is None:
-        return False
-    if is_attr(value):
-        return True
-    if isinstance(value, ast.Dict):
-        return bool(value.values) and all(is_attr(v) for v in value.values)
-    return False
-
-
-def _averaged_without_size(call: ast.Call, epoch_default: bool) -> bool:
-    if _keyword(call, "batch_size") is not None or any(k.arg is None for k in call.keywords):
-        return False
-    on_epoch = _constant(call, "on_epoch")
-    if on_epoch == "<unset>":
-        if not epoch_default:
-            return False
-    elif on_epoch is not True:
-        return False
-    if _constant(call, "reduce_fx") not in ("<unset>", "mean"):
-        return False
-    index = 1 if call.func.attr == "log" else 0  # type: ignore[attr-defined]
-    value = call.args[index] if len(call.args) > index else None
-    if value is None:
-        kw = _keyword(call, "value" if index else "dictionary")
-        value = kw.value if kw is not None else None
-    return not _metric_value(value)
 
 
 @register
@@ -200,8 +154,8 @@ log of the step).
                     masked = masked or (inner is not None and _node_masks(fn, inner.arg))
                 if not graph or masked:
                     continue
-                logs = [c for fn in reached for c in _log_calls(fn)
-                        if _averaged_without_size(c, hook in _EPOCH_HOOKS)]
+                logs = [c for fn in reached for c in log_calls(fn)
+                        if averaged_without_size(c, hook in _EPOCH_HOOKS)]
                 if not logs:
                     continue
                 logs.sort(key=lambda c: (c.lineno, c.col_offset))
