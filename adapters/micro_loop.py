@@ -7,7 +7,8 @@ inside the model (``grad_scale``), so the ``backward(loss / K)`` reading (:mod:`
 
 ``batch.grad_accum`` = K when K resolves to a positive int (the launch's ``WORLD_SIZE`` included,
 :mod:`preflight.script_env`), the ``range`` loop sits in another loop, its own body (outside any ``if`` or
-nested loop) calls ``backward``, and nothing named ``step``/``no_sync`` is called in it; every such loop
+nested loop) calls ``backward``, and nothing named ``step``/``no_sync``/``zero_grad`` is called in it (a
+``zero_grad`` there clears each pass's gradients: no accumulation); every such loop
 that runs counting by the same K (a warm-up pass and the training loop, as there) (medium). Nothing is imported or executed."""
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _micro_loops(tree: ast.AST) -> list[ast.For]:
             level = [c for st in _flat_body(node.body) for c in _calls_at_level(st)]
             if not any(isinstance(c.func, ast.Attribute) and c.func.attr == "backward" for c in level):
                 continue
-            if any(isinstance(c.func, ast.Attribute) and c.func.attr in ("step", "no_sync", "no_backward_sync")
+            if any(isinstance(c.func, ast.Attribute) and c.func.attr in ("step", "no_sync", "no_backward_sync", "zero_grad")
                    for c in ast.walk(node) if isinstance(c, ast.Call)):
                 continue
             out.append(node)

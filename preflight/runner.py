@@ -61,7 +61,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 def _gate_rule_selected(select: list[str], origin: str, settings: Settings, cli_ignore: list[str],
                         available: list[str], where: str) -> Optional[SettingsError]:
     """The error to show when a selector that matched nothing names a scheduler-gate rule
-    (PF7xx: ``preflight rules`` lists them, ``check``/``audit`` do not run them), else None."""
+    (PF70x: ``preflight rules`` lists them, ``check``/``audit`` do not run them), else None."""
     from preflight.gate.rules import job_rules
 
     gate = {code: "`preflight gate` (the scheduler gate)" for code in job_rules()}
