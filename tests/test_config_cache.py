@@ -54,6 +54,9 @@ def age(root: Path) -> None:
 
 @pytest.fixture
 def project(tmp_path):
+    import preflight.cache
+
+    preflight.cache._KEYS.clear()  # a per-process memo of key files: a fresh process starts without it
     write(tmp_path, "pyproject.toml", "[project]\nname = 'x'\n")
     write(tmp_path, "src/hparams.py", HPARAMS.format(field="lora_ranks"))
     write(tmp_path, "examples/lora_sft.yaml", LLAMA_FACTORY)
