@@ -41,7 +41,10 @@ def _key(text: str) -> str:
 
 def _load() -> Tuple[List[Dict[str, Any]], Dict[str, int]]:
     global _ENTRIES, _INDEX
-    with _LOCK:
+    from preflight.config_cache import unrecorded
+
+    # read once per process and keyed by the build: no dependency of a cached config result
+    with _LOCK, unrecorded():
         if _ENTRIES is not None and _INDEX is not None:
             return _ENTRIES, _INDEX
         loaded: List[Dict[str, Any]] = []

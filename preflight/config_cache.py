@@ -15,6 +15,12 @@ recorded while the config is checked:
   root or a defaults file that now exists, changes the folder's modification time;
 - what a memoised helper read when it first ran (:func:`recorded_memo`).
 
+Not recorded: what Python's import system reads (a module imported for the first time during
+a check, its ``__pycache__`` and the ``sys.path`` folders) and what the registries and the
+architecture catalog read when loaded (:class:`unrecorded`): preflight's own code and data,
+covered by the cache key's build id and plugin fingerprint, and read only by whichever check
+comes first in a process.
+
 The entry (key: the cache's format, preflight's version and rule selection, the run's root,
 the config's display name and content hash) stores the result with each dependency's
 ``stat`` (inode, size, modification and change times, or absent). It is used only while
@@ -50,6 +56,8 @@ def _hook(event: str, args: tuple) -> None:
     if rec is None or event not in ("open", "os.listdir", "os.scandir"):
         return
     try:
+        if _importing(sys._getframe(1)):
+            return
         path = args[0] if args else None
         if path is None:
             path = "."
@@ -61,6 +69,33 @@ def _hook(event: str, args: tuple) -> None:
     rec.paths.add(full)
     if event == "open":
         rec.opened.add(full)
+
+
+def _importing(frame: Any) -> bool:
+    """Whether Python's import system is on the stack: what it reads (a module's source or
+    bytecode, the ``sys.path`` and package folders it lists, a file a module reads as it is
+    imported) is preflight's and its libraries' code, loaded once per process whichever check
+    comes first, never the checked project's (preflight does not import it). Recorded, it made
+    a result depend on the process's history and on ``__pycache__`` folders other processes
+    write into."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+class unrecorded:
+    """Context manager: what the current thread reads inside it is no dependency of the
+    recordings around it (the registries' one-time loading of rule and adapter modules and
+    plugins: keyed by the build and the plugin fingerprint, not by a stamp)."""
+
+    def __enter__(self) -> None:
+        self.outer = getattr(_local, "rec", None)
+        _local.rec = None
+
+    def __exit__(self, *exc: Any) -> None:
+        _local.rec = self.outer
 
 
 def _install() -> None:

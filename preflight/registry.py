@@ -105,14 +105,22 @@ def _module_names(paths: Iterable[str], folders: bool = False) -> list[str]:
 def _import_package_modules(package: str, recursive: bool = False) -> None:
     """Import every public module of ``package``; with ``recursive``, of its sub-packages too
     (the built-in rules sit one folder per kind: ``preflight/rules/code/``, ``plan/``, ...;
-    a rule module dropped at the top level or in any sub-folder is found as well)."""
+    a rule module dropped at the top level or in any sub-folder is found as well). What it
+    reads is no dependency of a cached config result (:class:`preflight.config_cache.unrecorded`)."""
+    from preflight.config_cache import unrecorded
+
+    with unrecorded():
+        _import_modules_of(package, recursive)
+
+
+def _import_modules_of(package: str, recursive: bool) -> None:
     pkg = _import(package)
     for name in _module_names(pkg.__path__, folders=recursive):
         if name.startswith("_") or name in {"base"}:
             continue
         module = _import(f"{package}.{name}")
         if recursive and hasattr(module, "__path__"):
-            _import_package_modules(module.__name__, recursive=True)
+            _import_modules_of(module.__name__, recursive=True)
 
 
 class _EntryPoint:
@@ -194,6 +202,13 @@ def _parse_group(text: str, header: str) -> list[_EntryPoint]:
 
 
 def _load_plugins(group: str, registrar: Callable[[type], type]) -> None:
+    from preflight.config_cache import unrecorded
+
+    with unrecorded():  # sys.path's folders and entry points: keyed by plugin_fingerprint
+        _load_plugins_unrecorded(group, registrar)
+
+
+def _load_plugins_unrecorded(group: str, registrar: Callable[[type], type]) -> None:
     for ep in sorted(_entry_points(group), key=lambda e: e.name):
         try:
             obj = ep.load()

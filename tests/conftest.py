@@ -52,10 +52,6 @@ SLOW = frozenset({
     # in CI's --durations=30): the bench tool runs on the main Python only
     "test_bench_bugs.py::test_scoring_on_threads_gives_the_sequential_result",
     "test_bench_bugs.py::test_a_still_buggy_twin_is_counted_apart_only_for_its_labelled_codes",
-    # not slow: it failed twice in the 3.9 half of the suite (PREFLIGHT_TEST_SHARD=0/2, stop 58's local CI) and
-    # passes alone, after the earlier files of that half, and in the README's whole suite; cause not found, so it
-    # runs once, in the README's suite, until it is
-    "test_config_cache.py::test_an_unchanged_config_is_taken_from_the_cache",
 })
 
 

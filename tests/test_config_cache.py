@@ -201,3 +201,36 @@ def test_an_unchanged_memo_is_reused_in_one_process(project, monkeypatch):
         assert "lora_alpha" in _fields_under(str(project))  # just written: not trusted, read again
     finally:
         _fields_under.cache_clear()
+
+
+def test_what_an_import_during_the_check_reads_is_no_dependency(cli, project, validations, tmp_path_factory,
+                                                                monkeypatch):
+    """A module imported for the first time while a config is checked (a lazy import, a registry
+    loaded at first use: which check comes first in a process is its history) reads its source,
+    bytecode and the folders on ``sys.path``: preflight's and its libraries' code, never the
+    project's. Other processes write into those folders (their ``__pycache__``, a suite beside
+    this one in the same checkout); recorded as dependencies, they made the next run miss the
+    cache at random (the probable cause of the two failures of the first test above in CI's 3.9
+    half, which runs beside two other suites in the same checkout)."""
+    import sys
+
+    import preflight.validate as validate
+
+    lib = tmp_path_factory.mktemp("lib")
+    write(lib, "lazy_module_of_the_check.py", "VALUE = 1\n")
+    age(lib)
+    monkeypatch.syspath_prepend(str(lib))
+    monkeypatch.delitem(sys.modules, "lazy_module_of_the_check", raising=False)
+    counted = validate.validate_source
+
+    def importing(*args, **kwargs):
+        import lazy_module_of_the_check  # noqa: F401  first import: inside the first check only
+
+        return counted(*args, **kwargs)
+
+    monkeypatch.setattr(validate, "validate_source", importing)
+    first = check(cli, project)
+    assert validations[0] == 1
+    write(lib, "__pycache__/other.cpython-313.pyc", "")  # another Python's bytecode, written beside it
+    age(lib)
+    assert shown(check(cli, project)) == shown(first) and validations[0] == 1  # taken from the cache

@@ -233,15 +233,17 @@ def test_prequantized_checkpoint_is_estimated_quantized(hub, hf_env):
     hub.add_model("someone/llama-2-7b-plain", base.config, shards=shard(llama_tensors(base.config, "F16"), 2))
     hub.add_model("someone/llama-2-7b-gptq", dict(base.config, quantization_config=QUANT_CONFIGS["gptq"]),
                   shards=shard(quantize(llama_tensors(base.config, "F16"), "gptq"), 2))
-    plain = json.loads(fit(hf_env, "someone/llama-2-7b-plain", "--gpu", "t4", "--format", "json").stdout)
-    proc = fit(hf_env, "someone/llama-2-7b-gptq", "--gpu", "t4", "--format", "json")
-    gptq = json.loads(proc.stdout)
+    runs = fit_batch(hf_env, ["someone/llama-2-7b-plain", "--gpu", "t4", "--format", "json"],
+                     ["someone/llama-2-7b-gptq", "--gpu", "t4", "--format", "json"],
+                     ["someone/llama-2-7b-gptq", "--gpu", "t4"])  # one subprocess, not three
+    assert all("Traceback" not in run["err"] for run in runs), runs
+    plain, gptq = (json.loads(run["out"]) for run in runs[:2])
     assert gptq["model"]["params_total"] == plain["model"]["params_total"] == base.published
     assert gptq["model"]["quantized"] == "4bit"
     assert gptq["estimates"]["infer"]["peak_bytes"] < 0.5 * plain["estimates"]["infer"]["peak_bytes"]
     full = [c for c in gptq["cells"] if c["mode"] == "full"]
     assert full[0]["peak_bytes"] is None and "pre-quantized" in full[0]["note"]
-    text = fit(hf_env, "someone/llama-2-7b-gptq", "--gpu", "t4").stdout
+    text = runs[2]["out"]
     assert "pre-quantized 4bit" in text and "gptq" in text
 
 

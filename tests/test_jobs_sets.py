@@ -5,6 +5,7 @@ sibling job of the same repository; every set can be chosen on run.py's command 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import json
 import re
@@ -33,8 +34,11 @@ def _set_of(job: dict) -> int:
     return 1 if job["held_out"] else 0
 
 
-def _jobs() -> list[dict]:
-    return json.loads((JOBS / "manifest.json").read_text())["jobs"]
+@functools.cache
+def _jobs() -> tuple[dict, ...]:
+    """The committed manifest's jobs, parsed once per session (1.4 MB of JSON; every test here
+    reads it, one of them once per set)."""
+    return tuple(json.loads((JOBS / "manifest.json").read_text())["jobs"])
 
 
 @pytest.mark.parametrize("n", range(3, len(ORDINALS) + 2))

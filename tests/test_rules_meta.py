@@ -69,7 +69,10 @@ def test_bad_example_is_flagged_exactly_where_it_pins(code, index, example):
 FIRST_BAD = [(code, cls.bad_examples[0]) for code, cls in sorted(RULES.items()) if cls.bad_examples]
 
 
-@pytest.mark.parametrize("code,example", FIRST_BAD, ids=[c for c, _ in FIRST_BAD])
+# ids like the bad examples' (``PF101-bad0``): conftest's shard key puts this test in the same half of
+# CI's version suites as test_bad_example_is_flagged_exactly_where_it_pins of that example, and the
+# two share ``every_finding`` (with the rule code alone as id, each half analysed it once)
+@pytest.mark.parametrize("code,example", FIRST_BAD, ids=[f"{c}-bad0" for c, _ in FIRST_BAD])
 def test_own_findings_do_not_depend_on_the_other_rules(code, example):
     """What the shared ``every_finding`` rests on: a rule reports the same findings (line,
     column, severity, message) whether it runs alone, as ``--select`` runs it, or beside every

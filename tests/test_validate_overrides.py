@@ -7,7 +7,6 @@ deepspeed_zero3.yaml`` has ``mixed_precision: no``; ``bash_scrips/qwen2_7b_step_
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -37,65 +36,65 @@ def _project(tmp_path: Path, launch: str, where: str = "scripts/run.sh") -> Path
     return cfg
 
 
-def _validate(cfg: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "preflight", "validate", str(cfg)],
-                          capture_output=True, text=True, timeout=120)
+def _validate(cli, cfg: Path) -> subprocess.CompletedProcess[str]:
+    """``preflight validate CFG``, in-process (conftest's ``cli``): nothing here is about the process."""
+    run = cli("validate", str(cfg))
+    return subprocess.CompletedProcess(["preflight", "validate", str(cfg)], run.code, run.out, run.err)
 
 
 STEP_DPO = ("ACCELERATE_LOG_LEVEL=info accelerate launch --config_file accelerate_configs/deepspeed_zero3.yaml \\\n"
             "    --mixed_precision bf16 --num_processes 8 train.py configs/config_full.yaml\n")
 
 
-def test_key_every_launch_overrides_is_a_note_naming_the_line(tmp_path: Path) -> None:
+def test_key_every_launch_overrides_is_a_note_naming_the_line(tmp_path: Path, cli) -> None:
     cfg = _project(tmp_path, STEP_DPO)
-    run = _validate(cfg)
+    run = _validate(cli, cfg)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "deepspeed_zero3.yaml:6: note: no is the boolean false" in run.stdout
     assert "passes --mixed_precision (scripts/run.sh:1)" in run.stdout
 
 
-def test_launch_without_the_option_keeps_the_error(tmp_path: Path) -> None:
+def test_launch_without_the_option_keeps_the_error(tmp_path: Path, cli) -> None:
     cfg = _project(tmp_path, STEP_DPO.replace("--mixed_precision bf16 ", ""))
-    run = _validate(cfg)
+    run = _validate(cli, cfg)
     assert run.returncode == 1
     assert "deepspeed_zero3.yaml:6: error: no is the boolean false" in run.stdout
 
 
-def test_one_launch_without_the_option_keeps_the_error(tmp_path: Path) -> None:
+def test_one_launch_without_the_option_keeps_the_error(tmp_path: Path, cli) -> None:
     cfg = _project(tmp_path, STEP_DPO)
     (tmp_path / "README.md").write_text("```\naccelerate launch --config_file accelerate_configs/deepspeed_zero3.yaml "
                                         "train.py x.yaml\n```\n")
-    assert "error: no is the boolean false" in _validate(cfg).stdout
+    assert "error: no is the boolean false" in _validate(cli, cfg).stdout
 
 
-def test_option_given_to_the_script_not_accelerate_keeps_the_error(tmp_path: Path) -> None:
+def test_option_given_to_the_script_not_accelerate_keeps_the_error(tmp_path: Path, cli) -> None:
     # after the training script the options are the script's own, not accelerate's
     cfg = _project(tmp_path, "accelerate launch --config_file accelerate_configs/deepspeed_zero3.yaml "
                              "train.py --mixed_precision bf16\n")
-    assert "error: no is the boolean false" in _validate(cfg).stdout
+    assert "error: no is the boolean false" in _validate(cli, cfg).stdout
 
 
-def test_config_named_through_a_variable_is_not_evidence(tmp_path: Path) -> None:
+def test_config_named_through_a_variable_is_not_evidence(tmp_path: Path, cli) -> None:
     cfg = _project(tmp_path, 'CFG=accelerate_configs/deepspeed_zero3.yaml\n'
                              'accelerate launch --config_file $CFG --mixed_precision bf16 train.py\n')
-    assert "error: no is the boolean false" in _validate(cfg).stdout
+    assert "error: no is the boolean false" in _validate(cli, cfg).stdout
 
 
-def test_launch_in_the_readme_counts(tmp_path: Path) -> None:
+def test_launch_in_the_readme_counts(tmp_path: Path, cli) -> None:
     cfg = _project(tmp_path, "```bash\n" + STEP_DPO + "```\n", where="README.md")
-    run = _validate(cfg)
+    run = _validate(cli, cfg)
     assert run.returncode == 0
     assert "(README.md:2)" in run.stdout
 
 
-def test_audit_uses_its_own_launch_line(tmp_path: Path) -> None:
+def test_audit_uses_its_own_launch_line(tmp_path: Path, cli) -> None:
     cfg = _project(tmp_path, "")  # no launch script in the project: the audited line decides
     (tmp_path / "train.py").write_text("from accelerate import Accelerator\naccelerator = Accelerator()\n")
 
     def audit(*options: str) -> str:
         launch = ["accelerate", "launch", "--config_file", str(cfg), *options, "train.py"]
-        return subprocess.run([sys.executable, "-m", "preflight", "audit", "--no-cache", "--", *launch],
-                              capture_output=True, text=True, timeout=120, cwd=tmp_path).stdout
+        return cli("audit", "--no-cache", "--", *launch, cwd=tmp_path).out
 
     given = audit("--mixed_precision", "bf16")
     assert "its launch line passes --mixed_precision" in given
@@ -159,8 +158,8 @@ def _sppo(tmp_path: Path, run: str) -> Path:
     return cfg
 
 
-def test_field_the_code_sets_after_parsing_is_a_note(tmp_path: Path) -> None:
-    run = _validate(_sppo(tmp_path, SPPO_RUN.format(after="main_inner(model_args, data_args, training_args)")))
+def test_field_the_code_sets_after_parsing_is_a_note(tmp_path: Path, cli) -> None:
+    run = _validate(cli, _sppo(tmp_path, SPPO_RUN.format(after="main_inner(model_args, data_args, training_args)")))
     assert run.returncode == 0, run.stdout
     assert "config_full.yaml:3: note:" in run.stdout
     assert "sets training_args.do_eval itself right after parsing (sppo/run_sppo.py:7)" in run.stdout
@@ -176,6 +175,6 @@ def test_field_the_code_sets_after_parsing_is_a_note(tmp_path: Path) -> None:
     # no reassignment at all
     SPPO_RUN.replace("    training_args.do_eval = False\n", ""),
 ])
-def test_other_shapes_keep_the_problem(tmp_path: Path, run: str) -> None:
-    out = _validate(_sppo(tmp_path, run.format(after="pass"))).stdout
+def test_other_shapes_keep_the_problem(tmp_path: Path, run: str, cli) -> None:
+    out = _validate(cli, _sppo(tmp_path, run.format(after="pass"))).stdout
     assert "config_full.yaml:3: warning:" in out, out

@@ -317,7 +317,7 @@ for a total that starts as a number literal and is only printed or logged, and
         if store.via is not None:
             verb = (f"passed to `{text(store.via.call.func)}()`, whose `{store.via.cls}.{store.via.method}` keeps "
                     f"it in `{store.via.attr}` ({store.via.where}); so it is kept in")
-        mapping_key = _output_mapping_key(store.value, where.function)
+        mapping_key = _output_mapping_key(ctx, store.value, where.function)
         if mapping_key is not None:
             # ``outputs.append(output)`` of a model's output dict (packnet-sfm issue 47): it holds the
             # loss and every other tensor of the step (predictions, feature maps)
@@ -410,7 +410,7 @@ for a total that starts as a number literal and is only printed or logged, and
              root_text: str, where: _Where) -> Optional[Fix]:
         if not fact.is_tensor or not store.fixable or isinstance(store.value, ast.Starred):
             return None
-        if _output_mapping_key(store.value, where.function) is not None:
+        if _output_mapping_key(ctx, store.value, where.function) is not None:
             return None  # a dict has no .detach(): the message says what to keep
         value = text(store.value)
         if store.kind == "augassign" and fact.kind == SCALAR and isinstance(
@@ -438,14 +438,23 @@ def _meter_reset(via: MeterStore, root_text: str, where: _Where) -> bool:
     return False
 
 
-def _output_mapping_key(value: ast.expr, fn: FunctionInfo) -> Optional[str]:
+def _output_mapping_key(ctx: FileContext, value: ast.expr, fn: FunctionInfo) -> Optional[str]:
     """The first string key ``value`` (a name) is read with in its function (``output["loss"]``): the
     stored thing is a mapping of outputs, not one tensor. None otherwise."""
     if not isinstance(value, ast.Name):
         return None
-    for node in ast.walk(fn.node):
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == value.id \
+    # one walk of the function for all its stores (a walk per store was quadratic: 300 stores in
+    # one loop took 30 CPU-s)
+    keys = ctx.cached(f"pf101-string-keys-{id(fn.node)}", lambda: _first_string_keys(fn.node))
+    return keys.get(value.id)
+
+
+def _first_string_keys(scope: ast.AST) -> dict[str, str]:
+    """Name -> the first string key it is read with (``output["loss"]``) in ``scope``, in walk order."""
+    out: dict[str, str] = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
                 and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
                 and isinstance(node.ctx, ast.Load):
-            return node.slice.value
-    return None
+            out.setdefault(node.value.id, node.slice.value)
+    return out
