@@ -223,6 +223,13 @@ torchtune single-device Llama 2 7B full fine-tune in bf16 with paged AdamW stepp
 tokens measured twice (peak allocated, once on an unnamed GPU, once on an A100), and the GPT-2 run_clm.py example with
 its default batch 8 of 1024 tokens in fp32 that ran out of memory on a 32 GB V100; 11 peaks and one OOM verdict, all
 training rows; committed before it was first scored).
+
+``--split held-out-41`` the forty-first, ``calibration/public/heldout41.json`` (three publishers no estimator source
+cites, by est36b's rule: two CS336 students' memory profiles of the course model (the 2.7B model's full training step
+at batch 4 and context 128 / 256 / 512 in fp32 and bf16 autocast on an 80 GB H800, and the 'large' model's no-grad
+forward pass and training step at batch 1 in fp32 on a 24 GB A10) and an FSDP LoRA fine-tune of Llama 2 7B in pure bf16
+at batch 4 of 2048 tokens on four 40 GB A100 with FSDP's rate limiter off and on; 15 peaks, 12 of them training rows;
+committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -270,6 +277,7 @@ HELDOUT37 = REPO / "calibration" / "public" / "heldout37.json"
 HELDOUT38 = REPO / "calibration" / "public" / "heldout38.json"
 HELDOUT39 = REPO / "calibration" / "public" / "heldout39.json"
 HELDOUT40 = REPO / "calibration" / "public" / "heldout40.json"
+HELDOUT41 = REPO / "calibration" / "public" / "heldout41.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -289,4 +297,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-37": HELDOUT37,
                "held-out-38": HELDOUT38,
                "held-out-39": HELDOUT39,
-               "held-out-40": HELDOUT40}
+               "held-out-40": HELDOUT40,
+               "held-out-41": HELDOUT41}
