@@ -33,6 +33,8 @@ FILE = {
     "PF126": "code.pf126_ddp_load_without_map_location",
     "PF127": "code.pf127_metric_shared_by_train_and_val",
     "PF129": "code.pf129_trainer_reused_for_new_model",
+    "PF150": "code.pf150_wrapper_loaded_non_strict_from_inner_state",
+    "PF151": "code.pf151_hydra_compose_drops_cli_overrides",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",

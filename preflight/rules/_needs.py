@@ -17,6 +17,8 @@ NEEDS = {
     "PF126": ('torch.load',),
     "PF127": ('validation_step',),
     "PF129": ('fit',),
+    "PF150": ('strict', 'DataParallel', '.module.state_dict'),
+    "PF151": ('compose', 'override'),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),

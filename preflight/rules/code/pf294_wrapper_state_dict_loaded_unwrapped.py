@@ -12,34 +12,11 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import qualify
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._parallel_wrappers import wrapped_names, wrapper_call
 
-_WRAPPERS = ("DataParallel", "DistributedDataParallel")
 # texts that show a file handles the "module." prefix or the wrapper itself
 _PREFIX_AWARE = ("module.", "[7:]", "consume_prefix_in_state_dict_if_present", "removeprefix", "DataParallel",
                  "DDP(", "prepare(", "unwrap_model")
-
-
-_MOVES = ("cuda", "to", "cpu", "float", "train")
-
-
-def _wrapper_call(assign: ast.Assign) -> ast.expr:
-    """The call an assignment binds, under device moves (``nn.DataParallel(model).cuda()``)."""
-    value = assign.value
-    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-            and value.func.attr in _MOVES and isinstance(value.func.value, ast.Call):
-        value = value.func.value
-    return value
-
-
-def _wrapped_names(ctx: FileContext) -> dict[str, ast.Assign]:
-    out: dict[str, ast.Assign] = {}
-    for assign in ctx.nodes(ast.Assign):
-        value = _wrapper_call(assign)
-        if isinstance(value, ast.Call) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name):
-            last = qualify(ctx, value.func).rsplit(".", 1)[-1]
-            if last in _WRAPPERS or (last == "DDP" and isinstance(value.func, ast.Name)):
-                out[assign.targets[0].id] = assign
-    return out
 
 
 def _saved_wrapper_state(ctx: FileContext, names: dict[str, ast.Assign]) -> Optional[tuple[ast.AST, str]]:
@@ -179,14 +156,14 @@ prefix when loading (`torch.nn.modules.utils.consume_prefix_in_state_dict_if_pre
     good_examples = examples("preflight.rules.code._pf294_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        names = _wrapped_names(ctx)
+        names = wrapped_names(ctx)
         if not names:
             return
         got = _saved_wrapper_state(ctx, names)
         if got is None or "module." in ctx.parsed.source.text:
             return
         save, wrapper = got
-        wrapped = set(names) | {a.id for assign in names.values() for a in _wrapper_call(assign).args[:1]  # type: ignore[attr-defined]
+        wrapped = set(names) | {a.id for assign in names.values() for a in wrapper_call(assign).args[:1]  # type: ignore[attr-defined]
                                 if isinstance(a, ast.Name)}
         here = [(ctx, "")] if _strict_plain_load(ctx, wrapped) is not None else []
         for other, display in [*here, *sibling_modules(ctx, "load_state_dict")]:
@@ -195,7 +172,7 @@ prefix when loading (`torch.nn.modules.utils.consume_prefix_in_state_dict_if_pre
                 continue
             yield ctx.finding(
                 self, save,
-                f"`{wrapper}` is an `{ast.unparse(_wrapper_call(names[wrapper]).func)}` wrapper (line "  # type: ignore[attr-defined]
+                f"`{wrapper}` is an `{ast.unparse(wrapper_call(names[wrapper]).func)}` wrapper (line "  # type: ignore[attr-defined]
                 f"{names[wrapper].lineno}), so the saved `{wrapper}.state_dict()` has every key prefixed "
                 f"`module.`; {f'`{display}:{load.lineno}`' if display else f'line {load.lineno}'} loads a checkpoint into a plain model with a strict "
                 f"`{ast.unparse(load.func)}(...)`, which fails with missing and unexpected keys after training. "
