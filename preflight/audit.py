@@ -11,7 +11,7 @@ import ast
 import os
 import shlex
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from preflight.adapters_api import Project
 from preflight.diagnostics import FileError
@@ -154,25 +154,11 @@ def _add_delegate(entry: Any, path: Path, root: Path, project: Project, plan: Tr
     if found is None:
         _add_splat_callee(entry, path, root, project, plan, seen)
         return
-    if not project.may_read(found):
+    parsed = _audit_module(found, _relative(found, root), project, plan, seen, claim=True)
+    if parsed is None:
         return
-    key = os.path.abspath(found)
-    if key in seen:
-        return
-    seen.add(key)
-    try:
-        shown = os.path.relpath(found, root)  # ../../src/pkg/train.py: where it is from the job
-    except ValueError:
-        shown = str(found)
-    source = read_source(found, shown.replace(os.sep, "/"), "python")
-    if isinstance(source, FileError):
-        return
-    parsed = parse_python(source)
-    if isinstance(parsed, FileError):
-        return
-    project.scripts.append(parsed)
     project.delegates[id(parsed)] = entry
-    plan.add_input(source.display, source.kind, source.digest)
+    source = parsed.source
     if submitted:
         plan.note(f"{entry.source.display}: submits a job that runs {source.display}'s code, which is audited with "
                   "its launch arguments")
@@ -217,23 +203,48 @@ def _add_named_module(entry: Any, root: Path, project: Project, plan: TrainingPl
     if entry.source.kind != "python" or id(entry) in project.delegates:
         return
     found = named_module(project, entry)
-    if found is None or not project.may_read(found.path):
+    if found is None:
         return
-    key = os.path.abspath(found.path)
-    if key in seen:
+    parsed = _audit_module(found.path, display_path(found.path, root), project, plan, seen)
+    if parsed is None:
         return
-    source = read_source(found.path, display_path(found.path, root), "python")
+    project.delegates[id(parsed)] = entry
+    plan.note(f"{found.call}: import_module builds {found.module} from `{found.key}` of {found.config}: "
+              f"{parsed.source.display} is audited with {entry.source.display}'s launch arguments")
+
+
+def _relative(path: Path, root: Path) -> str:
+    """``path`` as seen from the job's root, ``..`` parts kept (``../../src/pkg/train.py``: where it is from
+    the job)."""
+    try:
+        shown = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        shown = str(path)
+    return shown.replace(os.sep, "/")
+
+
+def _audit_module(path: Path, shown: str, project: Project, plan: TrainingPlan, seen: set[str],
+                  accept: Optional[Callable[[Any], bool]] = None, claim: bool = False) -> Any:
+    """Audit too the project module at ``path`` (shown as ``shown``) that an audited script hands its work
+    to: the module read, parsed and added to the job's scripts and inputs, or None where the job may not
+    read it, an input read it already, it does not read or parse, or ``accept`` refuses the parsed module.
+    With ``claim`` the path counts as read before it is read (a later input naming it is skipped even
+    where this read fails), else only once the module is added."""
+    key = os.path.abspath(path)
+    if not project.may_read(path) or key in seen:
+        return None
+    if claim:
+        seen.add(key)
+    source = read_source(path, shown, "python")
     if isinstance(source, FileError):
-        return
+        return None
     parsed = parse_python(source)
-    if isinstance(parsed, FileError):
-        return
+    if isinstance(parsed, FileError) or (accept is not None and not accept(parsed)):
+        return None
     seen.add(key)
     project.scripts.append(parsed)
-    project.delegates[id(parsed)] = entry
     plan.add_input(source.display, source.kind, source.digest)
-    plan.note(f"{found.call}: import_module builds {found.module} from `{found.key}` of {found.config}: "
-              f"{source.display} is audited with {entry.source.display}'s launch arguments")
+    return parsed
 
 
 def _add_splat_callee(entry: Any, path: Path, root: Path, project: Project, plan: TrainingPlan,
@@ -244,26 +255,14 @@ def _add_splat_callee(entry: Any, path: Path, root: Path, project: Project, plan
     from preflight.adapters.splat_call import defines, splat_callee
 
     splat = splat_callee(entry.tree, path)
-    if splat is None or not project.may_read(splat.path):
+    if splat is None:
         return
-    key = os.path.abspath(splat.path)
-    if key in seen:
+    parsed = _audit_module(splat.path, _relative(splat.path, root), project, plan, seen,
+                           accept=lambda module: defines(module.tree, splat))
+    if parsed is None:
         return
-    try:
-        shown = os.path.relpath(splat.path, root)
-    except ValueError:
-        shown = str(splat.path)
-    source = read_source(splat.path, shown.replace(os.sep, "/"), "python")
-    if isinstance(source, FileError):
-        return
-    parsed = parse_python(source)
-    if isinstance(parsed, FileError) or not defines(parsed.tree, splat):
-        return
-    seen.add(key)
-    project.scripts.append(parsed)
     project.splats[id(parsed)] = (entry, splat)
-    plan.add_input(source.display, source.kind, source.digest)
-    plan.note(f"{entry.source.display}:{splat.call.lineno}: {splat.function}(**...) of {source.display} is "
+    plan.note(f"{entry.source.display}:{splat.call.lineno}: {splat.function}(**...) of {parsed.source.display} is "
               f"handed {splat.mapping.origin}: that module is audited too, its parameters taken from the keys")
 
 

@@ -1,4 +1,4 @@
-"""Job rules PF7xx: every documented example runs through the gate (bad ones are
+"""Job rules PF70x: every documented example runs through the gate (bad ones are
 flagged, good ones stay silent), and their documentation is reachable."""
 
 from __future__ import annotations

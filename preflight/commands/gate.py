@@ -10,7 +10,7 @@ DESCRIPTION = (
     "Gate a job before it holds GPUs: a SLURM batch script (its #SBATCH directives, the sbatch "
     "options given after --, SBATCH_* variables) or a Kubernetes Pod/Job/PyTorchJob manifest. "
     "Runs the full audit of the script the job launches (code rules, plan, memory estimate "
-    "against the GPU the cluster file maps the job to) and the job rules PF7xx. "
+    "against the GPU the cluster file maps the job to) and the job rules PF70x. "
     "Exit status: 0 admit, 1 reject (reasons on stdout), 2 error (bad job or cluster file)."
 )
 
@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--usable-memory", type=float, metavar="FRACTION",
                    help="fraction of GPU memory a job may plan to use (overrides policy.usable_memory)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    p.add_argument("--explain", metavar="CODE", help="print the documentation of a job rule (PF7xx) and exit")
+    p.add_argument("--explain", metavar="CODE", help="print the documentation of a job rule (PF70x) and exit")
     p.add_argument("--write-lua", metavar="DIR", type=Path,
                    help="write cli_filter.lua and job_submit.lua for this installation into DIR and exit")
 

@@ -1,4 +1,4 @@
-"""Job-level rules PF7xx: they read a submitted job (the allocation, the launch lines, the
+"""Job-level rules PF70x: they read a submitted job (the allocation, the launch lines, the
 configs beside them and the estimate), not Python code.
 
 They are :class:`~preflight.rules.base.Rule` subclasses with the same metadata (checked by

@@ -1,5 +1,5 @@
 """The gate's decision for one job: the full audit (code rules, plan, estimate) plus the
-job-level rules PF7xx, turned into admit / reject / error with reasons a user can act on.
+job-level rules PF70x, turned into admit / reject / error with reasons a user can act on.
 
 The allocation becomes plan facts (``derived``: nodes, processes per node, world size), so
 the plan rules see the world size the job will really have: PF502 checks the DeepSpeed

@@ -1,4 +1,4 @@
-"""Shared by the Lightning code rules (PF291, PF292, PF567, PF568, PF680, PF724): whether a file imports
+"""Shared by the Lightning code rules (PF137, PF291, PF292, PF567, PF568, PF680): whether a file imports
 Lightning, the file's LightningModule classes, its ``self.log`` calls averaged without a batch size."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Whether a class of a script subclasses a Hugging Face Trainer (PF406, PF712)."""
+"""Whether a class of a script subclasses a Hugging Face Trainer (PF132, PF406)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PF725 structured-config-tuple-field: a dataclass stored as a Hydra structured config declares a bare
+"""PF138 structured-config-tuple-field: a dataclass stored as a Hydra structured config declares a bare
 ``tuple`` field, which the pinned OmegaConf 2.1 rejects ("Unexpected object type: tuple")."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _pinned_21(pctx: PlanContext, script: ParsedPython) -> Optional[str]:
 
 @register
 class StructuredConfigTupleField(PlanRule):
-    code = "PF725"
+    code = "PF138"
     name = "structured-config-tuple-field"
     severity = Severity.ERROR
     category = Category.CONFIG
@@ -77,8 +77,8 @@ Declare the field as a list: `betas: List[float] = field(default_factory=lambda:
 * The class is not stored as a structured config in the job.
 * The project does not pin an OmegaConf 2.1 release (a lower bound, another release or no pin).
 """
-    bad_examples = examples("preflight.rules.plan._pf725_examples", "BAD")
-    good_examples = examples("preflight.rules.plan._pf725_examples", "GOOD")
+    bad_examples = examples("preflight.rules.plan._pf138_examples", "BAD")
+    good_examples = examples("preflight.rules.plan._pf138_examples", "GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         stored = _stored_names(pctx)

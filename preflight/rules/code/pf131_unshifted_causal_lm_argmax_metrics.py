@@ -1,4 +1,4 @@
-"""PF711 unshifted-causal-lm-argmax-metrics: a causal LM's teacher-forced argmax compared with the labels
+"""PF131 unshifted-causal-lm-argmax-metrics: a causal LM's teacher-forced argmax compared with the labels
 position by position in ``compute_metrics``, without the one-token shift."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _reads_labels(fn: MetricFn) -> bool:
 
 @register
 class UnshiftedCausalLmArgmaxMetrics(Rule):
-    code = "PF711"
+    code = "PF131"
     needs_text = ("preprocess_logits_for_metrics",)
     name = "unshifted-causal-lm-argmax-metrics"
     severity = Severity.WARNING
@@ -104,8 +104,8 @@ transformers' `run_clm.py` does, or evaluate generations with `generate`.
 * An encoder-decoder model (`Seq2Seq` in the file): its logits are aligned with its labels.
 * A Trainer of a file with no causal LM (token classification argmaxes per position).
 """
-    bad_examples = examples("preflight.rules.code._pf711_examples", "PF711_BAD")
-    good_examples = examples("preflight.rules.code._pf711_examples", "PF711_GOOD")
+    bad_examples = examples("preflight.rules.code._pf131_examples", "PF131_BAD")
+    good_examples = examples("preflight.rules.code._pf131_examples", "PF131_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         text = ctx.parsed.source.text or ""

@@ -1,4 +1,4 @@
-"""PF733 inference-only-model-wrapped-in-ddp: a script that never trains passes its model through
+"""PF142 inference-only-model-wrapped-in-ddp: a script that never trains passes its model through
 ``accelerator.prepare`` in a multi-process DDP job, which wraps it in DistributedDataParallel."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ _INFERS = ("no_grad", "inference_mode", ".eval()", "generate")
 
 @register
 class InferenceOnlyModelWrappedInDdp(PlanRule):
-    code = "PF733"
+    code = "PF142"
     name = "inference-only-model-wrapped-in-ddp"
     severity = Severity.WARNING
     category = Category.MEMORY
@@ -60,8 +60,8 @@ class InferenceOnlyModelWrappedInDdp(PlanRule):
     * `evaluation_mode=True` or `model.requires_grad_(False)`.
     * The prepared name is not a model loaded in the script (`X.from_pretrained`) nor named like one.
     """)
-    bad_examples = examples("preflight.rules.plan._pf733_examples", "PF733_BAD")
-    good_examples = examples("preflight.rules.plan._pf733_examples", "PF733_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf142_examples", "PF142_BAD")
+    good_examples = examples("preflight.rules.plan._pf142_examples", "PF142_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         world = ddp_world(pctx.plan)

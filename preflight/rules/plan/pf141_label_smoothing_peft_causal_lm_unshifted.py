@@ -1,4 +1,4 @@
-"""PF732 label-smoothing-peft-causal-lm-unshifted: ``label_smoothing_factor`` on a PEFT-wrapped causal LM under a
+"""PF141 label-smoothing-peft-causal-lm-unshifted: ``label_smoothing_factor`` on a PEFT-wrapped causal LM under a
 transformers release whose Trainer shifts the labels only for plain causal-LM classes."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ _FIXED = (4, 35)  # the Trainer looks through the PEFT wrapper (issue 27161) fro
 
 @register
 class LabelSmoothingPeftCausalLmUnshifted(PlanRule):
-    code = "PF732"
+    code = "PF141"
     name = "label-smoothing-peft-causal-lm-unshifted"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
@@ -55,8 +55,8 @@ class LabelSmoothingPeftCausalLmUnshifted(PlanRule):
     * The factor is 0 or not a literal, the model is not wrapped by PEFT or is not a causal LM, or the
       script overrides `compute_loss`.
     """)
-    bad_examples = examples("preflight.rules.plan._pf732_examples", "PF732_BAD")
-    good_examples = examples("preflight.rules.plan._pf732_examples", "PF732_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf141_examples", "PF141_BAD")
+    good_examples = examples("preflight.rules.plan._pf141_examples", "PF141_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:

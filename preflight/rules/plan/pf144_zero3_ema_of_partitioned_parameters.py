@@ -1,4 +1,4 @@
-"""PF735 zero3-ema-of-partitioned-parameters: an EMA (shadow copy) of ``model.parameters()`` taken outside
+"""PF144 zero3-ema-of-partitioned-parameters: an EMA (shadow copy) of ``model.parameters()`` taken outside
 ``GatheredParameters`` in a ZeRO-3 job, where each rank's parameters are empty placeholders."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _param_copy(node: ast.AST) -> Optional[ast.AST]:
 
 @register
 class Zero3EmaOfPartitionedParameters(PlanRule):
-    code = "PF735"
+    code = "PF144"
     name = "zero3-ema-of-partitioned-parameters"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
@@ -66,8 +66,8 @@ class Zero3EmaOfPartitionedParameters(PlanRule):
     * The script uses `GatheredParameters` (the copy may be gathered).
     * No EMA/shadow naming in the script, or the copy does not clone parameters.
     """)
-    bad_examples = examples("preflight.rules.plan._pf735_examples", "PF735_BAD")
-    good_examples = examples("preflight.rules.plan._pf735_examples", "PF735_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf144_examples", "PF144_BAD")
+    good_examples = examples("preflight.rules.plan._pf144_examples", "PF144_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         zero3 = next((f for f in pctx.plan.facts("dist.sharding") if f.value == "zero3" and f.source.kind == "config"

@@ -1,4 +1,4 @@
-"""PF731 checkpoint-every-micro-step: ``accelerator.save_state`` gated on an optimizer-step counter's
+"""PF140 checkpoint-every-micro-step: ``accelerator.save_state`` gated on an optimizer-step counter's
 multiple but tested on every micro-batch of an ``accelerator.accumulate`` loop."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def _counter_multiple(test: ast.expr, counters: set[str]) -> Optional[str]:
 
 @register
 class CheckpointEveryMicroStep(Rule):
-    code = "PF731"
+    code = "PF140"
     name = "checkpoint-every-micro-step"
     severity = Severity.WARNING
     category = Category.PERFORMANCE
@@ -92,8 +92,8 @@ save under the `if accelerator.sync_gradients:` block that increments the counte
   an `accelerator.accumulate` block, a counter under a `sync_gradients` test (which then holds on every
   batch).
 """
-    bad_examples = examples("preflight.rules.code._pf731_examples", "PF731_BAD")
-    good_examples = examples("preflight.rules.code._pf731_examples", "PF731_GOOD")
+    bad_examples = examples("preflight.rules.code._pf140_examples", "PF140_BAD")
+    good_examples = examples("preflight.rules.code._pf140_examples", "PF140_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for method in _SAVES:

@@ -1,4 +1,4 @@
-"""PF725 examples: small projects (``# --- <path>`` sections); bad ones must fire at the pinned line, good
+"""PF138 examples: small projects (``# --- <path>`` sections); bad ones must fire at the pinned line, good
 ones stay silent."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ _CONFIGS = textwrap.dedent("""
     @dataclass
     class AdamConfig:
         lr: float = 1.5e-4
-        betas: tuple = (0.9, 0.999)  # error: PF725
+        betas: tuple = (0.9, 0.999)  # error: PF138
 
 
     @dataclass
@@ -57,14 +57,14 @@ BAD = [
     _TRAIN + _CONF + _CONFIGS + "# --- requirements.txt\nhydra-core==1.1.1\n",
 ]
 
-_LIST = _CONFIGS.replace("betas: tuple = (0.9, 0.999)  # error: PF725",
+_LIST = _CONFIGS.replace("betas: tuple = (0.9, 0.999)  # error: PF138",
                          "betas: List[float] = field(default_factory=lambda: [0.9, 0.999])")
 
 GOOD = [
     # the fix: a list field
     _TRAIN + _CONF + _LIST + _PIN_21,
     # tricky: no OmegaConf 2.1 pin (a lower bound), and a tuple in a dataclass that is not a structured config
-    _TRAIN + _CONF + _CONFIGS.replace("  # error: PF725", "") + "# --- requirements.txt\nhydra-core>=1.1\n",
+    _TRAIN + _CONF + _CONFIGS.replace("  # error: PF138", "") + "# --- requirements.txt\nhydra-core>=1.1\n",
     _TRAIN + _CONF + _LIST + _PIN_21 + textwrap.dedent("""
     # --- shapes.py
     from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""PF723 training-step-returns-rebuilt-loss: a Lightning ``training_step`` returns a tensor freshly built
+"""PF136 training-step-returns-rebuilt-loss: a Lightning ``training_step`` returns a tensor freshly built
 with ``torch.tensor(...)`` (from ``loss.item()`` floats): it has no graph, so the automatic backward fails."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _manual_optimization(ctx: FileContext) -> bool:
 
 @register
 class TrainingStepReturnsRebuiltLoss(Rule):
-    code = "PF723"
+    code = "PF136"
     name = "training-step-returns-rebuilt-loss"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
@@ -70,8 +70,8 @@ Return the graph-connected loss (`return loss`) and keep the running average for
 * The module sets `automatic_optimization = False` (the step runs its own backward).
 * The class is not a LightningModule of the file, or the file does not import Lightning.
 """
-    bad_examples = examples("preflight.rules.code._pf723_examples", "BAD_EXAMPLES")
-    good_examples = examples("preflight.rules.code._pf723_examples", "GOOD_EXAMPLES")
+    bad_examples = examples("preflight.rules.code._pf136_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf136_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         names = lightning_classes(ctx)

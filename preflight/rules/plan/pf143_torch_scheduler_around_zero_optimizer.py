@@ -1,4 +1,4 @@
-"""PF734 torch-scheduler-around-zero-optimizer: a torch LR scheduler built on the optimizer
+"""PF143 torch-scheduler-around-zero-optimizer: a torch LR scheduler built on the optimizer
 ``deepspeed.initialize`` returned, while the DeepSpeed config enables ZeRO."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _torch_scheduler(qual: str, call: ast.Call) -> bool:
 
 @register
 class TorchSchedulerAroundZeroOptimizer(PlanRule):
-    code = "PF734"
+    code = "PF143"
     name = "torch-scheduler-around-zero-optimizer"
     severity = Severity.ERROR
     category = Category.CONFIG
@@ -93,8 +93,8 @@ class TorchSchedulerAroundZeroOptimizer(PlanRule):
       bound again after it, as in a branch without DeepSpeed), or is DeepSpeed's own
       (`deepspeed.runtime.lr_schedules`).
     """)
-    bad_examples = examples("preflight.rules.plan._pf734_examples", "PF734_BAD")
-    good_examples = examples("preflight.rules.plan._pf734_examples", "PF734_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf143_examples", "PF143_BAD")
+    good_examples = examples("preflight.rules.plan._pf143_examples", "PF143_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         zero = [(cfg, stage) for cfg, block, _ in pctx.deepspeed_configs()

@@ -1,4 +1,4 @@
-"""PF724 batch-size-given-in-one-log-only: a LightningModule passes ``batch_size=`` computed from the batch
+"""PF137 batch-size-given-in-one-log-only: a LightningModule passes ``batch_size=`` computed from the batch
 in one ``self.log`` but leaves it out of another epoch-averaged log: Lightning guesses that size."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _reached(methods: dict[str, ast.FunctionDef], step: ast.FunctionDef) -> list
 
 @register
 class BatchSizeGivenInOneLogOnly(Rule):
-    code = "PF724"
+    code = "PF137"
     name = "batch-size-given-in-one-log-only"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -82,8 +82,8 @@ Pass the same `batch_size=` to every epoch-averaged log of the module.
 * The size given is a graph count (`batch.num_graphs`): a PyTorch Geometric batch is PF680's.
 * The class is not a LightningModule of the file, or the file does not import Lightning.
 """
-    bad_examples = examples("preflight.rules.code._pf724_examples", "BAD_EXAMPLES")
-    good_examples = examples("preflight.rules.code._pf724_examples", "GOOD_EXAMPLES")
+    bad_examples = examples("preflight.rules.code._pf137_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf137_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         names = lightning_classes(ctx)

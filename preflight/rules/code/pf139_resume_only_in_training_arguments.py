@@ -1,4 +1,4 @@
-"""PF730 resume-only-in-training-arguments: a checkpoint path given to ``TrainingArguments(resume_from_checkpoint=)``
+"""PF139 resume-only-in-training-arguments: a checkpoint path given to ``TrainingArguments(resume_from_checkpoint=)``
 while ``trainer.train()`` is called without it; the Trainer never reads that field."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _field_read(ctx: FileContext, holder: Optional[str]) -> bool:
 
 @register
 class ResumeOnlyInTrainingArguments(Rule):
-    code = "PF730"
+    code = "PF139"
     name = "resume-only-in-training-arguments"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
@@ -87,8 +87,8 @@ The "resumed" run starts again from step 0 with fresh optimizer and scheduler st
   `HfArgumentParser` (no `TrainingArguments(...)` call with the keyword).
 * No Trainer's `.train()` is called in the file.
 """
-    bad_examples = examples("preflight.rules.code._pf730_examples", "PF730_BAD")
-    good_examples = examples("preflight.rules.code._pf730_examples", "PF730_GOOD")
+    bad_examples = examples("preflight.rules.code._pf139_examples", "PF139_BAD")
+    good_examples = examples("preflight.rules.code._pf139_examples", "PF139_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         trains = _trainer_trains(ctx)

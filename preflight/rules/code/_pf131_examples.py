@@ -1,4 +1,4 @@
-"""PF711 examples: executable documentation. A bad example marks each line it must be
+"""PF131 examples: executable documentation. A bad example marks each line it must be
 reported on with a trailing ``# error: PFxxx`` / ``# warning: PFxxx`` comment; the meta-test
 asserts exactly those findings. Good examples must stay silent."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
-PF711_BAD = [
+PF131_BAD = [
     # trl issue 862: ROUGE of the decoded teacher-forced argmax during SFT
     textwrap.dedent("""
     import numpy as np
@@ -17,7 +17,7 @@ PF711_BAD = [
 
 
     def preprocess_logits_for_metrics(logits, labels):
-        return logits.argmax(dim=-1)  # warning: PF711
+        return logits.argmax(dim=-1)  # warning: PF131
 
 
     def compute_metrics(eval_pred):
@@ -50,12 +50,12 @@ PF711_BAD = [
 
     trainer = Trainer(model=model, args=TrainingArguments("out", eval_strategy="steps"), train_dataset=train,
                       eval_dataset=test, compute_metrics=compute_metrics,
-                      preprocess_logits_for_metrics=lambda logits, labels: torch.argmax(logits, dim=-1))  # warning: PF711
+                      preprocess_logits_for_metrics=lambda logits, labels: torch.argmax(logits, dim=-1))  # warning: PF131
     trainer.train()
 """),
 ]
 
-PF711_GOOD = [
+PF131_GOOD = [
     # the fix of trl issue 862: predictions and labels shifted against each other
     textwrap.dedent("""
     from transformers import AutoTokenizer

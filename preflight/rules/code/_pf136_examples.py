@@ -1,4 +1,4 @@
-"""PF723 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF136 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ BAD_EXAMPLES = [
             self.tr_loss += loss.item()
             avg_loss = torch.tensor(self.tr_loss / (batch_idx + 1), device=self.device)
             self.log("train_loss", avg_loss)
-            return {"loss": avg_loss}  # error: PF723
+            return {"loss": avg_loss}  # error: PF136
 """),
     # returned directly
     textwrap.dedent("""
@@ -33,7 +33,7 @@ BAD_EXAMPLES = [
     class Model(L.LightningModule):
         def training_step(self, batch, batch_idx):
             losses = [self.criterion(self(x), y).item() for x, y in batch]
-            return torch.tensor(sum(losses) / len(losses))  # error: PF723
+            return torch.tensor(sum(losses) / len(losses))  # error: PF136
 """),
 ]
 

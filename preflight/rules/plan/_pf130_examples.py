@@ -1,11 +1,11 @@
-"""PF710 examples: small projects (``# --- <path>`` sections); bad ones must fire on the
+"""PF130 examples: small projects (``# --- <path>`` sections); bad ones must fire on the
 pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
 import textwrap
 
-PF710_BAD = [
+PF130_BAD = [
     # ZeRO-2 with the optimizer offloaded to the CPU and torch_adam forcing torch.optim.AdamW
     textwrap.dedent("""
     # --- train.py
@@ -28,11 +28,11 @@ PF710_BAD = [
       }
     }
     # --- expect
-    ds.json:11: warning: PF710
+    ds.json:11: warning: PF130
 """),
 ]
 
-PF710_GOOD = [
+PF130_GOOD = [
     # the fix: no torch_adam, DeepSpeed builds DeepSpeedCPUAdam for the offloaded optimizer
     textwrap.dedent("""
     # --- train.py

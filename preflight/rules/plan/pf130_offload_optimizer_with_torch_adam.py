@@ -1,4 +1,4 @@
-"""PF710 offload-optimizer-with-torch-adam: ``torch_adam: true`` in a DeepSpeed optimizer whose state ZeRO
+"""PF130 offload-optimizer-with-torch-adam: ``torch_adam: true`` in a DeepSpeed optimizer whose state ZeRO
 offloads to the CPU."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def _offload_device(block: dict[str, Any]) -> Any:
 
 @register
 class OffloadOptimizerWithTorchAdam(PlanRule):
-    code = "PF710"
+    code = "PF130"
     name = "offload-optimizer-with-torch-adam"
     severity = Severity.WARNING
     category = Category.PERFORMANCE
@@ -53,8 +53,8 @@ Drop `torch_adam` (DeepSpeed then uses `DeepSpeedCPUAdam` for the offloaded opti
 * The DeepSpeed config's optimizer section is not read (a client optimizer is passed to
   `deepspeed.initialize`, PF540).
 """
-    bad_examples = examples("preflight.rules.plan._pf710_examples", "PF710_BAD")
-    good_examples = examples("preflight.rules.plan._pf710_examples", "PF710_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf130_examples", "PF130_BAD")
+    good_examples = examples("preflight.rules.plan._pf130_examples", "PF130_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for config, block, prefix in pctx.deepspeed_configs():

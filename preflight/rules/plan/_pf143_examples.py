@@ -1,4 +1,4 @@
-"""PF734 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+"""PF143 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
 command); bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
@@ -34,18 +34,18 @@ _JOB = textwrap.dedent("""
 _INIT = "model, optimizer, _, _ = deepspeed.initialize(args=args, model=model, optimizer=optimizer)"
 _SCHED = "scheduler = LinearWarmUpScheduler(optimizer, warmup=0.1, total_steps=total_steps)"
 
-PF734_BAD = [
+PF143_BAD = [
     # DeepSpeed issue 122: NVIDIA's warmup scheduler around the returned ZeRO optimizer
-    _JOB.format(init=_INIT, sched=_SCHED, mark="  # error: PF734", zero="true"),
+    _JOB.format(init=_INIT, sched=_SCHED, mark="  # error: PF143", zero="true"),
     # a transformers schedule helper, ZeRO stage 2
     _JOB.format(init=_INIT.replace("optimizer, _, _", "opt, _, _"),
                 sched="scheduler = get_linear_schedule_with_warmup(opt, 100, total_steps)",
-                mark="  # error: PF734", zero='{"stage": 2}').replace(
+                mark="  # error: PF143", zero='{"stage": 2}').replace(
                     "from schedulers import LinearWarmUpScheduler",
                     "from transformers import get_linear_schedule_with_warmup"),
 ]
 
-PF734_GOOD = [
+PF143_GOOD = [
     # the fix: the schedule is built on the client optimizer and handed to DeepSpeed
     _JOB.format(init=_SCHED + "\n" + _INIT.replace("optimizer=optimizer)", "optimizer=optimizer, lr_scheduler=scheduler)"),
                 sched="", mark="", zero="true"),

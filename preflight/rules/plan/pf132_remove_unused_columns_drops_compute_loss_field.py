@@ -1,4 +1,4 @@
-"""PF712 remove-unused-columns-drops-compute-loss-field: a Trainer subclass's ``compute_loss`` reads a batch
+"""PF132 remove-unused-columns-drops-compute-loss-field: a Trainer subclass's ``compute_loss`` reads a batch
 field the model's forward does not take, and ``remove_unused_columns`` keeps its default True."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _forward_takes(pctx: PlanContext, key: str) -> bool:
 
 @register
 class RemoveUnusedColumnsDropsComputeLossField(PlanRule):
-    code = "PF712"
+    code = "PF132"
     name = "remove-unused-columns-drops-compute-loss-field"
     severity = Severity.ERROR
     category = Category.CONFIG
@@ -102,8 +102,8 @@ Set `remove_unused_columns=False` and pop the extra field from `inputs` before
 * A model class of the job declares the field (or `**kwargs`) in its `forward`.
 * trl trainers, which manage their own columns.
 """
-    bad_examples = examples("preflight.rules.plan._pf712_examples", "PF712_BAD")
-    good_examples = examples("preflight.rules.plan._pf712_examples", "PF712_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf132_examples", "PF132_BAD")
+    good_examples = examples("preflight.rules.plan._pf132_examples", "PF132_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         decided: Optional[bool] = None

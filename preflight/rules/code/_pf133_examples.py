@@ -1,4 +1,4 @@
-"""PF720 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF133 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ BAD_EXAMPLES = [
         total_steps = epochs * len(train_loader)
         milestone_rates = [0.6, 0.8]
         return torch.optim.lr_scheduler.MultiStepLR(
-            optimizer, milestones=[rate * total_steps for rate in milestone_rates], gamma=0.1)  # warning: PF720
+            optimizer, milestones=[rate * total_steps for rate in milestone_rates], gamma=0.1)  # warning: PF133
 """),
     # a literal list of products and a true division, passed positionally
     textwrap.dedent("""
     from torch.optim.lr_scheduler import MultiStepLR
 
-    sched = MultiStepLR(opt, [0.5 * args.epochs, 0.75 * args.epochs])  # warning: PF720
-    other = MultiStepLR(opt, milestones=[args.epochs / 2], gamma=0.1)  # warning: PF720
+    sched = MultiStepLR(opt, [0.5 * args.epochs, 0.75 * args.epochs])  # warning: PF133
+    other = MultiStepLR(opt, milestones=[args.epochs / 2], gamma=0.1)  # warning: PF133
 """),
 ]
 

@@ -1,4 +1,4 @@
-"""PF721 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF134 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ BAD_EXAMPLES = [
     from lightning.pytorch import Trainer
     from lightning.pytorch.callbacks import ModelCheckpoint
 
-    trainer = Trainer(max_epochs=50, check_val_every_n_epoch=15, accelerator="gpu",  # warning: PF721
+    trainer = Trainer(max_epochs=50, check_val_every_n_epoch=15, accelerator="gpu",  # warning: PF134
                       callbacks=[ModelCheckpoint(monitor="val_acc", mode="max")])
     trainer.fit(model, datamodule=dm)
     trainer.test(model, datamodule=dm, ckpt_path="best")
@@ -21,7 +21,7 @@ BAD_EXAMPLES = [
     from pytorch_lightning.callbacks import EarlyStopping
 
     trainer = pl.Trainer(
-        check_val_every_n_epoch=4,  # warning: PF721
+        check_val_every_n_epoch=4,  # warning: PF134
         max_epochs=30,
         callbacks=[EarlyStopping(monitor="val_loss")],
     )

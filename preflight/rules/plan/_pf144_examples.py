@@ -1,4 +1,4 @@
-"""PF735 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+"""PF144 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
 command); bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
@@ -35,15 +35,15 @@ _JOB = textwrap.dedent("""
 
 _COPY = "self.shadow = [p.detach().clone().float() for p in model.parameters()]"
 
-PF735_BAD = [
+PF144_BAD = [
     # DeepSpeed issue 6987: the EMA callback of a Trainer run under ZeRO-3
-    _JOB.format(begin=_COPY, mark="  # error: PF735", stage=3),
+    _JOB.format(begin=_COPY, mark="  # error: PF144", stage=3),
     # a dict of shadow copies by name
     _JOB.format(begin="self.shadow = {n: p.data.clone() for n, p in model.named_parameters()}",
-                mark="  # error: PF735", stage=3),
+                mark="  # error: PF144", stage=3),
 ]
 
-PF735_GOOD = [
+PF144_GOOD = [
     # the fix: ZeRO-2 keeps every parameter whole on every rank
     _JOB.format(begin=_COPY, mark="", stage=2),
     # tricky: the copy is gathered first

@@ -1,4 +1,4 @@
-"""PF730 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF139 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ _JOB = textwrap.dedent("""
     trainer.save_model("out/final")
 """)
 
-_BAD = "  # error: PF730"
+_BAD = "  # error: PF139"
 
-PF730_BAD = [
+PF139_BAD = [
     # transformers issue 23325: the path reaches only the arguments
     _JOB.format(value="args.resume_from_checkpoint", train="trainer.train()", mark=_BAD),
     # a literal path, the Trainer built and trained in one expression
@@ -30,7 +30,7 @@ PF730_BAD = [
     from transformers import Seq2SeqTrainer, Seq2SeqTrainingArguments
 
     targs = Seq2SeqTrainingArguments("out", resume_from_checkpoint="out/checkpoint-3000")
-    Seq2SeqTrainer(model=model, args=targs, train_dataset=train_set).train()  # error: PF730
+    Seq2SeqTrainer(model=model, args=targs, train_dataset=train_set).train()  # error: PF139
     """),
     # a TRL config (a TrainingArguments subclass)
     textwrap.dedent("""
@@ -38,11 +38,11 @@ PF730_BAD = [
 
     config = SFTConfig(output_dir="out", resume_from_checkpoint=resume_path)
     trainer = SFTTrainer(model=model, args=config, train_dataset=data)
-    trainer.train()  # error: PF730
+    trainer.train()  # error: PF139
     """),
 ]
 
-PF730_GOOD = [
+PF139_GOOD = [
     # the fix: the checkpoint is handed to train()
     _JOB.format(value="args.resume_from_checkpoint",
                 train="trainer.train(resume_from_checkpoint=training_args.resume_from_checkpoint)", mark=""),

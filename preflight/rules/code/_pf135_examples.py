@@ -1,4 +1,4 @@
-"""PF722 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF135 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ BAD_EXAMPLES = [
             self.net = nn.Linear(model_config["input_dim"], action_space_size)
 
         def configure_optimizers(self):
-            optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)  # warning: PF722
+            optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)  # warning: PF135
             return optimizer
 """),
     # a constructor argument stored under another name, SGD with a scheduler
@@ -39,7 +39,7 @@ BAD_EXAMPLES = [
             self.learning_rate = learning_rate
 
         def configure_optimizers(self):
-            opt = torch.optim.SGD(self.parameters(), lr=0.1, momentum=0.9)  # warning: PF722
+            opt = torch.optim.SGD(self.parameters(), lr=0.1, momentum=0.9)  # warning: PF135
             return [opt], [torch.optim.lr_scheduler.StepLR(opt, 30)]
 """),
 ]

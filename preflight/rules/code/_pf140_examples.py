@@ -1,4 +1,4 @@
-"""PF731 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF140 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ _LOOP = textwrap.dedent("""
 """)
 
 _SYNCED = "if accelerator.sync_gradients:\n                completed_steps += 1"
-_BAD = "  # warning: PF731"
+_BAD = "  # warning: PF140"
 
-PF731_BAD = [
+PF140_BAD = [
     # transformers PR 33131: the run_clm_no_trainer.py checkpoint test before the fix
     _LOOP.format(counted=_SYNCED, test="completed_steps % checkpointing_steps == 0", mark=_BAD),
     # the test and the save inside a function's loop, save_model
@@ -43,11 +43,11 @@ PF731_BAD = [
             if accelerator.sync_gradients:
                 updates += 1
             if updates % every == 0 and updates > 0:
-                accelerator.save_model(model, "out")  # warning: PF731
+                accelerator.save_model(model, "out")  # warning: PF140
     """),
 ]
 
-PF731_BAD.append(
+PF140_BAD.append(
     # a hand-written accumulation window (no accumulate block): the counter advances once per window
     textwrap.dedent("""
     for step, batch in enumerate(train_dataloader):
@@ -59,10 +59,10 @@ PF731_BAD.append(
             completed_steps += 1
         if isinstance(checkpointing_steps, int):
             if completed_steps % checkpointing_steps == 0:
-                accelerator.save_state(f"step_{completed_steps}")  # warning: PF731
+                accelerator.save_state(f"step_{completed_steps}")  # warning: PF140
     """))
 
-PF731_GOOD = [
+PF140_GOOD = [
     # the fix: the condition also tests sync_gradients
     _LOOP.format(counted=_SYNCED, test="completed_steps % checkpointing_steps == 0 and accelerator.sync_gradients",
                  mark=""),

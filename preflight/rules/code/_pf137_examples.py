@@ -1,4 +1,4 @@
-"""PF724 examples: bad ones pin their finding's line, good ones stay silent."""
+"""PF137 examples: bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ BAD_EXAMPLES = [
 
         def validation_step(self, batch, batch_idx):
             logits, loss = self._shared_step(batch)
-            self.log("val/loss", loss, on_step=False, on_epoch=True, sync_dist=True)  # warning: PF724
+            self.log("val/loss", loss, on_step=False, on_epoch=True, sync_dist=True)  # warning: PF137
             self.val_auroc.update(logits.sigmoid(), batch["label"])
             self.log("val/auroc", self.val_auroc, on_epoch=True)
 """),
@@ -35,7 +35,7 @@ BAD_EXAMPLES = [
     class Packed(pl.LightningModule):
         def training_step(self, batch, batch_idx):
             loss = self.model(**batch).loss
-            self.log("train_loss", loss, on_epoch=True)  # warning: PF724
+            self.log("train_loss", loss, on_epoch=True)  # warning: PF137
             return loss
 
         def validation_step(self, batch, batch_idx):

@@ -1,11 +1,11 @@
-"""PF712 examples: small projects (``# --- <path>`` sections); bad ones must fire on the
+"""PF132 examples: small projects (``# --- <path>`` sections); bad ones must fire on the
 pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
 import textwrap
 
-PF712_BAD = [
+PF132_BAD = [
     # datasets issue 3353: an example_id column added with map and read in compute_loss
     textwrap.dedent("""
     # --- run.py
@@ -17,7 +17,7 @@ PF712_BAD = [
 
     class WeightedQATrainer(Trainer):
         def compute_loss(self, model, inputs, return_outputs=False):
-            example_ids = inputs["example_id"]  # error: PF712
+            example_ids = inputs["example_id"]  # error: PF132
             outputs = model(**inputs)
             return outputs.loss
 
@@ -30,7 +30,7 @@ PF712_BAD = [
 """),
 ]
 
-PF712_GOOD = [
+PF132_GOOD = [
     # the fix: the column is kept and popped before the forward
     textwrap.dedent("""
     # --- run.py

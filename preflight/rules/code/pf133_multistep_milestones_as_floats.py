@@ -1,4 +1,4 @@
-"""PF720 multistep-milestones-as-floats: ``MultiStepLR(milestones=[rate * total_steps ...])``, milestones
+"""PF133 multistep-milestones-as-floats: ``MultiStepLR(milestones=[rate * total_steps ...])``, milestones
 computed as floats that an integer step count never equals."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def _float_milestones(ctx: FileContext, value: ast.AST) -> Optional[ast.AST]:
 
 @register
 class MultiStepMilestonesAsFloats(Rule):
-    code = "PF720"
+    code = "PF133"
     name = "multistep-milestones-as-floats"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -89,8 +89,8 @@ Round the milestones: `milestones=[int(rate * total_steps) for rate in rates]`.
   division `//`, or are plain ints or names.
 * The factor is a whole float (`2.0 * n`) or the rates are not float literals the file shows.
 """
-    bad_examples = examples("preflight.rules.code._pf720_examples", "BAD_EXAMPLES")
-    good_examples = examples("preflight.rules.code._pf720_examples", "GOOD_EXAMPLES")
+    bad_examples = examples("preflight.rules.code._pf133_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf133_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call in ctx.nodes(ast.Call):

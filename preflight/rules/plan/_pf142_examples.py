@@ -1,4 +1,4 @@
-"""PF733 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+"""PF142 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
 command); bad ones pin their finding's line, good ones stay silent."""
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ _EVAL = textwrap.dedent("""
     accelerate launch --multi_gpu --num_processes {n} human_eval.py
 """)
 
-PF733_BAD = [
+PF142_BAD = [
     # bigcode-evaluation-harness's shape: the 15B model prepared for generation on 8 processes
-    _EVAL.format(prepare="model, dataloader = accelerator.prepare(model, dataloader)", mark="  # warning: PF733",
+    _EVAL.format(prepare="model, dataloader = accelerator.prepare(model, dataloader)", mark="  # warning: PF142",
                  n=8),
     # a scoring script: a reward model prepared alone, no generate
     textwrap.dedent("""
@@ -35,7 +35,7 @@ PF733_BAD = [
 
     accelerator = Accelerator()
     reward_model = build_reward_model()
-    reward_model = accelerator.prepare(reward_model)  # warning: PF733
+    reward_model = accelerator.prepare(reward_model)  # warning: PF142
     with torch.inference_mode():
         preds = [reward_model(x).argmax(-1) for x in batches]
     # --- launch
@@ -43,7 +43,7 @@ PF733_BAD = [
     """),
 ]
 
-PF733_GOOD = [
+PF142_GOOD = [
     # the fix: only the dataloader is prepared
     _EVAL.format(prepare="dataloader = accelerator.prepare(dataloader)\nmodel = model.to(accelerator.device)",
                  mark="", n=8),

@@ -1,4 +1,4 @@
-"""PF722 configured-lr-ignored-by-configure-optimizers: a LightningModule stores its configured learning
+"""PF135 configured-lr-ignored-by-configure-optimizers: a LightningModule stores its configured learning
 rate (``self.lr = config["learning_rate"]``) but ``configure_optimizers`` hard-codes another one."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _read(tree: ast.AST, attr: str) -> bool:
 
 @register
 class ConfiguredLrIgnoredByConfigureOptimizers(Rule):
-    code = "PF722"
+    code = "PF135"
     name = "configured-lr-ignored-by-configure-optimizers"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -78,8 +78,8 @@ Use the stored value: `torch.optim.Adam(self.parameters(), lr=self.lr)`.
 * The optimizer's `lr` is not a numeric literal.
 * The class is not a LightningModule of the file, or the file does not import Lightning.
 """
-    bad_examples = examples("preflight.rules.code._pf722_examples", "BAD_EXAMPLES")
-    good_examples = examples("preflight.rules.code._pf722_examples", "GOOD_EXAMPLES")
+    bad_examples = examples("preflight.rules.code._pf135_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf135_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         names = lightning_classes(ctx)

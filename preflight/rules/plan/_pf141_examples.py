@@ -1,4 +1,4 @@
-"""PF732 examples: small projects (``# --- <path>`` sections); bad ones pin their finding's line, good ones
+"""PF141 examples: small projects (``# --- <path>`` sections); bad ones pin their finding's line, good ones
 stay silent."""
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ _JOB = textwrap.dedent("""
     peft==0.5.0
 """)
 
-PF732_BAD = [
+PF141_BAD = [
     # transformers issue 27161: LoRA on Mistral with label smoothing, 4.34.1 pinned
-    _JOB.format(factor="0.1", mark="  # error: PF732", spec="==4.34.1"),
+    _JOB.format(factor="0.1", mark="  # error: PF141", spec="==4.34.1"),
     # PeftModel.from_pretrained on a ...ForCausalLM, 4.30 pinned
     textwrap.dedent("""
     # --- train.py
@@ -32,14 +32,14 @@ PF732_BAD = [
 
     base = LlamaForCausalLM.from_pretrained("huggyllama/llama-7b")
     model = PeftModel.from_pretrained(base, "adapters/step-1000", is_trainable=True)
-    args = TrainingArguments("out", label_smoothing_factor=0.05)  # error: PF732
+    args = TrainingArguments("out", label_smoothing_factor=0.05)  # error: PF141
     Trainer(model=model, args=args, train_dataset=data).train()
     # --- requirements.txt
     transformers==4.30.2
     """),
 ]
 
-PF732_GOOD = [
+PF141_GOOD = [
     # the fix: no label smoothing
     _JOB.format(factor="0.0", mark="", spec="==4.34.1"),
     # a release that looks through the PEFT wrapper

@@ -1,4 +1,4 @@
-"""PF721 validation-interval-skips-final-epochs: ``Trainer(max_epochs=50, check_val_every_n_epoch=15)``
+"""PF134 validation-interval-skips-final-epochs: ``Trainer(max_epochs=50, check_val_every_n_epoch=15)``
 validates for the last time at epoch 45; the final epochs are never measured or selectable."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _selects_on_validation(ctx: FileContext) -> Optional[ast.Call]:
 
 @register
 class ValidationIntervalSkipsFinalEpochs(Rule):
-    code = "PF721"
+    code = "PF134"
     name = "validation-interval-skips-final-epochs"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -70,8 +70,8 @@ end), or run `trainer.validate(model)` after `fit`.
 * Nothing in the file selects or stops on validation results.
 * The file does not import Lightning.
 """
-    bad_examples = examples("preflight.rules.code._pf721_examples", "BAD_EXAMPLES")
-    good_examples = examples("preflight.rules.code._pf721_examples", "GOOD_EXAMPLES")
+    bad_examples = examples("preflight.rules.code._pf134_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf134_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         hits = []
