@@ -191,7 +191,7 @@ ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", 
             "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth",
             "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth",
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth",
-            "fortieth", "forty-first", "forty-second", "forty-third")
+            "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth")
 SETS = ("dev", "held-out", *(f"held-out-{n}" for n in range(2, len(ORDINALS) + 2)))
 
 
