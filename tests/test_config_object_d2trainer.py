@@ -1,0 +1,117 @@
+"""detectron2's ``DefaultTrainer`` built from a yacs config (adapters/config_object_d2trainer.py), with
+detectron2's ``default_argument_parser`` options (preflight/library_parsers.py). Shape of
+facebookresearch/MaskFormer @ da3e60d ``train_net.py`` (also facebookresearch/Mask2Former and
+detectron2's own ``tools/train_net.py``): ``class Trainer(DefaultTrainer)``, ``setup(args)`` merging
+``args.config_file`` (a ``_BASE_`` chain, one value tagged ``!!python/object/apply:eval``), ``launch(main,
+args.num_gpus, ...)``."""
+
+from __future__ import annotations
+
+import ast
+
+from plan_helpers import plan_of, write
+
+from tests.test_config_object import ours
+
+TRAIN_NET = """\
+    from detectron2.config import get_cfg
+    from detectron2.data import build_detection_train_loader
+    from detectron2.engine import DefaultTrainer, default_argument_parser, launch
+
+
+    class Trainer(DefaultTrainer):
+        @classmethod
+        def build_train_loader(cls, cfg):
+            return build_detection_train_loader(cfg, mapper=None)
+    {extra}
+
+    def setup(args):
+        cfg = get_cfg()
+        cfg.merge_from_file(args.config_file)
+        cfg.merge_from_list(args.opts)
+        cfg.freeze()
+        return cfg
+
+
+    def main(args):
+        cfg = setup(args)
+        trainer = Trainer(cfg)
+        trainer.resume_or_load(resume=args.resume)
+        return trainer.train()
+
+
+    if __name__ == "__main__":
+        args = default_argument_parser().parse_args()
+        launch(main, args.num_gpus, num_machines=args.num_machines, machine_rank=args.machine_rank, args=(args,))
+"""
+
+FILES = {
+    "configs/Base.yaml": """\
+        SOLVER:
+          IMS_PER_BATCH: 16
+          BASE_LR: 0.0001
+        INPUT:
+          MIN_SIZE_TRAIN: !!python/object/apply:eval ["[int(x * 0.1 * 512) for x in range(5, 21)]"]
+        DATALOADER:
+          NUM_WORKERS: 6
+    """,
+    "configs/r50.yaml": """\
+        _BASE_: Base.yaml
+        MODEL:
+          WEIGHTS: "R-50.pkl"
+    """,
+}
+LINE = ("train_net.py", "--", "--num-gpus", "8", "--config-file", "configs/r50.yaml")
+
+
+def _plan(cli, tmp_path, extra: str = ""):
+    write(tmp_path, {**FILES, "train_net.py": TRAIN_NET.replace("{extra}", extra)})
+    return plan_of(cli, *LINE, cwd=tmp_path)
+
+
+def test_default_trainer_reads_the_yacs_keys_of_the_base_chain(cli, tmp_path):
+    plan = _plan(cli, tmp_path)
+    total = ours(plan, "batch.global")
+    assert total is not None and total.value == 16 and total.source.path == "configs/Base.yaml"
+    assert ours(plan, "data.num_workers").value == 6
+    assert ours(plan, "batch.grad_accum").value == 1
+    assert ours(plan, "precision.mode").value == "fp32"  # SOLVER.AMP.ENABLED not set: detectron2's False
+    assert ours(plan, "dist.sharding").value == "ddp"  # --num-gpus 8
+    assert ours(plan, "optimizer.name").value == "SGD"  # build_optimizer left alone
+
+
+def test_default_trainer_amp_and_opts_on_the_line(cli, tmp_path):
+    write(tmp_path, {**FILES, "train_net.py": TRAIN_NET.replace("{extra}", "")})
+    plan = plan_of(cli, *LINE, "SOLVER.AMP.ENABLED", "True", "SOLVER.IMS_PER_BATCH", "32", cwd=tmp_path)
+    assert ours(plan, "precision.mode").value == "amp_fp16"
+    assert ours(plan, "batch.global").value == 32
+
+
+def test_overridden_methods_are_not_the_library_s(cli, tmp_path):
+    """Silent twin: a subclass with its own ``build_optimizer`` and ``run_step`` says nothing of the
+    optimizer, the accumulation or the precision."""
+    extra = """
+        @classmethod
+        def build_optimizer(cls, cfg, model):
+            return make_optimizer(cfg, model)
+
+        def run_step(self):
+            pass
+"""
+    plan = _plan(cli, tmp_path, extra)
+    for field in ("optimizer.name", "batch.grad_accum", "precision.mode", "dist.sharding"):
+        assert ours(plan, field) is None, field
+    assert ours(plan, "batch.global").value == 16  # the loader is still detectron2's
+
+
+def test_a_trainer_not_from_detectron2_is_not_read(cli, tmp_path):
+    """Silent twin: a project's own ``DefaultTrainer`` (not detectron2's) reads nothing."""
+    head = "    class DefaultTrainer:\n        def __init__(self, cfg):\n            self.cfg = cfg\n\n\n"
+    text = TRAIN_NET.replace("{extra}", "").replace(
+        "from detectron2.engine import DefaultTrainer, default_argument_parser, launch",
+        "from detectron2.engine import default_argument_parser, launch")
+    write(tmp_path, {**FILES, "train_net.py": head + text})
+    ast.parse((tmp_path / "train_net.py").read_text())
+    plan = plan_of(cli, *LINE, cwd=tmp_path)
+    for field in ("batch.global", "batch.grad_accum", "optimizer.name", "dist.sharding", "data.num_workers"):
+        assert ours(plan, field) is None, field
