@@ -132,3 +132,23 @@ def default_trainer(call: ast.Call, reader: Any, shown: str, modules: Any, argv:
     if "build_optimizer" not in own:
         out.append(("optimizer.name", "SGD", None, f"DefaultTrainer.build_optimizer: torch.optim.SGD ({at})"))
     return out
+
+
+def trains_with_default_trainer(tree: Optional[ast.Module]) -> Optional[str]:
+    """``name(...)`` at ``line`` where the script builds detectron2's ``DefaultTrainer`` or its own subclass
+    of it and calls ``.train()`` on what it built (the loop is then the library's ``SimpleTrainer`` or
+    ``AMPTrainer``); None otherwise."""
+    if tree is None or not _from_detectron2(tree, "DefaultTrainer"):
+        return None
+    names = {"DefaultTrainer"} | {n.name for n in tree.body if isinstance(n, ast.ClassDef)
+                                  and [dotted_name(b) for b in n.bases] == ["DefaultTrainer"]}
+    built = {n.targets[0].id: n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Call)
+             and isinstance(n.value.func, ast.Name) and n.value.func.id in names}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "train" \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id in built:
+            made = built[n.func.value.id]
+            assert isinstance(made.value, ast.Call) and isinstance(made.value.func, ast.Name)
+            return f"{made.value.func.id}(...) at line {made.lineno}"
+    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from plan_helpers import plan_of, write
+from plan_helpers import plan_of, winner, write
 
 from tests.test_config_object import ours
 
@@ -78,6 +78,8 @@ def test_default_trainer_reads_the_yacs_keys_of_the_base_chain(cli, tmp_path):
     assert ours(plan, "precision.mode").value == "fp32"  # SOLVER.AMP.ENABLED not set: detectron2's False
     assert ours(plan, "dist.sharding").value == "ddp"  # --num-gpus 8
     assert ours(plan, "optimizer.name").value == "SGD"  # build_optimizer left alone
+    # detectron2's loop (adapters/visible_code.py): nothing of the job names torch.compile
+    assert winner(plan, "compile.enabled") is False
 
 
 def test_default_trainer_amp_and_opts_on_the_line(cli, tmp_path):
@@ -115,3 +117,4 @@ def test_a_trainer_not_from_detectron2_is_not_read(cli, tmp_path):
     plan = plan_of(cli, *LINE, cwd=tmp_path)
     for field in ("batch.global", "batch.grad_accum", "optimizer.name", "dist.sharding", "data.num_workers"):
         assert ours(plan, field) is None, field
+    assert winner(plan, "compile.enabled") is None  # no loop seen: nothing of the job is known to be absent
