@@ -82,6 +82,32 @@ def _world(modules: Any, argv: Optional[list[str]]) -> Optional[int]:
     return gpus * machines if gpus and machines else None
 
 
+def _reads_crop(modules: Any) -> bool:
+    """A project module reads ``<cfg>.INPUT.CROP.SIZE`` (its own dataset mapper crops as detectron2's does)."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "SIZE" and isinstance(n.value, ast.Attribute)
+               and n.value.attr == "CROP" for _, _, tree in modules.trees for n in ast.walk(tree))
+
+
+def _crop(reader: Any, cfg: ast.expr, at: str) -> list[Fact]:
+    """``INPUT.CROP`` enabled, of type ``absolute``, with a square ``SIZE`` (a list, or the string yacs
+    turns into a tuple: ``SIZE: (512, 512)``): the training crop is ``data.image_size``."""
+    on, kind, size = (reader.ev(_key(cfg, ("INPUT", "CROP", k))) for k in ("ENABLED", "TYPE", "SIZE"))
+    if on is None or on.value is not True or kind is None or kind.value != "absolute" or size is None \
+            or size.path is None:
+        return []
+    value = size.value
+    if isinstance(value, str):
+        try:
+            value = ast.literal_eval(value)  # what yacs does with a YAML string
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return []
+    if not (isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == value[1]
+            and isinstance(value[0], int) and not isinstance(value[0], bool) and value[0] > 0):
+        return []
+    return [("data.image_size", value[0], size.path, f"INPUT.CROP.SIZE {value[0]}x{value[0]} (absolute crop, "
+                                                     f"enabled) of the training mapper, {at}")]
+
+
 def default_trainer(call: ast.Call, reader: Any, shown: str, modules: Any, argv: Optional[list[str]]) -> list[Fact]:
     """The facts of ``Trainer(cfg)`` with ``Trainer`` detectron2's ``DefaultTrainer`` or a project subclass of it
     and ``cfg`` a config the flow knows; [] otherwise."""
@@ -116,6 +142,8 @@ def default_trainer(call: ast.Call, reader: Any, shown: str, modules: Any, argv:
         read("batch.global", ("SOLVER", "IMS_PER_BATCH"), "is the batch over all processes "
              "(build_detection_train_loader)", lambda v: count(v) and v > 0)
         read("data.num_workers", ("DATALOADER", "NUM_WORKERS"), "workers of the train loader", count)
+    if loader is None or _reads_crop(modules):
+        out.extend(_crop(reader, cfg, at))
     if not {"__init__", "run_step"} & set(own):
         out.append(("batch.grad_accum", 1, None, f"SimpleTrainer/AMPTrainer: one optimizer step per iteration "
                                                  f"({at})"))

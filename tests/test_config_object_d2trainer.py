@@ -52,6 +52,10 @@ FILES = {
           BASE_LR: 0.0001
         INPUT:
           MIN_SIZE_TRAIN: !!python/object/apply:eval ["[int(x * 0.1 * 512) for x in range(5, 21)]"]
+          CROP:
+            ENABLED: True
+            TYPE: "absolute"
+            SIZE: (512, 512)
         DATALOADER:
           NUM_WORKERS: 6
     """,
@@ -118,3 +122,28 @@ def test_a_trainer_not_from_detectron2_is_not_read(cli, tmp_path):
     for field in ("batch.global", "batch.grad_accum", "optimizer.name", "dist.sharding", "data.num_workers"):
         assert ours(plan, field) is None, field
     assert winner(plan, "compile.enabled") is None  # no loop seen: nothing of the job is known to be absent
+
+
+def test_the_library_mapper_crops_to_input_crop_size(cli, tmp_path):
+    """``build_train_loader`` left alone: detectron2's DatasetMapper crops to an enabled absolute
+    ``INPUT.CROP.SIZE`` (the YAML string ``(512, 512)`` read as yacs reads it)."""
+    text = TRAIN_NET.replace("{extra}", "").replace(
+        "    @classmethod\n        def build_train_loader(cls, cfg):\n"
+        "            return build_detection_train_loader(cfg, mapper=None)\n", "    pass\n")
+    write(tmp_path, {**FILES, "train_net.py": text})
+    plan = plan_of(cli, *LINE, cwd=tmp_path)
+    size = ours(plan, "data.image_size")
+    assert size is not None and size.value == 512 and size.source.path == "configs/Base.yaml"
+
+
+def test_a_project_mapper_that_does_not_read_the_crop_says_no_size(cli, tmp_path):
+    """Silent twins: the script's own loader whose code never reads ``INPUT.CROP.SIZE``; a relative crop."""
+    plan = _plan(cli, tmp_path)
+    assert ours(plan, "data.image_size") is None
+    text = TRAIN_NET.replace("{extra}", "").replace(
+        "    @classmethod\n        def build_train_loader(cls, cfg):\n"
+        "            return build_detection_train_loader(cfg, mapper=None)\n", "    pass\n")
+    write(tmp_path, {**FILES, "train_net.py": text,
+                     "configs/Base.yaml": FILES["configs/Base.yaml"].replace('"absolute"', '"relative_range"')})
+    plan = plan_of(cli, *LINE, cwd=tmp_path)
+    assert ours(plan, "data.image_size") is None
