@@ -180,3 +180,16 @@ def trains_with_default_trainer(tree: Optional[ast.Module]) -> Optional[str]:
             assert isinstance(made.value, ast.Call) and isinstance(made.value.func, ast.Name)
             return f"{made.value.func.id}(...) at line {made.lineno}"
     return None
+
+
+# the methods DefaultTrainer calls with its config first (detectron2 ``engine/defaults.py``: ``self.build_model(cfg)``,
+# ``self.build_optimizer(cfg, model)``, ``self.build_train_loader(cfg)``, ``self.build_lr_scheduler(cfg, optimizer)``)
+_BUILDERS = ("build_model", "build_optimizer", "build_train_loader", "build_lr_scheduler")
+
+
+def trainer_builders(call: ast.Call, modules: Any, shown: Optional[str]) -> list[ast.FunctionDef]:
+    """The ``build_*`` methods a project subclass of detectron2's ``DefaultTrainer`` overrides, which the library
+    calls with the config ``call`` (``Trainer(cfg)``) gives: their first parameter after ``cls``/``self`` is it."""
+    found, klass = _trainer_class(call, modules, shown or "") if shown is not None else (False, None)
+    return [fn for name, fn in _overrides(klass).items() if found and name in _BUILDERS
+            and len(fn.args.args) >= 2]

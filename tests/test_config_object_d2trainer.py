@@ -147,3 +147,31 @@ def test_a_project_mapper_that_does_not_read_the_crop_says_no_size(cli, tmp_path
                      "configs/Base.yaml": FILES["configs/Base.yaml"].replace('"absolute"', '"relative_range"')})
     plan = plan_of(cli, *LINE, cwd=tmp_path)
     assert ours(plan, "data.image_size") is None
+
+
+ARM = """
+        @classmethod
+        def build_optimizer(cls, cfg, model):
+            optimizer_type = cfg.SOLVER.OPTIMIZER
+            if optimizer_type == "SGD":
+                optimizer = maybe_add_gradient_clipping(cfg, torch.optim.SGD)(model.parameters(), cfg.SOLVER.BASE_LR)
+            elif optimizer_type == "ADAMW":
+                optimizer = maybe_add_gradient_clipping(cfg, torch.optim.AdamW)(model.parameters(), cfg.SOLVER.BASE_LR)
+            return optimizer
+"""
+
+
+def test_an_overridden_build_optimizer_gets_the_trainer_s_config(cli, tmp_path):
+    """DefaultTrainer calls ``build_optimizer(cfg, model)`` with its config: the arm ``SOLVER.OPTIMIZER`` takes
+    names the optimizer class handed to detectron2's gradient-clipping wrapper."""
+    files = {**FILES, "configs/r50.yaml": FILES["configs/r50.yaml"].rstrip(" ") + "        SOLVER:\n          OPTIMIZER: ADAMW\n"}
+    write(tmp_path, {**files, "train_net.py": "    import torch\n" + TRAIN_NET.replace("{extra}", ARM)})
+    plan = plan_of(cli, *LINE, cwd=tmp_path)
+    assert ours(plan, "optimizer.name").value == "AdamW"
+
+
+def test_an_optimizer_key_the_config_lacks_names_no_arm(cli, tmp_path):
+    """Silent twin: no ``SOLVER.OPTIMIZER`` in the YAML (a key of the library's defaults, not read): no arm."""
+    write(tmp_path, {**FILES, "train_net.py": "    import torch\n" + TRAIN_NET.replace("{extra}", ARM)})
+    plan = plan_of(cli, *LINE, cwd=tmp_path)
+    assert ours(plan, "optimizer.name") is None
