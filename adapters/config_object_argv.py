@@ -24,6 +24,7 @@ def parser_trees(modules: Any) -> list[ast.Module]:
     """The project modules (other than the entry) of the functions the entry imports by name that return
     ``parser.parse_args()`` (facebookresearch/SlowFast @ 287ec00 ``tools/run_net.py:19`` ``args =
     parse_args()`` of ``slowfast/utils/parser.py:13-63``): their ``nargs`` options are the job's too."""
+    from preflight.library_parsers import library_parser
     from preflight.script_parsers import _returns_namespace
 
     entry = modules.trees[0][2]
@@ -32,6 +33,11 @@ def parser_trees(modules: Any) -> list[ast.Module]:
     for _, _, tree in modules.trees[1:]:
         if any(isinstance(fn, ast.FunctionDef) and fn.name in names and _returns_namespace(fn) for fn in tree.body):
             out.append(tree)
+    for node in entry.body:  # a library's parser (detectron2 ``default_argument_parser``): its ``opts``
+        for alias in node.names if isinstance(node, ast.ImportFrom) and node.module else []:
+            stub = library_parser(f"{node.module}.{alias.name}")
+            if stub is not None and stub not in out:
+                out.append(stub)
     return out
 
 

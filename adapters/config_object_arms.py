@@ -64,8 +64,19 @@ def ddp_arm(call: ast.Call, parents: dict[int, ast.AST], reader: Any, shown: str
     return "dist.sharding", mode, path, f"{'.'.join(path)} takes the arm with {name}(...) ({shown}:{call.lineno})"
 
 
+def _wrapped_optimizer(call: ast.Call) -> str:
+    """``wrap(torch.optim.AdamW)(params, lr)`` / ``maybe_add_gradient_clipping(cfg, torch.optim.SGD)(...)``
+    (detectron2's gradient-clipping subclass of the optimizer class it is given; facebookresearch/MaskFormer
+    @ da3e60d ``train_net.py:196-203``): the one ``optim`` class handed to the wrapper, else ""."""
+    if not isinstance(call.func, ast.Call):
+        return ""
+    named = [_dotted(a) for a in call.func.args]
+    named = [d for d in named if d and len(d.split(".")) > 1 and d.split(".")[-2] == "optim"]
+    return named[0] if len(named) == 1 else ""
+
+
 def optimizer_arm(call: ast.Call, parents: dict[int, ast.AST], reader: Any, shown: str) -> Found:
-    dotted = _dotted(call.func)
+    dotted = _dotted(call.func) or _wrapped_optimizer(call)
     parts = dotted.split(".") if dotted else []
     if not parts or parts[-1] not in _OPTIMIZERS or (len(parts) > 1 and parts[-2] != "optim"):
         return None

@@ -415,6 +415,6 @@ def _load(project: Any, path: Path, root: Path) -> Any:
     except ValueError:
         display = str(real)
     source = read_source(real, display, _KINDS[real.suffix.lower()])
-    loaded = None if isinstance(source, FileError) else load_config(source)
+    loaded = None if isinstance(source, FileError) else load_config(source, skip_python_tags=True)  # absent: unknown
     cache[real] = None if isinstance(loaded, FileError) else loaded
     return cache[real]

@@ -363,6 +363,7 @@ class _Flow:
 
     def _into(self, call: ast.Call, reader: _ObjReader, fn_of: Optional[Fn] = None) -> list[Fn]:
         """The callees whose received objects changed (one, or each function handed to a parameter)."""
+        from preflight.adapters.config_object_d2trainer import trainer_builders
         from preflight.adapters.config_object_spawn import spawned_call
 
         call = spawned_call(call) or call  # ``mp.spawn(run, args=(n, hps))``: ``run(rank, n, hps)``
@@ -391,6 +392,10 @@ class _Flow:
                 given.append((kw.arg, path))
         if not given:
             return []
+        builders = trainer_builders(call, self.m, self.shown_of.get(id(fn_of)) if fn_of is not None else None)
+        if builders and given[0][0] == 0:  # ``Trainer(cfg)`` of detectron2: its build_* methods get ``cfg``
+            one = ast.Call(func=call.func, args=call.args[:1], keywords=[])
+            return [fn for fn in builders if id(fn) in self.by_id and self._give(one, fn, True, given[:1], None)]
         handed = self.fn_args.get(id(fn_of), {}).get(call.func.id) if isinstance(call.func, ast.Name) else None
         if handed:
             return [fn for fn in handed if self._give(call, fn, False, given, spread)]

@@ -37,6 +37,7 @@ from preflight.adapters.config_object_argv import parser_trees, unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_autocast import autocast_switch, guarded_autocast
 from preflight.adapters.config_object_closure import closure_calls
+from preflight.adapters.config_object_d2trainer import default_trainer
 from preflight.adapters.config_object_flow import (
     _FSDP,
     _NOT_TRAIN,
@@ -247,6 +248,13 @@ class ConfigObjectAdapter(ScratchAdapter):
                                 self._leaf_fact(plan, combined, *arm_got)
                         for got in spawn_counts(node, reader, shown, trees.get(shown), plain):  # config_object_spawn
                             self._leaf_fact(plan, combined, *got)
+                        for d_field, d_value, d_path, d_detail in default_trainer(node, reader, shown, modules,
+                                                                                  project.argv):
+                            if d_path is not None:  # config_object_d2trainer.py
+                                self._leaf_fact(plan, combined, d_field, d_value, d_path, d_detail)
+                            else:
+                                self.add_checked(plan, d_field, d_value, Source("code", shown, node.lineno, None,
+                                                                                d_detail), "medium", _PRIORITY)
                         switch = autocast_switch(node, reader, shown, trees.get(shown))  # config_object_autocast.py
                         if switch is not None:
                             self._leaf_fact(plan, combined, *switch)

@@ -15,7 +15,9 @@ the backward is in ``utils.py``'s ``NativeScalerWithGradNormCount``; kuleshov-gr
 LightningModule's ``training_step`` in ``diffusion.py``; karpathy/minGPT @ 37baab7: ``mingpt/trainer.py``).
 A loop whose backward and step are timm's loss scaler called by the project's loop (facebookresearch/deit
 @ 7e160fe ``engine.py:63``, :mod:`preflight.adapters.scaler_step`) is the project's own too: the scaler only
-scales, steps and clips.
+scales, steps and clips. So is detectron2's ``DefaultTrainer`` (or the script's subclass of it) built and
+trained by the script (facebookresearch/MaskFormer @ da3e60d ``train_net.py:44,245-247``): its loop is the
+library's ``SimpleTrainer``/``AMPTrainer`` (forward, backward, step), the model the project's own code.
 """
 
 from __future__ import annotations
@@ -144,7 +146,10 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
 
     scaler = scaler_step(project, script)  # timm's loss scaler doing backward() and step() in the loop
     targets = _target_texts(project, root)  # InstantMesh ``target: src.models.lrm_mesh.InstantMesh``
-    if _LOOP.search(code) is None and scaler is None and not _built_loop(script, targets):
+    from preflight.adapters.config_object_d2trainer import trains_with_default_trainer
+
+    library = trains_with_default_trainer(script.tree)  # detectron2's SimpleTrainer/AMPTrainer loop
+    if _LOOP.search(code) is None and scaler is None and not _built_loop(script, targets) and library is None:
         # the loop is not in the modules the script imports: a module named by a config
         # (``target: cldm.cldm.ControlLDM``, ``_target_: ...Workspace``) may hold it
         return _absent_in_project(project, script, root)
@@ -153,8 +158,11 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     texts += targets
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
-    where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
-            "modules it imports); {} is named nowhere in them, the configs read or the launch line"
+    loop = "the training loop is the project's own" if library is None else \
+        f"the training loop is detectron2's SimpleTrainer/AMPTrainer ({library}), which neither compiles, " \
+        "checkpoints nor adds adapters by itself"
+    where = loop + f" ({len(texts)} file(s) read: the script and the local " \
+        "modules it imports); {} is named nowhere in them, the configs read or the launch line"
     line = next((i + 1 for i, t in enumerate(script.source.text.splitlines()) if _LOOP.search(t)),
                 scaler.built_line if scaler is not None else None)
 

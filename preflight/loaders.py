@@ -82,15 +82,17 @@ def _lookup(data: Any, key_path: Sequence[Any]) -> Any:
     return cur
 
 
-def load_config(source: SourceText) -> Union[LoadedConfig, FileError]:
-    """Parse a JSON, YAML or TOML config (by ``source.kind``, else by suffix)."""
+def load_config(source: SourceText, skip_python_tags: bool = False) -> Union[LoadedConfig, FileError]:
+    """Parse a JSON, YAML or TOML config (by ``source.kind``, else by suffix). ``skip_python_tags``: a YAML
+    mapping value tagged ``!!python/...`` leaves its key out (unknown, with a note) instead of failing the
+    file, for readers where a missing key is unknown, never a default (a yacs ``merge_from_file``)."""
     kind = source.kind if source.kind in ("json", "yaml", "toml") else kind_of(Path(source.display))
     try:
         if kind == "json":
             return _load_json(source.text, source.display)
         if kind == "yaml":
             from preflight.loaders_yaml import _load_yaml
-            return _load_yaml(source.text, source.display)
+            return _load_yaml(source.text, source.display, skip_python_tags)
         if kind == "toml":
             from preflight.loaders_toml import _load_toml
             return _load_toml(source.text, source.display)

@@ -28,6 +28,10 @@ class YamlError(Exception):
         self.line = line
 
 
+def _python_tag(tag: str) -> bool:
+    return tag.startswith(_YAML_STD + "python/") or tag.startswith("!!python/")
+
+
 def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_YAML_STD):] if tag.startswith(_YAML_STD) else tag
 
@@ -48,7 +52,7 @@ def composed_yaml(text: str) -> Any:
     return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
-def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
+def _load_yaml(text: str, display: str, skip_python_tags: bool = False) -> Union[LoadedConfig, FileError]:
     import yaml
 
     class _Loader(yaml.SafeLoader):
@@ -94,6 +98,7 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
     if root is None:
         return LoadedConfig(display, "yaml", None, {(): 1}, notes)
     builder = _YamlBuilder(loader, display, notes)
+    builder.skip_python = skip_python_tags
     try:
         data = builder.build(root, ())
     except YamlError as exc:
@@ -176,6 +181,7 @@ class _YamlBuilder:
         self.count = 0
         self.active: set[int] = set()
         self.duplicates = 0
+        self.skip_python = False  # a mapping value tagged !!python/... leaves its key out (unknown)
 
     def build(self, node: Any, path: KeyPath) -> Any:
         self.count += 1
@@ -187,7 +193,7 @@ class _YamlBuilder:
             raise YamlError("recursive YAML alias (a node contains itself); not read",
                             node.start_mark.line + 1)
         tag = node.tag or ""
-        if tag.startswith(_YAML_STD + "python/") or tag.startswith("!!python/"):
+        if _python_tag(tag):
             raise YamlError(f"unsupported YAML tag {_short_tag(tag)!r} "
                             "(preflight never constructs Python objects)", node.start_mark.line + 1)
         yaml = self.yaml
@@ -261,6 +267,13 @@ class _YamlBuilder:
                     self.notes.append(f"{self.display}:{line}: duplicate key {key!r} (also at line "
                                       f"{seen[key]}); the later value wins")
             seen[key] = line
+            if self.skip_python and _python_tag(value_node.tag or ""):
+                # facebookresearch/MaskFormer configs/ade20k-150/Base-ADE20K-150.yaml:34 (and Mask2Former's):
+                # ``MIN_SIZE_TRAIN: !!python/object/apply:eval [...]``, which yacs evaluates: never constructed
+                self.notes.append(f"{self.display}:{line}: {key!r} is a {_short_tag(value_node.tag)} value, "
+                                  "never constructed: left unknown")
+                out.pop(key, None)
+                continue
             self.lines[tuple([*path, key])] = line
             out[key] = self.build(value_node, (*path, key))
         return out

@@ -355,6 +355,9 @@ class _IndexCore:
         return f"{base}.{rest}" if rest else base
 
     def _collect_argparse(self) -> None:
+        from preflight.library_parsers import library_parser
+
+        self._stubbed = False  # a library parser's options added (preflight/library_parsers.py)
         for site in self.calls:
             last = site.name.rsplit(".", 1)[-1] if site.name else None
             if last in ("parse_args", "parse_known_args") and site.target and "." not in site.target:
@@ -368,6 +371,13 @@ class _IndexCore:
                     if kw.arg is not None:
                         self.set_defaults[kw.arg] = (kw.value, site.line)
                 continue
+            stub = library_parser(self.qualify(site.name)) if last == "default_argument_parser" else None
+            for node in ast.walk(stub) if stub is not None and not self._stubbed else ():
+                # ``args = default_argument_parser().parse_args()`` (detectron2): the library's options
+                spec = _arg_spec(node) if isinstance(node, ast.Call) else None
+                if spec is not None:
+                    self.arguments.setdefault(spec.dest, []).append(spec)
+            self._stubbed = self._stubbed or stub is not None
             if last != "add_argument":
                 continue
             spec = _arg_spec(site.call)

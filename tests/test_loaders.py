@@ -323,3 +323,22 @@ def test_yaml_control_character_is_a_located_error():
     err = _err("a: 1\nb: x\x1fy\n", "yaml")
     assert (err.line, err.column) == (2, 5)
     assert "U+001F is not allowed in YAML" in err.message
+
+
+def test_python_tag_value_left_out_when_the_reader_asks(tmp_path):
+    """A yacs ``merge_from_file`` reads a base YAML with ``MIN_SIZE_TRAIN: !!python/object/apply:eval [...]``
+    (facebookresearch/MaskFormer @ da3e60d configs/ade20k-150/Base-ADE20K-150.yaml:34): that key is left out
+    (unknown), the file's other keys are read, nothing is constructed."""
+    canary = tmp_path / "canary"
+    text = f"SOLVER:\n  IMS_PER_BATCH: 16\nINPUT:\n  MIN_SIZE_TRAIN: !!python/object/apply:os.system ['touch {canary}']\n"
+    path = tmp_path / "base.yaml"
+    path.write_text(text)
+    source = read_source(path, "base.yaml", "yaml")
+    assert not isinstance(source, FileError)
+    loaded = load_config(source, skip_python_tags=True)
+    assert isinstance(loaded, LoadedConfig), loaded
+    assert loaded.data == {"SOLVER": {"IMS_PER_BATCH": 16}, "INPUT": {}}
+    assert any("MIN_SIZE_TRAIN" in n and "left unknown" in n for n in loaded.notes)
+    assert not canary.exists()
+    # the twin: by default the same file is still refused as a whole
+    assert isinstance(load_config(source), FileError)
