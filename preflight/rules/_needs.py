@@ -28,6 +28,7 @@ NEEDS = {
     "PF150": ('strict', 'DataParallel', '.module.state_dict'),
     "PF151": ('compose', 'override'),
     "PF170": ('DataLoader',),
+    "PF171": ('"best"', "'best'"),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
