@@ -27,6 +27,8 @@ NEEDS = {
     "PF140": ('save_', 'accumulate'),
     "PF150": ('strict', 'DataParallel', '.module.state_dict'),
     "PF151": ('compose', 'override'),
+    "PF170": ('DataLoader',),
+    "PF171": ('"best"', "'best'"),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
