@@ -43,6 +43,7 @@ FILE = {
     "PF140": "code.pf140_checkpoint_every_micro_step",
     "PF150": "code.pf150_wrapper_loaded_non_strict_from_inner_state",
     "PF151": "code.pf151_hydra_compose_drops_cli_overrides",
+    "PF180": "code.pf180_best_metric_not_returned_by_compute_metrics",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",

@@ -27,6 +27,7 @@ NEEDS = {
     "PF140": ('save_', 'accumulate'),
     "PF150": ('strict', 'DataParallel', '.module.state_dict'),
     "PF151": ('compose', 'override'),
+    "PF180": ('metric_for_best_model',),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
