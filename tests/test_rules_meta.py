@@ -133,6 +133,9 @@ OTHER_RULES_ON_GOOD = {
     # real: manual accumulation of an accelerate-prepared model on 8 MULTI_GPU processes with no no_sync: every
     # micro-batch's backward all-reduces (PF320, performance); PF522's point (no DeepSpeed here) stands
     ("PF522", 1): [("PF320", 17)],
+    # real: no compute_metrics, so the evaluation metrics hold eval_loss and the timings, never the monitored
+    # eval_f1: the Trainer raises KeyError choosing the best checkpoint (PF180); PF536's point (no best-model load) stands
+    ("PF536", 2): [("PF180", 3)],
 }
 
 

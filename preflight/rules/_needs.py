@@ -29,6 +29,7 @@ NEEDS = {
     "PF151": ('compose', 'override'),
     "PF170": ('DataLoader',),
     "PF171": ('"best"', "'best'"),
+    "PF180": ('metric_for_best_model',),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
