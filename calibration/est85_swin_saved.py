@@ -77,13 +77,24 @@ def _timm_stand_in() -> None:
         sys.modules[name] = mod
 
 
-def _reference(repo: str) -> Any:
-    src = subprocess.run(["git", "-C", repo, "show", f"{COMMIT}:models/swin_transformer.py"], check=True,
-                         capture_output=True, text=True).stdout
-    _timm_stand_in()
-    mod = types.ModuleType("swin_transformer")
-    exec(compile(src, f"swin_transformer.py@{COMMIT}", "exec"), mod.__dict__)  # the pinned reference, run as it is
+def git_show(repo: str, commit: str, path: str) -> bytes:
+    """The bytes of ``path`` at ``commit`` in a local clone (nothing of it is stored here)."""
+    return subprocess.run(["git", "-C", repo, "show", f"{commit}:{path}"], check=True, capture_output=True).stdout
+
+
+def exec_module(name: str, repo: str, commit: str, path: str, package: str = "") -> types.ModuleType:
+    """Runs ``path`` at ``commit`` as module ``name`` (registered in ``sys.modules``; ``package`` lets its
+    relative imports find modules registered before it): the pinned reference code, run as it is."""
+    mod = types.ModuleType(name)
+    mod.__package__ = package
+    sys.modules[name] = mod
+    exec(compile(git_show(repo, commit, path).decode(), f"{path}@{commit}", "exec"), mod.__dict__)
     return mod
+
+
+def _reference(repo: str) -> Any:
+    _timm_stand_in()
+    return exec_module("swin_transformer", repo, COMMIT, "models/swin_transformer.py")
 
 
 class _SoftmaxKeepsInput(torch.autograd.Function):

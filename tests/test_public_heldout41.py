@@ -88,6 +88,14 @@ def test_awgu_rows_are_the_pull_request_figures():
     assert got == {"off": (25.86, False), "on": (20.20, True), "freed": (15.22, True)}
 
 
+def test_awgu_rows_corrected_after_scoring():
+    """est86 (in-sample): the loop at 1e0f8a1 keeps ``outputs`` (rows off / on), the pull request's drops it, and
+    torch's checkpoint wrapper leaves transformers' cache on."""
+    kept = {r["id"].rsplit("-", 1)[-1]: r["setup"].get("keeps_outputs", False) for r in _rows(AG)}
+    assert kept == {"off": True, "on": True, "freed": False}
+    assert all(r["setup"]["use_cache"] is True for r in _rows(AG))
+
+
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])
 def test_every_row_is_sourced_and_complete(row):
     source = DOC["sources"][row["source"]]

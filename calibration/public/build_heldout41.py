@@ -182,12 +182,29 @@ HY_TRAIN = ("'full_train': model.zero_grad() (torch's default, set_to_none), for
             "F.cross_entropy(logits.view(-1, V), y.view(-1)), loss.backward(), the course AdamW step "
             "(cs336_basics.optimizer, a per-parameter loop): 'adamw' with foreach False")
 HY_PEAKS = {128: (4.7, 14.6), 256: (6.5, 14.6), 512: (11.2, 14.9)}
+#: est86 (after scoring, in-sample; calibration/est86_cs336_forward.py, calibration/data/est86_cs336_forward.json)
+HY_FW_NOT_NOGRAD = (
+    "est86 (after scoring, in-sample): the 'Forward Only (FW)' figures are not of the no-grad stage. The repository "
+    "at 3ec468a holds the script's own memory snapshots (results/torch_memory_profiles/memory_snapshot_large_cl"
+    "{128,256,512}_{fw,fw_with_grad}.pickle): replayed, stage 'fw' (torch.no_grad()) peaks at 3.74 / 3.76 / 3.84 GiB "
+    "active, flat at the weights (the writeup's own words for its no-grad plot: 'constant memory for model "
+    "paramters only'), while stage 'fw_with_grad' (model.zero_grad(), forward and loss with autograd on, no "
+    "backward; each step's graph kept by logits / loss until the next step rebinds them, so two graphs exist at the "
+    "end of a forward) peaks at 5.25 / 7.12 / 11.93 GiB, growing with the context as the table does; the fake-tensor "
+    "replay of the course model under MemTracker gives the same (no-grad 3.63 / 3.65 / 3.72 GiB; autograd on, the "
+    "loop's two graphs, 5.13 / 7.01 GiB at context 128 / 256). "
+    "The table's 4.7 / 6.5 / 11.2 lie 6-10% under those peaks: memory_viz y-axis tick labels (5e9, 7e9, 12e9 bytes "
+    "printed in GiB) below the peaks, a by-eye reading. The stated setup (no-grad forward) cannot have produced the "
+    "figures, and the stage that did (a forward that keeps its graph, no backward) is no estimator mode (train, "
+    "infer, generate): not scored"
+)
 for hy_ctx, (hy_fwd, hy_train) in HY_PEAKS.items():
     hy_note = (f"Hyperion-shuo/assignment2-systems write_up/write_up.md at 3ec468a, 1.1.6 (b): Context Length "
                f"{hy_ctx}, 'Forward Only (FW)' {hy_fwd} GB, 'Full Train (Train)' {hy_train} GB")
     add(HYKEY, f"large-fp32-b1-s{hy_ctx}-forward-nograd", hy_fwd, "GiB", "peak_memory_active", "A10-24GB",
         basics(HY_SHAPE, 10000, "cs336-basics-large", hy_ctx, hy_ctx, 1, mode="infer", precision="fp32"),
-        unknown=(*HY_UNKNOWN, HY_FWD, "fp32: nullcontext(), no autocast"), notes=hy_note)
+        unknown=(*HY_UNKNOWN, HY_FWD, "fp32: nullcontext(), no autocast"), notes=hy_note,
+        not_scored=HY_FW_NOT_NOGRAD)
     add(HYKEY, f"large-fp32-b1-s{hy_ctx}-train", hy_train, "GiB", "peak_memory_active", "A10-24GB",
         basics(HY_SHAPE, 10000, "cs336-basics-large", hy_ctx, hy_ctx, 1, precision="fp32", foreach=False),
         unknown=(*HY_UNKNOWN, HY_TRAIN, "fp32: nullcontext(), no autocast"), notes=hy_note)
@@ -215,23 +232,41 @@ AG_UNKNOWN = (
     "attention: transformers 4.31's LlamaAttention (no SDPA path): eager written",
     "torch: requirements.txt pins torch==2.0.1+cu118; the run's own versions not stated",
 )
+#: est86 (after scoring, in-sample): what the estimator's inputs say of the loop and the cache, read in the code
+AG_CACHE = ("est86 (after scoring, in-sample): use_cache True written: transformers 4.31's LlamaConfig defaults "
+            "use_cache to True, and llama-recipes' checkpointing is torch's apply_activation_checkpointing "
+            "(policies/activation_checkpointing_functions.py), which leaves model.gradient_checkpointing False, so "
+            "every layer returns its key and value (past_key_values) in the training forward")
+AG_KEPT_EST86 = ("est86 (after scoring, in-sample): keeps_outputs True written: utils/train_utils.py at 1e0f8a1 "
+                 "lines 88-89 bind 'outputs = model(**batch)' at loop level (no del), so each step's output object "
+                 "(fp32 logits and the returned cache) lives through its backward and the next step's forward; the "
+                 "estimator's input for it was missed when the row was written")
+AG_FREED_EST86 = ("est86 (after scoring, in-sample): keeps_outputs False (the default) kept: 'loss = "
+                  "model(**batch).loss' drops the output object after the forward")
+AG_DUPLICATE = ("est86 (after scoring): the same pull request and figures as held-out-7's llama-recipes-fsdp-lora "
+                "rows (meta-llama/llama-recipes#41: the repository was renamed llama-cookbook, so the URL check of "
+                "the split's independence did not match it); held-out-7's limit-on rows hold 20.20 and 15.22 GB "
+                "too, so this row is not a blind row")
 AG_KEPT = ("the logits: this run's train loop wrote outputs = model(**batch); loss = outputs.loss (utils/train_utils.py "
            "at 1e0f8a1), keeping the model output (logits) alive through backward; no estimator input says so")
 AG_FREED = ("the logits: loss = model(**batch).loss (the pull request's utils/train_utils.py at 71fdc49): nothing "
             "outside the loss keeps the model output alive through backward")
 add(AGKEY, "llama2-7b-lora-fsdp-bf16-b4-s2048-4x-a100-40gb-limit-off", 25.86, "GB", "peak_memory_active",
-    "A100-SXM-40GB", dict(AG_SETUP, fsdp_limit_all_gathers=False),
-    unknown=(*AG_UNKNOWN, "FSDP(limit_all_gathers=False) as llama_finetuning.py at 1e0f8a1 writes it", AG_KEPT),
+    "A100-SXM-40GB", dict(AG_SETUP, fsdp_limit_all_gathers=False, keeps_outputs=True, use_cache=True),
+    unknown=(*AG_UNKNOWN, "FSDP(limit_all_gathers=False) as llama_finetuning.py at 1e0f8a1 writes it", AG_KEPT,
+             AG_KEPT_EST86, AG_CACHE),
     notes="meta-llama/llama-cookbook#41, awgu 2023-07-25: 'With limit_all_gathers=False: Peak active: 25.86 GB' "
           "(peak reserved 32.67 GB)")
 add(AGKEY, "llama2-7b-lora-fsdp-bf16-b4-s2048-4x-a100-40gb-limit-on", 20.20, "GB", "peak_memory_active",
-    "A100-SXM-40GB", dict(AG_SETUP, fsdp_limit_all_gathers=True),
-    unknown=(*AG_UNKNOWN, "FSDP(limit_all_gathers=True): the pull request's change to llama_finetuning.py", AG_KEPT),
+    "A100-SXM-40GB", dict(AG_SETUP, fsdp_limit_all_gathers=True, keeps_outputs=True, use_cache=True),
+    unknown=(*AG_UNKNOWN, "FSDP(limit_all_gathers=True): the pull request's change to llama_finetuning.py", AG_KEPT,
+             AG_KEPT_EST86, AG_CACHE, AG_DUPLICATE),
     notes="meta-llama/llama-cookbook#41, awgu 2023-07-25: 'With limit_all_gathers=True: Peak active: 20.20 GB' "
           "(peak reserved 27.36 GB)")
 add(AGKEY, "llama2-7b-lora-fsdp-bf16-b4-s2048-4x-a100-40gb-limit-on-logits-freed", 15.22, "GB",
-    "peak_memory_active", "A100-SXM-40GB", dict(AG_SETUP, fsdp_limit_all_gathers=True),
-    unknown=(*AG_UNKNOWN, "FSDP(limit_all_gathers=True) as llama_finetuning.py at 71fdc49 writes it", AG_FREED),
+    "peak_memory_active", "A100-SXM-40GB", dict(AG_SETUP, fsdp_limit_all_gathers=True, use_cache=True),
+    unknown=(*AG_UNKNOWN, "FSDP(limit_all_gathers=True) as llama_finetuning.py at 71fdc49 writes it", AG_FREED,
+             AG_FREED_EST86, AG_CACHE, AG_DUPLICATE),
     notes="meta-llama/llama-cookbook#41, awgu 2023-07-25: 'In the end, this only uses 15.22 GB peak active memory "
           "and 19.36 GB peak reserved memory' (rate limiter on and the logits not kept alive)")
 
