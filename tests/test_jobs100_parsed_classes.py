@@ -1,0 +1,75 @@
+"""Real jobs (issue 15, branch jobs100): facts are taken only from what the job's entry point parses. Small
+projects of our own in the shapes of the real-jobs benchmark, each citing the repository, path and commit it
+follows, with twins that must state nothing (or state the other thing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plan_helpers import plan_of, write
+
+
+def named(plan: dict) -> list:
+    return [(f["value"], f["confidence"]) for f in plan["fields"].get("model.num_parameters", [])
+            if f["adapter"] == "model_size_named"]
+
+
+# sahsaeedi/TPO @ 71a4425 run_tpo.py:27 parses (ModelArguments, DataArguments, TPOConfig); utils/utils.py:892-923,
+# imported for its helpers, also declares TRL's OnPolicyConfig with sft_model_path = "EleutherAI/pythia-160m"
+# (the same class is vendored from trl/trainer/utils.py by many projects)
+CONFIGS = """\
+    from dataclasses import dataclass, field
+    from typing import Optional
+
+    from transformers import TrainingArguments
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: Optional[str] = field(default=None)
+
+
+    @dataclass
+    class {base}:
+        sft_model_path: str = "EleutherAI/pythia-160m"
+
+
+    @dataclass
+    class TPOConfig({parent}):
+        beta: float = 0.1
+"""
+TRAIN = """\
+    from transformers import HfArgumentParser
+
+    from utils import helper
+    from configs import ModelArguments, TPOConfig
+
+
+    def main():
+        parser = HfArgumentParser((ModelArguments, TPOConfig))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        helper(training_args)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+UTILS = """\
+    def helper(args):
+        return args
+"""
+
+
+def test_a_model_default_of_a_class_the_parser_is_handed_sizes_the_model(cli, tmp_path: Path) -> None:
+    # the handed TPOConfig inherits the field from the project's own base class: still the job's
+    write(tmp_path, {"train.py": TRAIN, "utils.py": UTILS,
+                     "configs.py": CONFIGS.format(base="OnPolicyConfig", parent="OnPolicyConfig")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "--model_name_or_path", "x", cwd=tmp_path)
+    assert named(plan) == [(160_000_000, "low")]
+
+
+def test_twin_a_model_default_of_a_class_no_parser_is_handed_states_nothing(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": TRAIN, "utils.py": UTILS,
+                     "configs.py": CONFIGS.format(base="OnPolicyConfig", parent="TrainingArguments")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "--model_name_or_path", "x", cwd=tmp_path)
+    assert named(plan) == []
