@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from plan_helpers import plan_of, write
+from plan_helpers import fact, plan_of, write
 
 
 def named(plan: dict) -> list:
@@ -73,3 +73,65 @@ def test_twin_a_model_default_of_a_class_no_parser_is_handed_states_nothing(cli,
                      "configs.py": CONFIGS.format(base="OnPolicyConfig", parent="TrainingArguments")})
     plan = plan_of(cli, "train.py", "--", "python", "train.py", "--model_name_or_path", "x", cwd=tmp_path)
     assert named(plan) == []
+
+
+# facebookresearch/mae_st @ c5dec1b run_pretrain.py:9-19: ``invoke_main()`` parses main_pretrain's
+# get_args_parser(), makes the output folder and calls its ``main(args)``; main_pretrain.py wraps the model in
+# DistributedDataParallel when ``--distributed`` is given
+ENTRY = """\
+    from pathlib import Path
+
+    from main_pretrain import get_args_parser, main
+
+
+    def invoke_main() -> None:
+        args = get_args_parser()
+        args = args.parse_args()
+        if args.output_dir:
+            Path(args.output_dir).mkdir(parents=True, exist_ok=True)
+        {work}
+
+
+    if __name__ == "__main__":
+        invoke_main()
+"""
+MAIN_PRETRAIN = """\
+    import argparse
+
+    import torch
+
+
+    def get_args_parser():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch_size", default=4, type=int)
+        parser.add_argument("--output_dir", default="")
+        parser.add_argument("--distributed", action="store_true")
+        return parser
+
+
+    def main(args):
+        model = torch.nn.Linear(8, 8)
+        if args.distributed:
+            model = torch.nn.parallel.DistributedDataParallel(model)
+        loader = torch.utils.data.DataLoader(range(8), batch_size=args.batch_size)
+        opt = torch.optim.AdamW(model.parameters())
+        for x in loader:
+            model(x).sum().backward()
+            opt.step()
+"""
+
+
+def test_a_wrapper_function_calling_an_imported_main_audits_that_module(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run_pretrain.py": ENTRY.format(work="main(args)"), "main_pretrain.py": MAIN_PRETRAIN})
+    plan = plan_of(cli, "run_pretrain.py", "--", "--batch_size", "2", "--distributed", cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "ddp"
+    assert fact(plan, "batch.micro").value == 2
+
+
+def test_twin_a_wrapper_with_its_own_loop_does_its_own_work(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run_pretrain.py": ENTRY.format(work="for seed in range(3):\n            main(args)"),
+                     "main_pretrain.py": MAIN_PRETRAIN})
+    plan = plan_of(cli, "run_pretrain.py", "--", "--batch_size", "2", "--distributed", cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or sharding.value != "ddp"
+    assert not any("only calls main_pretrain.py" in n for n in plan.get("notes", []))
