@@ -135,3 +135,55 @@ def test_twin_a_wrapper_with_its_own_loop_does_its_own_work(cli, tmp_path: Path)
     sharding = fact(plan, "dist.sharding")
     assert sharding is None or sharding.value != "ddp"
     assert not any("only calls main_pretrain.py" in n for n in plan.get("notes", []))
+
+
+# facebookresearch/omnivore @ 1d55abd omnivision/train_app_submitit.py:55 ``@hydra.main(config_path="config",
+# config_name=None)`` launched with ``+experiments=omnimae/omnimae_vitbase_ft_in1k``; that file is
+# ``# @package _global_`` with ``defaults: [/experiments/base.yaml, _self_]``
+HYDRA_APP = """\
+    import hydra
+    from hydra.utils import instantiate
+
+
+    @hydra.main(config_path="config", config_name=None)
+    def main(cfg) -> None:
+        trainer = instantiate(cfg.trainer, _recursive_=False)
+        trainer.run()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+EXPERIMENT = """\
+    {header}
+    defaults:
+      - /experiments/base.yaml
+      - _self_
+
+    trainer:
+      optim:
+        optimizer:
+          _target_: torch.optim.AdamW
+"""
+BASE = """\
+    # @package _global_
+    trainer:
+      _target_: trainer.Trainer
+"""
+
+
+def test_no_primary_config_and_a_global_experiment_appended_is_the_jobs_config(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_app.py": HYDRA_APP, "config/experiments/base.yaml": BASE,
+                     "config/experiments/mae/ft.yaml": EXPERIMENT.format(header="# @package _global_")})
+    plan = plan_of(cli, "train_app.py", "--", "+experiments=mae/ft", cwd=tmp_path)
+    assert fact(plan, "optimizer.name").value == "AdamW"
+    assert any("no primary config (config_name=None)" in n for n in plan.get("notes", []))
+
+
+def test_twin_an_appended_config_in_its_own_package_is_not_taken_as_the_whole(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_app.py": HYDRA_APP, "config/experiments/base.yaml": BASE,
+                     "config/experiments/mae/ft.yaml": EXPERIMENT.format(header="# an experiment")})
+    # composed under `experiments`, not at the top: still no config the job's code reads is known
+    res = cli("audit", "train_app.py", "--emit-plan", "json", "--", "+experiments=mae/ft", cwd=tmp_path)
+    assert "Hydra config not composed" in res.err
+    assert "AdamW" not in res.out
