@@ -147,8 +147,8 @@ class ModelSizeNamedAdapter(ScratchAdapter):
             try:
                 decl = declared_options(script, project)
             except (SyntaxError, ValueError, RecursionError):
-                decl = None
-            for opt in (decl.options.values() if decl is not None else ()):
+                continue
+            for opt in decl.options.values():
                 if opt.name.replace("-", "_") in named or not isinstance(opt.default, str) \
                         or decl.unparsed(opt.name):  # a field of a class the job's parser is not handed
                     continue
