@@ -82,6 +82,7 @@ class Declared:
     given: set = field(default_factory=set)  # class names handed to an HfArgumentParser-like parser
     owners: dict = field(default_factory=dict)  # option name -> the dataclass whose field declared it
     shadowed: list = field(default_factory=list)  # (class, Option): a field another class declared first
+    bases: dict = field(default_factory=dict)  # class name -> the names of its bases (the modules read)
 
     def abbreviation(self, name: str) -> Optional[str]:
         """The declared option that argparse takes ``--name`` for when ``name`` is not declared itself:
@@ -99,6 +100,25 @@ class Declared:
 
     def add(self, opt: Option) -> None:
         self.options.setdefault(opt.name, opt)
+
+    def unparsed(self, name: str) -> bool:
+        """Whether option ``name`` is a field of a dataclass that no parser of the job is handed, nor a base
+        of one: its default is never the job's. sahsaeedi/TPO @ 71a4425 ``run_tpo.py:27`` parses
+        ``(ModelArguments, DataArguments, TPOConfig)``; ``utils/utils.py:892-923`` (imported for its helpers)
+        also declares ``OnPolicyConfig.sft_model_path = "EleutherAI/pythia-160m"``, copied from TRL's
+        ``trl/trainer/utils.py`` as other projects vendoring TRL's utils do. False when the parser's classes
+        are not known or the option is no dataclass field."""
+        owner = self.owners.get(name)
+        opt = self.options.get(name)
+        if not self.given or owner is None or opt is None or opt.origin not in ("dataclass", "tap"):
+            return False
+        reach, todo = set(), list(self.given)
+        while todo:
+            cls = todo.pop()
+            if cls not in reach:
+                reach.add(cls)
+                todo.extend(self.bases.get(cls, ()))
+        return owner not in reach
 
 
 def _literal(node: Optional[ast.AST]) -> tuple[bool, Any]:

@@ -94,6 +94,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
             imports.extend((a.name, "") for a in node.names)
         elif isinstance(node, ast.ClassDef):
             dataclasses_.append(node)
+            decl.bases.setdefault(node.name, [_name_of(b) for b in node.bases])
             if any(_name_of(b) in ("HfArgumentParser", "TrlParser") for b in node.bases):
                 decl.parser_classes.append(node.name)  # a project's own parser (alignment's H4ArgumentParser)
         elif isinstance(node, ast.FunctionDef):

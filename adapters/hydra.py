@@ -209,7 +209,9 @@ class _Facts:
         origin = f"{app.script.source.display}:{app.line}: " if app.script is not None else ""
         from preflight.adapters.hydra_paths import primary_name
 
-        self.note(f"{origin}{app.how} config {primary}/{primary_name(app, self.project)} composed by {self.method}")
+        name = primary_name(app, self.project)
+        shown = f"{primary}/{name}" if name is not None else f"{primary} (no primary config)"
+        self.note(f"{origin}{app.how} config {shown} composed by {self.method}")
         if app.guess is not None:
             self.note(f"{origin}{app.guess}")
         for text in comp.notes:

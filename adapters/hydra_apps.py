@@ -14,7 +14,10 @@ from preflight.adapters.hydra_compose import (
     Composition,
     Item,
     compose,
+    find_file,
+    read_config_file,
     relative,
+    strip_config_ext,
     within,
 )
 
@@ -208,6 +211,11 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
         base = Path(app.script.source.path).resolve().parent if app.script is not None else project.root
         config_dir = (base / flags["config_path"]).resolve()
     name = flags.get("config_name", app.config_name)
+    appended_note = ""
+    if name is None and config_dir is not None and project.may_read(config_dir):
+        got = _appended_global(config_dir, tokens)
+        if got is not None:
+            name, tokens, appended_note = got
     config_dir, extra_note = _with_config_dir_flag(project, config_dir, name, flags.get("config_dir"))
     if config_dir is not None and project.may_read(config_dir):
         try:
@@ -236,9 +244,41 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
             return FileError(relative(exc.file, project.root), f"Hydra config {name!r} not composed: {exc}",
                              line=exc.line, column=exc.column)
         return FileError(display, f"Hydra config {name!r} not composed: {exc}", line=app.line)
-    if extra_note:
-        composition.notes.append(extra_note)
+    for note in (appended_note, extra_note):
+        if note:
+            composition.notes.append(note)
     return compose_with_origins(project, app, composition, config_dir)
+
+
+def _appended_global(config_dir: Path, tokens: list[str]) -> Optional[tuple[str, list[str], str]]:
+    """``@hydra.main(config_path="config", config_name=None)`` launched with ``+group=option`` naming a config
+    whose header is ``# @package _global_``: hydra-core composes an empty primary config, then appends that
+    config at the top level, so the job's config is that file (its own defaults list included) as if it were
+    the primary. facebookresearch/omnivore @ 1d55abd ``omnivision/train_app_submitit.py:55`` launched with
+    ``+experiments=omnimae/omnimae_vitbase_ft_in1k`` (``config/experiments/omnimae/*.yaml``: ``# @package
+    _global_`` over ``defaults: [/experiments/base.yaml, _self_]``); the lightning-hydra-template's
+    ``experiment=...`` files carry the same header (there the primary config is named); ``@hydra.main(...,
+    config_path="conf", config_name=None)`` is common in public code (find_string: 10 hits). Returns (the config's
+    name, the tokens without that override, a note), or None unless exactly one such override is given.
+    Only file names and headers are read; nothing is instantiated."""
+    found: list[tuple[int, str]] = []
+    for k, token in enumerate(tokens):
+        key, eq, value = token.partition("=")
+        if not eq or not key.startswith("+") or key.startswith("++") or "," in value or not value:
+            continue
+        name = f"{key[1:]}/{strip_config_ext(value)}"
+        try:
+            file = find_file(config_dir, name)
+            if file is not None and read_config_file(file).header == "_global_":
+                found.append((k, name))
+        except ComposeError:
+            continue
+    if len(found) != 1:
+        return None
+    k, name = found[0]
+    note = (f"no primary config (config_name=None): {tokens[k]} appends {name} at the top level (# @package "
+            "_global_), composed as the job's config")
+    return name, tokens[:k] + tokens[k + 1:], note
 
 
 def _has_config(directory: Path, name: str) -> bool:

@@ -145,11 +145,12 @@ class ModelSizeNamedAdapter(ScratchAdapter):
                                                f"{name} {value} on the launch line")))
             named = {n.replace("-", "_").replace(".", "_") for n, _ in given}
             try:
-                declared = declared_options(script, project).options
+                decl = declared_options(script, project)
             except (SyntaxError, ValueError, RecursionError):
-                declared = {}
-            for opt in declared.values():
-                if opt.name.replace("-", "_") in named or not isinstance(opt.default, str):
+                continue
+            for opt in decl.options.values():
+                if opt.name.replace("-", "_") in named or not isinstance(opt.default, str) \
+                        or decl.unparsed(opt.name):  # a field of a class the job's parser is not handed
                     continue
                 got = size_named(opt.default) if _about_model(opt.name) else None
                 if got is not None:

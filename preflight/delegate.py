@@ -38,13 +38,40 @@ def _main_block(node: ast.stmt) -> bool:
         and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__"
 
 
+def _wrapper_body(tree: ast.Module) -> list[ast.stmt]:
+    """The body of the one function a file defines when its ``__main__`` block only calls that function:
+    facebookresearch/mae_st @ c5dec1b ``run_pretrain.py:9-19`` (``invoke_main()`` parses
+    ``get_args_parser()`` of ``main_pretrain``, makes the output folder and calls its ``main(args)``; the same
+    wrapper over ``main_finetune`` in its run_finetune.py and in another public project's entry point, the
+    ``def invoke_main() -> None`` idiom of Meta's internal launcher). Empty otherwise. An ``if`` without
+    loops, returns or definitions (the output folder made) is no work of its own; a loop is."""
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))]
+    mains = [n for n in tree.body if _main_block(n)]
+    if len(defs) != 1 or not isinstance(defs[0], ast.FunctionDef) or len(mains) != 1:
+        return []
+    calls = [s for s in mains[0].body  # type: ignore[attr-defined]
+             if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(calls) != 1 or not isinstance(calls[0], ast.Expr) or not isinstance(calls[0].value, ast.Call) \
+            or not isinstance(calls[0].value.func, ast.Name) or calls[0].value.func.id != defs[0].name:
+        return []
+    body = [s for s in defs[0].body if not isinstance(s, ast.If) or any(
+        isinstance(n, (*_OWN_WORK, ast.Return)) for n in ast.walk(s) if n is not s)]
+    return [s for s in body if not isinstance(s, (ast.Assign, ast.AnnAssign))]
+
+
 def _called(tree: ast.Module) -> list[str]:
     """Names the file calls as its work: ``f(...)`` or ``fire.Fire(f)`` at the top level or
-    in its ``__main__`` block; empty when the file is not thin."""
+    in its ``__main__`` block (or in the one function that block calls, :func:`_wrapper_body`); empty
+    when the file is not thin."""
     out: list[str] = []
     body: list[ast.stmt] = []
+    wrapped = _wrapper_body(tree)
     for node in tree.body:
-        if _main_block(node):
+        if wrapped and _main_block(node):
+            body.extend(wrapped)
+        elif wrapped and isinstance(node, ast.FunctionDef):
+            continue
+        elif _main_block(node):
             body.extend(node.body)  # type: ignore[attr-defined]
         elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)):
             continue
