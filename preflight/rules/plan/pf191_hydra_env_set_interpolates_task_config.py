@@ -53,8 +53,10 @@ project that does not state hydra-core 1.4 or later.
 
 `run_job` deep-copies the Hydra config (`hydra_cfg = copy.deepcopy(HydraConfig.instance().cfg)`,
 hydra/core/utils.py:139 at v1.3.2 and at v1.3.5, the latest release) and then sets the job's
-environment from the copy's `hydra.job.env_set` (utils.py:183, `env_override` :297-310). The
-copy holds only the `hydra` node, so `${project}` has nothing to resolve against and the job
+environment from the copy's `hydra.job.env_set` (utils.py:183, `env_override` :297-310; the
+same order in v1.0.7 and v1.1.0). `HydraConfig.set_config` keeps `OmegaConf.masked_copy(cfg,
+"hydra")` (hydra/core/hydra_config.py:24 at v1.2.0), and the deep copy of it holds only the
+`hydra` node, so `${project}` has nothing to resolve against and the job
 fails with an interpolation error at launch instead of exporting the variable (Hydra issue
 2800, "Interpolation doesn't work within hydra.job.env_set"). The fix, PR 3256 (commit
 b717af21, resolve env_set while the masked config still has its parent), is on Hydra's main
