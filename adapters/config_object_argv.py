@@ -35,7 +35,7 @@ def parser_trees(modules: Any) -> list[ast.Module]:
             out.append(tree)
     for node in entry.body:  # a library's parser (detectron2 ``default_argument_parser``): its ``opts``
         for alias in node.names if isinstance(node, ast.ImportFrom) and node.module else []:
-            stub = library_parser(f"{node.module}.{alias.name}")
+            stub = library_parser(f"{node.module}.{alias.name}", modules.trees[0][1])
             if stub is not None and stub not in out:
                 out.append(stub)
     return out

@@ -25,6 +25,7 @@ stated here; any other missing key is left unknown. Nothing is imported or execu
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 from typing import Any, Optional
 
 from preflight.adapters.lazyconfig import _count, _option
@@ -35,10 +36,19 @@ _DEFAULTS = {("DATALOADER", "NUM_WORKERS"): 4, ("SOLVER", "AMP", "ENABLED"): Fal
 Fact = tuple  # (field, value, config path or None, detail)
 
 
-def _from_detectron2(tree: ast.Module, name: str) -> bool:
-    """``name`` is imported from a ``detectron2`` module in ``tree``."""
-    return any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "detectron2"
-               and any((a.asname or a.name) == name for a in n.names) for n in tree.body)
+def _from_detectron2(tree: ast.Module, name: str, path: Optional[Path] = None) -> bool:
+    """``name`` is imported from a ``detectron2`` module in ``tree`` (the module at ``path``), or from a
+    project module whose definition of it is a copy of detectron2's
+    (:func:`preflight.library_parsers.detectron2_copy`: facebookresearch/CutLER ``from engine import
+    DefaultTrainer, default_argument_parser``)."""
+    from preflight.library_parsers import detectron2_copy
+
+    return any(isinstance(n, ast.ImportFrom) and any((a.asname or a.name) == name for a in n.names)
+               and ((n.module or "").split(".")[0] == "detectron2"
+                    or (path is not None and n.level == 0 and n.module is not None and any(
+                        (a.asname or a.name) == name and detectron2_copy(f"{n.module}.{a.name}", path)
+                        for a in n.names)))
+               for n in tree.body)
 
 
 def _trainer_class(call: ast.Call, modules: Any, shown: str) -> tuple[bool, Optional[ast.ClassDef]]:
@@ -47,7 +57,9 @@ def _trainer_class(call: ast.Call, modules: Any, shown: str) -> tuple[bool, Opti
     if not isinstance(call.func, ast.Name) or len(call.args) != 1:
         return False, None
     trees = {s: t for s, _, t in modules.trees}
-    if call.func.id == "DefaultTrainer" and shown in trees and _from_detectron2(trees[shown], "DefaultTrainer"):
+    paths = {s: p for s, p, _ in modules.trees}
+    if call.func.id == "DefaultTrainer" and shown in trees \
+            and _from_detectron2(trees[shown], "DefaultTrainer", paths[shown]):
         return True, None
     got = modules.klass_seen(call.func.id, shown)
     if got is None:
@@ -55,7 +67,7 @@ def _trainer_class(call: ast.Call, modules: Any, shown: str) -> tuple[bool, Opti
     where, klass = got
     bases = [dotted_name(b) or "" for b in klass.bases]
     found = len(bases) == 1 and bases[0].rsplit(".", 1)[-1] == "DefaultTrainer" and where in trees \
-        and _from_detectron2(trees[where], bases[0].split(".")[0])
+        and _from_detectron2(trees[where], bases[0].split(".")[0], paths[where])
     return found, klass if found else None
 
 
@@ -73,10 +85,10 @@ def _key(cfg: ast.expr, path: tuple) -> ast.expr:
 def _world(modules: Any, argv: Optional[list[str]]) -> Optional[int]:
     """``--num-gpus`` x ``--num-machines`` of the launch line where the entry script parses its options with
     detectron2's ``default_argument_parser`` and starts them with ``launch``."""
-    entry = modules.trees[0][2]
+    _, path, entry = modules.trees[0]
     called = {(dotted_name(n.func) or "").rsplit(".", 1)[-1] for n in ast.walk(entry) if isinstance(n, ast.Call)}
     if not argv or not {"default_argument_parser", "launch"} <= called \
-            or not _from_detectron2(entry, "default_argument_parser"):
+            or not _from_detectron2(entry, "default_argument_parser", path):
         return None
     gpus, machines = _count(_option(argv, "--num-gpus"), 1), _count(_option(argv, "--num-machines"), 1)
     return gpus * machines if gpus and machines else None
@@ -162,11 +174,11 @@ def default_trainer(call: ast.Call, reader: Any, shown: str, modules: Any, argv:
     return out
 
 
-def trains_with_default_trainer(tree: Optional[ast.Module]) -> Optional[str]:
+def trains_with_default_trainer(tree: Optional[ast.Module], path: Optional[Path] = None) -> Optional[str]:
     """``name(...)`` at ``line`` where the script builds detectron2's ``DefaultTrainer`` or its own subclass
     of it and calls ``.train()`` on what it built (the loop is then the library's ``SimpleTrainer`` or
     ``AMPTrainer``); None otherwise."""
-    if tree is None or not _from_detectron2(tree, "DefaultTrainer"):
+    if tree is None or not _from_detectron2(tree, "DefaultTrainer", path):
         return None
     names = {"DefaultTrainer"} | {n.name for n in tree.body if isinstance(n, ast.ClassDef)
                                   and [dotted_name(b) for b in n.bases] == ["DefaultTrainer"]}

@@ -53,6 +53,7 @@ from preflight.adapters.shell_values import (
     _positional,
     condition,
     counted,
+    field_count,
 )
 
 from preflight._record import dataclass, field
@@ -493,7 +494,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 whole = raw.strip()
                 if whole.startswith("$((") and _arith_end(whole, 0) == len(whole):
                     words = [raw.strip()]  # `ACC=$((BATCH / PER_DEVICE / GPUS))`: one word
-                count = counted(raw, slurm)
+                count = counted(raw, slurm) or field_count(raw, vars_, empty)
                 if count is not None:
                     words = [count[0]]
                     script.notes.append(f"{path}:{n}: {name}={raw.strip()} counts {count[1]}: {count[0]}")
@@ -502,6 +503,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     if not all(_ENV_WORD.match(w) for w in words[1:]):
                         # `A=1 python train.py`, `PYTHONPATH="$(dirname $0)/..":$PYTHONPATH python -m ...`:
                         # an environment prefix of the command, handled below (quoted or not)
+                        if re.match(r"^[\"']?(?:\$\(|`)", whole) and not skipped:
+                            vars_.pop(name, None)  # `IDS=$(nvidia-smi ... | paste -sd,)`: not run, not known
                         continue
                     pairs += [(w.split("=", 1)[0], w.split("=", 1)[1]) for w in words[1:]]  # `A="x" B=2`
                 for name, word in pairs:

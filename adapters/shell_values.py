@@ -75,6 +75,28 @@ def counted(raw: str, slurm: Mapping[str, str]) -> Optional[tuple[str, str]]:
     return None
 
 
+# the fields of a known variable counted by awk: `n_gpus=$(echo "${gpu_ids}" | awk -F, '{print NF}')`
+# (hkust-nlp/dart-math @ 219b324 ``scripts/train-single-node.sh:72``, then ``$((bs / n_gpus))``; a LLaVA
+# xtuner launch script ``NGPUS=$(echo $CUDA_VISIBLE_DEVICES | awk -F, '{print NF}')`` after ``export
+# CUDA_VISIBLE_DEVICES=3,4``)
+_FIELD_COUNT = re.compile(r"^[\"']?(?:\$\(|`)\s*(?:echo|printf\s+[\"']%s(?:\\n)?[\"'])\s+[\"']?\$\{?(\w+)\}?[\"']?"
+                          r"\s*\|\s*awk\s+-F\s*[\"']?([^\s\"'])[\"']?\s+[\"']\{\s*print\s+NF;?\s*\}[\"']"
+                          r"\s*(?:\)|`)[\"']?$")
+
+
+def field_count(raw: str, vars_: Mapping[str, str], empty: set[str]) -> Optional[tuple[str, str]]:
+    """(value, why) of ``$(echo "$X" | awk -F<sep> '{print NF}')`` with ``X`` holding a known value
+    (no expansion left in it, no blank): its number of ``sep``-separated fields, as awk counts them;
+    None otherwise (an unknown or empty variable: nothing is run)."""
+    m = _FIELD_COUNT.match(raw.strip())
+    if m is None or m.group(1) in empty or m.group(1) not in vars_:
+        return None
+    value = vars_[m.group(1)]
+    if not value or any(c in value for c in "$`\\") or any(c.isspace() for c in value):
+        return None
+    return str(len(value.split(m.group(2)))), f"the {m.group(2)!r}-separated fields of ${m.group(1)} ({value})"
+
+
 _ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)(?::(\d+))?\}$")
 
 

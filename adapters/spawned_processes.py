@@ -151,8 +151,9 @@ def _option(idx: Any, expr: Any) -> Any:
 def _library_option(project: Project, script: ParsedPython, idx: Any, expr: Any) -> Any:
     """``args.num_gpus``/``args.num_machines`` where ``args`` is detectron2's own
     ``default_argument_parser().parse_args()`` (facebookresearch/MaskFormer @ da3e60d ``train_net.py:262-271``;
-    detectron2 ``engine/defaults.py``: ``--num-gpus`` and ``--num-machines``, ``type=int, default=1``): the
-    launch line's value, else 1; None for anything else."""
+    detectron2 ``engine/defaults.py``: ``--num-gpus`` and ``--num-machines``, ``type=int, default=1``), or
+    of a project copy of it (:func:`preflight.library_parsers.detectron2_copy`): the launch line's value,
+    else 1; None for anything else."""
     if not isinstance(expr, ast.Attribute) or expr.attr not in ("num_gpus", "num_machines") \
             or not isinstance(expr.value, ast.Name):
         return None
@@ -161,8 +162,14 @@ def _library_option(project: Project, script: ParsedPython, idx: Any, expr: Any)
             or bound[0].func.attr != "parse_args" or not isinstance(bound[0].func.value, ast.Call):
         return None
     made = next((s for s in idx.calls if s.call is bound[0].func.value), None)
-    if made is None or not (made.qualified or "").startswith("detectron2.") \
-            or not (made.qualified or "").endswith(".default_argument_parser"):
+    qualified = made.qualified or "" if made is not None else ""
+    if not qualified.endswith(".default_argument_parser"):
+        return None
+    if not qualified.startswith("detectron2.") and script.source.path is not None:
+        from preflight.library_parsers import detectron2_copy
+
+        qualified = detectron2_copy(qualified, script.source.path) or ""  # a project copy of the parser
+    if not qualified.startswith("detectron2."):
         return None
     from preflight.adapters.lazyconfig import _count
     from preflight.adapters.lazyconfig import _option as line_option

@@ -148,7 +148,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     targets = _target_texts(project, root)  # InstantMesh ``target: src.models.lrm_mesh.InstantMesh``
     from preflight.adapters.config_object_d2trainer import trains_with_default_trainer
 
-    library = trains_with_default_trainer(script.tree)  # detectron2's SimpleTrainer/AMPTrainer loop
+    library = trains_with_default_trainer(script.tree, script.source.path)  # detectron2's SimpleTrainer/AMPTrainer loop
     if _LOOP.search(code) is None and scaler is None and not _built_loop(script, targets) and library is None:
         # the loop is not in the modules the script imports: a module named by a config
         # (``target: cldm.cldm.ControlLDM``, ``_target_: ...Workspace``) may hold it

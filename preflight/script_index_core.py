@@ -371,7 +371,8 @@ class _IndexCore:
                     if kw.arg is not None:
                         self.set_defaults[kw.arg] = (kw.value, site.line)
                 continue
-            stub = library_parser(self.qualify(site.name)) if last == "default_argument_parser" else None
+            stub = library_parser(self.qualify(site.name), self.script.source.path) \
+                if last == "default_argument_parser" else None
             for node in ast.walk(stub) if stub is not None and not self._stubbed else ():
                 # ``args = default_argument_parser().parse_args()`` (detectron2): the library's options
                 spec = _arg_spec(node) if isinstance(node, ast.Call) else None

@@ -175,3 +175,81 @@ def test_an_optimizer_key_the_config_lacks_names_no_arm(cli, tmp_path):
     write(tmp_path, {**FILES, "train_net.py": "    import torch\n" + TRAIN_NET.replace("{extra}", ARM)})
     plan = plan_of(cli, *LINE, cwd=tmp_path)
     assert ours(plan, "optimizer.name") is None
+
+
+# a project's own copy of detectron2's engine (facebookresearch/CutLER @ cca0a27 ``cutler/engine/defaults.py``,
+# re-exported by ``cutler/engine/__init__.py`` ``from .defaults import *``), imported by ``train_net.py:30``
+ENGINE_INIT = "from .train_loop import *\nfrom .defaults import *\n"
+ENGINE_DEFAULTS = """\
+import argparse
+
+from detectron2.engine import TrainerBase
+
+
+def default_argument_parser(epilog=None):
+    parser = argparse.ArgumentParser(epilog=epilog)
+    parser.add_argument("--config-file", default="", metavar="FILE")
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--num-gpus", type=int, default=1)
+    parser.add_argument("--num-machines", type=int, default=1)
+    parser.add_argument("--dist-url", default="tcp://127.0.0.1:50152")
+    parser.add_argument("opts", default=None, nargs=argparse.REMAINDER)
+    return parser
+
+
+class DefaultTrainer(TrainerBase):
+    def __init__(self, cfg):
+        super().__init__()
+        model = self.build_model(cfg)
+        optimizer = self.build_optimizer(cfg, model)
+        data_loader = self.build_train_loader(cfg)
+        if cfg.SOLVER.AMP.ENABLED:
+            self._trainer = CustomAMPTrainer(model, data_loader, optimizer, cfg=cfg)
+        else:
+            self._trainer = CustomSimpleTrainer(model, data_loader, optimizer, cfg=cfg)
+
+    @classmethod
+    def build_model(cls, cfg):
+        return build_model(cfg)
+
+    @classmethod
+    def build_optimizer(cls, cfg, model):
+        return build_optimizer(cfg, model)
+
+    @classmethod
+    def build_train_loader(cls, cfg):
+        return build_detection_train_loader(cfg)
+"""
+VENDORED_LINE = ("train_net.py", "--", "--num-gpus", "8", "--dist-url", "tcp://host:12399", "--config-file",
+                 "configs/r50.yaml", "SOLVER.AMP.ENABLED", "True")
+
+
+def _vendored(cli, tmp_path, defaults: str):
+    text = TRAIN_NET.replace("{extra}", "").replace(
+        "from detectron2.engine import DefaultTrainer, default_argument_parser, launch",
+        "from engine import DefaultTrainer, default_argument_parser\n    from detectron2.engine import launch")
+    write(tmp_path, {**FILES, "train_net.py": text, "engine/__init__.py": ENGINE_INIT,
+                     "engine/train_loop.py": "", "engine/defaults.py": defaults})
+    return plan_of(cli, *VENDORED_LINE, cwd=tmp_path)
+
+
+def test_a_vendored_copy_of_detectron2_s_engine_is_read_as_detectron2(cli, tmp_path):
+    """``from engine import DefaultTrainer, default_argument_parser`` of a local package whose definitions
+    have detectron2's structure: its options (``--num-gpus``, ``--dist-url``, the trailing ``opts``) and
+    its trainer's keys are detectron2's."""
+    plan = _vendored(cli, tmp_path, ENGINE_DEFAULTS)
+    assert winner(plan, "dist.world_size") == 8
+    assert ours(plan, "batch.global").value == 16
+    assert ours(plan, "precision.mode").value == "amp_fp16"  # SOLVER.AMP.ENABLED True among the opts
+    assert ours(plan, "optimizer.name").value == "SGD"
+    assert ours(plan, "dist.sharding").value == "ddp"
+
+
+def test_a_local_engine_without_detectron2_s_structure_is_not_read(cli, tmp_path):
+    """Silent twin: a local ``DefaultTrainer`` that does not choose its loop by ``SOLVER.AMP.ENABLED`` nor
+    build with detectron2's ``build_*`` methods, and a parser without ``--num-gpus``, are not detectron2's."""
+    other = ENGINE_DEFAULTS.replace("cfg.SOLVER.AMP.ENABLED", "cfg.use_amp").replace(
+        '"--num-gpus"', '"--gpus"').replace("def build_optimizer", "def make_optimizer")
+    plan = _vendored(cli, tmp_path, other)
+    for field in ("batch.global", "precision.mode", "optimizer.name", "dist.sharding"):
+        assert ours(plan, field) is None, field
