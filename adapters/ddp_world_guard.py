@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 _WS_NAME = re.compile(r"^(?:world_size|world|num_gpus|ngpus|n_gpus|num_processes)$", re.I)
 
@@ -72,28 +72,30 @@ def _contains(stmts: list[ast.stmt], line: int) -> bool:
     return any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in stmts)
 
 
-def _skips(stmts: list[ast.stmt], line: int) -> bool:
+def _skips(stmts: list[ast.stmt], line: int, single: Callable[[ast.expr], Optional[bool]] = _single) -> bool:
+    """Whether ``line`` in ``stmts`` is never reached when every test ``single`` says True of holds
+    (and every test it says False of fails): inside a branch not taken, or after ``if T: ...; return``."""
     for stmt in stmts:
         if stmt.lineno > line:
             return False
         inside = stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno)
         if isinstance(stmt, ast.If):
-            single = _single(stmt.test)
+            holds = single(stmt.test)
             if inside:
                 if _contains(stmt.body, line):
-                    return single is False or _skips(stmt.body, line)
-                return single is True or _skips(stmt.orelse, line)
-            if single is True and _exits(stmt.body):
+                    return holds is False or _skips(stmt.body, line, single)
+                return holds is True or _skips(stmt.orelse, line, single)
+            if holds is True and _exits(stmt.body):
                 return True  # ``if world_size == 1: return model`` before the wrapper
             continue
         if inside:
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, field, None)
                 if isinstance(inner, list) and _contains(inner, line):
-                    return _skips(inner, line)
+                    return _skips(inner, line, single)
             for handler in getattr(stmt, "handlers", []) or []:
                 if _contains(handler.body, line):
-                    return _skips(handler.body, line)
+                    return _skips(handler.body, line, single)
             return False
     return False
 
@@ -103,3 +105,11 @@ def single_process_skips(tree: ast.AST, line: int) -> bool:
     if not isinstance(tree, ast.Module):
         return False
     return _skips(tree.body, line)
+
+
+def skipped_in(fn: ast.AST, line: int, truth: Callable[[ast.expr], Optional[bool]]) -> bool:
+    """Whether the statement at ``line`` of function ``fn`` is never reached, the ``if`` tests decided by
+    ``truth`` (True/False, None: not known): after ``if T: ...; return`` with T true, or in a branch not
+    taken (the spawn of lucidrains/lightweight-gan @ efbec45 ``lightweight_gan/cli.py:183-192``, after
+    ``if world_size == 1 or not multi_gpus: run_training(0, 1, ...); return``)."""
+    return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _skips(fn.body, line, truth)
