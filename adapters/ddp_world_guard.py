@@ -17,7 +17,11 @@ is not taken and the model trains unwrapped.
 never reaches: after ``if WS == 1: return`` (``<= 1``, ``< 2``) in the same function, in the
 ``else`` of such a test, or under ``if WS > 1`` (``!= 1``, ``>= 2``). ``WS`` is a name or attribute
 spelled ``world_size`` / ``world`` / ``num_gpus`` / ``ngpus`` (``self.world_size``,
-``distrib.world_size``) or a ``get_world_size()`` call. Anything else: False (not decided).
+``distrib.world_size``) or a ``get_world_size()`` call. Also under a bare flag ``if self.is_ddp:``
+(``use_ddp``, ``is_distributed``), the flag a one-process run leaves false: lucidrains/lightweight-gan @
+efbec45 ``lightweight_gan/lightweight_gan.py:1150-1155`` (``is_ddp = world_size > 1`` in ``cli.py:40``),
+MIC-DKFZ/nnUNet ``nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py`` (``self.is_ddp = dist.is_available() and
+dist.is_initialized()``, ``if self.is_ddp: self.network = DDP(...)``). Anything else: False (not decided).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import ast
 import re
 from typing import Callable, Optional
 
+_MULTI_FLAG = re.compile(r"^(?:is_ddp|use_ddp|is_distributed)$", re.I)
 _WS_NAME = re.compile(r"^(?:world_size|world|num_gpus|ngpus|n_gpus|num_processes)$", re.I)
 
 
@@ -41,9 +46,20 @@ def _is_ws(node: ast.expr) -> bool:
     return False
 
 
+def _is_multi_flag(node: ast.expr) -> bool:
+    """A bare flag spelled ``is_ddp``/``use_ddp``/``is_distributed`` (a name or ``self.``-attribute)."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return bool(_MULTI_FLAG.match(name))
+
+
 def _single(test: ast.expr) -> Optional[bool]:
     """True: the test holds for one process (``WS == 1``, ``WS <= 1``, ``WS < 2``); False: it
     fails for one process (``WS > 1``, ``WS != 1``, ``WS >= 2``); None: not such a test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _single(test.operand) if _is_multi_flag(test.operand) else None
+        return None if inner is None else not inner
+    if _is_multi_flag(test):
+        return False  # ``if self.is_ddp:``: set only when more than one process runs
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and len(test.comparators) == 1):
         return None
     left, op, right = test.left, test.ops[0], test.comparators[0]

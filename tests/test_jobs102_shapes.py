@@ -55,3 +55,33 @@ def test_twin_spawn_taken_with_its_count_unknown_says_nothing(cli, tmp_path):
     write(tmp_path, {"cli.py": FIRE_SPAWN})
     plan = plan_of(cli, "--", "python", "cli.py", "--multi_gpus", cwd=tmp_path)
     assert fact(plan, "dist.world_size") is None
+
+
+# lightweight_gan/lightweight_gan.py:1150-1155: the DDP wrappers are built ``if self.is_ddp:`` in a local module
+TRAINER = """\
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+    class Trainer:
+        def __init__(self, rank=0, is_ddp=False):
+            self.is_ddp = is_ddp
+            self.model = torch.nn.Linear(8, 8)
+            if {guard}:
+                self.model_ddp = DDP(self.model, device_ids=[rank])
+"""
+FIRE_SPAWN_TRAINER = FIRE_SPAWN.replace("import fire\n", "import fire\n    from trainer import Trainer\n").replace(
+    "        model = torch.nn.Linear(8, 8)\n", "        model = Trainer(rank, is_ddp=world_size > 1).model\n")
+
+
+def test_ddp_wrap_under_an_is_ddp_flag_is_not_built_by_one_process(cli, tmp_path):
+    write(tmp_path, {"cli.py": FIRE_SPAWN_TRAINER, "trainer.py": TRAINER.format(guard="self.is_ddp")})
+    plan = plan_of(cli, "--", "python", "cli.py", cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is not None and sharding.value == "none", sharding
+
+
+def test_twin_ddp_wrap_under_another_flag_stays_ddp(cli, tmp_path):
+    write(tmp_path, {"cli.py": FIRE_SPAWN_TRAINER, "trainer.py": TRAINER.format(guard="self.sync_bn")})
+    plan = plan_of(cli, "--", "python", "cli.py", cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "ddp"
