@@ -22,7 +22,7 @@ spawns ``num_gpus_per_machine`` workers when the world is larger than one).
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from preflight.adapters_api import Project
 from preflight.plan import Source
@@ -40,6 +40,13 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
         expr = site.kwarg("nprocs") or (site.call.args[1] if len(site.call.args) > 1 else None)
         got = idx.resolve(expr) if expr is not None and runs is not None else None
         count = got.value if got is not None else None
+        if runs is not False and len(spawns) == 1 and _returned_before(idx, site):
+            detail = (f"torch.multiprocessing.spawn at {script.source.display}:{site.call.lineno} is never reached: "
+                      f"an earlier `if` that the options decide as taken returns first; one process "
+                      f"(launch line: {line})")
+            add("dist.world_size", 1, Source("derived", None, None, "nprocs", detail), "medium")
+            add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
+            return True
         if expr is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
             continue
         if runs is False and count == 1 and len(spawns) == 1:
@@ -61,6 +68,24 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
         add("dist.devices_per_node", count, Source("derived", None, None, "nprocs", detail), "medium")
         return True
     return _process_loop(project, script, line, add)
+
+
+def _returned_before(idx: Any, site: Any) -> bool:
+    """The spawn sits after ``if T: ...; return`` in its function, T decided true by the launch line's options
+    (or their declared defaults, not a value capped below high): the processes are never started
+    (lucidrains/lightweight-gan @ efbec45 ``lightweight_gan/cli.py:183-192`` ``if world_size == 1 or not
+    multi_gpus: run_training(0, 1, ...); return`` before ``mp.spawn(..., nprocs=world_size)``, ``multi_gpus``
+    a ``fire.Fire`` parameter defaulting to False; the same idiom in lucidrains/stylegan2-pytorch
+    ``stylegan2_pytorch/cli.py``). A test not decided (``if world_size < 2: return`` on the GPU count) keeps
+    the spawn unknown."""
+    from preflight.adapters.ddp_world_guard import skipped_in
+
+    def truth(test: ast.expr) -> Optional[bool]:
+        value, capped = idx._truth(test)
+        return None if capped else value
+
+    defs = idx.functions.get(site.function or "", [])
+    return len(defs) == 1 and skipped_in(defs[0], site.call.lineno, truth)
 
 
 def detectron2_launch(project: Project, script: ParsedPython, line: str,
