@@ -57,6 +57,8 @@ def autocast_switch(call: ast.Call, reader: Any, shown: str,
     if name != "torch.cuda.amp.autocast" and not (isinstance(device, ast.Constant) and device.value == "cuda"):
         return None
     dtype = kwargs.get("dtype")
+    if isinstance(dtype, ast.Name) and len(reader.assigns.get(dtype.id, [])) == 1:
+        dtype = reader.assigns[dtype.id][0]  # ``dtype=dtype`` bound in the arm a key took (config_object_chain_arm)
     mode = "amp_fp16" if dtype is None else _DTYPES.get(dotted_name(dtype) or "")
     got = reader.ev(kwargs["enabled"])
     if mode is None or got is None or got.path is None or not isinstance(got.value, bool):

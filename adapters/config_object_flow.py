@@ -46,6 +46,17 @@ _PRIORITY = -1
 _NOT_TRAIN = ("val", "eval", "test", "valid")
 
 
+def _got_as_subscript(node: ast.AST) -> ast.AST:
+    """``cfg.get('meta')`` (no default, or a default) as ``cfg['meta']``: a section of a loaded dict taken
+    with ``.get`` (facebookresearch/jepa @ 51c59d5 ``app/vjepa/train.py:73`` ``cfgs_meta = args.get('meta')``,
+    facebookresearch/ijepa ``src/train.py`` ``args['meta']`` the same way); anything else as it is."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and 1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load())
+    return node
+
+
 class _ObjReader(_Reader):
     """hydra_reads' reader over names that hold (a sub-tree of) a config object."""
 
@@ -333,7 +344,7 @@ class _Flow:
             pairs = list(zip(target.elts, value.elts))
         changed: list[Fn] = []
         for t, v in pairs:
-            path = reader.chain(v)
+            path = reader.chain(_got_as_subscript(v))
             if not self.is_known(path):
                 continue
             assert path is not None

@@ -36,6 +36,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_argv import parser_trees, unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_autocast import autocast_switch, guarded_autocast
+from preflight.adapters.config_object_chain_arm import chain_arm
 from preflight.adapters.config_object_closure import closure_calls
 from preflight.adapters.config_object_d2trainer import default_trainer
 from preflight.adapters.config_object_flow import (
@@ -202,6 +203,11 @@ class ConfigObjectAdapter(ScratchAdapter):
                 arm = training_arm(fn, name, [t for _, _, t in modules.trees], id(fn) in flow.owner)
                 if arm is not None:  # ``if flag == 'test': bs = ... else: bs = ...`` (config_object_split_arm.py)
                     reader.assigns[name] = [arm]
+                    continue
+                chained = chain_arm(fn, name, len(reader.assigns[name]), reader)
+                if chained is not None:  # ``if dtype == 'bfloat16': amp = True else: ...`` (config_object_chain_arm.py)
+                    reader.assigns[name] = [chained[0]]
+                    reader.arm_keys[name] = chained[1]
             for node in nodes:  # ``bs = args.batch_size if is_train else args.valid_batch_size`` (the same module)
                 taken = training_ifexp(fn, node, [t for _, _, t in modules.trees], id(fn) in flow.owner) \
                     if isinstance(node, ast.IfExp) else None

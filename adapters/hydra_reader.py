@@ -118,6 +118,7 @@ class _Reader:
         self.read_paths: set[tuple] = set()
         self.param_rebinds: dict[str, set[str]] = {}  # a local class/function -> parameters its body assigns
         self.split_arms: dict[int, ast.AST] = {}  # id(IfExp) -> the arm the training split takes (split_arm)
+        self.arm_keys: dict[str, tuple] = {}  # a name bound in the arm a key decides -> that key (chain_arm)
 
     # -- expressions -------------------------------------------------------------
     def chain(self, node: ast.AST) -> Optional[tuple]:
@@ -152,6 +153,9 @@ class _Reader:
                 return _Val(value, path)
             if isinstance(node, ast.Name):
                 values = self.assigns.get(node.id, [])
+                if len(values) == 1 and node.id in self.arm_keys:
+                    got = self.ev(values[0], depth + 1)  # a constant of the arm a key took: that key's value
+                    return None if got is None else _Val(got.value, got.path or self.arm_keys[node.id])
                 if len(values) == 1:
                     return self.ev(values[0], depth + 1)
                 if 1 < len(values) <= 3:

@@ -458,6 +458,10 @@ class _FeaturePass(_PrecisionPass):
             if isinstance(size, int) and not isinstance(size, bool):
                 self.put("data.image_size", Resolved(size, resolved.kind, resolved.line, resolved.key, resolved.detail),
                          site, f"{site.label}({size})", "medium")
+        if not (crops or resizes):
+            from preflight.adapters.dataset_image_param import dataset_image_size
+
+            dataset_image_size(self)  # ``MultiResolutionDataset(path, transform, args.size)``
 
 
 def _target_tokenizer_calls(tree: object) -> set[int]:

@@ -8,7 +8,7 @@ or an undecided test before the arm taken: unknown (None)."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from preflight.analysis.node_memo import node_memo
 
@@ -61,6 +61,26 @@ def _chains(tree: ast.AST) -> dict[str, Optional[list[tuple[Optional[ast.expr], 
     return out
 
 
+def taken_arm(arms: list[tuple[Optional[ast.expr], ast.expr]],
+              decide: Callable[[ast.expr], Optional[bool]]) -> Optional[tuple[Optional[ast.expr], ast.expr]]:
+    """(the test that decided it, None for ``else``; the value) of the arm ``decide`` takes, or None when
+    a test before it is undecided."""
+    for test, value in arms:
+        if test is None:
+            return None, value
+        decided = decide(test)
+        if decided is None:
+            return None
+        if decided:
+            return test, value
+    return None
+
+
+def function_chains(fn: ast.AST) -> dict[str, Optional[list[tuple[Optional[ast.expr], ast.expr]]]]:
+    """:func:`_chains` of one function (or module): name -> the arms of the one chain binding it."""
+    return _chains(fn)
+
+
 def chain_binding(index: Any, name: str, count: int) -> Optional[ast.expr]:
     """The value ``name`` gets from the arm of the one ``if`` chain that binds it ``count`` times
     (every binding of it in the script), when the tests decide the arm; else None."""
@@ -68,12 +88,5 @@ def chain_binding(index: Any, name: str, count: int) -> Optional[ast.expr]:
     arms = chains.get(name)
     if arms is None or len(arms) != count:
         return None
-    for test, value in arms:
-        if test is None:
-            return value
-        decided = index.truth(test)
-        if decided is None:
-            return None
-        if decided:
-            return value
-    return None
+    got = taken_arm(arms, index.truth)
+    return None if got is None else got[1]
