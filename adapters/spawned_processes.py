@@ -44,8 +44,7 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
             detail = (f"torch.multiprocessing.spawn at {script.source.display}:{site.call.lineno} is never reached: "
                       f"an earlier `if` that the options decide as taken returns first; one process "
                       f"(launch line: {line})")
-            add("dist.world_size", 1, Source("derived", None, None, "nprocs", detail), "medium")
-            add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
+            _one_process(add, detail)
             return True
         if expr is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
             continue
@@ -56,8 +55,7 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
             detail = (f"torch.multiprocessing.spawn(nprocs={ast.unparse(expr)}) is skipped with "
                       f"{ast.unparse(expr)} = 1 ({script.source.display}:{site.call.lineno}): one process "
                       f"(launch line: {line})")
-            add("dist.world_size", 1, Source("derived", None, None, "nprocs", detail), "medium")
-            add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
+            _one_process(add, detail)
             return True
         if runs is not True:
             continue
@@ -68,6 +66,12 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
         add("dist.devices_per_node", count, Source("derived", None, None, "nprocs", detail), "medium")
         return True
     return _process_loop(project, script, line, add)
+
+
+def _one_process(add: Any, detail: str) -> None:
+    """The spawn is never reached or spawns one: world size and nodes 1, at medium."""
+    add("dist.world_size", 1, Source("derived", None, None, "nprocs", detail), "medium")
+    add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
 
 
 def _returned_before(idx: Any, site: Any) -> bool:

@@ -199,9 +199,10 @@ def step_peak(ref: Any, cfg: Dict[str, Any], softmax_keeps_input: bool, batch: i
     return best
 
 
-def _write(result: Dict[str, Any]) -> None:
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(result, indent=1) + "\n")
+def write_json(result: Dict[str, Any], out: Path = OUT) -> None:
+    """Write a measurement's result to ``out`` (and print it), as the calibration data files are kept."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1), flush=True)
 
 
@@ -219,13 +220,13 @@ def main(argv: Any = None) -> int:
             "torch<1.11": saved_bytes(ref, cfg, True),
             "torch>=1.11, batch 2 / 2": saved_bytes(ref, cfg, False, batch=2) / 2,
         }
-        _write(result)
+        write_json(result)
     # the logs' runs: Swin-T at 128 images per GPU on torch 1.10, Swin-S at 48 on torch 1.11 (the rows' inputs)
     result["step_peak_bytes"] = {}
     for key, cfg, keeps, batch in (("Swin-T, batch 128, torch<1.11", MODELS["Swin-T"], True, 128),
                                    ("Swin-S, batch 48, torch>=1.11", MODELS["Swin-S"], False, 48)):
         result["step_peak_bytes"][key] = step_peak(ref, cfg, keeps, batch)
-        _write(result)
+        write_json(result)
     return 0
 
 

@@ -133,9 +133,9 @@ def replay(model_mod: Any, ctx: int, grad: bool, steps: int) -> Dict[str, int]:
 
 
 def _write(result: Dict[str, Any]) -> None:
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(result, indent=1) + "\n")
-    print(json.dumps(result, indent=1), flush=True)
+    from calibration.est85_swin_saved import write_json
+
+    write_json(result, OUT)
 
 
 def main(argv: Any = None) -> int:
