@@ -53,7 +53,7 @@ J("gfpgan-v1-ffhq-basicsr-train-pipeline-distributed-launch-4gpu",*GF,["."],".",
 SF=("NVlabs/SegFormer","65fa8cfa9b52b6ee7e8897a98705abf8570f9e32")
 sfc="local_configs/segformer/B1/segformer.b1.512x512.ade.160k.py"
 sfd="local_configs/_base_/datasets/ade20k_repeat.py"
-J("segformer-b1-ade20k-mmseg-dist-train-sh-8gpu",*SF,["."],".",["tools/dist_train.sh",sfc,"8"],{
+J("segformer-b1-ade20k-mmseg-dist-train-sh-8gpu",*SF,["."],".",["tools/dist_train.sh","--",sfc,"8"],{
  "dist.world_size":T(8,"tools/dist_train.sh:8 torch.distributed.launch --nproc_per_node=$GPUS with GPUS=8 (the README's <GPU_NUM> filled as 8)"),
  "dist.nodes":T(1,"no --nnodes: one node"),
  "dist.devices_per_node":T(8,"--nproc_per_node=8"),
@@ -232,7 +232,7 @@ J("stable-cascade-stage-c-3b-lora-sbatch-srun-warpcore-8gpu",*SC,["."],".",["tra
 },held_out=True,note=H45+"; train/readme.md:83-96 'python3 train/train_c_lora.py configs/training/finetune_c_3b_lora.yaml ... Moreover, we also provide a bash script (example_train.sh) for working with slurm': the job is that sbatch script, whose body is srun python3 train/train_c_lora.py configs/training/finetune_c_3b_lora.yaml (the Würstchen 'WarpCore' framework: dataclass Config fields filled from a YAML, ranks and world size read from SLURM_LOCALID/SLURM_PROCID/SLURM_NNODES with a file:// init method, the per-GPU batch computed from the total batch, world size and accumulation, a webdataset loader with aspect-ratio buckets, LoRA and new text tokens on a frozen 3.6B Stage C with bf16 autocast; Stable Cascade Stage C LoRA fine-tuning, text-to-image diffusion). Not labelled: model.ref (a local safetensors path, models/stage_c_bf16.safetensors)")
 
 BR=("ZhengPeng7/BiRefNet","25cb9309bacf3dde954e4584594e16e142c51de5")
-J("birefnet-swin-l-dis5k-train-test-sh-torchrun-accelerate-8gpu",*BR,["."],".",["train_test.sh","tmp-proj","0,1,2,3,4,5,6,7","0"],{
+J("birefnet-swin-l-dis5k-train-test-sh-torchrun-accelerate-8gpu",*BR,["."],".",["train_test.sh","--","tmp-proj","0,1,2,3,4,5,6,7","0"],{
  "dist.world_size":T(8,"train_test.sh:7 bash train.sh tmp-proj 0,...,7 -> train.sh:17 nproc_per_node = 7 commas -> :28 torchrun --standalone --nproc_per_node $((7+1)) = 8"),
  "dist.nodes":T(1,"train.sh:28 --standalone"),
  "dist.devices_per_node":T(8,"train.sh:27-28 CUDA_VISIBLE_DEVICES=0,...,7, --nproc_per_node 8"),
