@@ -24,7 +24,8 @@ ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", 
             "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth",
             "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth",
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth",
-            "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth")
+            "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth",
+            "forty-fifth")
 
 
 def _set_of(job: dict) -> int:
