@@ -11,13 +11,50 @@ REPO = Path(__file__).resolve().parent.parent
 _URL = re.compile(r"https?://[^\s'\"\)\]<>,`]+")
 
 
+#: est42split (issue 17): GitHub repositories renamed or moved, old ``owner/name`` -> current ``owner/name`` (lower
+#: case), so that a page cited under an old name and the same page under the new one count as one page (held-out-41's
+#: awgu rows cite meta-llama/llama-cookbook#41, which held-out-7 cites as meta-llama/llama-recipes#41). GitHub
+#: redirects every old name below to the new one; each pair is stated by the repository itself:
+#: llama-recipes -> llama-cookbook: meta-llama/llama-cookbook's README ("Llama Recipes" renamed, 2024-12) and the
+#: est86 note in calibration/public/build_heldout41.py; facebookresearch/llama-recipes was its first home (the
+#: llama-cookbook#41 description, 2023-07). lit-gpt -> litgpt: Lightning-AI/litgpt's README and release 0.2 (2024-03).
+#: LLaMA-Efficient-Tuning -> LLaMA-Factory: hiyouga/LLaMA-Factory's README (renamed 2023-11).
+#: OpenAccess-AI-Collective/axolotl -> axolotl-ai-cloud/axolotl: the organisation's move (2024-09), its README's links.
+#: PyTorchLightning/pytorch-lightning -> Lightning-AI/pytorch-lightning (the organisation's rename, 2022-06, by way of
+#: Lightning-AI/lightning). huggingface/pytorch-pretrained-BERT and huggingface/pytorch-transformers ->
+#: huggingface/transformers (renamed 2019: the repository's own release notes).
+REPO_RENAMES = {
+    "facebookresearch/llama-recipes": "meta-llama/llama-cookbook",
+    "meta-llama/llama-recipes": "meta-llama/llama-cookbook",
+    "lightning-ai/lit-gpt": "lightning-ai/litgpt",
+    "hiyouga/llama-efficient-tuning": "hiyouga/llama-factory",
+    "openaccess-ai-collective/axolotl": "axolotl-ai-cloud/axolotl",
+    "pytorchlightning/pytorch-lightning": "lightning-ai/pytorch-lightning",
+    "lightning-ai/lightning": "lightning-ai/pytorch-lightning",
+    "huggingface/pytorch-pretrained-bert": "huggingface/transformers",
+    "huggingface/pytorch-transformers": "huggingface/transformers",
+}
+
+
+def canonical(url: str) -> str:
+    """``url`` with a GitHub repository's owner and name in lower case (GitHub matches them without regard to case)
+    and a renamed one (REPO_RENAMES) written under its current owner and name; any other URL unchanged."""
+    parts = url.split("/")
+    if len(parts) > 4 and parts[2].lower() in ("github.com", "www.github.com"):
+        repo = f"{parts[3]}/{parts[4]}".lower()
+        return "/".join(["https:", "", "github.com", *REPO_RENAMES.get(repo, repo).split("/"), *parts[5:]])
+    return url
+
+
 def page(url: str) -> str:
-    return url.split("#")[0].split(" ")[0]
+    """The page a URL names: without its fragment, a renamed repository written under its current name."""
+    return canonical(url.split("#")[0].split(" ")[0])
 
 
 def publisher(url: str) -> str:
-    """owner (github.com and gist.github.com), else the host without 'www.' / 'docs.'."""
-    parts = url.split(" ")[0].split("/")
+    """owner (github.com and gist.github.com; a renamed repository's current owner), else the host without 'www.' /
+    'docs.'."""
+    parts = canonical(url.split(" ")[0]).split("/")
     if parts[2].endswith("github.com"):
         return parts[3].lower()
     host = parts[2].lower()

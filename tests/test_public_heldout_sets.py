@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from public_split_helpers import page, publisher
 
 PUBLIC = Path(__file__).resolve().parent.parent / "calibration" / "public"
 SPLITS = [f"heldout{i}" for i in range(2, 42)]
@@ -40,17 +41,43 @@ def test_the_builder_recreates_the_committed_file(name):
     assert committed == json.loads(json.dumps(rebuilt))
 
 
+#: pages a split shares with an earlier one, known and recorded in the split's rows (split -> earlier split -> pages,
+#: renamed repositories written under their current names): held-out-41's awgu rows are held-out-7's
+#: meta-llama/llama-recipes#41 under the repository's new name (est86: its limit-on rows are not blind rows)
+KNOWN_REUSED = {"heldout41": {"heldout7": {"https://github.com/meta-llama/llama-cookbook/pull/41"}}}
+
+
 @pytest.mark.parametrize("name", SPLITS)
 def test_no_source_of_an_earlier_split_is_reused(name):
     earlier = ["devset", *SPLITS[:SPLITS.index(name)]]
     doc = _load(name)
     ids = [r["id"] for r in doc["rows"]]
     assert len(set(ids)) == len(ids)
-    for other in map(_load, earlier):
+    for other_name in earlier:
+        other = _load(other_name)
         assert not set(doc["sources"]) & set(other["sources"])
-        pages = {s["url"].split("#")[0] for s in other["sources"].values()}
-        assert not {s["url"].split("#")[0] for s in doc["sources"].values()} & pages
+        pages = {page(s["url"]) for s in other["sources"].values()}
+        shared = {page(s["url"]) for s in doc["sources"].values()} & pages
+        assert shared == KNOWN_REUSED.get(name, {}).get(other_name, set()), (other_name, shared)
     assert all(r["source"] in doc["sources"] for r in doc["rows"])
+
+
+def test_a_page_under_a_renamed_repository_is_the_same_page():
+    assert page("https://github.com/meta-llama/llama-recipes/pull/41") == \
+        page("https://github.com/meta-llama/llama-cookbook/pull/41#issue-1") == \
+        page("https://github.com/facebookresearch/llama-recipes/pull/41")
+    assert publisher("https://github.com/facebookresearch/llama-recipes/blob/1e0f8a1/README.md") == "meta-llama"
+    assert page("https://github.com/Lightning-AI/lit-gpt/blob/main/x.md") == \
+        "https://github.com/lightning-ai/litgpt/blob/main/x.md"
+    # other repositories, and hosts other than GitHub, are left as they are
+    assert page("https://github.com/meta-llama/llama/blob/main/README.md") == \
+        "https://github.com/meta-llama/llama/blob/main/README.md"
+    assert page("https://example.com/meta-llama/llama-recipes/pull/41") == \
+        "https://example.com/meta-llama/llama-recipes/pull/41"
+    # held-out-41's two duplicated rows (est86) are now caught: held-out-7 cites the same pull request
+    earlier7 = {page(s["url"]) for s in _load("heldout7")["sources"].values()}
+    assert {page(s["url"]) for s in _load("heldout41")["sources"].values()} & earlier7 == \
+        KNOWN_REUSED["heldout41"]["heldout7"]
 
 
 @pytest.mark.parametrize("name", ALL_FIELDS_READ)
