@@ -67,7 +67,11 @@ from preflight.adapters.config_object_sacred import sacred_roots
 from preflight.adapters.config_object_spawn import spawn_counts
 from preflight.adapters.config_object_split_arm import training_arm, training_ifexp
 from preflight.adapters.config_object_whole import whole_count
-from preflight.adapters.config_object_yacs_loop import accumulation_guard, apex_level, total_batch_loader
+from preflight.adapters.config_object_yacs_loop import (
+    accumulation_guard,
+    apex_level,
+    total_batch_loader,
+)
 from preflight.adapters.hydra_reads import (
     _call,
     _division,
