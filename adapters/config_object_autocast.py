@@ -20,13 +20,22 @@ _AUTOCAST = ("torch.cuda.amp.autocast", "torch.autocast", "torch.amp.autocast", 
 _DTYPES = {"torch.float16": "amp_fp16", "torch.half": "amp_fp16", "torch.bfloat16": "amp_bf16"}
 
 
+def _top(module: ast.Module) -> list[ast.stmt]:
+    """The module's statements, those of a top-level ``try:`` body included (microsoft/FocalNet @ e8514bd
+    ``main.py:29-33`` ``try: from apex import amp`` ``except ImportError: amp = None``)."""
+    out: list[ast.stmt] = []
+    for node in module.body:
+        out.extend(node.body if isinstance(node, ast.Try) else [node])
+    return out
+
+
 def _imported_as(name: str, module: Optional[ast.Module]) -> str:
     """A bare ``autocast`` imported by name (jaywalnut310/vits @ 2e561ba ``train.py:14`` ``from torch.cuda.amp
     import autocast, GradScaler``): its qualified name, else ``name``."""
     if module is None:
         return name
     head, dot, rest = name.partition(".")  # ``from torch.cuda import amp``; ``amp.autocast`` (NVIDIA/flowtron train.py)
-    for node in module.body:
+    for node in _top(module):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for a in node.names:
                 if (a.asname or a.name) == head:
@@ -38,10 +47,33 @@ def _imported_as(name: str, module: Optional[ast.Module]) -> str:
     return name
 
 
+def reexported(name: str, modules: Any) -> str:
+    """``name`` a project module's re-export of another module's name, one level (microsoft/GLIP @ 9dda955
+    ``maskrcnn_benchmark/utils/amp.py:7-8`` ``try: from torch.cuda.amp import autocast, GradScaler, ...``, its
+    ``except`` arm a ``nullcontext`` stand-in for a torch without amp): the name it re-exports, else ``name``."""
+    mod, dot, attr = name.rpartition(".")
+    if not dot or modules is None:
+        return name
+    rel = mod.replace(".", "/")
+    paths = {p: t for _, p, t in modules.trees}
+    for base in modules.bases:
+        for cand in (base / f"{rel}.py", base / rel / "__init__.py"):
+            tree = paths.get(cand.resolve()) if cand.is_file() else None
+            if tree is not None:
+                for node in _top(tree):
+                    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                        for a in node.names:
+                            if (a.asname or a.name) == attr:
+                                return f"{node.module}.{a.name}"
+                return name
+    return name
+
+
 def autocast_switch(call: ast.Call, reader: Any, shown: str,
-                    module: Optional[ast.Module] = None) -> Optional[tuple[str, Any, tuple, str]]:
-    """(field, value, the key's path, detail), or None; ``module``: the module of the call, for its imports."""
-    name = _imported_as(dotted_name(call.func) or "", module)
+                    module: Optional[ast.Module] = None, modules: Any = None) -> Optional[tuple[str, Any, tuple, str]]:
+    """(field, value, the key's path, detail), or None; ``module``: the module of the call, for its imports;
+    ``modules``: the project's modules, for a re-export (:func:`reexported`)."""
+    name = reexported(_imported_as(dotted_name(call.func) or "", module), modules)
     if name not in _AUTOCAST:
         return None
     kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
@@ -71,13 +103,13 @@ def autocast_switch(call: ast.Call, reader: Any, shown: str,
 
 
 def guarded_autocast(call: ast.Call, parents: dict[int, ast.AST], reader: Any, shown: str,
-                     module: Optional[ast.Module] = None) -> Optional[tuple[str, Any, tuple, str]]:
+                     module: Optional[ast.Module] = None, modules: Any = None) -> Optional[tuple[str, Any, tuple, str]]:
     """``if E: with autocast(): ...`` with ``E`` a boolean key of the object (zhouhaoyi/Informer2020 @ 29f2a73
     ``exp/exp_informer.py:273-274`` ``if self.args.use_amp: with torch.cuda.amp.autocast():``, ``--use_amp``
     off by default): the key turns the autocast on or off, as ``enabled=E`` does above. Only an autocast without
     ``enabled=``, whose every enclosing ``if`` in the function is decided, one of them by a plain read of a
     boolean key; (field, value, the key's path, detail), else None."""
-    name = _imported_as(dotted_name(call.func) or "", module)
+    name = reexported(_imported_as(dotted_name(call.func) or "", module), modules)
     if name not in _AUTOCAST or any(k.arg in (None, "enabled") for k in call.keywords) \
             or (name == "torch.cuda.amp.autocast" and call.args):  # ``enabled`` given by position
         return None

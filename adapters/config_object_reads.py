@@ -67,6 +67,11 @@ from preflight.adapters.config_object_sacred import sacred_roots
 from preflight.adapters.config_object_spawn import spawn_counts
 from preflight.adapters.config_object_split_arm import training_arm, training_ifexp
 from preflight.adapters.config_object_whole import whole_count
+from preflight.adapters.config_object_yacs_loop import (
+    accumulation_guard,
+    apex_level,
+    total_batch_loader,
+)
 from preflight.adapters.hydra_reads import (
     _call,
     _division,
@@ -227,7 +232,7 @@ class ConfigObjectAdapter(ScratchAdapter):
                 if isinstance(node, ast.Call):
                     if not _skipped(node, parents, reader):
                         _call(node, reader, found)
-                    guarded = guarded_autocast(node, parents, reader, shown, trees.get(shown))
+                    guarded = guarded_autocast(node, parents, reader, shown, trees.get(shown), modules)
                     if guarded is not None:  # ``if cfg.use_amp: with autocast():`` (config_object_autocast.py)
                         self._leaf_fact(plan, combined, *guarded)
                     if _runs(node, parents, reader):
@@ -261,9 +266,13 @@ class ConfigObjectAdapter(ScratchAdapter):
                             else:
                                 self.add_checked(plan, d_field, d_value, Source("code", shown, node.lineno, None,
                                                                                 d_detail), "medium", _PRIORITY)
-                        switch = autocast_switch(node, reader, shown, trees.get(shown))  # config_object_autocast.py
+                        switch = autocast_switch(node, reader, shown, trees.get(shown), modules)  # _autocast.py
                         if switch is not None:
                             self._leaf_fact(plan, combined, *switch)
+                        for yacs_got in (total_batch_loader(node, reader, shown, modules),  # config_object_yacs_loop
+                                         apex_level(node, reader, shown, trees.get(shown))):
+                            if yacs_got is not None:
+                                self._leaf_fact(plan, combined, *yacs_got)
                         for t_field, t_value, leaf, t_key, t_detail, t_conf in trlx_train(
                                 node, nodes, reader, shown, flow.dropped, project):
                             if leaf.how == "launch line":  # trlx_config.py
@@ -273,6 +282,9 @@ class ConfigObjectAdapter(ScratchAdapter):
                             self.add_checked(plan, t_field, t_value, src, t_conf, _PRIORITY)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
+                    accum = accumulation_guard(node, reader, shown) if _runs(node, parents, reader) else None
+                    if accum is not None:  # ``if cfg.TRAIN.ACCUMULATION_STEPS > 1:`` (config_object_yacs_loop.py)
+                        self._leaf_fact(plan, combined, *accum)
                     helper_guards.visit(node, reader)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
                     _division(node.value, reader, found)
