@@ -46,6 +46,23 @@ _PRIORITY = -1
 _NOT_TRAIN = ("val", "eval", "test", "valid")
 
 
+_DUMPS = ("model_dump", "dict")  # pydantic v2 / v1: the model's fields as a dict
+
+
+def dumped(node: ast.AST) -> ast.AST:
+    """``E.model_dump()`` / ``E.dict()`` / ``asdict(E)`` / ``vars(E)`` -> ``E``: the same keys, spread by ``**``
+    (DALLE2-pytorch train_decoder.py:581-591 ``create_dataloaders(..., **config.data.model_dump())``)."""
+    if isinstance(node, ast.Call) and not node.keywords:
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in _DUMPS and not node.args:
+            return f.value
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) and \
+            isinstance(f.value, ast.Name) and f.value.id == "dataclasses" else ""
+        if name in ("asdict", "vars") and len(node.args) == 1:
+            return node.args[0]
+    return node
+
+
 def _got_as_subscript(node: ast.AST) -> ast.AST:
     """``cfg.get('meta')`` (no default, or a default) as ``cfg['meta']``: a section of a loaded dict taken
     with ``.get`` (facebookresearch/jepa @ 51c59d5 ``app/vjepa/train.py:73`` ``cfgs_meta = args.get('meta')``,
@@ -388,7 +405,7 @@ class _Flow:
                 given.append((i, path))
         spread: Optional[tuple] = None  # ``f(**section)``: the section's keys are the keywords
         for kw in call.keywords:
-            path = reader.chain(kw.value)
+            path = reader.chain(dumped(kw.value) if kw.arg is None else kw.value)
             if kw.arg is None:
                 # XLabs-AI/x-flux @ 4749542 train_flux_lora_deepspeed.py:161 ``loader(**args.data_config)`` into
                 # image_datasets/dataset.py:90-92 ``def loader(train_batch_size, num_workers, **args)``
