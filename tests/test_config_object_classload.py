@@ -120,3 +120,36 @@ def test_a_method_that_is_no_classmethod_is_not_read(cli, tmp_path):
     plan = _plan(cli, tmp_path, files)
     micro = fact(plan, "batch.micro")
     assert micro is None or micro.value not in (48, 64)
+
+
+_DIRECT = "            return DataLoader(list(range(100)), num_workers=num_workers, batch_size=batch_size, shuffle=shuffle_train)\n"
+# DALLE2-pytorch train_decoder.py:71-86: the loader is built by a lambda of the function the section is spread into,
+# through a project builder (dalle2_pytorch/dataloaders/decoder_loader.py:216-265 create_image_embedding_dataloader)
+_LAMBDA = """\
+            make = lambda urls, for_sampling=False: build_loader(urls, num_workers=num_workers,
+                                                                batch_size=batch_size if not for_sampling else 6)
+            return make(list(range(100)))
+
+
+        def build_loader(urls, num_workers=0, batch_size=1):
+            return DataLoader(urls, num_workers=num_workers, batch_size=batch_size, pin_memory=True)
+"""
+
+
+def test_a_lambda_the_function_calls_passes_what_it_closes_over(cli, tmp_path):
+    files = dict(DALLE)
+    files["train_decoder.py"] = files["train_decoder.py"].replace(_DIRECT, _LAMBDA)
+    assert _LAMBDA in files["train_decoder.py"]
+    plan = _plan(cli, tmp_path, files)
+    assert fact(plan, "data.num_workers").value == 4
+    micro = fact(plan, "batch.micro")  # decided by the lambda's own parameter at each call: not read
+    assert micro is None or micro.value not in (48, 64)
+
+
+def test_a_lambda_never_called_passes_nothing(cli, tmp_path):
+    files = dict(DALLE)
+    files["train_decoder.py"] = files["train_decoder.py"].replace(_DIRECT, _LAMBDA.replace(
+        "return make(list(range(100)))", "return DataLoader(list(range(100)))"))
+    plan = _plan(cli, tmp_path, files)
+    workers = fact(plan, "data.num_workers")
+    assert workers is None or workers.value != 4

@@ -133,3 +133,24 @@ def test_an_autocast_on_another_device_says_nothing(cli, tmp_path):
     plan = _plan(cli, tmp_path, files)
     precision = fact(plan, "precision.mode")
     assert precision is None or "null context" not in precision.source.detail
+
+
+def test_a_bare_cuda_autocast_arm_is_read_too(cli, tmp_path):
+    # lucidrains/stylegan2-pytorch stylegan2_pytorch.py: ``from torch.cuda.amp import autocast, GradScaler``,
+    # ``amp_context = autocast if self.amp else null_context``
+    files = dict(GAN)
+    files["gan/trainer.py"] = files["gan/trainer.py"].replace(
+        "from torch.amp import autocast, GradScaler", "from torch.cuda.amp import autocast, GradScaler").replace(
+        "partial(autocast, 'cuda') if self.amp", "autocast if self.amp")
+    plan = _plan(cli, tmp_path, files)
+    precision = fact(plan, "precision.mode")
+    assert precision.value == "fp32" and "null context" in precision.source.detail
+    assert fact(_plan(cli, tmp_path, files, "--amp", "True"), "precision.mode").value == "amp_fp16"
+
+
+def test_a_bare_torch_amp_autocast_arm_needs_its_device(cli, tmp_path):
+    files = dict(GAN)
+    files["gan/trainer.py"] = files["gan/trainer.py"].replace("partial(autocast, 'cuda') if self.amp", "autocast if self.amp")
+    plan = _plan(cli, tmp_path, files)
+    precision = fact(plan, "precision.mode")
+    assert precision is None or "null context" not in precision.source.detail
