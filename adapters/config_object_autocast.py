@@ -149,3 +149,47 @@ def guarded_autocast(call: ast.Call, parents: dict[int, ast.AST], reader: Any, s
         return "precision.mode", mode, key, f"{shown_key} = True runs {name}(...) ({shown}:{call.lineno})"
     return ("precision.mode", "fp32", key,
             f"{shown_key} = False skips {name}(...) ({shown}:{call.lineno}): the step runs in fp32")
+
+
+_NULLS = ("nullcontext", "contextlib.nullcontext", "null_context", "suppress", "contextlib.suppress")
+
+
+def switched_context(node: ast.IfExp, reader: Any, shown: str,
+                     module: Optional[ast.Module] = None) -> Optional[tuple[str, Any, tuple, str]]:
+    """``partial(autocast, 'cuda') if E else null_context`` with ``E`` a boolean key of the object: the context
+    the step enters is autocast (fp16 unless ``dtype=``) when the key is true, a no-op (fp32) when it is false
+    (lucidrains/lightweight-gan @ efbec45 ``lightweight_gan/lightweight_gan.py:1227`` ``amp_context =
+    partial(autocast, 'cuda') if self.amp else null_context``, then ``with amp_context():``, ``self.amp`` the
+    fire option ``--amp`` (``cli.py:117`` default False)). One arm must be ``partial(AUTOCAST, 'cuda', ...)``
+    (``device_type='cuda'``), the other a null context (a project ``null_context`` or ``contextlib.nullcontext``);
+    (field, value, the key's path, detail), else None."""
+    arms = [node.body, node.orelse]
+    cuda = "torch.cuda.amp.autocast"  # cuda and fp16 by default; ``autocast if self.amp else null_context`` with
+    # ``from torch.cuda.amp import autocast`` (lucidrains/stylegan2-pytorch, lucidrains/lightweight-gan before torch.amp)
+    cast = [a for a in arms if (isinstance(a, ast.Call) and (dotted_name(a.func) or "").rsplit(".", 1)[-1] == "partial"
+                                and a.args and _imported_as(dotted_name(a.args[0]) or "", module) in _AUTOCAST)
+            or (isinstance(a, (ast.Name, ast.Attribute)) and _imported_as(dotted_name(a) or "", module) == cuda)]
+    null = [a for a in arms if (dotted_name(a.func if isinstance(a, ast.Call) else a) or "") in _NULLS
+            and not (isinstance(a, ast.Call) and (a.args or a.keywords))]
+    if len(cast) != 1 or len(null) != 1:
+        return None
+    call = cast[0] if isinstance(cast[0], ast.Call) else ast.Call(func=ast.Name(id="partial"), args=[cast[0]], keywords=[])
+    if any(k.arg is None or k.arg == "enabled" for k in call.keywords):
+        return None
+    kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    device = kwargs.get("device_type", call.args[1] if len(call.args) > 1 else None)
+    on_cuda = isinstance(device, ast.Constant) and device.value == "cuda"
+    if _imported_as(dotted_name(call.args[0]) or "", module) == cuda:
+        on_cuda = device is None and len(call.args) == 1
+    if not on_cuda or len(call.args) > 2:
+        return None
+    dtype = kwargs.get("dtype")
+    mode = "amp_fp16" if dtype is None else _DTYPES.get(dotted_name(dtype) or "")
+    got = reader.ev(node.test)
+    if mode is None or got is None or got.path is None or not isinstance(got.value, bool):
+        return None
+    key = ".".join(got.path)
+    if got.value == (node.body is cast[0]):
+        return "precision.mode", mode, got.path, f"{key} = {got.value} picks autocast as the step's context ({shown}:{node.lineno})"
+    return ("precision.mode", "fp32", got.path,
+            f"{key} = {got.value} picks a null context over autocast ({shown}:{node.lineno}): the step runs in fp32")

@@ -34,6 +34,8 @@ _LOADS = {("yaml", "load"), ("yaml", "safe_load"), ("yaml", "full_load"), ("yaml
 _KINDS = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 _JOINS = ("os.path.join", "osp.join", "path.join")  # a path joined from literals and options
 _ABSPATH = ("os.path.abspath", "osp.abspath", "path.abspath")  # the same file, from the job's folder
+# the same path under another type (DALLE2-pytorch train_decoder.py:646-647 ``str(Path(config_file))``)
+_SAME = ("Path", "pathlib.Path", "str", "os.fspath")
 _PY_CONFIG = ".py"  # an MMEngine/mmcv Python config (``Config.fromfile``), read as literals with its _base_
 
 
@@ -113,7 +115,7 @@ def path_form(expr: ast.AST) -> bool:
         return True
     if isinstance(expr, ast.Attribute):
         return isinstance(expr.value, ast.Name)
-    return isinstance(expr, ast.Call) and _dotted(expr.func) in (*_JOINS, *_ABSPATH) and bool(expr.args) \
+    return isinstance(expr, ast.Call) and _dotted(expr.func) in (*_JOINS, *_ABSPATH, *_SAME) and bool(expr.args) \
         and not expr.keywords
 
 
@@ -127,8 +129,8 @@ def _path_value(expr: ast.AST, local: dict[str, Any], argv: list[str], paths: di
             and isinstance(expr.slice.value, int) and 1 <= expr.slice.value <= len(argv):
         raw = argv[expr.slice.value - 1]  # OLMo ``yaml_path, args_list = sys.argv[1], sys.argv[2:]``
         return None if raw.startswith("-") else raw
-    if isinstance(expr, ast.Call) and _dotted(expr.func) in _ABSPATH and len(expr.args) == 1 and not expr.keywords \
-            and depth < 4:
+    if isinstance(expr, ast.Call) and _dotted(expr.func) in (*_ABSPATH, *_SAME) and len(expr.args) == 1 \
+            and not expr.keywords and depth < 4:
         return _path_value(expr.args[0], local, argv, paths, depth + 1)  # FourCastNet ``YParams(os.path.abspath(p), ...)``
     if isinstance(expr, ast.Call) and _dotted(expr.func) in _JOINS and expr.args and not expr.keywords \
             and depth < 4:
@@ -176,6 +178,9 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     allenai/OLMo scripts/train.py:426, olmo/config.py:127-146) is the class's defaults with the
     file's keys over them."""
     klass = _class_load(call, builder)
+    typed = klass is None and _own_class_load(call, builder) is not None
+    if typed:
+        klass = _own_class_load(call, builder)
     modules = getattr(builder, "m", None)
     aliases = loader_aliases(t for _, _, t in modules.trees) if modules is not None else None
     expr = klass[1] if klass is not None else path_expr(call, handles, aliases)
@@ -247,7 +252,12 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
         cli_overrides(tree, argv or [], cli_key)
     if klass is not None:
         base = builder.class_tree(klass[0][0], klass[0][1])
-        _merge(base, tree)
+        if typed:  # pydantic/dataclass nesting: a field's class defaults under the file's keys
+            from preflight.adapters.config_object_classload import typed_merge
+
+            typed_merge(base, tree, klass[0][1], builder)
+        else:
+            _merge(base, tree)
         return base
     return tree
 
@@ -391,6 +401,21 @@ def _class_load(call: ast.AST, builder: Any) -> Optional[tuple[Any, ast.AST]]:
         return None
     got = builder.m.klass(f.value.id)
     return None if got is None else (got, call.args[0])
+
+
+def _own_class_load(call: ast.AST, builder: Any) -> Optional[tuple[Any, ast.AST]]:
+    """``Cls.from_json_path(path)`` with a loader classmethod of the class (config_object_classload.py)."""
+    from preflight.adapters.config_object_classload import loader_classmethod
+
+    if builder is None or not isinstance(call, ast.Call) or len(call.args) != 1 or call.keywords:
+        return None
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id[:1].isupper()):
+        return None
+    got = builder.m.klass(f.value.id)
+    if got is None or loader_classmethod(got[1], f.attr, builder.m) is None:
+        return None
+    return got, call.args[0]
 
 
 def _load(project: Any, path: Path, root: Path) -> Any:

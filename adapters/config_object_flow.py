@@ -46,6 +46,56 @@ _PRIORITY = -1
 _NOT_TRAIN = ("val", "eval", "test", "valid")
 
 
+_DUMPS = ("model_dump", "dict")  # pydantic v2 / v1: the model's fields as a dict
+
+
+def dumped(node: ast.AST) -> ast.AST:
+    """``E.model_dump()`` / ``E.dict()`` / ``asdict(E)`` / ``vars(E)`` -> ``E``: the same keys, spread by ``**``
+    (DALLE2-pytorch train_decoder.py:581-591 ``create_dataloaders(..., **config.data.model_dump())``)."""
+    if isinstance(node, ast.Call) and not node.keywords:
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in _DUMPS and not node.args:
+            return f.value
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) and \
+            isinstance(f.value, ast.Name) and f.value.id == "dataclasses" else ""
+        if name in ("asdict", "vars") and len(node.args) == 1:
+            return node.args[0]
+    return node
+
+
+def lambda_calls(nodes: list[ast.AST]) -> list[ast.Call]:
+    """The calls in the body of a lambda bound to a name the function then calls, with what they pass from the
+    enclosing function only: a keyword naming a parameter of the lambda is left out, and the positions from the
+    first such one (DALLE2-pytorch train_decoder.py:71-86 ``create_dataloader = lambda tar_urls, shuffle=False,
+    ...: create_image_embedding_dataloader(tar_url=tar_urls, num_workers=num_workers, ...)`` then
+    ``create_dataloader(train_urls, ...)``)."""
+    called = {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    out: list[ast.Call] = []
+    for node in nodes:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Lambda) and node.targets[0].id in called):
+            continue
+        lam = node.value
+        own = {a.arg for a in [*lam.args.posonlyargs, *lam.args.args, *lam.args.kwonlyargs]}
+        own |= {a.arg for a in (lam.args.vararg, lam.args.kwarg) if a is not None}
+
+        def free(expr: ast.AST, own: set[str] = own) -> bool:
+            return not any(isinstance(n, (ast.Name, ast.Lambda)) and (isinstance(n, ast.Lambda) or n.id in own)
+                           for n in ast.walk(expr))
+
+        body = lam.body
+        if not isinstance(body, ast.Call) or not free(body.func):
+            continue
+        args: list[ast.expr] = []
+        for a in body.args:
+            if not free(a):
+                break
+            args.append(a)
+        kept = [k for k in body.keywords if free(k.value)]
+        out.append(ast.Call(func=body.func, args=args, keywords=kept, lineno=body.lineno, col_offset=body.col_offset))
+    return out
+
+
 def _got_as_subscript(node: ast.AST) -> ast.AST:
     """``cfg.get('meta')`` (no default, or a default) as ``cfg['meta']``: a section of a loaded dict taken
     with ``.get`` (facebookresearch/jepa @ 51c59d5 ``app/vjepa/train.py:73`` ``cfgs_meta = args.get('meta')``,
@@ -235,6 +285,8 @@ class _Flow:
                     touched += self._alias(fn, node.targets[0], node.value, reader)
                 elif isinstance(node, ast.Call):
                     touched += self._into(node, reader, fn)
+            for inner in lambda_calls(self.own_of(fn)):  # ``make = lambda urls: build(n=n, ...)`` then ``make(x)``
+                touched += self._into(inner, reader, fn)
             for other in touched:
                 if id(other) not in queued:
                     queue.append(other)
@@ -388,7 +440,7 @@ class _Flow:
                 given.append((i, path))
         spread: Optional[tuple] = None  # ``f(**section)``: the section's keys are the keywords
         for kw in call.keywords:
-            path = reader.chain(kw.value)
+            path = reader.chain(dumped(kw.value) if kw.arg is None else kw.value)
             if kw.arg is None:
                 # XLabs-AI/x-flux @ 4749542 train_flux_lora_deepspeed.py:161 ``loader(**args.data_config)`` into
                 # image_datasets/dataset.py:90-92 ``def loader(train_batch_size, num_workers, **args)``

@@ -35,7 +35,11 @@ from preflight.adapters.config_object import (
 )
 from preflight.adapters.config_object_argv import parser_trees, unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
-from preflight.adapters.config_object_autocast import autocast_switch, guarded_autocast
+from preflight.adapters.config_object_autocast import (
+    autocast_switch,
+    guarded_autocast,
+    switched_context,
+)
 from preflight.adapters.config_object_chain_arm import chain_arm
 from preflight.adapters.config_object_closure import closure_calls
 from preflight.adapters.config_object_d2trainer import default_trainer
@@ -288,6 +292,10 @@ class ConfigObjectAdapter(ScratchAdapter):
                     helper_guards.visit(node, reader)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
                     _division(node.value, reader, found)
+                elif isinstance(node, ast.IfExp) and _runs(node, parents, reader):
+                    chosen = switched_context(node, reader, shown, trees.get(shown))  # config_object_autocast.py
+                    if chosen is not None:
+                        self._leaf_fact(plan, combined, *chosen)
                 elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store) \
                         and id(node) not in generated:  # a generation length is no training length
                     spec = spec_repo(node, fn, reader, trees.get(shown))  # model_spec_table.py

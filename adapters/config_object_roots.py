@@ -24,6 +24,7 @@ from preflight.adapters.config_object import (
 )
 from preflight.adapters.config_object_dict2ns import converted_name, unwrapped_load
 from preflight.adapters.config_object_files import file_tree, opened, path_form
+from preflight.adapters.config_object_fire_dict import fire_dict, fire_entry
 from preflight.adapters.config_object_first_pass import first_pass
 from preflight.adapters.config_object_module_hparams import imported_objects
 from preflight.adapters.config_object_options import decided_by_options, option_leaf
@@ -206,6 +207,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                         paths[target.id] = value
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
                         tree = loaded if loaded is not None else builder.value(value, shown, how="constructor keyword")
+                        if loaded is None and fired and fire_entry(fn, script_tree):
+                            tree = fire_dict(value, fn, namespace, tree)  # ``dict(batch_size=batch_size)``
                         if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
                             if target.id in local and tree is not local[target.id]:
                                 # bound twice: not followed (unless a project function returned the very
