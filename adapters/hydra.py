@@ -61,7 +61,7 @@ from preflight.adapters.module_params import COMPILES, DIVIDES, count_target, so
 
 from preflight.adapters_api import Adapter, Project
 from preflight.diagnostics import FileError
-from preflight.plan import TrainingPlan
+from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 
 _OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.",
@@ -280,6 +280,26 @@ class _Facts:
             read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
                        self.known, self.add, lambda path: is_null(self.cfg, path), self.target_module())
             no_peft(self.adapter, self.plan, self.project, app, self.cfg)
+            self.submitit_counts(app.script)
+
+    def submitit_counts(self, script: Any) -> None:
+        """The node and task counts of the script's submitit executor (:mod:`preflight.adapters.submitit_executor`),
+        the config's values located in the composed config, a literal at its line of the script."""
+        from preflight.adapters.hydra_reader import _ROOTS
+        from preflight.adapters.hydra_reads import _main_param
+        from preflight.adapters.submitit_executor import executor_counts
+
+        main = _main_param(script.tree)
+        roots = tuple(dict.fromkeys(((main,) if main else ()) + _ROOTS))
+
+        def emit(field: str, value: int, where: Any, detail: str, confidence: str) -> None:
+            if isinstance(where, tuple):
+                source = self.composed.source(where, f"{'.'.join(where)}: {detail} (Hydra, {self.method})")
+            else:
+                source = Source("code", script.source.display, where, None, detail)
+            self.adapter.add_checked(self.plan, field, value, source, confidence, -1)
+
+        executor_counts(script.tree, roots, self.known, emit)
 
     def target_module(self) -> list[Path]:
         """The project module of the class the composed config's top-level ``_target_`` names
