@@ -309,6 +309,7 @@ JOB = {
     "PF143": "plan.pf143_torch_scheduler_around_zero_optimizer",
     "PF144": "plan.pf144_zero3_ema_of_partitioned_parameters",
     "PF153": "plan.pf153_custom_checkpoint_named_extra_file",
+    "PF157": "plan.pf157_rank_sharded_iterable_dataset_dispatched",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
     "PF191": "plan.pf191_hydra_env_set_interpolates_task_config",
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
