@@ -308,6 +308,7 @@ JOB = {
     "PF142": "plan.pf142_inference_only_model_wrapped_in_ddp",
     "PF143": "plan.pf143_torch_scheduler_around_zero_optimizer",
     "PF144": "plan.pf144_zero3_ema_of_partitioned_parameters",
+    "PF152": "plan.pf152_tracker_missing_warns_only",
     "PF153": "plan.pf153_custom_checkpoint_named_extra_file",
     "PF157": "plan.pf157_rank_sharded_iterable_dataset_dispatched",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
