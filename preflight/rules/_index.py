@@ -310,6 +310,7 @@ JOB = {
     "PF144": "plan.pf144_zero3_ema_of_partitioned_parameters",
     "PF152": "plan.pf152_tracker_missing_warns_only",
     "PF153": "plan.pf153_custom_checkpoint_named_extra_file",
+    "PF154": "plan.pf154_predict_with_generate_without_labels",
     "PF155": "plan.pf155_unpacked_eval_without_labels",
     "PF157": "plan.pf157_rank_sharded_iterable_dataset_dispatched",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
