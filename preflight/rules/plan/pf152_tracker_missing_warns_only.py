@@ -16,7 +16,11 @@ from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
 from preflight.rules.plan._pinned_release import pinned_version
-from preflight.rules.plan.pf396_tracker_package_not_in_requirements import _PACKAGES, _names, _pin_texts
+from preflight.rules.plan.pf396_tracker_package_not_in_requirements import (
+    _PACKAGES,
+    _names,
+    _pin_texts,
+)
 from preflight.sources import ParsedPython
 
 # PF396 covers 0.10 and older (skipped without a word); from 0.11 to 1.14.0 (the latest read) filter_trackers

@@ -67,9 +67,9 @@ def _label_free(tree: ast.AST, name: str, depth: int = 0) -> bool:
         base = value.func.value
         if last in _BUILDERS and isinstance(base, ast.Name) and base.id in ("Dataset", "IterableDataset"):
             continue
-        if last in _CHAIN and isinstance(base, ast.Name):
-            if base.id == name or _label_free(tree, base.id, depth + 1):
-                continue
+        if last in _CHAIN and isinstance(base, ast.Name) \
+                and (base.id == name or _label_free(tree, base.id, depth + 1)):
+            continue
         return False
     return True
 

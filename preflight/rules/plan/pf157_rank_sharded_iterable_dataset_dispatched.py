@@ -61,9 +61,9 @@ def _shards_by_rank(cls: ast.ClassDef) -> bool:
                 isinstance(s, ast.BinOp) and isinstance(s.op, ast.Mod) for s in (node.left, *node.comparators)) \
                 and any(_key(s) in ranks for s in (node.left, *node.comparators)):
             return True
-        if isinstance(node, ast.Call) and call_last(node) in ("shard", "split_dataset_by_node"):
-            if any(_key(k.value) in ranks for k in node.keywords if k.arg in ("index", "rank")):
-                return True
+        if isinstance(node, ast.Call) and call_last(node) in ("shard", "split_dataset_by_node") \
+                and any(_key(k.value) in ranks for k in node.keywords if k.arg in ("index", "rank")):
+            return True
     return False
 
 
