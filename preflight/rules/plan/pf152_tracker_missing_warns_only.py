@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
@@ -70,6 +71,36 @@ def _trackers(pctx: PlanContext, script: ParsedPython, value: ast.AST) -> Iterat
                         yield part, how
 
 
+# import name -> the distributions that provide it, where they differ
+_DISTRIBUTIONS = {"sklearn": ("scikit-learn",), "PIL": ("pillow",), "yaml": ("pyyaml",), "skimage": ("scikit-image",),
+                  "cv2": ("opencv-python", "opencv-python-headless", "opencv-contrib-python"), "attr": ("attrs",),
+                  "bs4": ("beautifulsoup4",), "dateutil": ("python-dateutil",)}
+
+
+def _complete(pctx: PlanContext, texts: list[str]) -> bool:
+    """Every third-party package the job's scripts import is named in its dependency files: they describe the
+    whole environment (a requirements file listing a few pins only says nothing about what else is installed).
+    False on Python 3.9 (no ``sys.stdlib_module_names``)."""
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        return False
+    root = pctx.project.root
+    for script in pctx.scripts:
+        for node in ast.walk(script.tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                top = name.split(".")[0]
+                if top in stdlib or top == "__future__":
+                    continue
+                here = Path(str(script.source.path)).parent
+                if any((folder / f"{top}.py").exists() or (folder / top).is_dir() for folder in (here, root)):
+                    continue
+                if not any(_names(texts, d) for d in _DISTRIBUTIONS.get(top, (top,))):
+                    return False
+    return True
+
+
 def _imported(pctx: PlanContext) -> set[str]:
     out = {name for script in pctx.scripts for name in _PACKAGES
            if re.search(rf"^\s*(?:import|from)\s+{name}\b", script.source.text, re.M)}
@@ -95,7 +126,8 @@ class TrackerPackageMissingWarnsOnly(PlanRule):
 resolved from an option the launch line sets (`--report_to wandb` read into
 `log_with=args.report_to`), in a project whose `requirements*.txt` pins accelerate at 0.11 or
 later and does not name the tracker's package (nor do its `pyproject.toml`, `setup.py`,
-`environment.yml`), and whose scripts do not import it. A guard around the call
+`environment.yml`) while it names every other package the scripts import, and whose scripts
+do not import the tracker. A guard around the call
 (`... if args.with_tracking else Accelerator()`) must resolve true.
 
 ## Why it matters
@@ -115,6 +147,9 @@ tracker that is installed.
 
 ## When preflight stays silent
 
+* The dependency files do not name every third-party package the job's scripts import (then they
+  do not describe the whole environment; on Python 3.9, where the standard library's module
+  names are not listed, the rule stays silent).
 * There is no `requirements*.txt`, or accelerate is not pinned there, or it is pinned at 0.10
   or older (PF396's range).
 * The package is named in a dependency file (any release) or imported by a script of the job.
@@ -144,7 +179,7 @@ tracker that is installed.
                 if version is None or not version.at_least(*_FROM):
                     continue
                 texts = _pin_texts(pctx, Path(str(script.source.path)))
-                if texts is None or not _names(texts, "accelerate"):
+                if texts is None or not _names(texts, "accelerate") or not _complete(pctx, texts):
                     continue
                 parents = _parents(script.tree) if parents is None else parents
                 if not _guard_holds(pctx, script, call, parents):
