@@ -108,6 +108,9 @@ def test_good_example_is_silent(code, index, example):
 # the (code, line) it reports, and why. Any other warning on a good example fails the test below,
 # and so does an entry here that no longer happens (remove it when the rule is fixed).
 OTHER_RULES_ON_GOOD = {
+    # real: log_with="wandb" on accelerate 0.32.1 without wandb in the requirements only warns and logs nothing
+    # (PF152, det113: outside PF396's <= 0.10 range)
+    ("PF396", 0): [("PF152", 6)],
     # real: BELLE issue 154 trains bigscience/bloomz-7b1-mt (pretrained in bfloat16) in fp16 (PF514, det105)
     ("PF541", 1): [("PF423", 12), ("PF514", 4)],
     # real: StepLR(step_size=10) (gamma 0.1) stepped on every batch decays 10x every 10 batches (PF440, det64)
