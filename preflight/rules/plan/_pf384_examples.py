@@ -475,6 +475,9 @@ GOOD_EXAMPLES = [
     _CLM.format(ga=1, pin="", version="4.47.0"),
     _GEMMA.format(model='"google/gemma-2-9b"', attn="eager", pin="", version="4.42.3"),
     _ACC_SCHED.format(prepare=_UNPREPARED, step=_STEP_SYNCED, pin="", version="0.15.0"),
+    # tricky-correct: prepared, but stepped only when the accumulated gradients are synchronised
+    # (accelerate issue 963's workaround on 0.15.0)
+    _ACC_SCHED.format(prepare=_PREPARED, step=_STEP_SYNCED, pin="", version="0.15.0"),
     _ACC_SYNC.format(sync="", pin="", version="0.30.1"),
     _ACC_SHUFFLE.format(seed_import="from accelerate.utils import set_seed\n", seed="set_seed(42)", pin="",
                         version="0.29.3"),

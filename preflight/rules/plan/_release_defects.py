@@ -117,7 +117,9 @@ DEFECTS: tuple[Defect, ...] = (
                           _spec("accumulate", attr=True),
                           _spec("prepare", attr=True, arg_name=r"sched")],
                   # a schedule sized in micro-batches is what these releases step (accelerate PR 500)
-                  "none": [_spec(special="micro_batch_schedule")]},
+                  "none": [_spec(special="micro_batch_schedule"),
+                           # the step guarded by sync_gradients (accelerate issue 963's workaround)
+                           _spec(special="sync_guarded_scheduler_step")]},
         "the prepared scheduler steps on every micro-batch although the optimizer steps only every "
         "gradient_accumulation_steps batches (AcceleratedScheduler ignores `sync_gradients`): warmup and decay "
         "run {n}x faster than written",

@@ -14,7 +14,10 @@ specifications, searched over every script of the job:
 * ``not_multiple``: two int keywords ``a``, ``b`` with ``b > 1`` and ``a % b != 0``;
 * ``special``: a job-level fact (``epoch_scheduler``, ``scheduler``, ``defines``, ``subclass``,
   ``training_step_without_batch_idx``, ``micro_batch_schedule``: a scheduler whose length counts the
-  loader's batches, ``len(loader) * epochs``, with no division by the accumulation steps).
+  loader's batches, ``len(loader) * epochs``, with no division by the accumulation steps;
+  ``sync_guarded_scheduler_step``: a scheduler's ``.step()`` only under ``if <accelerator>.sync_gradients:``,
+  the workaround accelerate issue 963 names for the releases that step a prepared scheduler on every
+  micro-batch).
 
 ``all`` lists the specifications the job must meet (a tuple inside it is any-of), ``none`` those
 that turn the feature off, ``text`` a pattern some script must contain, ``world_size`` the least
@@ -206,6 +209,22 @@ def micro_batch_schedules(pctx: PlanContext) -> Iterator[tuple[ParsedPython, ast
                     yield script, call
 
 
+def _sync_guarded_scheduler_steps(pctx: PlanContext) -> Iterator[tuple[ParsedPython, ast.AST]]:
+    """``if accelerator.sync_gradients: scheduler.step()``: a scheduler (its name holds ``sched``) stepped
+    only in the body of an ``if`` whose whole test is ``<x>.sync_gradients`` (accelerate issue 963's
+    workaround: one step per optimizer update whatever the release's AcceleratedScheduler does)."""
+    for script in pctx.scripts:
+        for node in ast.walk(script.tree):
+            if not isinstance(node, ast.If) or not isinstance(node.test, ast.Attribute) \
+                    or node.test.attr != "sync_gradients":
+                continue
+            for stmt in node.body:
+                for call in ast.walk(stmt):
+                    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                            and call.func.attr == "step" and re.search(r"(?i)sched", ast.unparse(call.func.value)):
+                        yield script, call
+
+
 def _special(pctx: PlanContext, spec: Mapping[str, Any]) -> Iterator[tuple[ParsedPython, ast.AST]]:
     kind = spec["special"]
     if kind in ("epoch_scheduler", "scheduler"):
@@ -228,6 +247,8 @@ def _special(pctx: PlanContext, spec: Mapping[str, Any]) -> Iterator[tuple[Parse
         yield from _training_step_without_batch_idx(pctx)
     elif kind == "micro_batch_schedule":
         yield from micro_batch_schedules(pctx)
+    elif kind == "sync_guarded_scheduler_step":
+        yield from _sync_guarded_scheduler_steps(pctx)
     else:  # pragma: no cover - the table is checked by the tests
         raise ValueError(f"unknown special {kind}")
 

@@ -55,6 +55,8 @@ release.
   batches with no division by the accumulation steps (`num_training_steps=len(train_dataloader) *
   num_epochs`): on those releases the prepared scheduler steps on every micro-batch, so that schedule
   ends exactly at the end of training (accelerate PR 500's example).
+  It is silent too when the scheduler steps only under `if accelerator.sync_gradients:` (prepared or
+  not): one step per optimizer update, the workaround of accelerate issue 963.
 * `transformers-ga-mean-of-means` (every release before 4.46 with a causal LM and accumulation)
   is reported as a note: its effect depends on how unevenly the micro-batches are padded.
 """
