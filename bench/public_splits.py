@@ -230,6 +230,14 @@ at batch 4 and context 128 / 256 / 512 in fp32 and bf16 autocast on an 80 GB H80
 forward pass and training step at batch 1 in fp32 on a 24 GB A10) and an FSDP LoRA fine-tune of Llama 2 7B in pure bf16
 at batch 4 of 2048 tokens on four 40 GB A100 with FSDP's rate limiter off and on; 15 peaks, 12 of them training rows;
 committed before it was first scored).
+
+``--split held-out-42`` the forty-second, ``calibration/public/heldout42.json`` (three publishers no estimator source
+cites, by est36b's rule, all CS336 students' memory measurements of the course model: the xl model's no-grad forward
+pass and course-AdamW training step in fp32 and bf16 autocast on an H200 (max_memory_allocated bytes from a committed
+runs.jsonl, and two out-of-memory training steps at batch 4 x 2048) and the 'medium' model's bf16-autocast training
+step with and without per-block checkpointing at batch 1 x 1024 / 2048 on an RTX 4090; the 2.7B model's fp32 training
+step at batch 4 x 128 / 256 / 512 on an H100; the 'large' model's no-grad forward at batch 4 x 128 / 256 / 512 in fp32
+and bf16 on an 8 GB laptop RTX 4060; 21 peaks and 2 OOM verdicts; committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -278,6 +286,7 @@ HELDOUT38 = REPO / "calibration" / "public" / "heldout38.json"
 HELDOUT39 = REPO / "calibration" / "public" / "heldout39.json"
 HELDOUT40 = REPO / "calibration" / "public" / "heldout40.json"
 HELDOUT41 = REPO / "calibration" / "public" / "heldout41.json"
+HELDOUT42 = REPO / "calibration" / "public" / "heldout42.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -298,4 +307,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-38": HELDOUT38,
                "held-out-39": HELDOUT39,
                "held-out-40": HELDOUT40,
-               "held-out-41": HELDOUT41}
+               "held-out-41": HELDOUT41,
+               "held-out-42": HELDOUT42}
