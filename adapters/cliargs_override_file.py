@@ -120,11 +120,13 @@ def _guards(tree: ast.AST, call: ast.Call) -> Optional[list[ast.expr]]:
 def override_values(project: Any, script: Any, option: Callable[[str], Any]) -> dict[str, tuple[Any, Source]]:
     """``name -> (value, source)`` of the options an override file replaces (module docstring).
     ``option(name)`` gives an option's value (line, else default), or None."""
-    if not any(ext in script.source.text for ext in (".yml", ".yaml", ".json")):
-        return {}
+    from preflight.adapters.cliargs_override_option import option_file_values
+
     idx = project.index(script)
+    out: dict[str, tuple[Any, Source]] = option_file_values(project, script, idx, option)
+    if not any(ext in script.source.text for ext in (".yml", ".yaml", ".json")):
+        return out
     parsed = set(idx.parsed_args)
-    out: dict[str, tuple[Any, Source]] = {}
     for node in ast.walk(script.tree):
         if not (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords
                 and isinstance(node.args[0], ast.Name) and isinstance(node.args[1], ast.Constant)

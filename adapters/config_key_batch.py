@@ -89,11 +89,20 @@ def _is_read(node: ast.AST, key: str, parent: Optional[str], binds: dict[str, li
         owner = node.func.value
     elif isinstance(node, ast.Attribute) and node.attr == key and isinstance(node.ctx, ast.Load):
         owner = node.value
-        if parent is None and not (isinstance(owner, ast.Name) and owner.id not in ("self", "cls", "args")):
+        if parent is None and not (isinstance(owner, ast.Name) and owner.id not in ("self", "cls", "args")) \
+                and not _self_config(owner):
             return False  # a top-level key read as ``cfg.batch_size`` (argparse's ``args.batch_size`` is not it)
     if owner is None:
         return False
     return parent is None or _section_of(owner, binds) == parent
+
+
+def _self_config(owner: ast.AST) -> bool:
+    """``self.config`` / ``self.cfg``: the config object a trainer class keeps (Stability-AI/StableCascade @
+    7a7d341 ``train/base.py:117`` ``self.config.batch_size // (self.world_size * self.config.grad_accum_steps)``,
+    the WarpCore ``Config`` dataclass filled from the YAML the launch line names)."""
+    return isinstance(owner, ast.Attribute) and owner.attr in ("config", "cfg") \
+        and isinstance(owner.value, ast.Name) and owner.value.id == "self"
 
 
 def _read_key(node: ast.AST) -> Optional[str]:

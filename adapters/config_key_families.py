@@ -71,8 +71,8 @@ _FAMILIES: dict[str, tuple[str, ...]] = {
     "batch.global": ("global_batch_size", "total_batch_size", "global_train_batch_size"),
     # (the framework spellings, ``gradient_accumulation_steps``, ``accumulate_grad_batches``, ... are the
     # value-flow and Hydra readers' own: they leave them unknown where the code does not decide them)
-    "batch.grad_accum": ("accum_grad_iters", "grad_acc_step", "grad_acc_steps", "accum_iter", "accum_steps",
-                         "grad_accumulation_steps", "gradient_accumulation_iters"),
+    "batch.grad_accum": ("accum_grad_iters", "grad_acc_step", "grad_acc_steps", "grad_accum_steps", "accum_iter",
+                         "accum_steps", "grad_accumulation_steps", "gradient_accumulation_iters"),
     "data.seq_len": ("seq_len", "seq_length", "sequence_length", "sequence_len", "max_seq_len", "max_seq_length",
                      "max_sequence_length", "block_size", "context_length", "cutoff_len", "model_max_length",
                      "max_length"),

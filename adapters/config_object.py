@@ -352,6 +352,10 @@ class Builder:
             got = self.m.klass(_name(base).rsplit(".", 1)[-1])
             if got is not None and got[1] is not cls:
                 out.update(self.class_tree(got[0], got[1], depth + 1))
+        from preflight.adapters.config_object_init_attrs import init_attrs
+
+        for key, (lit, line) in init_attrs(cls).items():  # ``def __init__(self): self.batch_size = [8, 4][0]``
+            out[key] = Leaf(lit, shown, line, "assigned in __init__")
         for stmt in cls.body:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 key, value = stmt.target.id, stmt.value

@@ -446,8 +446,13 @@ class _FeaturePass(_PrecisionPass):
                 if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool):
                     self.put("data.seq_len", resolved, None, f"{var} = {resolved.value}", "low")
                     break
-        crops = [s for s in self.calls if (s.qualified or "").startswith("torchvision.transforms") and s.last in _CROP]
-        resizes = [s for s in self.calls if (s.qualified or "").startswith("torchvision.transforms") and s.last == "Resize"]
+        from preflight.adapters.encoder_transforms import encoder_calls
+
+        # a CLIP/conditioning encoder's own preprocessing is not the training images' size
+        sized = [s for s in self.calls if (s.qualified or "").startswith("torchvision.transforms")
+                 and id(s.call) not in encoder_calls(s.script.tree)]
+        crops = [s for s in sized if s.last in _CROP]
+        resizes = [s for s in sized if s.last == "Resize"]
         for site in (crops or resizes)[:1]:
             resolved = self.value(site.arg(0, "size"))
             if resolved is None:

@@ -240,6 +240,8 @@ class _PrecisionPass(_OptimDataPass):
             return "ddp"
         if q.endswith("FullyShardedDataParallel"):
             strategy = site.kwarg("sharding_strategy")
+            if strategy is None and any(kw.arg is None for kw in site.call.keywords):
+                return "?"  # ``FSDP(m, **defaults)``: the strategy may be in the mapping
             last = (dotted_name(strategy) or "").rsplit(".", 1)[-1] if strategy is not None else "FULL_SHARD"
             return _FSDP_STRATEGY.get(last, "?")
         if q.endswith("fsdp.fully_shard"):
@@ -266,7 +268,9 @@ class _PrecisionPass(_OptimDataPass):
                 strategy = site.kwarg("sharding_strategy")
                 conf = self.conf(site)
                 self.add("dist.fsdp_version", 1, self.src(site.call, f"{site.label}(...) (FSDP1)"), conf)
-                if strategy is None:
+                if strategy is None and any(kw.arg is None for kw in site.call.keywords):
+                    pass  # ``FSDP(lora, **self.fsdp_defaults, ...)`` (StableCascade): the mapping may set the strategy
+                elif strategy is None:
                     self.add("dist.sharding", "fsdp_full",
                              self.src(site.call, f"{site.label}(...): default FULL_SHARD"), conf)
                 else:

@@ -54,6 +54,8 @@ from preflight.adapters.shell_values import (
     condition,
     counted,
     field_count,
+    grep_count,
+    inline_counts,
 )
 
 from preflight._record import dataclass, field
@@ -479,6 +481,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 name, raw = m.group(1), _join_arrays(m.group(2), arrays)
                 if skipped:
                     continue  # a branch whose test is false
+                raw, inline = inline_counts(raw, vars_, empty)  # `$(($(echo $D | grep -o , | wc -l)+1))`
+                script.notes += [f"{path}:{n}: {name}: counts {why}" for why in inline]
                 forwarded = _positional(raw, args)
                 if forwarded is not None:
                     # `PY_ARGS=${@:5}`: the script's own arguments from the fifth on, one value
@@ -494,7 +498,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 whole = raw.strip()
                 if whole.startswith("$((") and _arith_end(whole, 0) == len(whole):
                     words = [raw.strip()]  # `ACC=$((BATCH / PER_DEVICE / GPUS))`: one word
-                count = counted(raw, slurm) or field_count(raw, vars_, empty)
+                count = counted(raw, slurm) or field_count(raw, vars_, empty) or grep_count(raw, vars_, empty)
                 if count is not None:
                     words = [count[0]]
                     script.notes.append(f"{path}:{n}: {name}={raw.strip()} counts {count[1]}: {count[0]}")

@@ -97,6 +97,61 @@ def field_count(raw: str, vars_: Mapping[str, str], empty: set[str]) -> Optional
     return str(len(value.split(m.group(2)))), f"the {m.group(2)!r}-separated fields of ${m.group(1)} ({value})"
 
 
+# a separator counted by grep: `nproc_per_node=$(echo ${devices%%,} | grep -o "," | wc -l)` (ZhengPeng7/BiRefNet
+# @ 25cb930 ``train.sh:17``, then ``--nproc_per_node $((nproc_per_node+1))``), also inline as
+# `NPROC=$(($(echo $CUDA_VISIBLE_DEVICES | grep -o "," | wc -l)+1))` (a neuralmagic llama-recipes script)
+_GREP_COUNT = re.compile(r"(?:\$\(|`)\s*echo\s+(\"?)\$(?:(\w+)|\{(\w+)(?:(%%?|##?)([^}*?\[\]$`\\]*))?\})\1"
+                         r"\s*\|\s*grep\s+-o\s+([\"']?)([^\s\"'*.?\[\]\\^$]+)\6\s*\|\s*wc\s+-l\s*(?:\)|`)")
+
+
+def _known(vars_: Mapping[str, str], empty: set[str], name: str) -> Optional[str]:
+    """A variable's value when it is known and plain (no expansion left, no blank)."""
+    value = vars_.get(name)
+    if name in empty or not value or any(c in value for c in "$`\\") or any(c.isspace() for c in value):
+        return None
+    return value
+
+
+def _grep_count(m: re.Match[str], vars_: Mapping[str, str], empty: set[str]) -> Optional[tuple[str, str]]:
+    name = m.group(2) or m.group(3)
+    value = _known(vars_, empty, name)
+    if value is None:
+        return None
+    op, pat, sep = m.group(4), m.group(5) or "", m.group(7)
+    if op and pat:  # `${devices%%,}`: a literal suffix (prefix) stripped once
+        if op.startswith("%") and value.endswith(pat):
+            value = value[: -len(pat)]
+        elif op.startswith("#") and value.startswith(pat):
+            value = value[len(pat):]
+    return str(value.count(sep)), f"the {sep!r} in ${name} ({value})"
+
+
+def grep_count(raw: str, vars_: Mapping[str, str], empty: set[str]) -> Optional[tuple[str, str]]:
+    """(value, why) of ``$(echo $X | grep -o <sep> | wc -l)`` (the whole value) over a known plain
+    variable: how often the literal ``sep`` occurs in it; None otherwise."""
+    whole = raw.strip()
+    if len(whole) >= 2 and whole[0] == whole[-1] and whole[0] in "\"'":
+        whole = whole[1:-1]
+    m = _GREP_COUNT.fullmatch(whole)
+    return None if m is None else _grep_count(m, vars_, empty)
+
+
+def inline_counts(raw: str, vars_: Mapping[str, str], empty: set[str]) -> tuple[str, list[str]]:
+    """``raw`` with each ``$(echo $X | grep -o <sep> | wc -l)`` inside an arithmetic ``$(( ))`` replaced by
+    its count where ``X`` is known (``$(($(echo $D | grep -o "," | wc -l)+1))``), and the reasons."""
+    if "$((" not in raw:
+        return raw, []
+    whys: list[str] = []
+
+    def sub(m: re.Match[str]) -> str:
+        got = _grep_count(m, vars_, empty)
+        if got is None:
+            return m.group(0)
+        whys.append(got[1])
+        return got[0]
+    return _GREP_COUNT.sub(sub, raw), whys
+
+
 _ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)(?::(\d+))?\}$")
 
 

@@ -138,6 +138,12 @@ class _ArgparseValues(_IndexCore):
 
                 self._helper_written = set()  # a re-entrant resolve while it is computed sees none
                 self._helper_written = helper_written(self)
+            files = [w[1:] for w in self._helper_written if w.startswith("*")]
+            if dest not in self._helper_written and any(self._file_given(f) for f in files):
+                # a helper setattr()s every key of a file an option names (adapters/cliargs_override_option.py):
+                # the file's value where the options pass read it, else unknown
+                from_file = self.options(dest) if self.options is not None else None
+                return from_file if from_file is not None and "sets every key of" in (from_file.detail or "") else None
             if dest in self._helper_written:
                 return None
             reassigned = self._reassigned_value(dest, at)
@@ -168,6 +174,15 @@ class _ArgparseValues(_IndexCore):
             if from_file is not None and from_file.kind == "cli":
                 return from_file
         return default
+
+    def _file_given(self, dest: str) -> bool:
+        """Whether option ``dest`` may name a file: given on the line, or a default that is not None."""
+        specs = self.arguments.get(dest, [])
+        if len(specs) != 1 or opaque_words(self.args):
+            return True
+        default = specs[0].default
+        return self._from_argv(specs[0]) is not None or not (
+            default is None or (isinstance(default, ast.Constant) and default.value is None))
 
     def _reassigned_value(self, dest: str, at: Optional[int]) -> object:
         """``_KEEP``, the computed value, or None: :func:`preflight.script_reassign.reassigned_value`."""

@@ -158,4 +158,9 @@ def helper_written(idx: Any) -> set[str]:
             param = _param_at(fn, site.call, name)
             if param is not None:
                 out |= _written(fn, param)
+                from preflight.adapters.cliargs_override_option import sets_file_keys
+
+                opt = sets_file_keys(fn, param) if isinstance(fn, ast.FunctionDef) else None
+                if opt is not None:
+                    out.add(f"*{opt}")  # every key of the file option `opt` names (relora's check_args_torchrun_main)
     return out
