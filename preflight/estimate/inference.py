@@ -77,11 +77,19 @@ def _inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tupl
     def stage_transient(tokens: int, keys: int, h: int, width: int, heads: int,
                         head_dim: int) -> float:
         out: float = tokens * (mlp_live * width * ec + 2 * h * d.res + ec * (heads * head_dim))
+        if attention_kernel(inp) == "eager" and "softmax" in (inp.python_ops or ()):
+            # est87: a hand-written attention (the softmax in Python ops: the masked and shifted
+            # scores, exp and the quotient) without autograd: its score tensors die when the
+            # attention returns, before the MLP makes its own, so the layer's transient is the
+            # larger of the two; beside the scores the attention holds q, k and v
+            scores = ((tokens // max(keys, 1)) * heads * keys * keys
+                      * PO.softmax_live_nograd(ec, inp.precision.startswith("amp"), inp.device))
+            qkv = tokens * ec * (heads + 2 * PO.kv_heads(arch, heads)) * head_dim
+            return tokens * 2 * h * d.res + max(tokens * mlp_live * width * ec, qkv + scores)
         if attention_kernel(inp) == "eager":
-            # a softmax written in Python: the masked and shifted scores, exp and the quotient
-            peak = (PO.softmax_live_nograd(ec, inp.precision.startswith("amp"), inp.device)
-                    if "softmax" in (inp.python_ops or ()) else eager_softmax_peak(arch, ec))
-            out += (tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys * peak
+            # transformers' eager attention: summed with the MLP, as before est87 (its attention
+            # side beyond the scores, the 4D mask and q/k/v, is not charged; est87's replay)
+            out += (tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys * eager_softmax_peak(arch, ec)
         return out
 
     if family == "cnn":

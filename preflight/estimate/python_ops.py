@@ -57,3 +57,10 @@ def softmax_live_nograd(comp_bytes: float, autocast: bool, device: str) -> float
     """Bytes per score element alive at the Python softmax's peak without autograd."""
     scores, fp32ish = SOFTMAX_LIVE_SCORES
     return scores * comp_bytes + fp32ish * exp_bytes(comp_bytes, autocast, device)
+
+
+def kv_heads(arch: object, heads: int) -> int:
+    """Key/value heads of the layer whose query heads are ``heads`` (the model's own count when
+    the stage is the model's, else ``heads``)."""
+    kv = int(getattr(arch, "num_kv_heads", 0) or 0)
+    return kv if kv and heads == int(getattr(arch, "num_heads", 0) or 0) else heads
