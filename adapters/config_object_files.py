@@ -330,8 +330,15 @@ def helper_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
         if value is not None:
             value = unwrapped_return(value, shown, builder.m)  # ``return EasyDict(yaml.safe_load(f))``
         expr = path_expr(value, handles) if value is not None else None
-        if not (isinstance(expr, ast.Name) and expr.id == params[0]):
+        if isinstance(expr, ast.Name) and expr.id == params[0]:
+            continue
+        from preflight.adapters.config_object_helper_fn import joined_in_directory
+
+        joined = joined_in_directory(expr, params[0], bound, shown, builder.m) if expr is not None else None
+        if joined is None or len(returns) != 1:
             return None
+        # ``os.path.join(experiment_directory, "specs.json")`` with the call's argument for the parameter
+        return ast.Call(func=joined.func, args=[call.args[0], *joined.args[1:]], keywords=[])  # type: ignore[attr-defined]
     return call.args[0]
 
 

@@ -174,6 +174,13 @@ class _ObjReader(_Reader):
                 and len(node.left.elts) == 1 and isinstance(node.right, ast.Constant) \
                 and isinstance(node.right.value, int) and node.right.value > 0:
             return self.ev(node.left.elts[0], depth + 1)  # one value for each of n loaders (BLIP [bs]*3)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 3:
+            from preflight.adapters.config_object_getter import getter_call
+
+            read = getter_call(node, self.builder)  # ``get_spec_with_default(specs, "Key", 1)`` (DeepSDF)
+            if read is not None:
+                node = ast.Call(func=ast.Attribute(value=read.value, attr="get", ctx=ast.Load()),
+                                args=[read.slice], keywords=[])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
                 and 1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) \
                 and isinstance(node.args[0].value, str):

@@ -57,3 +57,38 @@ def unwrapped_return(value: ast.AST, shown: str, modules: Any) -> ast.AST:
         return value
     inner = unwrapped_load(value, lambda v: dict_wrapper(v, modules, tree))
     return inner if inner is not None else value
+
+
+def joined_in_directory(expr: ast.AST, param: str, bound: dict[str, list[ast.AST]], shown: str,
+                        modules: Any) -> Optional[ast.AST]:
+    """The file a helper loads from the directory its one parameter names: ``filename =
+    os.path.join(experiment_directory, specifications_filename)`` then ``return json.load(open(filename))``
+    with ``specifications_filename = "specs.json"`` a module-level literal of the helper's module
+    (facebookresearch/DeepSDF @ 48c19b8 ``deep_sdf/workspace.py:15,24-35``, called
+    ``specs = ws.load_experiment_specifications(experiment_directory)`` at ``train_deep_sdf.py:255`` with
+    ``-e examples/sofas``): the join, as ``[param, "specs.json"]`` parts (the parameter, then literals); None
+    for any other shape (a name bound twice, a part computed otherwise, a module name rebound)."""
+    if isinstance(expr, ast.Name) and len(bound.get(expr.id, [])) == 1:
+        expr = bound[expr.id][0]
+    if not (isinstance(expr, ast.Call) and not expr.keywords and len(expr.args) >= 2
+            and ast.unparse(expr.func) in ("os.path.join", "osp.join", "path.join")):
+        return None
+    first = expr.args[0]
+    if not (isinstance(first, ast.Name) and first.id == param):
+        return None
+    tree = next((t for s, _, t in modules.trees if s == shown), None)
+    literals: dict[str, list[Any]] = {}
+    for node in tree.body if tree is not None else []:
+        for target in node.targets if isinstance(node, ast.Assign) else []:
+            if isinstance(target, ast.Name):
+                literals.setdefault(target.id, []).append(node.value)
+    parts: list[ast.expr] = [first]
+    for arg in expr.args[1:]:
+        if isinstance(arg, ast.Name) and arg.id not in bound and len(literals.get(arg.id, [])) == 1:
+            arg = literals[arg.id][0]
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+            return None
+        parts.append(ast.Constant(value=arg.value))
+    return ast.Call(func=ast.Attribute(value=ast.Attribute(value=ast.Name(id="os", ctx=ast.Load()), attr="path",
+                                                           ctx=ast.Load()), attr="join", ctx=ast.Load()),
+                    args=parts, keywords=[])

@@ -362,7 +362,7 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
                             "medium")
 
 
-def per_rank_batch(pass_: Any, site: Any, expr: Optional[ast.AST], conf: str) -> None:
+def per_rank_batch(pass_: Any, site: Any, expr: Optional[ast.AST], conf: str, micro: bool = True) -> Optional[int]:
     """``DataLoader(batch_size=int(args.global_batch_size // dist.get_world_size()))`` (DiT
     ``train.py:174``): the numerator is the global batch, and with the launch line's process
     count the per-rank batch is their quotient (medium: the launch line's count is the world). A name
@@ -379,20 +379,23 @@ def per_rank_batch(pass_: Any, site: Any, expr: Optional[ast.AST], conf: str) ->
 
     if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.FloorDiv, ast.Div))
             and is_world_size(expr.right, pass_.idx)):
-        return
+        return None
     total = pass_.value(expr.left)
     if total is None or not isinstance(total.value, int) or isinstance(total.value, bool) or total.value < 1:
-        return
+        return None
     what = f"{site.label}(batch_size={ast.unparse(expr) if hasattr(ast, 'unparse') else '...'})"
     pass_.put("batch.global", total, site, f"{what}: the batch over all ranks", conf)
     from preflight.adapters.launchers import parse_launch
 
     argv = pass_.project.argv
     procs = parse_launch(argv).total_procs if argv else None
-    if procs and total.value % procs == 0:
+    if not (procs and total.value % procs == 0):
+        return None
+    if micro:  # else the loader's batch is split into rounds (loader_split.py): only the quotient is asked
         pass_.add("batch.micro", total.value // procs,
                   pass_.src(site.call, f"{what}: {total.value} // {procs} processes of the launch line", "derived"),
                   "medium")
+    return int(total.value // procs)
 
 
 def sampler_batch(pass_: Any, site: Any, conf: str) -> None:

@@ -265,7 +265,9 @@ class _OptimDataPass(_ModelPass):
             spread = any(k.arg is None for k in site.call.keywords)
             if site.kwarg("batch_sampler") is None:
                 expr = site.arg(1, "batch_size")
-                if expr is None and spread:
+                if expr is not None and self._split_into_rounds(site, expr, conf):
+                    pass  # the loop runs the loader's batch in rounds: not the micro batch (loader_split.py)
+                elif expr is None and spread:
                     pass
                 elif expr is None and not default_is_alternative(self.idx, site, chosen):
                     self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1",
@@ -296,6 +298,21 @@ class _OptimDataPass(_ModelPass):
                     if resolved is not None:
                         self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
             self.sampler(site, conf)
+
+    def _split_into_rounds(self, site: CallSite, expr: ast.AST, conf: str) -> bool:
+        from preflight.adapters.loader_split import split_parameter, split_rounds
+
+        tree = getattr(self.script, "tree", None)
+        if not isinstance(tree, ast.Module) or split_parameter(tree, site.function, expr) is None:
+            return False
+        resolved = self.value(expr)
+        if resolved is not None:
+            batch = resolved.value if isinstance(resolved.value, int) and not isinstance(resolved.value, bool) else None
+        else:
+            from preflight.adapters.pytorch_local import per_rank_batch
+
+            batch = per_rank_batch(self, site, expr, conf, micro=False)
+        return split_rounds(self, site, batch, expr)
 
     def dataset_batches(self, site: CallSite, conf: str) -> None:
         """``DataLoader(dataset, batch_size=None)``: no automatic batching, each item of the

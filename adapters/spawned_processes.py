@@ -16,7 +16,9 @@ whose ``def launch(main_func, num_gpus_per_machine, num_machines=1, ...)`` has t
 reached from the entry point: E processes on each of M machines (facebookresearch/detectron2 @
 02b5c4e ``tools/lazyconfig_train_net.py:130-136`` ``launch(main, args.num_gpus,
 num_machines=args.num_machines, ...)`` with ``--num-gpus 8``; ``detectron2/engine/launch.py:27-60``
-spawns ``num_gpus_per_machine`` workers when the world is larger than one).
+spawns ``num_gpus_per_machine`` workers when the world is larger than one); also a project's
+``def launch(fn, n_gpu_per_machine, n_machine=1, ...)`` around ``mp.spawn`` (rosinality/vq-vae-2-pytorch
+@ ef5f67c ``distributed/launch.py:22-46``, ``dist.launch(main, args.n_gpu, 1, 0, ...)`` at train_vqvae.py:152).
 """
 
 from __future__ import annotations
@@ -102,22 +104,25 @@ def detectron2_launch(project: Project, script: ParsedPython, line: str,
         qualified = site.qualified or ""
         if not qualified.endswith(".launch") or idx.runs(site) is False:
             continue
+        per_name, nodes_name = "num_gpus_per_machine", "num_machines"
         if "detectron2" not in qualified:
-            from preflight.adapters.launch_signature import project_launch
+            from preflight.adapters.launch_signature import launch_parameters
 
-            if not project_launch(qualified, script.source.path):
+            names = launch_parameters(qualified, script.source.path)
+            if names is None:
                 continue
-        expr = site.kwarg("num_gpus_per_machine") or (site.call.args[1] if len(site.call.args) > 1 else None)
+            per_name, nodes_name = names
+        expr = site.kwarg(per_name) or (site.call.args[1] if len(site.call.args) > 1 else None)
         got = _option(idx, expr)
         count = got.value if got is not None else _library_option(project, script, idx, expr)
-        nodes_expr = site.kwarg("num_machines") or (site.call.args[2] if len(site.call.args) > 2 else None)
+        nodes_expr = site.kwarg(nodes_name) or (site.call.args[2] if len(site.call.args) > 2 else None)
         nodes_got = _option(idx, nodes_expr)
         nodes = nodes_got.value if nodes_got is not None else (
             1 if nodes_expr is None else _library_option(project, script, idx, nodes_expr))
         if not (isinstance(count, int) and isinstance(nodes, int)) or isinstance(count, bool) \
                 or isinstance(nodes, bool) or count < 1 or nodes < 1:
             return True  # processes started, their count not known: not one process either
-        detail = (f"{site.label}(num_gpus_per_machine={ast.unparse(expr) if expr is not None else '?'}) = "
+        detail = (f"{site.label}({per_name}={ast.unparse(expr) if expr is not None else '?'}) = "
                   f"{count} processes on each of {nodes} machine(s) ({script.source.display}:{site.call.lineno}; "
                   f"launch line: {line})")
         add("dist.world_size", count * nodes, Source("derived", None, None, "num_gpus_per_machine", detail), "medium")
