@@ -61,6 +61,8 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
         return
     if _trainer_default_collator(plan, files):
         return
+    if _collate_fn_pads(plan, files):
+        return
     for shown, _text, tree in files:
         found = _collator(tree) if tree is not None else None
         if found is None:
@@ -77,6 +79,45 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
                         f"{name}.__call__ pads each batch with torch.nn.utils.rnn.pad_sequence to its longest sample"),
                  "medium", adapter="derive")
         return
+
+
+def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[ast.Module]]]) -> bool:
+    """``DataLoader(..., collate_fn=dataset.collate_fn)`` (or ``collate_fn=collate``) whose function, the
+    one function or method of that name in the files read, pads with ``pad_sequence``: OpenLMLab/MOSS
+    @ c810e0b ``finetune_moss.py:113-122,202`` (``SFTDataset.collate_fn`` pads input ids, masks and
+    labels to the batch's longest), the ``def collate_fn(batch): ... pad_sequence(...)`` of many scripts.
+    Two definitions of the name, or one that does not pad, state nothing."""
+    for shown, _text, tree in files:
+        if tree is None or not shown:
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and (dotted_name(node.func) or "").rsplit(".", 1)[-1] == "DataLoader"):
+                continue
+            given = next((kw.value for kw in node.keywords if kw.arg == "collate_fn"), None)
+            fname = given.id if isinstance(given, ast.Name) else given.attr if isinstance(given, ast.Attribute) \
+                else None
+            if fname is None:
+                continue
+            defs: list[tuple[ast.FunctionDef, set[str]]] = []
+            for _s, _t, other in files:
+                if other is None:
+                    continue
+                imported = {a.asname or a.name for n in ast.walk(other) if isinstance(n, ast.ImportFrom)
+                            and n.module == "torch.nn.utils.rnn" for a in n.names}
+                defs.extend((f, imported) for f in ast.walk(other)
+                            if isinstance(f, ast.FunctionDef) and f.name == fname)
+            if len(defs) != 1:
+                continue
+            line = _pads(*defs[0])
+            if line is None:
+                continue
+            plan.add("data.padding", "dynamic",
+                     Source("code", shown, node.lineno, "collate_fn",
+                            f"DataLoader(collate_fn={dotted_name(given) if given is not None else fname}): {fname} pads each batch with "
+                            f"torch.nn.utils.rnn.pad_sequence to its longest sample (line {line})"),
+                     "medium", adapter="derive")
+            return True
+    return False
 
 
 # a tokenizer call or a hand-made list padded (every row the same length before the collator sees it)

@@ -91,6 +91,9 @@ from preflight.adapters_api import Project, ScratchAdapter
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 
+_CKPT_KWARGS = ("use_checkpoint", "with_cp", "gradient_checkpointing", "use_gradient_checkpointing",
+                "grad_checkpointing")
+
 
 @register_adapter
 class ConfigObjectAdapter(ScratchAdapter):
@@ -362,6 +365,15 @@ class ConfigObjectAdapter(ScratchAdapter):
                         and not isinstance(got.value, bool) and got.value >= 0:
                     self._leaf_fact(plan, combined, "data.num_workers", got.value, got.path,
                                     f"{'.'.join(got.path)} given to a data loader as num_workers ({shown}:{call.lineno})")
+            elif kw.arg in _CKPT_KWARGS and "loader" not in name.lower() and name[:1].isupper():
+                # a model class built with its checkpointing switch from the config: Swin-style
+                # ``SwinTransformer(use_checkpoint=config.TRAIN.USE_CHECKPOINT)`` (microsoft/Swin-Transformer
+                # models/build.py), mmcv's ``with_cp`` (OpenGVLab/InternImage @ 31c962d
+                # classification/models/build.py:24 ``InternImage(..., with_cp=config.TRAIN.USE_CHECKPOINT)``)
+                got = reader.ev(kw.value)
+                if got is not None and got.path is not None and isinstance(got.value, bool):
+                    self._leaf_fact(plan, combined, "memory.gradient_checkpointing", got.value, got.path,
+                                    f"{'.'.join(got.path)} given to {name}(...) as {kw.arg} ({shown}:{call.lineno})")
             elif kw.arg == "sharding_strategy" and name in ("FSDP", "FullyShardedDataParallel"):
                 got = reader.ev(kw.value)
                 if got is not None and got.path is not None and isinstance(got.value, Enum):

@@ -31,6 +31,7 @@ class _FeaturePass(_PrecisionPass):
         self.implementation()
         self.load_placement()
         self.checkpointing_off()
+        self.checkpointing_attribute()
         self.compile_off()
         for site in self.calls:
             name = site.name or ""
@@ -82,6 +83,40 @@ class _FeaturePass(_PrecisionPass):
                 self.add("dist.fsdp_unsharded_grad_accum", True,
                          self.src(site.call, f"{site.label}(...): gradients accumulate without the sync"),
                          self.conf(site))
+
+    def checkpointing_attribute(self) -> None:
+        """``model.transformer.gradient_checkpointing = True``: the flag that transformers' (and diffusers')
+        ``gradient_checkpointing_enable()`` sets on the backbone, set by hand on a loaded model
+        (OpenLMLab/MOSS finetune_moss.py:182 @ c810e0b, after ``AutoModelForCausalLM.from_pretrained``;
+        the same line in MOSS's forks, ``base_lm.transformer.gradient_checkpointing = True`` on a GPT-2,
+        ``model.model.gradient_checkpointing = True`` on a Llama). Only an unconditional statement of the
+        module or of a top-level function, whose target is an attribute chain of at least two parts on a
+        model's name (not ``self``, not a config or options object) and whose value is the constant True;
+        medium (the forward honours the flag only in training mode)."""
+        tree = self.script.tree
+        if not isinstance(tree, ast.Module):
+            return
+        bodies = [tree.body] + [n.body for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for body in bodies:
+            for stmt in body:
+                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                        and isinstance(stmt.value, ast.Constant) and stmt.value.value is True):
+                    continue
+                target = stmt.targets[0]
+                if not (isinstance(target, ast.Attribute) and target.attr == "gradient_checkpointing"
+                        and isinstance(target.value, ast.Attribute)):
+                    continue
+                text = dotted_name(target.value) or ""
+                parts = text.split(".")
+                root = parts[0] if parts else ""
+                if not root or root == "self" or any(p.lower() in ("config", "args", "cfg", "opt", "hparams")
+                                                     or p.lower().endswith("config") for p in parts):
+                    continue
+                if root in self.model_names or "model" in root.lower():
+                    self.add("memory.gradient_checkpointing", True,
+                             self.src(stmt, f"{text}.gradient_checkpointing = True: the backbone's checkpointing "
+                                      "flag set by hand"), "medium")
+                    return
 
     def compile_scope(self, site: CallSite) -> None:
         """``compile.loss_inside``: whether the loss runs inside the compiled region. True when
