@@ -313,6 +313,7 @@ JOB = {
     "PF144": "plan.pf144_zero3_ema_of_partitioned_parameters",
     "PF158": "plan.pf158_hydra_override_key_starts_with_digit",
     "PF159": "plan.pf159_hydra_sweep_dir_reads_hydra_resolver",
+    "PF160": "plan.pf160_hydra_compose_reads_hydra_resolver",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
     "PF191": "plan.pf191_hydra_env_set_interpolates_task_config",
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
