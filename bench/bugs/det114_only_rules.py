@@ -1,7 +1,7 @@
 """det114: PF435 (plateau scheduler bound to ``self.attr``), PF568 (unpinned / capped Lightning requirements, the
 1.8 removal of ``on_epoch_start``/``on_epoch_end``), PF158 (a Hydra override key starting with a digit), PF159
 (a multirun sweep folder reaching ``${hydra:...}``) and PF160 (a Compose-API config read at a ``${hydra:...}``
-key) run alone over the bug/fix/tricky-correct variants of the bug sets whose text holds their gate (the
+key) and PF161 (parameter-group dicts stored in a LazyConfig) run alone over the bug/fix/tricky-correct variants of the bug sets whose text holds their gate (the
 det97_only_rules.py machinery with det114's gates). A finding on a fix variant or a ``kind: correct`` case is a
 twin or tricky-correct program a rule flags.
 
@@ -23,6 +23,7 @@ GATES = {
     "PF158": lambda t, f: "hydra" in t and _digit_override(t),
     "PF159": lambda t, f: "${hydra:" in t and "sweep" in t,
     "PF160": lambda t, f: "compose" in t and "initialize" in t and "${hydra:" in t,
+    "PF161": lambda t, f: "LazyConfig" in t and ".params" in t,
 }
 
 
@@ -34,7 +35,7 @@ def _digit_override(text: str) -> bool:
                tok.startswith(("~", "'~")))
 
 
-DET114 = ("PF435", "PF568", "PF158", "PF159", "PF160")
+DET114 = ("PF435", "PF568", "PF158", "PF159", "PF160", "PF161")
 
 
 if __name__ == "__main__":

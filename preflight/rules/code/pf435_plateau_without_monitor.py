@@ -86,7 +86,9 @@ class PlateauWithoutMonitor(Rule):
 A LightningModule's `configure_optimizers` returns a `ReduceLROnPlateau`
 scheduler and no `"monitor"` key says which logged metric it watches:
 `return [opt], [plateau]`, `{"optimizer": opt, "lr_scheduler": plateau}`, or
-`{"optimizer": opt, "lr_scheduler": {"scheduler": plateau}}`.
+`{"optimizer": opt, "lr_scheduler": {"scheduler": plateau}}`. The scheduler may be bound
+to a local name or to `self.<attr>` in the method (`return [self.optimizer], [self.scheduler]`,
+A-Hackers-AI-Voice-Assistant issue 54).
 
 ## Why it matters
 
