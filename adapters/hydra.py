@@ -94,12 +94,14 @@ class HydraAdapter(Adapter):
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         from preflight.adapters.hydra_added_keys import plan_compositions
         from preflight.adapters.hydra_config_store import stored_name
-        from preflight.adapters.hydra_failures import job_failure
+        from preflight.adapters.hydra_failures import digit_key_failure, job_failure
 
         for app, result in zip(find_apps(project), plan_compositions(project)):
             if isinstance(result, FileError):
                 if job_failure(project, app, result.message) is not None:
                     continue  # a bug of the job's configs or launch line: the plan rule PF216 reports it
+                if digit_key_failure(project, result.message):
+                    continue  # a launch-line key Hydra's override grammar cannot parse: PF158 reports it
                 if _config_store_entry(app, result.message) or stored_name(project, result.message):
                     # a defaults entry the script registers in Hydra's ConfigStore (a structured config,
                     # codebyzeb/BabyLM train.py:29-30 ``cs.store(name="base_config", node=BabyLMConfig)``):

@@ -132,3 +132,30 @@ def _is_sweep(token: str) -> bool:
     key, eq, value = token.partition("=")
     return bool(eq) and not key.startswith("-") and (("," in value and not value.startswith(("[", "{", "'", '"')))
                                                      or value.startswith(("range(", "choice(", "interval(", "glob(")))
+
+
+# hydra/grammar/OverrideLexer.g4 (1.1-1.3): ID: (CHAR|'_') (CHAR|DIGIT|'_'|'-')*;
+# INT_UNSIGNED: '0' | [1-9] (('_')? DIGIT)*; DOT_PATH: (ID | INT_UNSIGNED) ('.' (ID | INT_UNSIGNED))+
+_INT_KEY = re.compile(r"(?:0|[1-9](?:_?\d)*)\Z")
+
+
+def digit_key_segment(token: str) -> Optional[str]:
+    """The key segment of a launch-line override that starts with a digit but is not a plain list index
+    (``~transform.20s_labels``: Hydra issue 2674), or None."""
+    token = token.strip("'\"")
+    if token.startswith("-"):
+        return None
+    key = token.split("=", 1)[0] if "=" in token else token if token.startswith("~") else None
+    if key is None:
+        return None
+    for segment in re.split(r"[./]", key.lstrip("~+").split("@", 1)[0]):
+        if segment[:1].isdigit() and not _INT_KEY.match(segment):
+            return segment
+    return None
+
+
+def digit_key_failure(project: Any, message: str) -> bool:
+    """A composition stopped by Hydra's override parser on a launch-line key that starts with a digit: a bug
+    of the job's launch line (PF158 reports it), not an input preflight could not read."""
+    return "OverrideParseException" in message and any(
+        digit_key_segment(tok) is not None for tok in getattr(project, "argv", ()) or ())

@@ -94,7 +94,8 @@ MODULE = """\
 
 @pytest.mark.parametrize("requirement, flagged", [
     ("pytorch-lightning>=2.0", True), ("pytorch-lightning==2.1.3", True), ("lightning>=2.1", True),
-    ("pytorch-lightning==1.9.5", False), ("pytorch-lightning", False)])
+    ("pytorch-lightning==1.9.5", False), ("pytorch-lightning", True),
+    ("pytorch-lightning>=1.6,<2.0", False)])
 def test_the_removed_epoch_end_hook_is_judged_by_the_declared_lightning(cli, tmp_path, requirement, flagged):
     write(tmp_path, "model.py", MODULE)
     write(tmp_path, "requirements.txt", f"torch>=2.0\n{requirement}\n")

@@ -30,6 +30,7 @@ NEEDS = {
     "PF147": ('shuffle',),
     "PF150": ('strict', 'DataParallel', '.module.state_dict'),
     "PF151": ('compose', 'override'),
+    "PF161": ('LazyConfig', '.params'),
     "PF170": ('DataLoader',),
     "PF171": ('"best"', "'best'"),
     "PF180": ('metric_for_best_model',),

@@ -47,9 +47,50 @@ PF435_BAD = [
 
     trainer = pl.Trainer(max_epochs=200, min_epochs=1)
 """),
+    # held-out-43, A-Hackers-AI-Voice-Assistant issue 54 (neuralnet/train.py): the optimizer and the plateau
+    # scheduler kept on `self` and returned in the list form
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from torch import optim
+
+
+    class SpeechModule(pl.LightningModule):
+        def configure_optimizers(self):
+            self.optimizer = optim.AdamW(self.model.parameters(), 1e-3)
+            self.scheduler = optim.lr_scheduler.ReduceLROnPlateau(self.optimizer, mode="min", factor=0.50, patience=6)
+            return [self.optimizer], [self.scheduler]  # error: PF435
+"""),
 ]
 
 PF435_GOOD = [
+    # det114: the same `self.scheduler` handed over with its monitor (the issue's fix)
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from torch import optim
+
+
+    class SpeechModule(pl.LightningModule):
+        def configure_optimizers(self):
+            self.optimizer = optim.AdamW(self.model.parameters(), 1e-3)
+            self.scheduler = optim.lr_scheduler.ReduceLROnPlateau(self.optimizer, mode="min", factor=0.50, patience=6)
+            return {"optimizer": self.optimizer,
+                    "lr_scheduler": {"scheduler": self.scheduler, "monitor": "val_loss"}}
+"""),
+    # tricky-correct (det114): `self.scheduler` rebound in the method to a step scheduler before it is returned;
+    # which one is handed over is not known, so nothing is said
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from torch import optim
+
+
+    class SpeechModule(pl.LightningModule):
+        def configure_optimizers(self):
+            self.optimizer = optim.AdamW(self.model.parameters(), 1e-3)
+            self.scheduler = optim.lr_scheduler.ReduceLROnPlateau(self.optimizer)
+            if self.hparams.step_lr:
+                self.scheduler = optim.lr_scheduler.StepLR(self.optimizer, 10)
+            return [self.optimizer], [self.scheduler]
+"""),
     # the fix
     _MODULE.format(ret='        return {"optimizer": optimizer, "lr_scheduler": {"scheduler": scheduler, '
                        '"monitor": "val/loss"}}'),

@@ -31,6 +31,16 @@ def _keys(d: ast.Dict) -> Optional[dict[str, ast.expr]]:
 _PRE_0_9_TRAINER_KWARGS = frozenset({"max_nb_epochs", "min_nb_epochs"})
 
 
+def _bound_name(target: ast.expr) -> Optional[str]:
+    """``name`` or ``self.attr`` (det114: held-out-43's A-Hackers-AI-Voice-Assistant issue 54 binds the
+    plateau scheduler to ``self.scheduler`` and returns ``[self.optimizer], [self.scheduler]``)."""
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        return f"self.{target.attr}"
+    return None
+
+
 def _lightning_aliases(ctx: FileContext) -> set[str]:
     out: set[str] = set()
     for node in ctx.nodes(ast.Import):
@@ -76,7 +86,9 @@ class PlateauWithoutMonitor(Rule):
 A LightningModule's `configure_optimizers` returns a `ReduceLROnPlateau`
 scheduler and no `"monitor"` key says which logged metric it watches:
 `return [opt], [plateau]`, `{"optimizer": opt, "lr_scheduler": plateau}`, or
-`{"optimizer": opt, "lr_scheduler": {"scheduler": plateau}}`.
+`{"optimizer": opt, "lr_scheduler": {"scheduler": plateau}}`. The scheduler may be bound
+to a local name or to `self.<attr>` in the method (`return [self.optimizer], [self.scheduler]`,
+A-Hackers-AI-Voice-Assistant issue 54).
 
 ## Why it matters
 
@@ -146,16 +158,18 @@ naming a metric the module logs with `self.log`.
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
-                    if isinstance(t, ast.Name):
-                        bound[t.id] = bound.get(t.id, 0) + 1
+                    name = _bound_name(t)
+                    if name is not None:
+                        bound[name] = bound.get(name, 0) + 1
                         if isinstance(node.value, ast.Call) and call_last(node.value) == "ReduceLROnPlateau":
-                            out[t.id] = node.value
+                            out[name] = node.value
             elif isinstance(node, ast.Call) and call_last(node) == "ReduceLROnPlateau":
                 out.setdefault(ast.unparse(node), node)
         return {k: v for k, v in out.items() if bound.get(k, 1) == 1}
 
     def _is_plateau(self, node: ast.AST, plateaus: dict[str, ast.Call]) -> Optional[str]:
-        key = node.id if isinstance(node, ast.Name) else ast.unparse(node) if isinstance(node, ast.Call) else None
+        key = _bound_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else \
+            ast.unparse(node) if isinstance(node, ast.Call) else None
         return key if key is not None and key in plateaus else None
 
     def _missing(self, value: ast.expr, plateaus: dict[str, ast.Call]) -> Optional[str]:

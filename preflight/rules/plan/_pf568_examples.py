@@ -47,9 +47,88 @@ pytorch-lightning>=2.0
     # --- requirements.txt
     lightning==2.2.1
 """),
+    # held-out-43, RAVE issue 219 (rave/model.py): the requirements list pytorch_lightning with no version,
+    # so a fresh install gets 2.x
+    _MODULE.format(pin="  # error: PF568", **_OLD) + """\
+# --- requirements.txt
+torch>=1.13
+torchaudio
+pytorch_lightning
+gin-config
+""",
+    # held-out-43, CTCNet issue 8 (look2hear/system/av_litmodule.py): on_epoch_end, removed in 1.8, with a range
+    # capped at 2.0 that installs 1.9
+    textwrap.dedent("""
+    # --- look2hear/system/av_litmodule.py
+    import pytorch_lightning as pl
+    import torch
+
+
+    class AudioVisualLightningModule(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            self.validation_step_outputs.append(self.loss_func(self(batch[0]), batch[1]))
+
+        def on_epoch_end(self):  # error: PF568
+            self.log("val_loss", torch.stack(self.validation_step_outputs).mean(), sync_dist=True)
+            self.validation_step_outputs.clear()
+    # --- requirements.txt
+    pytorch-lightning>=1.7,<2.0
+    torch==1.13.1
+"""),
 ]
 
 PF568_GOOD = [
+    # det114: the RAVE fix, pytorch_lightning pinned to 1.9.0
+    _MODULE.format(pin="", **_OLD) + """\
+# --- requirements.txt
+torch>=1.13
+pytorch_lightning==1.9.0
+""",
+    # the CTCNet fix: on_validation_epoch_end under the same range
+    textwrap.dedent("""
+    # --- av_litmodule.py
+    import pytorch_lightning as pl
+    import torch
+
+
+    class AudioVisualLightningModule(pl.LightningModule):
+        def on_validation_epoch_end(self):
+            self.log("val_loss", torch.stack(self.validation_step_outputs).mean(), sync_dist=True)
+            self.validation_step_outputs.clear()
+    # --- requirements.txt
+    pytorch-lightning>=1.7,<2.0
+"""),
+    # tricky-correct (det114): on_epoch_end with a range capped below 1.8 (1.7.x still calls it)
+    textwrap.dedent("""
+    # --- av_litmodule.py
+    import pytorch_lightning as pl
+
+
+    class AudioVisualLightningModule(pl.LightningModule):
+        def on_epoch_end(self):
+            self.log("lr", self.optimizer.param_groups[0]["lr"])
+    # --- requirements.txt
+    pytorch-lightning>=1.6,<1.8
+"""),
+    # tricky-correct (det114): Lightning unpinned but torch pinned to 1.10, which Lightning 2.0 (torch>=1.11)
+    # does not accept: pip resolves a 1.x Lightning that still calls validation_epoch_end
+    _MODULE.format(pin="", **_OLD) + """\
+# --- requirements.txt
+torch==1.10.2
+pytorch-lightning
+""",
+    # tricky-correct (det114): on_epoch_end on a Callback, not the module (a 1.x callback hook)
+    textwrap.dedent("""
+    # --- callbacks.py
+    import pytorch_lightning as pl
+
+
+    class Printer(pl.Callback):
+        def on_epoch_end(self, trainer, pl_module):
+            print(trainer.current_epoch)
+    # --- requirements.txt
+    pytorch-lightning>=1.7,<1.8
+"""),
     # the fix: the Lightning 2 hook
     _MODULE.format(**_NEW) + """\
 # --- requirements.txt
