@@ -140,7 +140,7 @@ intervals), or bound the run by `max_epochs`.
                 if kw is None:
                     continue
                 per_batch = len(steps)
-                budget = kw.value.value if isinstance(kw.value, ast.Constant) else 0
+                budget = kw.value.value if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, int) else 0
                 names = ", ".join(f"`{ast.unparse(s.func)}()`" for s in steps)
                 yield pctx.code_finding(
                     self, script, kw.value,
