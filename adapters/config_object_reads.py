@@ -65,6 +65,7 @@ from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_model_table import table_count
 from preflight.adapters.config_object_name_builder import name_builder_count
 from preflight.adapters.config_object_per_rank import per_rank_loader
+from preflight.adapters.config_object_registry import registry_count
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
 from preflight.adapters.config_object_sacred import sacred_roots
@@ -251,7 +252,8 @@ class ConfigObjectAdapter(ScratchAdapter):
                             or table_count(node, fn, parents, reader, modules,  # config_object_model_table.py
                                            partial(_runs, parents=parents, reader=reader)) \
                             or name_builder_count(node, fn, modules, reader,  # config_object_name_builder.py
-                                                  partial(_runs, parents=parents, reader=reader))
+                                                  partial(_runs, parents=parents, reader=reader)) \
+                            or registry_count(node, fn, parents, reader, modules, shown)  # config_object_registry
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                             named = model_name_key(node, reader)
