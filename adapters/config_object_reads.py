@@ -64,7 +64,8 @@ from preflight.adapters.config_object_mlc import mlc_roots
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_model_table import table_count
 from preflight.adapters.config_object_name_builder import name_builder_count
-from preflight.adapters.config_object_per_rank import per_rank_loader
+from preflight.adapters.config_object_per_rank import per_rank_loader, split_loader
+from preflight.adapters.config_object_registry import registry_count
 from preflight.adapters.config_object_rewrites import raw_options as _raw_options
 from preflight.adapters.config_object_roots import _roots
 from preflight.adapters.config_object_sacred import sacred_roots
@@ -247,6 +248,7 @@ class ConfigObjectAdapter(ScratchAdapter):
                         per_rank = per_rank_loader(node, reader, shown, project.argv)  # config_object_per_rank.py
                         if per_rank is not None:
                             self._leaf_fact(plan, combined, *per_rank)
+                        split_loader(node, reader, shown, trees.get(shown), project)  # divided in split_micro
                         counted = model_count(node, fn, nodes, parents, reader, modules,
                                               partial(_runs, parents=parents, reader=reader)) \
                             or whole_count(node, fn, modules, reader, nodes, parents,
@@ -254,7 +256,8 @@ class ConfigObjectAdapter(ScratchAdapter):
                             or table_count(node, fn, parents, reader, modules,  # config_object_model_table.py
                                            partial(_runs, parents=parents, reader=reader)) \
                             or name_builder_count(node, fn, modules, reader,  # config_object_name_builder.py
-                                                  partial(_runs, parents=parents, reader=reader))
+                                                  partial(_runs, parents=parents, reader=reader)) \
+                            or registry_count(node, fn, parents, reader, modules, shown)  # config_object_registry
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                             named = model_name_key(node, reader)

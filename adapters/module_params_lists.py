@@ -31,7 +31,7 @@ import ast
 from typing import Any
 
 from preflight.adapters.module_params import _Unknown
-from preflight.adapters.module_params_values import _Mod
+from preflight.adapters.module_params_values import _holds_module, _Mod
 
 #: the fact an empty ``nn.ModuleList()`` / ``nn.Sequential()`` carries while nothing is in it
 EMPTY = "empty_list"
@@ -75,6 +75,16 @@ def local_list_append(frame: Any, call: ast.Call) -> bool:
             # a plain list of sizes kept on ``self`` (raoyongming/HorNet ``hornet.py:48-49``: ``self.dims =
             # [dim // 2 ** i for i in range(order)]; self.dims.reverse()``), reversed in place
             frame.attrs[func.value.attr] = type(holder)(holder[::-1])
+            return True
+        if func.attr == "append" and isinstance(holder, (list, tuple)) and not _holds_module(holder) \
+                and len(call.args) == 1 and not call.keywords:
+            # a plain list of sizes kept on ``self`` and filled in the loop that builds the layers
+            # (microsoft/FocalNet ``classification/focalnet.py:56-66``: ``self.kernel_sizes = []`` ...
+            # ``self.kernel_sizes.append(kernel_size)``): a new list, so a module never lands in it
+            added = frame.soft(call.args[0])
+            if _holds_module(added):
+                raise _Unknown("a module appended to a plain list")
+            frame.attrs[func.value.attr] = type(holder)((*holder, added))
             return True
         return False
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
