@@ -218,20 +218,14 @@ def _option(args: list[str], *names: str) -> Optional[str]:
     return None
 
 
-def _library_count(project: Project, script: ParsedPython, dest: str) -> Optional[int]:
-    """``--num-gpus``/``--num-machines`` of detectron2's ``default_argument_parser`` (its declaration in
-    :mod:`preflight.library_parsers`, which the index adds to the script's options): the launch line's
-    value, else the declared default; None when not a positive count or not such a parser's option."""
-    idx = project.index(script)
-    got = idx.argument(dest) if idx.arguments.get(dest) else None
-    value = got.value if got is not None else None
+def _library_count(args: list[str], dest: str) -> Optional[int]:
+    """``--num-gpus``/``--num-machines`` of detectron2's ``default_argument_parser`` as
+    :func:`preflight.library_parsers.library_option` reads them (the launch line's value, else the declared
+    default 1); None when not a positive count."""
+    from preflight.library_parsers import library_option
+
+    value = library_option("detectron2.engine.default_argument_parser", dest, args)
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
-
-
-def _count(text: Optional[str], default: int) -> Optional[int]:
-    if text is None:
-        return default
-    return int(text) if text.isdigit() and int(text) > 0 else None
 
 
 def _overrides(args: list[str]) -> list[tuple[tuple[str, ...], Any]]:
@@ -313,7 +307,7 @@ class LazyConfigAdapter(Adapter):
         ns = cfg.ns
         world = None
         if "default_argument_parser" in text:
-            gpus, machines = _library_count(project, script, "num_gpus"), _library_count(project, script, "num_machines")
+            gpus, machines = _library_count(args, "num_gpus"), _library_count(args, "num_machines")
             world = gpus * machines if gpus and machines else None
         train = ("dataloader", "train")
         loader = _get(ns, *train)
