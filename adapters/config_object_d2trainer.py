@@ -28,8 +28,6 @@ import ast
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.adapters.lazyconfig import _count, _option
-
 from preflight.analysis.syntax import dotted_name
 
 _DEFAULTS = {("DATALOADER", "NUM_WORKERS"): 4, ("SOLVER", "AMP", "ENABLED"): False}
@@ -90,8 +88,12 @@ def _world(modules: Any, argv: Optional[list[str]]) -> Optional[int]:
     if not argv or not {"default_argument_parser", "launch"} <= called \
             or not _from_detectron2(entry, "default_argument_parser", path):
         return None
-    gpus, machines = _count(_option(argv, "--num-gpus"), 1), _count(_option(argv, "--num-machines"), 1)
-    return gpus * machines if gpus and machines else None
+    from preflight.library_parsers import library_option
+
+    counts = [library_option("detectron2.engine.default_argument_parser", d, argv) for d in ("num_gpus", "num_machines")]
+    if all(isinstance(c, int) and not isinstance(c, bool) and c > 0 for c in counts):
+        return counts[0] * counts[1]
+    return None
 
 
 def _reads_crop(modules: Any) -> bool:

@@ -218,10 +218,14 @@ def _option(args: list[str], *names: str) -> Optional[str]:
     return None
 
 
-def _count(text: Optional[str], default: int) -> Optional[int]:
-    if text is None:
-        return default
-    return int(text) if text.isdigit() and int(text) > 0 else None
+def _library_count(args: list[str], dest: str) -> Optional[int]:
+    """``--num-gpus``/``--num-machines`` of detectron2's ``default_argument_parser`` as
+    :func:`preflight.library_parsers.library_option` reads them (the launch line's value, else the declared
+    default 1); None when not a positive count."""
+    from preflight.library_parsers import library_option
+
+    value = library_option("detectron2.engine.default_argument_parser", dest, args)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def _overrides(args: list[str]) -> list[tuple[tuple[str, ...], Any]]:
@@ -303,7 +307,7 @@ class LazyConfigAdapter(Adapter):
         ns = cfg.ns
         world = None
         if "default_argument_parser" in text:
-            gpus, machines = _count(_option(args, "--num-gpus"), 1), _count(_option(args, "--num-machines"), 1)
+            gpus, machines = _library_count(args, "num_gpus"), _library_count(args, "num_machines")
             world = gpus * machines if gpus and machines else None
         train = ("dataloader", "train")
         loader = _get(ns, *train)

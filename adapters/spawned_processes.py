@@ -114,11 +114,10 @@ def detectron2_launch(project: Project, script: ParsedPython, line: str,
             per_name, nodes_name = names
         expr = site.kwarg(per_name) or (site.call.args[1] if len(site.call.args) > 1 else None)
         got = _option(idx, expr)
-        count = got.value if got is not None else _library_option(project, script, idx, expr)
+        count = got.value if got is not None else None
         nodes_expr = site.kwarg(nodes_name) or (site.call.args[2] if len(site.call.args) > 2 else None)
         nodes_got = _option(idx, nodes_expr)
-        nodes = nodes_got.value if nodes_got is not None else (
-            1 if nodes_expr is None else _library_option(project, script, idx, nodes_expr))
+        nodes = nodes_got.value if nodes_got is not None else (1 if nodes_expr is None else None)
         if not (isinstance(count, int) and isinstance(nodes, int)) or isinstance(count, bool) \
                 or isinstance(nodes, bool) or count < 1 or nodes < 1:
             return True  # processes started, their count not known: not one process either
@@ -168,47 +167,39 @@ def _process_loop(project: Project, script: ParsedPython, line: str,
 def _option(idx: Any, expr: Any) -> Any:
     """The value of ``expr``; for ``args.X`` where ``args`` holds only ``<parser>.parse_args()``
     results or parameters (detectron2 ``args = default_argument_parser().parse_args()`` in a
-    function, the parser in a local module), the launch line's or the declared default of ``X``."""
+    function, the parser in a local module), the launch line's or the declared default of ``X``; where
+    ``args`` is ``<library parser>().parse_args()`` (:func:`_library_argument`), that parser's ``X``."""
     if expr is None:
         return None
     got = idx.resolve(expr)
-    if got is not None or idx.options is None or not isinstance(expr, ast.Attribute) \
-            or not isinstance(expr.value, ast.Name):
+    if got is not None or not isinstance(expr, ast.Attribute) or not isinstance(expr.value, ast.Name):
         return got
     bound = idx.assigns.get(expr.value.id) or []
-    if bound and all(b is None or (isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute)
-                                   and b.func.attr in ("parse_args", "parse_known_args")) for b in bound):
-        return idx.options(expr.attr)
-    return None
+    if idx.options is not None and bound and all(
+            b is None or (isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute)
+                          and b.func.attr in ("parse_args", "parse_known_args")) for b in bound):
+        got = idx.options(expr.attr)
+    return got if got is not None else _library_argument(idx, expr)
 
 
-def _library_option(project: Project, script: ParsedPython, idx: Any, expr: Any) -> Any:
-    """``args.num_gpus``/``args.num_machines`` where ``args`` is detectron2's own
-    ``default_argument_parser().parse_args()`` (facebookresearch/MaskFormer @ da3e60d ``train_net.py:262-271``;
-    detectron2 ``engine/defaults.py``: ``--num-gpus`` and ``--num-machines``, ``type=int, default=1``), or
-    of a project copy of it (:func:`preflight.library_parsers.detectron2_copy`): the launch line's value,
-    else 1; None for anything else."""
-    if not isinstance(expr, ast.Attribute) or expr.attr not in ("num_gpus", "num_machines") \
-            or not isinstance(expr.value, ast.Name):
+def _library_argument(idx: Any, expr: ast.Attribute) -> Any:
+    """``args.X`` where ``args`` is bound once, to ``<library parser>().parse_args()`` (detectron2's own
+    ``default_argument_parser``: facebookresearch/MaskFormer @ da3e60d ``train_net.py:262-271``, or a project
+    copy of it): ``X`` as :func:`preflight.library_parsers.library_parser` declares it (its type and default;
+    detectron2 ``--num-gpus``/``--num-machines`` ``type=int, default=1``), the index having added those
+    declarations to the script's options, with the launch line's value; None for anything else."""
+    from preflight.library_parsers import library_parser
+
+    if not isinstance(expr.value, ast.Name):
         return None
     bound = [b for b in idx.assigns.get(expr.value.id) or [] if b is not None]  # None: a parameter
     if len(bound) != 1 or not isinstance(bound[0], ast.Call) or not isinstance(bound[0].func, ast.Attribute) \
             or bound[0].func.attr != "parse_args" or not isinstance(bound[0].func.value, ast.Call):
         return None
     made = next((s for s in idx.calls if s.call is bound[0].func.value), None)
-    qualified = made.qualified or "" if made is not None else ""
-    if not qualified.endswith(".default_argument_parser"):
+    if made is None or library_parser(made.qualified, idx.script.source.path) is None:
         return None
-    if not qualified.startswith("detectron2.") and script.source.path is not None:
-        from preflight.library_parsers import detectron2_copy
-
-        qualified = detectron2_copy(qualified, script.source.path) or ""  # a project copy of the parser
-    if not qualified.startswith("detectron2."):
-        return None
-    from preflight.adapters.lazyconfig import _count
-    from preflight.adapters.lazyconfig import _option as line_option
-
-    return _count(line_option(project.script_args(script), f"--{expr.attr.replace('_', '-')}"), 1)
+    return idx.argument(expr.attr, expr.lineno)
 
 
 def _len_of_list_option(project: Project, script: ParsedPython, expr: ast.AST) -> Any:

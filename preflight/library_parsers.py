@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 from functools import cache
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 _DETECTRON2 = """
 parser.add_argument("--config-file", default="", metavar="FILE")
@@ -59,6 +59,27 @@ def library_parser(qualified: Optional[str], script: Optional[Union[str, Path]] 
     if text is None and qualified and script is not None:
         text = _PARSERS.get(detectron2_copy(qualified, script) or "")
     return _tree(text) if text is not None else None
+
+
+def library_option(qualified: str, dest: str, argv: Sequence[str]) -> Any:
+    """Option ``dest`` of the library parser ``qualified`` on the launch line ``argv`` (the last one
+    given, as argparse reads it, converted by its declared type), else its declared literal default; None
+    when the parser or the option is not known here, or the value given does not convert."""
+    from preflight.script_argv import _arg_spec, _convert, from_argv
+
+    stub = library_parser(qualified)
+    specs: dict[str, list[Any]] = {}
+    for node in ast.walk(stub) if stub is not None else ():
+        spec = _arg_spec(node) if isinstance(node, ast.Call) else None
+        if spec is not None:
+            specs.setdefault(spec.dest, []).append(spec)
+    if len(specs.get(dest, [])) != 1:
+        return None
+    spec = specs[dest][0]
+    given = from_argv(spec, specs, argv)
+    if given is not None:
+        return _convert(given[0], spec)
+    return spec.default.value if isinstance(spec.default, ast.Constant) else None
 
 
 def _parser_shape(node: ast.stmt) -> bool:
