@@ -312,6 +312,7 @@ JOB = {
     "PF143": "plan.pf143_torch_scheduler_around_zero_optimizer",
     "PF144": "plan.pf144_zero3_ema_of_partitioned_parameters",
     "PF164": "plan.pf164_seq2seq_eval_without_generate",
+    "PF165": "plan.pf165_launcher_precision_without_trainer_flag",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
     "PF191": "plan.pf191_hydra_env_set_interpolates_task_config",
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
