@@ -1,4 +1,5 @@
-"""det115: PF165 (`accelerate launch --mixed_precision` over a Trainer script without its own `--fp16`),
+"""det115: PF540 (now also: a client optimizer passed to deepspeed.initialize under optimizer offload even
+with a config optimizer section), PF165 (`accelerate launch --mixed_precision` over a Trainer script without its own `--fp16`),
 PF164 (a Seq2SeqTrainer script evaluated from the launch line without ``--predict_with_generate``),
 PF565 (now also: labels decoded raw when only the predictions are cleaned of -100) and PF582 (now also: the
 launch line's ``--gradient_checkpointing True`` and 5.0.0 pre-release pins) run alone over the
@@ -24,12 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 GATES = {
     "PF164": lambda t, f: "Seq2SeqTrainingArguments" in t and "batch_decode" in t
     and "parse_args_into_dataclasses" in t,
+    "PF540": lambda t, f: "deepspeed.initialize" in t and "offload_optimizer" in t and "optimizer=" in t,
     "PF165": lambda t, f: "--mixed_precision" in t and "parse_args_into_dataclasses" in t,
     "PF582": lambda t, f: "get_peft_model" in t and (
         ("parse_args_into_dataclasses" in t and "--gradient_checkpointing" in t)
         or re.search(r"transformers\s*==\s*5\.0\.0\.?(dev|rc)", t) is not None),
 }
-DET115 = ("PF164", "PF165", "PF582")
+DET115 = ("PF164", "PF165", "PF540", "PF582")
 
 
 def pf565_in_process(sets: list[str]) -> None:

@@ -114,7 +114,7 @@ def _launch_checkpointing(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.Call]]:
                 yield wraps[model.id], node
 
 
-def _prerelease_pin(pctx: PlanContext, version) -> bool:  # type: ignore[no-untyped-def]
+def _prerelease_pin(pctx: PlanContext, version) -> bool:
     """The pin line (``transformers==5.0.0.dev0``) names a 5.0.0 pre-release: the version reader keeps only
     the numbers, so the line is read again."""
     path, _, line = version.where.rpartition(":")
@@ -130,7 +130,7 @@ def _prerelease_pin(pctx: PlanContext, version) -> bool:  # type: ignore[no-unty
         r"transformers\s*===?\s*v?5\.0\.0\.?(dev|rc)", lines[number - 1], re.IGNORECASE) is not None
 
 
-def _affected(pctx: PlanContext, version) -> bool:  # type: ignore[no-untyped-def]
+def _affected(pctx: PlanContext, version) -> bool:
     """transformers pinned on the 4.x line (reentrant by default, the Trainer enables no input grads for
     a PEFT model), or pinned at a 5.0.0 pre-release (issue 42489, reported on 5.0.0.dev0)."""
     if version is None or version.how != "pinned":
