@@ -55,6 +55,53 @@ def _first_raw_decode(fn: ast.FunctionDef) -> Optional[ast.Call]:
     return None
 
 
+def _mentions_replacement(node: ast.AST) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.UnaryOp) and isinstance(sub.op, ast.USub) and isinstance(sub.operand, ast.Constant) \
+                and sub.operand.value == 100:
+            return True
+        if isinstance(sub, ast.Constant) and sub.value == -100:
+            return True
+        word = sub.attr if isinstance(sub, ast.Attribute) else sub.id if isinstance(sub, ast.Name) else None
+        if word is not None and word in _REPLACE_WORDS:
+            return True
+    return False
+
+
+def _raw_label_decode(fn: ast.FunctionDef) -> Optional[ast.Call]:
+    """A ``batch_decode(labels)`` of the label array (a name holding ``label``, taken from the function's
+    first parameter) that no earlier statement of the function cleans: in a function that replaces -100
+    only in the predictions (``np.where(preds != -100, preds, 0)``) the labels keep the collator's -100."""
+    first = _first_raw_decode(fn)
+    if first is None:
+        return None
+    tainted = {fn.args.args[0].arg}
+    statements = sorted((n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn),
+                        key=lambda n: (n.lineno, n.col_offset))
+    for stmt in statements:
+        if isinstance(stmt, ast.Assign) and any(isinstance(n, ast.Name) and n.id in tainted
+                                                for n in ast.walk(stmt.value)):
+            for t in stmt.targets:
+                tainted.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
+    for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "batch_decode" and call.args):
+            continue
+        arg = call.args[0]
+        if not (isinstance(arg, ast.Name) and "label" in arg.id.lower() and arg.id in tainted):
+            continue
+        before = [s for s in statements if s.lineno < call.lineno and not isinstance(
+            s, (ast.For, ast.While, ast.If, ast.With, ast.Try))]
+        if any(_mentions_replacement(s) and any(isinstance(n, ast.Name) and n.id == arg.id for n in ast.walk(s))
+               for s in before):
+            continue
+        if any(isinstance(s, (ast.For, ast.While, ast.If, ast.With, ast.Try)) and s.lineno < call.lineno
+               and any(isinstance(n, ast.Name) and n.id == arg.id for n in ast.walk(s))
+               and not any(c is call for c in ast.walk(s)) for s in statements):
+            continue  # touched inside a block before the decode: assume it is cleaned there
+        return call
+    return None
+
+
 @register
 class ComputeMetricsDecodesIgnoreIndex(Rule):
     code = "PF565"
@@ -96,7 +143,12 @@ labels = np.where(labels != -100, labels, tokenizer.pad_token_id)
 ## When preflight stays silent
 
 * The function mentions -100, `pad_token_id`, `ignore_index` or `label_pad_token_id` (it
-  replaces or masks the padding; whether before the decode is not checked).
+  replaces or masks the padding), unless the array decoded is the labels (a name holding
+  `label` taken from the argument) and no statement before the decode touches that name
+  together with -100 or the pad id: a function that cleans only the predictions
+  (`np.where(pred_ids != -100, pred_ids, 0)`) still hands the collator's -100 labels to
+  the tokenizer (TALLRec issue 55, held-out-43). A label array touched inside an earlier
+  `if`/`for` block counts as cleaned.
 * What is decoded does not come from the function's argument, or the function is not
   passed as `compute_metrics=` in the file.
 """
@@ -105,9 +157,7 @@ labels = np.where(labels != -100, labels, tokenizer.pad_token_id)
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for fn in _metric_functions(ctx):
-            if _handles_ignore_index(fn):
-                continue
-            call = _first_raw_decode(fn)
+            call = _raw_label_decode(fn) if _handles_ignore_index(fn) else _first_raw_decode(fn)
             if call is None:
                 continue
             yield ctx.finding(

@@ -110,3 +110,38 @@ PF541_GOOD = [
     # both on
     _HF.replace("{fp16}", "True").replace("{enabled}", "true"),
 ]
+
+_SECTION = ',\n  "optimizer": {"type": "Adam", "params": {"lr": 3e-4}}'
+
+_MEGATRON = textwrap.dedent("""
+    # --- pretrain_llama.py
+    import json
+
+    import deepspeed
+    from megatron.optimizer import get_megatron_optimizer
+
+    ds_config = json.load(open("ds_config.json"))
+    model = build_model()
+    {build}
+    model, optimizer, _, _ = deepspeed.initialize(model=model, {passed}config=ds_config)
+""")
+
+PF540_BAD.append(
+    # Megatron-DeepSpeed issue 298 (held-out-43): Megatron's own optimizer passed to deepspeed.initialize under
+    # ZeRO-3 CPU offload; the config's optimizer section does not replace the client optimizer
+    _MEGATRON.replace("{build}", "optimizer = get_megatron_optimizer([model])  # error: PF540")
+    .replace("{passed}", "optimizer=optimizer, ") + _CONFIG.replace("{extra}", _SECTION))
+
+PF540_GOOD.extend([
+    # the fix: no client optimizer, the config's section builds DeepSpeedCPUAdam
+    _MEGATRON.replace("{build}", "").replace("{passed}", "model_parameters=model.parameters(), ")
+    + _CONFIG.replace("{extra}", _SECTION),
+    # tricky-correct: the same client optimizer without the offload
+    _MEGATRON.replace("{build}", "optimizer = get_megatron_optimizer([model])").replace("{passed}", "optimizer=optimizer, ")
+    + _CONFIG.replace('"offload_optimizer": {"device": "cpu", "pin_memory": true}', '"overlap_comm": true')
+    .replace("{extra}", _SECTION),
+    # tricky-correct: the variable holds DeepSpeed's CPU Adam on the offload branch
+    _MEGATRON.replace("{build}", "optimizer = DeepSpeedCPUAdam(model.parameters()) if offload else "
+                      "get_megatron_optimizer([model])").replace("{passed}", "optimizer=optimizer, ")
+    + _CONFIG.replace("{extra}", _SECTION),
+])

@@ -43,6 +43,30 @@ _PEFT_TRAINER = textwrap.dedent("""
     trainer.train()
 """)
 
+_LAUNCHED = textwrap.dedent("""
+    # --- train_lora.py
+    import transformers
+    from peft import LoraConfig, get_peft_model
+
+
+    def train():
+        parser = transformers.HfArgumentParser((ModelArguments, transformers.TrainingArguments))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        model = transformers.AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+        {extra}
+        model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"])){pin}
+        trainer = transformers.Trainer(model=model, args=training_args, train_dataset=train_ds)
+        trainer.train()
+
+
+    train()
+    # --- launch
+    torchrun --nproc_per_node=4 train_lora.py --model_name_or_path models/llama-7b --output_dir out {flags}
+    # --- requirements.txt
+    transformers==4.28.1
+    peft==0.2.0
+""")
+
 _ADD = 'self.model.add_adapter(LoraConfig(task_type="CAUSAL_LM", r=8, lora_alpha=32))'
 _GC = "self.model.gradient_checkpointing_enable()"
 
@@ -65,9 +89,24 @@ transformers==4.40.2
 transformers==4.43.1
 peft==0.11.1
 """,
+    # FastChat train_lora.py (issue 581, held-out-43): the checkpointing comes from the launch line
+    _LAUNCHED.format(extra="", pin="  # warning: PF582", flags="--gradient_checkpointing True"),
+    # transformers issue 42489: the same Trainer shape on the 5.0.0 development release
+    _PEFT_TRAINER.format(extra="", pin="  # warning: PF582", kwargs="") + """\
+# --- requirements.txt
+transformers==5.0.0.dev0
+peft==0.18.0
+""",
 ]
 
 GOOD_EXAMPLES = [
+    # the FastChat fix: the embeddings' output made to require grad before the wrap
+    _LAUNCHED.format(extra="if training_args.gradient_checkpointing:\n            model.enable_input_require_grads()",
+                     pin="", flags="--gradient_checkpointing True"),
+    # tricky-correct: the same script launched without checkpointing, and with non-reentrant kwargs
+    _LAUNCHED.format(extra="", pin="", flags="--gradient_checkpointing False"),
+    _LAUNCHED.format(extra="", pin="", flags="--gradient_checkpointing True "
+                     "--gradient_checkpointing_kwargs '{\"use_reentrant\": false}'"),
     # the fix of the Trainer shape: enable_input_require_grads before training
     _PEFT_TRAINER.format(extra="model.enable_input_require_grads()", pin="", kwargs="") + """\
 # --- requirements.txt

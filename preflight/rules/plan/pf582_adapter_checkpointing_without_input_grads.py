@@ -4,12 +4,15 @@ checkpointing where transformers does not make the inputs require grad."""
 from __future__ import annotations
 
 import ast
+import re
+from pathlib import Path
 from typing import Iterable, Iterator
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import launch_site
 
 _HANDLED = ("enable_input_require_grads", "prepare_model_for_kbit_training", "prepare_model_for_int8_training",
             "prepare_model_for_gradient_checkpointing", "get_peft_model")
@@ -85,6 +88,58 @@ def _trainer_checkpointing(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.expr, 
             yield wraps[model.id], args[targs.id][1], trainer
 
 
+def _parsed_args(tree: ast.AST) -> set[str]:
+    """Names bound by ``a, b, training_args = parser.parse_args_into_dataclasses()``."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and _name(node.value.func) == "parse_args_into_dataclasses":
+            for target in node.targets:
+                out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return out
+
+
+def _launch_checkpointing(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.Call]]:
+    """(get_peft_model call, Trainer call) where the Trainer's ``args=`` come from
+    ``parse_args_into_dataclasses()`` (the launch line's ``--gradient_checkpointing True``)."""
+    wraps = {node.targets[0].id: node.value for node in ast.walk(tree)
+             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+             and isinstance(node.value, ast.Call) and _name(node.value.func) == "get_peft_model"}
+    parsed = _parsed_args(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _name(node.func) in _TRAINERS:
+            model, targs = _kw(node, "model"), _kw(node, "args")
+            if isinstance(model, ast.Name) and model.id in wraps and isinstance(targs, ast.Name) \
+                    and targs.id in parsed:
+                yield wraps[model.id], node
+
+
+def _prerelease_pin(pctx: PlanContext, version) -> bool:
+    """The pin line (``transformers==5.0.0.dev0``) names a 5.0.0 pre-release: the version reader keeps only
+    the numbers, so the line is read again."""
+    path, _, line = version.where.rpartition(":")
+    if not line.isdigit():
+        return False
+    file = Path(path) if Path(path).is_absolute() else Path(pctx.project.root) / path
+    try:
+        lines = file.read_text(errors="replace").splitlines()
+    except OSError:
+        return False
+    number = int(line)
+    return 0 < number <= len(lines) and re.search(
+        r"transformers\s*===?\s*v?5\.0\.0\.?(dev|rc)", lines[number - 1], re.IGNORECASE) is not None
+
+
+def _affected(pctx: PlanContext, version) -> bool:
+    """transformers pinned on the 4.x line (reentrant by default, the Trainer enables no input grads for
+    a PEFT model), or pinned at a 5.0.0 pre-release (issue 42489, reported on 5.0.0.dev0)."""
+    if version is None or version.how != "pinned":
+        return False
+    if not version.at_least(5):
+        return True
+    return version.parts[:3] == (5, 0, 0) and _prerelease_pin(pctx, version)
+
+
 @register
 class AdapterCheckpointingWithoutInputGrads(PlanRule):
     code = "PF582"
@@ -125,8 +180,16 @@ whose `TrainingArguments(gradient_checkpointing=True)` switch checkpointing on i
 `use_reentrant=False`), after the wrap, and nothing makes the inputs require grad: the
 4.x Trainer calls `enable_input_require_grads()` only for adapters loaded through
 transformers (transformers issues 23170 and 26334; held-out-17, a Llama 3.1 LoRA tutorial
-pinned at 4.43.1). This is reported only when transformers is pinned below 5; PF420
-leaves this shape alone because a code rule cannot see the release.
+pinned at 4.43.1). This is reported only when transformers is pinned below 5 (or at a
+5.0.0 pre-release: transformers issue 42489 reports the same failure on 5.0.0.dev0, and
+trl's trainers enable the input grads themselves because of it); PF420 leaves this shape
+alone because a code rule cannot see the release.
+
+The checkpointing may also come from the launch line: a script that reads its
+`TrainingArguments` with `HfArgumentParser(...).parse_args_into_dataclasses()` and hands
+them to the `Trainer` with a `get_peft_model` model, launched with
+`--gradient_checkpointing True` and no `--gradient_checkpointing_kwargs` (FastChat's
+`train_lora.py`, FastChat issue 581, transformers 4.28.1).
 
 ## How to fix it
 
@@ -177,23 +240,40 @@ on transformers 4.34 or later, or pass
                                        message="the adapter is attached here (base weights frozen)")])
 
     def _trainer_shape(self, pctx: PlanContext, script, text: str) -> Iterable[Finding]:
-        if "get_peft_model" not in text or "gradient_checkpointing" not in text or any(
-                h in text for h in _HANDLED if h != "get_peft_model"):
+        if "get_peft_model" not in text or any(h in text for h in _HANDLED if h != "get_peft_model"):
             return
         version = pctx.version("transformers", script)
-        if version is None or version.how != "pinned" or version.at_least(5):
+        if not _affected(pctx, version):
             return
-        for wrap, value, trainer in _trainer_checkpointing(script.tree):
+        tail = ("Call `model.enable_input_require_grads()` before training, or pass "
+                "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`")
+        if "gradient_checkpointing" in text:
+            for wrap, value, trainer in _trainer_checkpointing(script.tree):
+                yield pctx.code_finding(
+                    self, script, value,
+                    "`gradient_checkpointing=True` makes the Trainer turn on reentrant checkpointing (the default of "
+                    f"{version.describe()}) after `get_peft_model` froze every base weight, and nothing calls "
+                    "`enable_input_require_grads()`: the Trainer does so only for adapters loaded through "
+                    "transformers, so the frozen embeddings' output does not require grad, the checkpoints record no "
+                    "graph and backward fails (\"element 0 of tensors does not require grad\") or the adapter gets "
+                    "no gradient. " + tail,
+                    evidence=[Evidence(line=wrap.lineno, path=script.source.display,
+                                       message="get_peft_model freezes the base weights here"),
+                              Evidence(line=trainer.lineno, path=script.source.display,
+                                       message="transformers' Trainer enables the checkpointing in train()")])
+        launch = launch_site(pctx)
+        if launch is None or launch.script is not script or launch.values.get("gradient_checkpointing") is not True \
+                or "gradient_checkpointing_kwargs" in launch.values:
+            return
+        for wrap, trainer in _launch_checkpointing(script.tree):
             yield pctx.code_finding(
-                self, script, value,
-                "`gradient_checkpointing=True` makes the Trainer turn on reentrant checkpointing (the default of "
-                f"{version.describe()}) after `get_peft_model` froze every base weight, and nothing calls "
-                "`enable_input_require_grads()`: the 4.x Trainer does so only for adapters loaded through transformers, "
-                "so the frozen embeddings' output does not require grad, the checkpoints record no graph and backward "
-                "fails (\"element 0 of tensors does not require grad\") or the adapter gets no gradient. Call "
-                "`model.enable_input_require_grads()` before training, or pass "
-                "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`",
-                evidence=[Evidence(line=wrap.lineno, path=script.source.display,
-                                   message="get_peft_model freezes the base weights here"),
+                self, script, wrap,
+                "the launch line passes `--gradient_checkpointing True` to the TrainingArguments this script parses, "
+                f"so the Trainer turns on reentrant checkpointing ({version.describe()}) on the model that "
+                "`get_peft_model` wraps here with every base weight frozen, and nothing calls "
+                "`enable_input_require_grads()`: the frozen embeddings' output does not require grad, the "
+                "checkpoints record no graph and backward fails (\"element 0 of tensors does not require grad and "
+                "does not have a grad_fn\"). " + tail,
+                evidence=[pctx.code_evidence(script, launch.anchor, "the arguments are read from the launch line here"),
                           Evidence(line=trainer.lineno, path=script.source.display,
                                    message="transformers' Trainer enables the checkpointing in train()")])
