@@ -41,6 +41,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Optional, Union
 
+from preflight.adapters.submitit_tasks import imports_submitit
+
 from preflight.analysis.syntax import dotted_name
 
 _NODES = ("nodes", "slurm_nodes")
@@ -53,14 +55,6 @@ Where = Union[tuple[str, ...], int]
 # emit(field, value, where, detail, confidence)
 Emit = Callable[[str, int, Where, str, str], None]
 
-
-def imports_submitit(tree: ast.AST) -> bool:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "submitit" for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "submitit":
-            return True
-    return False
 
 
 class _Reader:

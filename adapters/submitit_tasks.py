@@ -50,7 +50,8 @@ def _one_task_per_gpu(tree: ast.AST) -> Optional[int]:
     return None
 
 
-def _imports_submitit(tree: ast.AST) -> bool:
+def imports_submitit(tree: ast.AST) -> bool:
+    """Whether the module imports submitit (``import submitit``, ``from submitit... import``)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "submitit" for a in node.names):
             return True
@@ -72,7 +73,7 @@ def _launcher_trees(project: Any, script: Any) -> list[tuple[ast.AST, Path]]:
         parsed = parse_project_file(found)
         if parsed is not None:
             trees.append((parsed, found))
-    return trees if any(_imports_submitit(t) for t, _ in trees) else []
+    return trees if any(imports_submitit(t) for t, _ in trees) else []
 
 
 def _shown(project: Any, p: Path, line: int) -> str:

@@ -10,6 +10,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import launched_hydra_main_apps
 from preflight.rules.plan.pf561_hydra_dashed_flags import _OWN_PARSING
 
 
@@ -59,18 +60,13 @@ Rename the key (and the group option) so that it starts with a letter or `_`
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         try:
-            from preflight.adapters.hydra import find_apps
             from preflight.adapters.hydra_failures import digit_key_segment
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
         project = pctx.project
-        if not project.argv:
-            return
-        for app in find_apps(project):
+        for app in launched_hydra_main_apps(pctx):
             script = app.script
-            if script is None or app.how != "@hydra.main" or app.line is None:
-                continue
-            if any(word in script.source.text for word in _OWN_PARSING):
+            if app.line is None or any(word in script.source.text for word in _OWN_PARSING):
                 continue
             for token in project.script_args(script):
                 segment = digit_key_segment(token)
