@@ -32,6 +32,18 @@ BAD_EXAMPLES = [
     optimizer = torch.optim.AdamW([{"params": model.parameters(), "lr": 1e-4}])  # warning: PF181
     model = model.to(torch_xla.device())
 """),
+    # pytorch/xla issue 1764 ("Single XLA device: Model does not train"): a pretrained model, Adam, then the move
+    textwrap.dedent("""
+    import torch
+    import torch_xla.core.xla_model as xm
+    from torch.optim import Adam
+
+    device = xm.xla_device()
+    cnn_model = EfficientNet.from_pretrained("efficientnet-b3", num_classes=2)
+    cnn_model.load_state_dict(torch.load(weights_path, map_location="cpu"))
+    optimizer = Adam(cnn_model.parameters(), lr=lr, betas=(beta1, 0.999))  # warning: PF181
+    cnn_model = cnn_model.to(device)
+"""),
 ]
 
 GOOD_EXAMPLES = [
