@@ -50,6 +50,7 @@ FILE = {
     "PF170": "code.pf170_step_schedule_sized_in_samples",
     "PF171": "code.pf171_best_checkpoint_without_fit",
     "PF180": "code.pf180_best_metric_not_returned_by_compute_metrics",
+    "PF181": "code.pf181_optimizer_before_xla_move",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",

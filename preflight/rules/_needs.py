@@ -34,6 +34,7 @@ NEEDS = {
     "PF170": ('DataLoader',),
     "PF171": ('"best"', "'best'"),
     "PF180": ('metric_for_best_model',),
+    "PF181": ('xla',),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),

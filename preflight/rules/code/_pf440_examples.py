@@ -150,9 +150,67 @@ BAD_EXAMPLES = [
                 optimizer.step()
                 scheduler.step()  # warning: PF440
     """),
+    # det117 (vortex issue 58, MXNet's ``--lr-step-epochs``): the decay step named ``lr_step_epochs``, stepped
+    # after every batch under an ``if scheduler is not None`` guard
+    textwrap.dedent("""
+    import torch
+
+
+    def main(cfg, model, loader, criterion):
+        optimizer = torch.optim.SGD(model.parameters(), lr=cfg["trainer"]["lr"], momentum=0.9)
+        scheduler = torch.optim.lr_scheduler.StepLR(
+            optimizer, step_size=cfg["trainer"]["lr_step_epochs"], gamma=0.1)
+        for epoch in range(cfg["trainer"]["epochs"]):
+            for step, (images, labels) in enumerate(loader):
+                loss = criterion(model(images), labels)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                if scheduler is not None:
+                    scheduler.step()  # warning: PF440
+"""),
 ]
 
-GOOD_EXAMPLES = [    # the tutorial's fix: the passed scheduler stepped once per epoch
+GOOD_EXAMPLES = [
+    # det117 tricky-correct: the decay step sized in iterations (``lr_step_epochs * steps_per_epoch``,
+    # ``lr_step_iters``) and stepped per batch
+    textwrap.dedent("""
+    import torch
+
+
+    def main(cfg, model, loader, criterion):
+        optimizer = torch.optim.SGD(model.parameters(), lr=cfg["lr"], momentum=0.9)
+        steps_per_epoch = len(loader)
+        scheduler = torch.optim.lr_scheduler.StepLR(
+            optimizer, step_size=cfg["lr_step_epochs"] * steps_per_epoch, gamma=0.1)
+        sched_b = torch.optim.lr_scheduler.StepLR(optimizer, step_size=cfg["lr_step_iters"], gamma=0.1)
+        for epoch in range(cfg["epochs"]):
+            for step, (images, labels) in enumerate(loader):
+                loss = criterion(model(images), labels)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                scheduler.step()
+                sched_b.step()
+"""),
+    # det117 correct twin: ``lr_step_epochs`` stepped once per epoch
+    textwrap.dedent("""
+    import torch
+
+
+    def main(cfg, model, loader, criterion):
+        optimizer = torch.optim.SGD(model.parameters(), lr=cfg["lr"], momentum=0.9)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=cfg["lr_step_epochs"], gamma=0.1)
+        for epoch in range(cfg["epochs"]):
+            for step, (images, labels) in enumerate(loader):
+                loss = criterion(model(images), labels)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+"""),
+    # the tutorial's fix: the passed scheduler stepped once per epoch
     _TUTORIAL.format(ctor="StepLR(optimizer, step_size=7, gamma=0.1)", inner="", outer="scheduler.step()"),
     # tricky-correct: per-batch StepLR whose literal period is in steps (large) or decays gently
     _TUTORIAL.format(ctor="StepLR(optimizer, step_size=2000, gamma=0.5)",

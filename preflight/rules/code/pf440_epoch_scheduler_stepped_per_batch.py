@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from itertools import chain
 from typing import Callable, Collection, Iterable, Iterator, Optional, Union
 
@@ -24,6 +25,8 @@ from preflight.rules.code._scheduler_steps import (
 
 # a period that names any of these is (also) counted in steps or batches
 _STEP_WORDS = ("len(", "step", "iter", "batch", "loader")
+# ``step_epochs``/``step-epochs``/``stepepochs``: the decay step counted in epochs (not ``steps_per_epoch``)
+_DECAY_STEP_IN_EPOCHS = re.compile(r"step[_-]?epochs?")
 # an ``if`` naming any of these inside the batch loop gates the step to the epoch's end
 _EPOCH_GATES = ("len(", "epoch", "last", "end")
 
@@ -40,7 +43,9 @@ def _epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
         value = assigned_once(scope, arg.id)
         if value is not None:
             seen += " " + ast.unparse(value)
-    low = seen.lower()
+    # det117: ``lr_step_epochs`` (MXNet's ``--lr-step-epochs``, vortex PR 58) names the decay step in epochs:
+    # its "step" is the decay's, not a unit of the period
+    low = _DECAY_STEP_IN_EPOCHS.sub("epochs", seen.lower())
     if "epoch" not in low or any(w in low for w in _STEP_WORDS):
         return None
     return f"{keyword}={text}"
