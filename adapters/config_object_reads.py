@@ -368,7 +368,8 @@ class ConfigObjectAdapter(ScratchAdapter):
                         and not isinstance(got.value, bool) and got.value >= 0:
                     self._leaf_fact(plan, combined, "data.num_workers", got.value, got.path,
                                     f"{'.'.join(got.path)} given to a data loader as num_workers ({shown}:{call.lineno})")
-            elif kw.arg in _CKPT_KWARGS and "loader" not in name.lower() and name[:1].isupper():
+            elif kw.arg in _CKPT_KWARGS and "loader" not in name.lower() and name[:1].isupper() \
+                    and kw.arg not in reader.param_rebinds.get(name, ()):  # a class that reassigns it: not its value
                 # a model class built with its checkpointing switch from the config: Swin-style
                 # ``SwinTransformer(use_checkpoint=config.TRAIN.USE_CHECKPOINT)`` (microsoft/Swin-Transformer
                 # models/build.py), mmcv's ``with_cp`` (OpenGVLab/InternImage @ 31c962d

@@ -7,6 +7,9 @@ from typing import Any, Iterator
 
 from preflight.plan_rules import PlanContext
 
+# words of a script that parses its command line itself: its tokens are not Hydra overrides (PF561, PF158)
+OWN_PARSING = ("sys.argv", "parse_known_args", "parse_args", "fire.Fire", "click", "typer", "absl")
+
 
 def hydra_main_apps(pctx: PlanContext) -> Iterator[Any]:
     """Each composed config of a ``@hydra.main`` script of the job (``adapters.hydra.Composed``:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Optional
 
 from preflight._record import dataclass
+from preflight.sources import read_text_limited
 
 _FILES = ("requirement*.txt", "pyproject.toml", "setup.py", "environment.yml", "environment.yaml")
 _NAMES = {"pytorch-lightning": r"pytorch[-_]lightning", "lightning": r"lightning"}
@@ -62,10 +63,8 @@ def _parts(text: str) -> tuple[int, ...]:
 
 def _read(path: Path) -> Optional[str]:
     try:
-        if path.stat().st_size > _MAX_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_text_limited(path, _MAX_BYTES, errors="replace")
+    except OSError:  # InputRefused (too large, not a regular file) is an OSError
         return None
 
 

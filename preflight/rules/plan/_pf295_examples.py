@@ -35,6 +35,7 @@ _TRACKERS = textwrap.dedent("""
     model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
     # --- requirements.txt
     accelerate{pin}
+    wandb
     # --- launch
     accelerate launch --multi_gpu --num_processes 8 train.py
 """)

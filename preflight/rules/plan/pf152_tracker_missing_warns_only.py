@@ -17,11 +17,10 @@ from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
 from preflight.rules.plan._pinned_release import pinned_version
-from preflight.rules.plan.pf396_tracker_package_not_in_requirements import (
-    _PACKAGES,
-    _names,
-    _pin_texts,
-)
+from preflight.rules.plan._stdlib_names import STDLIB_NAMES
+from preflight.rules.plan._tracker_packages import PACKAGES as _PACKAGES
+from preflight.rules.plan._tracker_packages import names as _names
+from preflight.rules.plan._tracker_packages import pin_texts as _pin_texts
 from preflight.sources import ParsedPython
 
 # PF396 covers 0.10 and older (skipped without a word); from 0.11 to 1.14.0 (the latest read) filter_trackers
@@ -80,10 +79,8 @@ _DISTRIBUTIONS = {"sklearn": ("scikit-learn",), "PIL": ("pillow",), "yaml": ("py
 def _complete(pctx: PlanContext, texts: list[str]) -> bool:
     """Every third-party package the job's scripts import is named in its dependency files: they describe the
     whole environment (a requirements file listing a few pins only says nothing about what else is installed).
-    False on Python 3.9 (no ``sys.stdlib_module_names``)."""
-    stdlib = getattr(sys, "stdlib_module_names", None)
-    if stdlib is None:
-        return False
+    The standard library is ``sys.stdlib_module_names`` (3.10+), on 3.9 the same list frozen here."""
+    stdlib = getattr(sys, "stdlib_module_names", STDLIB_NAMES)
     root = pctx.project.root
     for script in pctx.scripts:
         for node in ast.walk(script.tree):
@@ -148,8 +145,7 @@ tracker that is installed.
 ## When preflight stays silent
 
 * The dependency files do not name every third-party package the job's scripts import (then they
-  do not describe the whole environment; on Python 3.9, where the standard library's module
-  names are not listed, the rule stays silent).
+  do not describe the whole environment).
 * There is no `requirements*.txt`, or accelerate is not pinned there, or it is pinned at 0.10
   or older (PF396's range).
 * The package is named in a dependency file (any release) or imported by a script of the job.

@@ -10,8 +10,8 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import OWN_PARSING as _OWN_PARSING
 from preflight.rules.plan._hydra_apps import launched_hydra_main_apps
-from preflight.rules.plan.pf561_hydra_dashed_flags import _OWN_PARSING
 
 
 @register

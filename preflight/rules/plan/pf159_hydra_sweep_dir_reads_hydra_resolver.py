@@ -3,7 +3,6 @@ through other keys) a ``${hydra:...}`` value, which the launcher resolves before
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -12,36 +11,10 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_apps import hydra_main_apps
-from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import (
-    _ABSENT,
-    _lookup,
-    _references,
-    _run_dir_settings,
-)
-
-_RESOLVER = re.compile(r"\$\{\s*hydra\s*:[^}]*\}")
-_DEPTH = 6
-
-
-def _chain(config: Any, value: str) -> Optional[list[str]]:
-    """The keys from ``value`` to a string holding ``${hydra:...}`` (the last one holds it), or None."""
-    todo: list[tuple[str, list[str]]] = [(value, [])]
-    seen: set[str] = set()
-    while todo:
-        text, path = todo.pop(0)
-        if len(path) > _DEPTH:
-            continue
-        for ref in _references(text):
-            if ref in seen:
-                continue
-            seen.add(ref)
-            found = _lookup(config, ref.split("."))
-            if found is _ABSENT or not isinstance(found, str):
-                continue
-            if _RESOLVER.search(found):
-                return [*path, ref]
-            todo.append((found, [*path, ref]))
-    return None
+from preflight.rules.plan._hydra_run_dirs import RESOLVER as _RESOLVER
+from preflight.rules.plan._hydra_run_dirs import chain as _chain
+from preflight.rules.plan._hydra_run_dirs import lookup as _lookup
+from preflight.rules.plan._hydra_run_dirs import run_dir_settings as _run_dir_settings
 
 
 def _holder(comp: Any, key: str) -> Optional[tuple[LoadedConfig, tuple]]:

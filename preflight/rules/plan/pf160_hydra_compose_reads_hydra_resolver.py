@@ -13,7 +13,8 @@ from preflight.loaders import LoadedConfig, load_config_file
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf159_hydra_sweep_dir_reads_hydra_resolver import _RESOLVER, _chain
+from preflight.rules.plan._hydra_run_dirs import RESOLVER as _RESOLVER
+from preflight.rules.plan._hydra_run_dirs import chain as _chain
 
 
 def _last(call: ast.Call) -> str:

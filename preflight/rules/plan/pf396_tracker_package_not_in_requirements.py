@@ -4,10 +4,9 @@ requirements list accelerate but not the tracker's package."""
 from __future__ import annotations
 
 import ast
-import os
 import re
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -15,57 +14,13 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last, const_str
 from preflight.rules.base import examples
-from preflight.sources import read_text_limited
+from preflight.rules.plan._tracker_packages import PACKAGES as _PACKAGES
+from preflight.rules.plan._tracker_packages import names as _names
+from preflight.rules.plan._tracker_packages import pin_texts as _pin_texts
 
-# accelerate's tracker name -> the distributions any of which provides it
-_PACKAGES = {
-    "wandb": ("wandb",),
-    "tensorboard": ("tensorboard", "tensorboardx", "tb-nightly"),
-    "comet_ml": ("comet-ml", "comet_ml"),
-    "mlflow": ("mlflow", "mlflow-skinny"),
-    "aim": ("aim",),
-    "clearml": ("clearml",),
-    "dvclive": ("dvclive",),
-}
 # the first release after the one the report documents (0.10: a missing tracker skipped without a word);
 # what later releases do was not checked, so the rule stays silent there
 _LOUD_FROM = (0, 11)
-_PIN_FILES = ("environment.yml", "environment.yaml", "pyproject.toml", "setup.py", "setup.cfg", "Pipfile")
-
-
-def _pin_texts(pctx: PlanContext, script_path: Path) -> Optional[list[str]]:
-    """The texts of the dependency files beside the script and in each folder above it up to the project's
-    root; None when there is no ``requirements*.txt`` among them (the environment is unknown)."""
-    root = pctx.project.root.resolve()
-    try:
-        here = script_path.resolve().parent
-    except OSError:
-        return None
-    folders = [here, *[p for p in here.parents if p == root or root in p.parents]]
-    texts: list[str] = []
-    has_requirements = False
-    for folder in folders:
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for name in names:
-            is_req = name.startswith("requirements") and name.endswith(".txt")
-            if not (is_req or name in _PIN_FILES) or not pctx.project.may_read(folder / name):
-                continue
-            try:
-                texts.append(read_text_limited(folder / name, errors="replace").lower())
-            except OSError:  # InputRefused is an OSError
-                continue
-            has_requirements = has_requirements or is_req
-    return texts if has_requirements else None
-
-
-def _names(texts: list[str], package: str) -> bool:
-    pattern = re.compile(r"(?<![\w.\-])" + re.escape(package).replace(r"\-", "[-_]").replace("_", "[-_]")
-                         + r"(?![\w])")
-    return any(pattern.search(t) for t in texts)
-
 
 @register
 class TrackerPackageNotInRequirements(PlanRule):

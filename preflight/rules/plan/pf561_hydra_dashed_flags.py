@@ -8,6 +8,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import OWN_PARSING as _OWN_PARSING
 
 # hydra/_internal/utils.py get_args_parser(): every option Hydra's own parser takes
 _HYDRA_LONG = ("--help", "--hydra-help", "--version", "--cfg", "--resolve", "--package", "--run",
@@ -15,7 +16,6 @@ _HYDRA_LONG = ("--help", "--hydra-help", "--version", "--cfg", "--resolve", "--p
                "--experimental-rerun", "--info")
 _HYDRA_SHORT = ("-h", "-c", "-p", "-r", "-m", "-sc", "-cp", "-cn", "-cd", "-i")
 # what lets the script read its own dashed options before Hydra does
-_OWN_PARSING = ("sys.argv", "parse_known_args", "parse_args", "fire.Fire", "click", "typer", "absl")
 
 
 def _foreign(token: str) -> bool:

@@ -3,93 +3,19 @@ the app's composed config does not have, so Hydra stops before the app runs."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional
+from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.loaders import LoadedConfig, load_config_file
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_apps import hydra_main_apps
-
-_INTERP = re.compile(r"\$\{([^${}]+)\}")
-_ABSENT = object()
-
-
-def _lookup(config: Any, path: list[str]) -> Any:
-    for part in path:
-        if not isinstance(config, dict) or part not in config:
-            return _ABSENT
-        config = config[part]
-    return config
-
-
-def _references(text: str) -> Iterator[str]:
-    """Absolute config keys a string interpolates (``${local.log_dir}``); resolvers (``${now:...}``),
-    relative keys and Hydra's own node are left out."""
-    for match in _INTERP.finditer(text):
-        body = match.group(1).strip()
-        if ":" in body or body.startswith(".") or body == "hydra" or body.startswith("hydra.") or not body:
-            continue
-        yield body
-
-
-def _hydra_choice(primary: LoadedConfig) -> Optional[tuple[int, str]]:
-    """(index in the defaults list, option) of the primary config's ``- hydra: option`` entry."""
-    defaults = primary.data.get("defaults") if isinstance(primary.data, dict) else None
-    if not isinstance(defaults, list):
-        return None
-    for index, entry in enumerate(defaults):
-        if isinstance(entry, dict) and len(entry) == 1:
-            (key, value), = entry.items()
-            if str(key).strip() in ("hydra", "override hydra") and isinstance(value, str) and value:
-                return index, value
-    return None
-
-
-def _dirs(config: Optional[LoadedConfig], prefix: tuple, multirun: bool) -> list[tuple[tuple, str]]:
-    """(key path in the file, value) of the output folders Hydra resolves at start-up."""
-    if config is None:
-        return []
-    parts = (("sweep", "dir"), ("sweep", "subdir")) if multirun else (("run", "dir"),)
-    out = []
-    for part in parts:
-        value = config.get((*prefix, *part))
-        if isinstance(value, str):
-            out.append(((*prefix, *part), value))
-    return out
-
-def _run_dir_settings(pctx: PlanContext, primary: LoadedConfig, config_dir: Path,
-                      multirun: bool) -> Optional[tuple[Optional[LoadedConfig], list[tuple[tuple, str]]]]:
-    """The run (or sweep) directories the composed config sets, and the loaded config holding them:
-    the primary config's own ``hydra:`` node, or the ``hydra/<choice>.yaml`` option its defaults
-    list selects. None when both set one (which wins depends on ``_self_``'s place)."""
-    from preflight.workspace import display_path
-
-    choice = _hydra_choice(primary)
-    option = None
-    if choice is not None:
-        name = choice[1][:-5] if choice[1].endswith(".yaml") else choice[1]
-        path = config_dir / "hydra" / f"{name}.yaml"
-        if ".." not in name and not name.startswith("/") and pctx.project.may_read(path):
-            option = load_config_file(path, display_path(path, pctx.project.root), "yaml")
-    own = _dirs(primary, ("hydra",), multirun)
-    from_option = _dirs(option, (), multirun)
-    if own and from_option:
-        return None
-    return (primary if own else option), (own or from_option)
-
-
-def composed_run_dirs(pctx: PlanContext, comp: Any) -> Optional[tuple[Optional[LoadedConfig], list[tuple[tuple, str]]]]:
-    """:func:`_run_dir_settings` of a composed ``@hydra.main`` app's primary config (single run);
-    None when it has no primary config or config directory, or both places set a run dir."""
-    config_dir = comp.config_dir or comp.app.config_dir
-    primary = next((loaded for item, loaded in comp.item_configs if item.package == ""), None)
-    if primary is None or config_dir is None:
-        return None
-    return _run_dir_settings(pctx, primary, config_dir, False)
+from preflight.rules.plan._hydra_run_dirs import ABSENT as _ABSENT
+from preflight.rules.plan._hydra_run_dirs import composed_run_dirs as composed_run_dirs
+from preflight.rules.plan._hydra_run_dirs import hydra_choice as _hydra_choice
+from preflight.rules.plan._hydra_run_dirs import lookup as _lookup
+from preflight.rules.plan._hydra_run_dirs import references as _references
+from preflight.rules.plan._hydra_run_dirs import run_dir_settings as _run_dir_settings
 
 
 @register

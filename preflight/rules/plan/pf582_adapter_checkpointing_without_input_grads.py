@@ -13,6 +13,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import launch_site
+from preflight.sources import read_text_limited
 
 _HANDLED = ("enable_input_require_grads", "prepare_model_for_kbit_training", "prepare_model_for_int8_training",
             "prepare_model_for_gradient_checkpointing", "get_peft_model")
@@ -122,8 +123,8 @@ def _prerelease_pin(pctx: PlanContext, version) -> bool:
         return False
     file = Path(path) if Path(path).is_absolute() else Path(pctx.project.root) / path
     try:
-        lines = file.read_text(errors="replace").splitlines()
-    except OSError:
+        lines = read_text_limited(file, errors="replace").splitlines()
+    except OSError:  # InputRefused is an OSError
         return False
     number = int(line)
     return 0 < number <= len(lines) and re.search(
