@@ -238,6 +238,13 @@ runs.jsonl, and two out-of-memory training steps at batch 4 x 2048) and the 'med
 step with and without per-block checkpointing at batch 1 x 1024 / 2048 on an RTX 4090; the 2.7B model's fp32 training
 step at batch 4 x 128 / 256 / 512 on an H100; the 'large' model's no-grad forward at batch 4 x 128 / 256 / 512 in fp32
 and bf16 on an 8 GB laptop RTX 4060; 21 peaks and 2 OOM verdicts; committed before it was first scored).
+
+``--split held-out-43`` the forty-third, ``calibration/public/heldout43.json`` (four publishers no estimator source
+cites, by est36b's rule, none a CS336 student: Qwen2-0.5B full / LoRA r=8 / LoRA r=64 / QLoRA fine-tunes under the HF
+Trainer on a Colab T4 (max_memory_allocated GiB), SimMIM's ViT-B/16 ImageNet fine-tune under apex O1 on 8 A100s (the
+log's max_memory_allocated MiB), a RoBERTa-base fp32 sequence-classification fine-tune on an RTX A4000, and six
+deepseek-math-7b bf16 DeepSpeed ZeRO 0-3 / checkpointing / optimizer-offload runs on two RTX 4090 that ran out of
+memory; 6 peaks and 6 OOM verdicts, below the ten-peak bar; committed before it was first scored).
 """
 
 from __future__ import annotations
@@ -287,6 +294,7 @@ HELDOUT39 = REPO / "calibration" / "public" / "heldout39.json"
 HELDOUT40 = REPO / "calibration" / "public" / "heldout40.json"
 HELDOUT41 = REPO / "calibration" / "public" / "heldout41.json"
 HELDOUT42 = REPO / "calibration" / "public" / "heldout42.json"
+HELDOUT43 = REPO / "calibration" / "public" / "heldout43.json"
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
@@ -308,4 +316,5 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-39": HELDOUT39,
                "held-out-40": HELDOUT40,
                "held-out-41": HELDOUT41,
-               "held-out-42": HELDOUT42}
+               "held-out-42": HELDOUT42,
+               "held-out-43": HELDOUT43}
