@@ -287,6 +287,9 @@ class _Facts:
                        self.known, self.add, lambda path: is_null(self.cfg, path), self.target_module())
             no_peft(self.adapter, self.plan, self.project, app, self.cfg)
             self.submitit_counts(app.script)
+        from preflight.adapters.hydra_target_data import trainer_wrapper
+
+        trainer_wrapper(self)
 
     def submitit_counts(self, script: Any) -> None:
         """The node and task counts of the script's submitit executor (:mod:`preflight.adapters.submitit_executor`),

@@ -33,6 +33,16 @@ configs of project-lighter/lighter (``system.dataloaders.train.dataset.transform
 ``RandomResizedCrop size: 224``; its ``val`` loader's ``Resize 256`` + ``CenterCrop 224`` is not read) and
 Hydra image-classification templates of the same shape (find_string ``_target_: torchvision.transforms.
 RandomResizedCrop``: 7 files).
+
+**The trainer class's wrapper** (``dist.sharding``, medium). The composed config's top-level ``_target_`` or its
+``trainer`` node names a class of the project (the job is that object's loop, built by ``instantiate``) whose
+module constructs ``DistributedDataParallel`` (or FSDP), read as :func:`preflight.adapters.pytorch_local.
+ddp_in_local_modules` reads a module the script imports (not when the job is known to run one process, nor a
+wrapper under a process-count guard unless several processes are known).
+omnivore ``omnivision/config/experiments/base.yaml:7-8`` ``trainer._target_: omnivision.trainer.omnivision_trainer.
+OmnivisionTrainer`` -> ``omnivision_trainer.py:216`` ``nn.parallel.DistributedDataParallel(...)``; facebookresearch/
+sam2 ``trainer._target_: training.trainer.Trainer`` -> ``training/trainer.py`` ``_setup_ddp_distributed_training``;
+facebookresearch/sam3 the same. A trainer class that is not local (``lightning.Trainer``) is the Lightning readers'.
 """
 
 from __future__ import annotations
@@ -55,6 +65,7 @@ _ACCUM_KEYS = ("gradient_accumulation_steps", "accum_steps", "accum_iter", "accu
 _CROPS = ("RandomResizedCrop", "RandomCrop", "CenterCrop", "RandomResizedCropAndInterpolation")
 _SIZE_WORDS = ("Resize", "Crop", "Scale", "Pad", "Rescale")
 _MAX_DEPTH = 16
+_NOT_LOCAL = ("torch.", "lightning.", "pytorch_lightning.", "transformers.", "accelerate.")
 
 
 def _walk(data: Any, path: tuple = (), depth: int = 0) -> Iterable[tuple[tuple, Any]]:
@@ -202,3 +213,46 @@ def transform_crop(facts: _Facts) -> None:
     key, size = sizes[0]
     facts.add("data.image_size", size, key, f"{'.'.join(key)}: torchvision transform pipeline (_target_ nodes) "
                                             f"crops the training images to {size}x{size}", "medium")
+
+
+def trainer_wrapper(facts: _Facts) -> None:
+    if facts.plan.value("dist.sharding") is not None or not isinstance(facts.cfg, dict):
+        return
+    # (the launchers adapter runs after this one: a torchrun line's count is not known yet; a count known to be
+    # one process leaves it to the single-process readers, as pytorch.local_ddp does)
+    world = facts.plan.resolve("dist.world_size")
+    several = world is not None and isinstance(world.value, int) and world.value > 1 and world.confidence != "low"
+    if world is not None and world.value == 1:
+        return
+    from preflight.adapters.ddp_world_guard import single_process_skips
+    from preflight.adapters.module_params import local_file
+    from preflight.adapters.pytorch_local import _ddp_call, _fsdp_call
+
+    from preflight.local_trees import parse_project_file
+
+    root = Path(str(facts.project.root))
+    found: list[tuple[tuple[str, ...], str, int, str, str]] = []
+    for path in ((), ("trainer",)):
+        node = facts.cfg if not path else facts.cfg.get(path[0])
+        target = node.get("_target_") if isinstance(node, dict) else None
+        if not isinstance(target, str) or "." not in target or target.startswith(_NOT_LOCAL):
+            continue
+        file = next((f for f in (local_file(b, target) for b in (root, root.parent)) if f is not None), None)
+        tree = parse_project_file(file) if file is not None else None
+        if tree is None or file is None:
+            continue
+        line = _ddp_call(tree)
+        if line is not None and not several and single_process_skips(tree, line):
+            continue  # ``if world_size > 1: DDP(...)`` with the count not known
+        if line is not None:
+            found.append((path, target, line, "ddp", "DistributedDataParallel(...)"))
+            continue
+        fsdp = _fsdp_call(tree)
+        if fsdp is not None:
+            found.append((path, target, fsdp[1], fsdp[0], fsdp[2]))
+    if len({f[3] for f in found}) != 1:
+        return
+    path, target, line, mode, what = found[0]
+    count = f"; {world.value} processes" if several and world is not None else ""
+    facts.add("dist.sharding", mode, (*path, "_target_"),
+              f"{'.'.join((*path, '_target_'))}: {target}, whose module builds {what} (line {line}){count}", "medium")

@@ -187,3 +187,58 @@ def test_training_pipelines_that_disagree_give_nothing(cli, tmp_path):
         "    extra:\n      train_aug:\n        - _target_: torchvision.transforms.RandomCrop\n          size: 160\n")
     size = fact(_plan(cli, tmp_path, config=config), "data.image_size")
     assert size is None or size.value not in (160, 224)
+
+
+TRAINER_DDP = TRAINER.replace("import torch\n", "import torch\n    import torch.nn as nn\n").replace(
+    "            model = instantiate(self.model_conf)\n",
+    "            model = instantiate(self.model_conf)\n"
+    "            model = nn.parallel.DistributedDataParallel(model, device_ids=[0])\n")
+
+
+def _launched(cli, tmp_path, trainer, *launch):
+    write(tmp_path, {"train.py": TRAIN, "proj/__init__.py": "", "proj/trainer.py": trainer,
+                     "proj/torch_dataset.py": DATASET, "config/config.yaml": CONFIG})
+    return plan_of(cli, "--", *launch, "train.py", cwd=tmp_path)
+
+
+def test_trainer_target_module_wrapping_ddp_is_the_sharding(cli, tmp_path):
+    """omnivore/sam2 shape: ``trainer._target_`` names a local class whose module builds DDP as
+    ``nn.parallel.DistributedDataParallel`` after ``import torch.nn as nn``."""
+    plan = _launched(cli, tmp_path, TRAINER_DDP, "torchrun", "--nproc_per_node", "8")
+    got = fact(plan, "dist.sharding")
+    assert got is not None and got.value == "ddp"
+
+
+def test_trainer_target_module_without_a_wrapper_says_nothing(cli, tmp_path):
+    plan = _launched(cli, tmp_path, TRAINER, "torchrun", "--nproc_per_node", "8")
+    got = fact(plan, "dist.sharding")
+    assert got is None or got.value != "ddp"
+
+
+def test_trainer_target_wrapper_under_a_process_guard_is_not_read(cli, tmp_path):
+    """Twin: ``if world_size > 1: DDP(...)`` and the process count not known when the config is read."""
+    guarded = TRAINER_DDP.replace(
+        "            model = nn.parallel.DistributedDataParallel(model, device_ids=[0])\n",
+        "            if torch.distributed.get_world_size() > 1:\n"
+        "                model = nn.parallel.DistributedDataParallel(model, device_ids=[0])\n")
+    plan = _launched(cli, tmp_path, guarded, "python")
+    got = fact(plan, "dist.sharding")
+    assert got is None or "trainer._target_" not in (got.source.key or "")
+
+
+def test_ddp_call_by_module_aliases():
+    import ast
+
+    from preflight.adapters.pytorch_local import _ddp_call
+
+    nn_alias = "import torch.nn as nn\n\ndef wrap(m):\n    return nn.parallel.DistributedDataParallel(m)\n"
+    from_torch = "from torch import nn\n\ndef wrap(m):\n    return nn.parallel.DistributedDataParallel(m)\n"
+    parallel_alias = "import torch.nn.parallel as par\n\ndef wrap(m):\n    return par.DistributedDataParallel(m)\n"
+    assert _ddp_call(ast.parse(nn_alias)) == 4
+    assert _ddp_call(ast.parse(from_torch)) == 4
+    assert _ddp_call(ast.parse(parallel_alias)) == 4
+    # a name that only looks like it: a project module called ``nn`` is not torch's
+    own_nn = "from proj import nn\n\ndef wrap(m):\n    return nn.parallel.DistributedDataParallel(m)\n"
+    isinstance_only = "import torch.nn as nn\n\ndef unwrap(m):\n    return isinstance(m, nn.parallel.DistributedDataParallel)\n"
+    assert _ddp_call(ast.parse(own_nn)) is None
+    assert _ddp_call(ast.parse(isinstance_only)) is None
