@@ -245,10 +245,15 @@ class _Facts:
         from preflight.adapters.hydra_datamodule import datamodule_loader
 
         datamodule_loader(self)
-        from preflight.adapters.hydra_target_data import loader_class_batch, transform_crop
+        from preflight.adapters.hydra_target_data import (
+            bolts_native_size,
+            loader_class_batch,
+            transform_crop,
+        )
 
         loader_class_batch(self)
         transform_crop(self)
+        bolts_native_size(self)
         for path, node in _nodes(self.cfg, ()):
             for key in _MODEL_REF_KEYS:
                 if isinstance(node, dict) and key in node:

@@ -34,6 +34,16 @@ configs of project-lighter/lighter (``system.dataloaders.train.dataset.transform
 Hydra image-classification templates of the same shape (find_string ``_target_: torchvision.transforms.
 RandomResizedCrop``: 7 files).
 
+**A Lightning Bolts DataModule's native size** (``data.image_size``, medium). A ``_target_`` node naming
+``pl_bolts.datamodules.CIFAR10DataModule`` (MNIST, FashionMNIST, CIFAR-10's module path) or a local class
+deriving from it, given no ``train_transforms``, with no other mention of ``train_transforms`` in the local
+class: Bolts' ``default_transforms()`` are ``ToTensor`` and a normalisation, so the training images keep the
+dataset's native size (CIFAR-10 32, MNIST/FashionMNIST 28). Found in atong01/conditional-flow-matching @
+``runner/configs/datamodule/cifar.yaml:1`` -> ``runner/src/datamodules/cifar10_datamodule.py:8-11`` (a subclass
+passing only ``test_transforms``), and scripts building ``pl_bolts.datamodules.CIFAR10DataModule(batch_size=...)``
+(find_string ``pl_bolts.datamodules.CIFAR10DataModule``: 8 files, some with their own ``train_transforms``, which
+this leaves unknown).
+
 **The trainer class's wrapper** (``dist.sharding``, medium). The composed config's top-level ``_target_`` or its
 ``trainer`` node names a class of the project (the job is that object's loop, built by ``instantiate``) whose
 module constructs ``DistributedDataParallel`` (or FSDP), read as :func:`preflight.adapters.pytorch_local.
@@ -256,3 +266,56 @@ def trainer_wrapper(facts: _Facts) -> None:
     count = f"; {world.value} processes" if several and world is not None else ""
     facts.add("dist.sharding", mode, (*path, "_target_"),
               f"{'.'.join((*path, '_target_'))}: {target}, whose module builds {what} (line {line}){count}", "medium")
+
+
+_BOLTS_NATIVE = {"CIFAR10DataModule": 32, "MNISTDataModule": 28, "FashionMNISTDataModule": 28}
+
+
+def _bolts_base(root: Path, target: str) -> Optional[str]:
+    """The Bolts DataModule ``target`` is or derives from (a local class whose base is one), else None."""
+    name = target.rsplit(".", 1)[-1]
+    if target.startswith("pl_bolts."):
+        return name if name in _BOLTS_NATIVE else None
+    from preflight.adapters.module_params import local_file
+
+    from preflight.local_trees import parse_project_file
+
+    file = next((f for f in (local_file(b, target) for b in (root, root.parent)) if f is not None), None)
+    tree = parse_project_file(file) if file is not None else None
+    if tree is None:
+        return None
+    found = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    if len(found) != 1 or "train_transforms" in ast.dump(found[0]):
+        return None
+    imported = {a.asname or a.name: f"{n.module}.{a.name}" for n in tree.body if isinstance(n, ast.ImportFrom)
+                and n.module for a in n.names}
+    for base in found[0].bases:
+        dotted = dotted_name(base) or ""
+        head = dotted.split(".", 1)[0]
+        full = imported.get(head, head) + dotted[len(head):]
+        last = full.rsplit(".", 1)[-1]
+        if full.startswith("pl_bolts.") and last in _BOLTS_NATIVE:
+            return last
+    return None
+
+
+def bolts_native_size(facts: _Facts) -> None:
+    if facts.plan.value("data.image_size") is not None or not isinstance(facts.cfg, dict):
+        return
+    root = Path(str(facts.project.root))
+    found: list[tuple[tuple[str, ...], str, str]] = []
+    for path, node in _walk(facts.cfg):
+        target = node.get("_target_") if isinstance(node, dict) else None
+        if not isinstance(target, str) or "." not in target or not all(isinstance(p, str) for p in path) \
+                or _other_section((*path, "")) or node.get("train_transforms") is not None:
+            continue
+        base = _bolts_base(root, target)
+        if base is not None:
+            found.append((path, target, base))
+    if len(found) != 1:
+        return
+    path, target, base = found[0]
+    size = _BOLTS_NATIVE[base]
+    facts.add("data.image_size", size, (*path, "_target_"),
+              f"{'.'.join((*path, '_target_'))}: {target}, a Lightning Bolts {base} without train_transforms: "
+              f"its default transforms keep the native {size}x{size} images", "medium")

@@ -242,3 +242,82 @@ def test_ddp_call_by_module_aliases():
     isinstance_only = "import torch.nn as nn\n\ndef unwrap(m):\n    return isinstance(m, nn.parallel.DistributedDataParallel)\n"
     assert _ddp_call(ast.parse(own_nn)) is None
     assert _ddp_call(ast.parse(isinstance_only)) is None
+
+
+BOLTS_TRAIN = """\
+    import hydra
+    import pytorch_lightning as pl
+    from hydra.utils import instantiate
+
+
+    @hydra.main(config_path="../configs", config_name="train", version_base="1.2")
+    def main(cfg):
+        datamodule = instantiate(cfg.datamodule)
+        model = instantiate(cfg.model)
+        trainer = pl.Trainer(max_epochs=1)
+        trainer.fit(model=model, datamodule=datamodule)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+BOLTS_DM = """\
+    from typing import Any
+
+    import pl_bolts
+    from torchvision import transforms as transform_lib
+
+
+    class CIFAR10DataModule(pl_bolts.datamodules.cifar10_datamodule.CIFAR10DataModule):
+        def __init__(self, *args, **kwargs):
+            test_transforms = transform_lib.ToTensor()
+            super().__init__(*args, test_transforms=test_transforms, **kwargs)
+
+        def val_dataloader(self, *args: Any, **kwargs: Any):
+            return self._data_loader(self.dataset_train)
+"""
+
+BOLTS_CFG = """\
+    datamodule:
+      _target_: src.datamodules.cifar10_datamodule.CIFAR10DataModule
+      data_dir: data/
+      batch_size: 128
+      num_workers: 0
+      normalize: True
+    model:
+      _target_: src.models.module.LitModule
+"""
+
+
+def _bolts(cli, tmp_path, dm=BOLTS_DM, cfg=BOLTS_CFG):
+    write(tmp_path, {"src/train.py": BOLTS_TRAIN, "src/__init__.py": "", "src/datamodules/__init__.py": "",
+                     "src/datamodules/cifar10_datamodule.py": dm, "configs/train.yaml": cfg})
+    return plan_of(cli, "src/train.py", cwd=tmp_path)
+
+
+def test_bolts_datamodule_subclass_keeps_the_native_size(cli, tmp_path):
+    """atong01/conditional-flow-matching runner shape: a local subclass of Bolts' CIFAR10DataModule."""
+    got = fact(_bolts(cli, tmp_path), "data.image_size")
+    assert got is not None and got.value == 32 and got.confidence == "medium"
+
+
+def test_bolts_datamodule_with_train_transforms_is_not_read(cli, tmp_path):
+    """Twin: the node hands its own train_transforms (a crop may resize): the size is not the native one."""
+    cfg = BOLTS_CFG.replace("      normalize: True\n", "      normalize: True\n      train_transforms:\n"
+                            "        _target_: proj.transforms.UpscaleTo\n        size: 64\n")
+    got = fact(_bolts(cli, tmp_path, cfg=cfg), "data.image_size")
+    assert got is None or got.value != 32
+
+
+def test_subclass_that_sets_train_transforms_is_not_read(cli, tmp_path):
+    dm = BOLTS_DM.replace("test_transforms=test_transforms,", "train_transforms=transform_lib.Resize(64), "
+                          "test_transforms=test_transforms,")
+    got = fact(_bolts(cli, tmp_path, dm=dm), "data.image_size")
+    assert got is None or got.value != 32
+
+
+def test_datamodule_not_deriving_from_bolts_says_nothing(cli, tmp_path):
+    dm = BOLTS_DM.replace("(pl_bolts.datamodules.cifar10_datamodule.CIFAR10DataModule)", "(pl.LightningDataModule)")
+    got = fact(_bolts(cli, tmp_path, dm=dm), "data.image_size")
+    assert got is None or got.value != 32
