@@ -242,7 +242,8 @@ def trainer_wrapper(facts: _Facts) -> None:
 
     root = Path(str(facts.project.root))
     found: list[tuple[tuple[str, ...], str, int, str, str]] = []
-    for path in ((), ("trainer",)):
+    tops: tuple[tuple[str, ...], ...] = ((), ("trainer",))
+    for path in tops:
         node = facts.cfg if not path else facts.cfg.get(path[0])
         target = node.get("_target_") if isinstance(node, dict) else None
         if not isinstance(target, str) or "." not in target or target.startswith(_NOT_LOCAL):
