@@ -245,6 +245,15 @@ class _Facts:
         from preflight.adapters.hydra_datamodule import datamodule_loader
 
         datamodule_loader(self)
+        from preflight.adapters.hydra_target_data import (
+            bolts_native_size,
+            loader_class_batch,
+            transform_crop,
+        )
+
+        loader_class_batch(self)
+        transform_crop(self)
+        bolts_native_size(self)
         for path, node in _nodes(self.cfg, ()):
             for key in _MODEL_REF_KEYS:
                 if isinstance(node, dict) and key in node:
@@ -283,6 +292,9 @@ class _Facts:
                        self.known, self.add, lambda path: is_null(self.cfg, path), self.target_module())
             no_peft(self.adapter, self.plan, self.project, app, self.cfg)
             self.submitit_counts(app.script)
+        from preflight.adapters.hydra_target_data import trainer_wrapper
+
+        trainer_wrapper(self)
 
     def submitit_counts(self, script: Any) -> None:
         """The node and task counts of the script's submitit executor (:mod:`preflight.adapters.submitit_executor`),

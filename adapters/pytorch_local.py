@@ -100,10 +100,21 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
                     aliases.add(a.asname or a.name)
                 elif a.name == "parallel":
                     modules.add((a.asname or a.name) + ".DistributedDataParallel")
+        elif isinstance(node, ast.ImportFrom) and node.module == "torch":
+            # ``from torch import nn`` -> ``nn.parallel.DistributedDataParallel(...)``
+            modules.update(f"{a.asname or a.name}.parallel.DistributedDataParallel" for a in node.names
+                           if a.name == "nn")
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name in ("torch", "torch.nn", "torch.nn.parallel") and a.asname is None:
                     modules.add(_DDP)
+                elif a.name == "torch.nn" and a.asname:
+                    # ``import torch.nn as nn`` -> ``nn.parallel.DistributedDataParallel(...)`` (facebookresearch/
+                    # omnivore omnivision/trainer/omnivision_trainer.py:20,216; facebookresearch/sam2
+                    # training/trainer.py)
+                    modules.add(f"{a.asname}.parallel.DistributedDataParallel")
+                elif a.name == "torch.nn.parallel" and a.asname:
+                    modules.add(f"{a.asname}.DistributedDataParallel")
     demo = main_block_nodes(tree)
     for node in nodes_of(tree):
         if not isinstance(node, ast.Call) or id(node) in demo:
