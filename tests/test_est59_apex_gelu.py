@@ -106,7 +106,8 @@ def _row(split_file, rid):
 # The two microsoft/Swin-Transformer rows carry packed_qkv since est83 (its WindowAttention has one qkv
 # layer): -0.137 / -0.027 and -0.229 / -0.134 before that relabel. Apex's GELU term moves each by the same ~0.11.
 @pytest.mark.parametrize("split_file, rid, before, after", [
-    ("heldout17.json", "swin-transformer-training-logs/swin-small-224-ampfp16-ddp4-b48", -0.192, -0.082),
+    # -0.192 / -0.082 at est59; -0.186 / -0.077 from est88 (autocast's eager attention backward, 6 bytes a score)
+    ("heldout17.json", "swin-transformer-training-logs/swin-small-224-ampfp16-ddp4-b48", -0.186, -0.077),
     ("heldout17.json", "swin-transformer-training-logs/swin-tiny-224-ampfp16-ddp8-b128", -0.276, -0.182),
     ("heldout10.json", "mesa-imagenet-train-memory/swin-t-apex-o1-b128", -0.045, 0.073),
 ])

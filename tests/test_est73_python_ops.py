@@ -54,8 +54,10 @@ def test_the_constants_are_the_cpu_measurement():
     assert bwd == PO.SOFTMAX_BWD_EXTRA == 2
 
 
-def test_the_layer_backward_grows_by_two_score_tensors():
-    # xl at batch 4 x 512 in fp32: the gradients of the division and exp, 2 x 4 x 32 x 512^2 x 4 bytes
+def test_the_layer_backward_grows_by_one_score_tensor_over_eager():
+    # xl at batch 4 x 512 in fp32: the gradients of the division and exp, 2 x 4 x 32 x 512^2 x 4 bytes,
+    # over a base of one; est88: torch's own fp32 softmax without dropout already grows by two fp32
+    # score tensors (calibration/data/est88_attn_backward.json), so the hand-written one is one more
     from preflight.estimate.activations import Dtypes, transformer_layer
 
     arch = from_hf_config(XL, name="m")
@@ -63,7 +65,7 @@ def test_the_layer_backward_grows_by_two_score_tensors():
     kw = dict(tokens=4 * 512, seq=512, batch=4, attention="eager", train_weights=True,
               lora_targets=frozenset(), lora_r=0, lora_dropout=0.0, dropout=0.0)
     py, eager = transformer_layer(arch, d, python_ops=("softmax",), **kw), transformer_layer(arch, d, **kw)
-    assert py.backward - eager.backward == 2 * 4 * 32 * 512 * 512 * 4
+    assert py.backward - eager.backward == 1 * 4 * 32 * 512 * 512 * 4
 
 
 def test_python_softmax_keeps_one_more_fp32_score_tensor_per_layer():

@@ -49,8 +49,9 @@ def test_the_measurement_is_per_image():
                                           ("Swin-S", "Swin-S, batch 48, torch>=1.11")])
 def test_the_estimate_is_at_or_above_the_replayed_step(model, key):
     """Two whole steps of each log's configuration replayed on fake tensors (MemTracker): the estimate of the row's
-    allocated peak lies within 5% above the replay's peak, so what the logs read beyond it (14.42 and 7.60 GiB) is
-    not a term of the reference code that the estimate misses."""
+    allocated peak lies within 6% above the replay's peak, so what the logs read beyond it (14.42 and 7.60 GiB) is
+    not a term of the reference code that the estimate misses. (5% at est85; est88's autocast attention backward,
+    6 bytes a score, puts Swin-S at +5.1%: the fake-tensor replay's peak is not at that transient.)"""
     sys.path.insert(0, str(ROOT / "bench"))
     import public_accuracy as pa
 
@@ -58,4 +59,4 @@ def test_the_estimate_is_at_or_above_the_replayed_step(model, key):
     row = next(r for r in rows if r["id"].endswith(ROWS[model]))
     replay = DATA["step_peak_bytes"][key]["total"]
     estimate_bytes = pa.evaluate(row).estimate
-    assert replay <= estimate_bytes <= 1.05 * replay
+    assert replay <= estimate_bytes <= 1.06 * replay

@@ -121,7 +121,7 @@ def test_llama_recipes_pr41_with_the_limiter_off_is_an_upper_bound():
     """meta-llama/llama-recipes PR #41 (A. Gu, 2023-07-25) measured the same job with
     ``limit_all_gathers=False`` (peak active 25.86 GB) and ``True`` (20.20 GB): the estimate
     with the limiter off (every unit gathered) is above the measured peak, the one with it
-    on below it. The measured rise (5.66 GB) is less than the whole model's gathered bf16
+    on at it (below it until est88 charged bf16 eager attention's backward in full: +0.2%). The measured rise (5.66 GB) is less than the whole model's gathered bf16
     weights: how far the CPU runs ahead depends on the job (not modelled)."""
     arch = from_hf_config({"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
                            "num_hidden_layers": 32, "num_attention_heads": 32,
@@ -136,7 +136,8 @@ def test_llama_recipes_pr41_with_the_limiter_off_is_an_upper_bound():
     # peak *active* bytes: the blocks freed with events pending count until the GPU passes them
     off = estimate(EstimateInput(**base)).active_peak()[0]          # torch 2.0.1's default
     on = estimate(EstimateInput(**base, fsdp_limit_all_gathers=True)).active_peak()[0]
-    assert on < 20.20e9 < 25.86e9 < off
+    assert off > 25.86e9
+    assert abs(on - 20.20e9) < 0.01 * 20.20e9
 
 
 def test_limit_all_gathers_in_the_script_is_a_plan_fact(tmp_path):

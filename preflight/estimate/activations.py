@@ -40,6 +40,7 @@ class Dtypes:
     weights: float
     autocast: bool = False
     mask: int = 1   # dropout mask bytes: bool on CUDA; on CPU the noise tensor (input dtype)
+    bf16: bool = False  # the 16-bit dtype is bfloat16 (math_attention_backward_bytes)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,43 @@ _CLAMPED_SCORES = {"opt"}
 #: Models without rotary embeddings (no cos/sin kept per layer).
 _NO_ROPE = {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "albert", "t5", "mt5", "umt5", "bart",
             "mbart", "whisper", "vit", "clip", "opt", "bloom", "falcon", "swin"}
+
+
+def math_attention_backward_bytes(ec: int, *, autocast: bool, implicit: bool, dropout: bool,
+                                  half_to_float: bool = False) -> float:
+    """Net growth, bytes per score, while autograd runs one materialised (eager / math)
+    attention's backward, above what is live when it starts (est88, replayed by
+    ``calibration/est88_attn_backward.py`` -> ``calibration/data/est88_attn_backward.json``).
+
+    Each backward node allocates its gradient while its input gradient and the saved tensors
+    the later nodes need are still alive; a node's own saved tensors die when it returns:
+
+    - fp32 without attention dropout: the probability matmul's gradient (4) beside the saved
+      softmax output (4), then softmax's input gradient (4): **8** (the dropout output and its
+      mask, saved with dropout, die first, so with dropout the growth stays at 4)
+    - CUDA autocast: softmax runs on the fp32 cast of the 16-bit scores, so its input gradient
+      is fp32 too: the fp32 gradient of the 16-bit copy (4) and softmax's (4) beside the
+      saved fp32 output, less the 16-bit copy that died: **6**, with or without dropout
+    - 16-bit scores with the softmax in 16-bit (``_IMPLICIT_SOFTMAX``) and attention dropout:
+      each gradient is 2 bytes and the dropout output dies first: **2**
+    - 16-bit scores with an explicit fp32 softmax (``softmax(x, dtype=float32).to(dtype)``, the
+      Llama family): ATen's ``softmax`` converts a bfloat16 input to fp32 first (only a CUDA
+      **Half** input takes ``_softmax(half_to_float=True)``), so bf16's backward makes the
+      fp32 gradient of the ``.to`` copy (4) and softmax's fp32 input gradient (4) beside the saved
+      fp32 output: **6** (5 with dropout: its 1-byte mask and 16-bit output die first; the CPU
+      replay's noise tensor is the input's dtype, so it reads 4 there); fp16 on CUDA writes
+      softmax's input gradient in fp16 (2): 4, as before (not replayable on the CPU)
+    - 16-bit implicit without dropout: 4, as before
+    """
+    if ec >= 4:
+        return 4.0 if dropout else 8.0
+    if autocast:
+        return 6.0
+    if implicit:
+        return 2.0 if dropout else 4.0
+    if half_to_float:
+        return 4.0
+    return 5.0 if dropout else 6.0
 
 
 def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int,
@@ -353,7 +391,14 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # (its saved tensors are freed as fast as new gradients appear)
     backward = tokens * ec * width * C.LAYER_BACKWARD_WIDTHS
     if math_attention:
-        backward += batch * heads * seq * seq * 4
+        if "softmax" in python_ops or arch.model_type in _CLAMPED_SCORES or softmax_input or scores_capped:
+            per_score = 4.0   # the paths est88 did not replay keep the earlier charge
+        else:
+            per_score = math_attention_backward_bytes(
+                ec, autocast=d.autocast and device != "cpu",
+                implicit=arch.model_type in _IMPLICIT_SOFTMAX, dropout=dropout > 0,
+                half_to_float=device == "cuda" and not d.bf16)
+        backward += batch * heads * seq * seq * per_score
         if "softmax" in python_ops:   # the division's and exp's gradients (python_ops.py)
             backward += batch * heads * seq * seq * PO.SOFTMAX_BWD_EXTRA * PO.exp_bytes(ec, d.autocast, device)
     return LayerActs(saved=saved, inputs=tokens * h * er, backward=backward)

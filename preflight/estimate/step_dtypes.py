@@ -22,11 +22,12 @@ def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
                 else C.NF4_DQ_BYTES_PER_PARAM if inp.double_quant else C.NF4_BYTES_PER_PARAM)
         res = 4 if inp.kbit_prepared or comp == 4 else 2
         return A.Dtypes(res=res, comp=comp, weights=base, autocast=False,
-                        mask=comp if inp.device == "cpu" else 1), base, other
+                        mask=comp if inp.device == "cpu" else 1, bf16="bf16" in inp.precision), base, other
     res = 4 if base == 4 else 2
     autocast = inp.precision.startswith("amp")
     mask = comp if inp.device == "cpu" else 1
-    return A.Dtypes(res=res, comp=comp, weights=base, autocast=autocast, mask=mask), base, base
+    return A.Dtypes(res=res, comp=comp, weights=base, autocast=autocast, mask=mask,
+                    bf16="bf16" in inp.precision), base, base
 
 
 def _shard_count(inp: EstimateInput) -> int:
