@@ -100,6 +100,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.config_key_families import config_key_facts
 
         config_key_facts(plan, project)
+        from preflight.adapters.accum_quotient import accum_from_quotient
+
+        accum_from_quotient(plan, project)
     _micro_from_global(plan)
     _global_from_parts(plan)
     _param_offload_below_stage3(plan)

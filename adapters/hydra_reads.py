@@ -205,6 +205,12 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             if got is not None and got.path is not None and isinstance(got.value, int) \
                     and not isinstance(got.value, bool) and got.value > 0:
                 found.seq.append((got.value, got.path, line))
+        elif kw.arg == "num_workers" and "loader" in name.lower() and isinstance(kw.value, ast.Call):
+            from preflight.adapters.loader_workers_bound import bounded_workers
+
+            bounded = bounded_workers(kw.value, reader)  # ``num_workers=min(config.num_workers, batch_size)``
+            if bounded is not None:
+                found.workers.append((bounded[0], bounded[1], line))
         elif kw.arg == "mixed_precision" and name == "Accelerator":
             # x-flux ``Accelerator(mixed_precision=args.mixed_precision)`` with ``mixed_precision: "bf16"``
             got = reader.ev(kw.value)

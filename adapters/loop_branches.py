@@ -135,6 +135,10 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending += both[0] + both[1]
                 seen = True
                 continue
+        if pending and _continues(stmt):
+            # ``if step % K != 0: continue`` after the backward (Guitaricet/relora @ 176f376 torchrun_main.py:796-800):
+            # some passes never reach the step below: not one step per backward
+            nested_left = True
         if seen and pending:
             looped = _steps_of_optimizers(stmt)
             if looped and not hidden:
@@ -154,6 +158,20 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending = []
                 steps.append(call)
     return stepped, steps, bool(pending) or nested_left
+
+
+def _continues(stmt: ast.stmt) -> bool:
+    """A ``continue`` of the loop around ``stmt`` (one in a nested loop or function is its own)."""
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Continue):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                             ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _self_contained(stmt: ast.stmt, is_step: Callable[[ast.Call], bool]

@@ -174,6 +174,27 @@ def _writes(stmt: ast.stmt, name: str) -> bool:
                for n in ast.walk(stmt))
 
 
+def _skips_to_next_pass(loop: ast.AST, step: ast.AST) -> bool:
+    """A ``continue`` of ``loop`` after a backward and before ``step`` (Guitaricet/relora @ 176f376
+    ``torchrun_main.py:796-800`` ``scaled_loss.backward()``; ``if global_step % args.gradient_accumulation != 0:
+    continue``; the update below): some passes back-propagate and never reach the step. A ``continue``
+    before the backward (``if batch is None: continue``) skips both and is not this."""
+    backward = [n.lineno for n in ast.walk(loop) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr in _BACKWARD]
+    if not backward:
+        return False
+    first, at = min(backward), getattr(step, "lineno", 0)
+    todo = list(ast.iter_child_nodes(loop))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # a nested loop's own continue
+        if isinstance(node, ast.Continue) and first < node.lineno < at:
+            return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def _int(value: Any) -> Optional[int]:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
@@ -287,6 +308,8 @@ class LoopShapesAdapter(Adapter):
             if not steps or any(isinstance(n.func, ast.Attribute) and n.func.attr != "step" for n in deep) or \
                     any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):
                 return  # a conditional optimizer step, or a no_sync context: not this reading
+            if _skips_to_next_pass(loop, steps[0]):
+                return  # ``if step % K != 0: continue`` between backward and step: a gated step
             found.append(steps[0])
             inside.update(id(n) for st in loop.body for n in ast.walk(st))
         if len(found) != 1:
