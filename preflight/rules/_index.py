@@ -313,6 +313,7 @@ JOB = {
     "PF142": "plan.pf142_inference_only_model_wrapped_in_ddp",
     "PF143": "plan.pf143_torch_scheduler_around_zero_optimizer",
     "PF144": "plan.pf144_zero3_ema_of_partitioned_parameters",
+    "PF148": "plan.pf148_zero3_init_partitions_frozen_models",
     "PF152": "plan.pf152_tracker_missing_warns_only",
     "PF153": "plan.pf153_custom_checkpoint_named_extra_file",
     "PF154": "plan.pf154_predict_with_generate_without_labels",

@@ -31,6 +31,13 @@ BAD = [
                       "  # warning: PF329"),
     _EVAL.format(body="accuracy = (chosen > rejected).sum() / torch.numel(chosen)\n"
                       "        values.append(accelerator.gather_for_metrics(accuracy))  # warning: PF329"),
+    # accelerate issue 1674: per-batch counts gathered together as a tuple
+    _EVAL.format(body="hits = (chosen > rejected).sum()\n"
+                      "        count = torch.tensor(chosen.numel(), device=chosen.device)\n"
+                      "        hits, count = accelerator.gather_for_metrics((hits, count))  # warning: PF329\n"
+                      "        values.append(hits.sum() / count.sum())"),
+    _EVAL.format(body="values.append(accelerator.gather_for_metrics([chosen, torch.tensor(len(chosen))]))"
+                      "  # warning: PF329"),
 ]
 
 GOOD = [
@@ -48,4 +55,10 @@ GOOD = [
     # a per-example value scaled by a count keeps its batch dimension
     _EVAL.format(body="scores = (chosen - rejected) / len(chosen)\n"
                       "        values.append(accelerator.gather_for_metrics(scores))"),
+    # the fix of accelerate issue 1674: per-sample flags in the tuple, counted after gathering
+    _EVAL.format(body="flags, margins = accelerator.gather_for_metrics((chosen > rejected, chosen - rejected))\n"
+                      "        values.append(flags.sum() / flags.numel())"),
+    # tricky-correct: a tensor built from a per-sample list keeps its batch dimension
+    _EVAL.format(body="lengths = torch.tensor([len(c) for c in chosen])\n"
+                      "        values.append(accelerator.gather_for_metrics((lengths, chosen)))"),
 ]

@@ -36,6 +36,10 @@ def _full_reduction(expr: ast.expr) -> bool:
             _count(expr.left) and _full_reduction(expr.right))
     if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute):
         return False
+    if expr.func.attr in ("tensor", "as_tensor") and isinstance(expr.func.value, ast.Name) \
+            and expr.func.value.id == "torch" and len(expr.args) == 1:
+        # ``torch.tensor(batch.numel(), device=...)``: a per-rank count wrapped in a 0-d tensor
+        return _count(expr.args[0]) or _full_reduction(expr.args[0])
     if expr.func.attr not in _REDUCTIONS or expr.keywords:
         return False
     owner = expr.func.value
@@ -62,6 +66,18 @@ def _last_value(scope: ast.AST, name: str, before: int) -> Optional[ast.Assign]:
     return found
 
 
+def _reduced_value(ctx: FileContext, call: ast.Call, arg: ast.expr) -> Optional[ast.expr]:
+    """The full reduction ``arg`` is (inline, or the name's last plain assignment before ``call``)."""
+    if _full_reduction(arg):
+        return arg
+    if isinstance(arg, ast.Name):
+        scope = ctx.enclosing_function(call) or ctx.tree
+        assign = _last_value(scope, arg.id, call.lineno)
+        if assign is not None and _full_reduction(assign.value):
+            return assign.value
+    return None
+
+
 @register
 class ScalarMetricToGatherForMetrics(Rule):
     code = "PF329"
@@ -77,7 +93,10 @@ class ScalarMetricToGatherForMetrics(Rule):
 
 `accelerator.gather_for_metrics(x)` where `x` is a per-batch value already reduced over all its
 dimensions on each rank: `x = (pred == labels).float().mean()`, `x = correct.sum()`,
-`x = torch.mean(scores)`, `x = (pred == y).sum() / torch.numel(pred)`, assigned just before in the same function (or passed inline).
+`x = torch.mean(scores)`, `x = (pred == y).sum() / torch.numel(pred)`, a per-rank count
+`x = torch.tensor(batch.numel())`, assigned just before in the same function (or passed inline);
+also such a value among a tuple handed to one gather (`gather_for_metrics((hits, count))`,
+accelerate issue 1674: a ratio of per-batch counts that is wrong on uneven batches).
 
 ## Why it matters
 
@@ -112,15 +131,15 @@ repeat it per sample first (`loss.repeat(batch_size)`, the transformers `no_trai
             if not (isinstance(call.func, ast.Attribute) and call.func.attr == "gather_for_metrics"
                     and call.args):
                 continue
-            arg = call.args[0]
-            reduced: Optional[ast.expr] = None
-            if _full_reduction(arg):
-                reduced = arg
-            elif isinstance(arg, ast.Name):
-                scope = ctx.enclosing_function(call) or ctx.tree
-                assign = _last_value(scope, arg.id, call.lineno)
-                if assign is not None and _full_reduction(assign.value):
-                    reduced = assign.value
+            first = call.args[0]
+            # a tuple/list of values is gathered (and truncated) element by element
+            items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+            arg, reduced = first, None
+            for item in items:
+                reduced = _reduced_value(ctx, call, item)
+                if reduced is not None:
+                    arg = item
+                    break
             if reduced is None:
                 continue
             yield ctx.finding(

@@ -64,11 +64,12 @@ def _offload(ga: int, device: str, clip: str) -> str:
     return _OFFLOAD.replace("{ga}", str(ga)).replace("{device}", device).replace("{clip}", clip)
 
 
-def _bf16(stage: int, data_types: str = "", bf16_extra: str = "") -> str:
+def _bf16(stage: object, data_types: str = "", bf16_extra: str = "") -> str:
     return _BF16.replace("{stage}", str(stage)).replace("{data_types}", data_types).replace("{bf16_extra}",
                                                                                             bf16_extra)
 
 
+_Z1_CPU = '1, "offload_optimizer": {"device": "cpu"}'
 _FP32_ACCUM = ', "data_types": {"grad_accum_dtype": "fp32"}'
 
 _HYDRA = textwrap.dedent("""
@@ -121,6 +122,8 @@ BAD_EXAMPLES = [
     _ds(_bf16(0), "0.18.5", "ds_config.json:2: error: PF385"),
     # DeepSpeed PR 7985: bf16 ZeRO-1 with fp32 accumulation drops the last micro-batch from the average on 0.18.5
     _ds(_bf16(1, _FP32_ACCUM), "0.18.5", "ds_config.json:3: error: PF385"),
+    # DeepSpeed PR 4084 (issue 4083): bf16 + fp32 accumulation + ZeRO-1 picks the BF16 optimizer, offload ignored
+    _ds(_bf16(_Z1_CPU, _FP32_ACCUM), "0.9.5", "ds_config.json:3: error: PF385"),
     # Hydra PR 1735: `+experiment=short` lands before the primary config's override entry on 1.1.0
     _hydra("1.1.0", "+experiment=short", "conf/config.yaml:3: error: PF385"),
 ]
@@ -132,6 +135,7 @@ GOOD_EXAMPLES = [
     _ds(_offload(8, "cpu", "1.0"), "0.19.0"),
     _ds(_bf16(0), "0.18.6"),
     _ds(_bf16(1, _FP32_ACCUM), "0.19.0"),
+    _ds(_bf16(_Z1_CPU, _FP32_ACCUM), "0.15.2"),  # past 0.10.1, and past the offload-accumulation fix
     _hydra("1.1.1", "+experiment=short"),
     # the affected releases with other keys: clipping inside ZeRO; no accumulation; no offload; ZeRO-2 with
     # bf16; immediate_grad_update on; no appended group, or no override entry in the primary config
@@ -140,6 +144,9 @@ GOOD_EXAMPLES = [
     _ds(_offload(8, "none", "1.0"), "0.16.0"),
     _ds(_bf16(2), "0.18.5"),
     _ds(_bf16(1, _FP32_ACCUM, ', "immediate_grad_update": true'), "0.18.5"),
+    # 0.9.5: bf16 ZeRO-1 offload without fp32 accumulation (the ZeRO offload path), fp32 accumulation without offload
+    _ds(_bf16(_Z1_CPU), "0.9.5"),
+    _ds(_bf16(1, _FP32_ACCUM), "0.9.5"),
     _hydra("1.1.0", ""),
     _hydra("1.1.0", "+experiment=short", logging="hydra/job_logging: disabled"),
     # tricky-correct: a lower bound inside the range; the clipping release with clipping off

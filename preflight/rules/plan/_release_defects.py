@@ -355,6 +355,22 @@ DEFECTS: tuple[Defect, ...] = (
         "micro-batch is added to the fp32 accumulator: that micro-batch's gradient is never averaged across "
         "ranks",
         "set bf16.immediate_grad_update to true", kind="config"),
+    Defect(
+        "deepspeed-bf16-fp32-accum-zero1-offload-ignored", "deepspeed", (((0, 8, 1), (0, 10, 1)),), "0.10.1",
+        "https://github.com/deepspeedai/DeepSpeed/pull/4084",
+        "runtime/engine.py _do_optimizer_sanity_check at v0.8.0 (no BFLOAT16 wrapper under ZeRO), v0.8.1 and "
+        "v0.10.0 (BFLOAT16 for bf16 + fp32 grad_accum_dtype + stage 1, offload or not), v0.10.1 (`and not "
+        "self.zero_cpu_offload()`); bf16_optimizer.py at v0.10.0 has no optimizer offload; "
+        "ops/adam/cpu_adam.py v0.10.0 asserts its params are on the CPU",
+        "deepspeed", {"when": [("bf16.enabled", "truthy", None), ("zero_optimization.stage", "stage_in", (1,)),
+                               ("data_types.grad_accum_dtype", "eq", "fp32"), "cpu_offload"],
+                      "report": "zero_optimization"},
+        "bf16 with fp32 gradient accumulation on ZeRO-1 selects the BF16 optimizer even with offload_optimizer "
+        "on the CPU: the offload is ignored (fp32 master weights and optimizer states stay on the GPU), and a "
+        "DeepSpeedCPUAdam optimizer gets GPU parameters and fails (\"CPUAdam param is on cuda:0 and must be "
+        "'cpu'\", DeepSpeed issue 4083)",
+        "drop data_types.grad_accum_dtype (ZeRO-offload keeps fp32 master weights on the CPU) or the offload",
+        kind="config"),
     # ---------------------------------------------------------------- Hydra (configs)
     Defect(
         "hydra-append-before-override", "hydra-core", (((1, 1, 0), (1, 1, 1)),), "1.1.1",
