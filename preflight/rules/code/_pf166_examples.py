@@ -60,6 +60,15 @@ GOOD_EXAMPLES = [
         replace_with_kernel_inject=True,
     )
 """),
+    # tricky-correct: DeepSpeedExamples MoQ, a quantization-aware-trained state dict with its quantization_setting
+    textwrap.dedent("""
+    import deepspeed
+    import torch
+
+    model.load_state_dict(torch.load("output/qnli/pytorch_model.bin"))
+    deepspeed.init_inference(model, mp_size=1, dtype=torch.int8, replace_method="auto", quantization_setting=8,
+                             replace_with_kernel_inject=True)
+"""),
     # tricky-correct: int8 requested without kernel injection (AutoTP keeps the HF modules)
     textwrap.dedent("""
     import deepspeed

@@ -84,6 +84,9 @@ library that owns its int8 path (bitsandbytes `load_in_8bit`) and keep
 ## When preflight stays silent
 
 * `checkpoint=` is given (anything but `None`): a pre-quantized checkpoint may be loaded.
+* `quantization_setting=` is given: the MoQ path, whose model was trained quantization-aware for these
+  kernels (DeepSpeedExamples training/MoQ/run_glue.py loads its state dict, then
+  `init_inference(model, dtype=torch.int8, quantization_setting=8)`).
 * The dtype is not the int8 literal (`torch.half`, a variable, `getattr(torch, name)`).
 * `replace_with_kernel_inject` is not the literal `True` (AutoTP keeps the HF modules).
 * The call's settings are hidden (`**kwargs`, a config variable or file).
@@ -101,7 +104,7 @@ library that owns its int8 path (bitsandbytes `load_in_8bit`) and keep
                 continue
             dtype = settings.get("dtype")
             if dtype is None or not _int8(dtype) or not _true(settings.get("replace_with_kernel_inject")) \
-                    or _given(settings.get("checkpoint")):
+                    or _given(settings.get("checkpoint")) or _given(settings.get("quantization_setting")):
                 continue
             yield ctx.finding(
                 self, call,
