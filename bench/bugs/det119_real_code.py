@@ -1,4 +1,5 @@
-"""det119: the real-code check of PF166 (int8 kernel injection without a DeepSpeed int8 checkpoint) and PF676's
+"""det119: the real-code check of PF166 (int8 kernel injection without a DeepSpeed int8 checkpoint), PF167 (num_labels
+against a checkpoint's fine-tuned head) and PF676's
 det119 extension (a loader factory whose drop_last ignores its mode, called for evaluation); the figures of
 bench/bugs/det119_real_code.txt. The det95_real_code.py machinery with det119's pools.
 
@@ -24,6 +25,7 @@ from pathlib import Path
 POOLS = {
     "PF166": (["*.py"], [r"init_inference", r"replace_with_kernel_inject|int8"]),
     "PF676": (["*.py"], [r"DataLoader\(", r"drop_last"]),
+    "PF167": (["*.py"], [r"num_labels", r"Classification\.from_pretrained\("]),
 }
 
 

@@ -1,5 +1,5 @@
-"""det119: the in-process twins check: PF166 and PF676 run file by file over every gated bug/fix/tricky-correct
-variant of every bug set, with det119's PF676 factory reading and with it undone (PF166 is new: every finding of
+"""det119: the in-process twins check: PF166, PF167 and PF676 run file by file over every gated bug/fix/tricky-correct
+variant of every bug set, with det119's PF676 factory reading and with it undone (PF166 and PF167 are new: every finding of
 it is new); prints findings on fix/correct variants and the new/gone ones (bench/bugs/det119_twins_inprocess.txt).
 
     python bench/bugs/det119_twins_inprocess.py
@@ -23,6 +23,7 @@ Row = tuple[str, str, str, str, str, int]
 GATES = {
     "PF166": lambda t: "init_inference" in t,
     "PF676": lambda t: "drop_last" in t,
+    "PF167": lambda t: "num_labels" in t,
 }
 
 
@@ -57,7 +58,7 @@ def sweep(codes: tuple[str, ...]) -> tuple[int, list[Row]]:
 
 
 if __name__ == "__main__":
-    n, after = sweep(("PF166", "PF676"))
+    n, after = sweep(("PF166", "PF167", "PF676"))
     pf676.EvalLoaderDropsLastBatch._shared_factory = lambda *a, **k: None  # type: ignore[method-assign]
     _, before = sweep(("PF676",))
     print("variants", n)
