@@ -183,7 +183,7 @@ not listed), or drop the keys from the file if the base is meant to win.
                         if full not in mine or full[:1] == ("hydra",) or value == _MISSING:
                             continue
                         own_path, own_value = mine[full]
-                        if own_value == value or own_value == _MISSING:
+                        if own_value in (value, _MISSING):
                             continue  # the same value, or a `???` scaffold the group is meant to fill
                         if legacy is None and config_lookup(final, full) != value:
                             continue
