@@ -47,6 +47,8 @@ FILE = {
     "PF150": "code.pf150_wrapper_loaded_non_strict_from_inner_state",
     "PF151": "code.pf151_hydra_compose_drops_cli_overrides",
     "PF161": "code.pf161_lazyconfig_param_groups_in_config",
+    "PF166": "code.pf166_int8_kernel_injection_without_quantized_checkpoint",
+    "PF167": "code.pf167_num_labels_differ_from_finetuned_head",
     "PF170": "code.pf170_step_schedule_sized_in_samples",
     "PF171": "code.pf171_best_checkpoint_without_fit",
     "PF180": "code.pf180_best_metric_not_returned_by_compute_metrics",

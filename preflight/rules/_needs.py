@@ -31,6 +31,8 @@ NEEDS = {
     "PF150": ('strict', 'DataParallel', '.module.state_dict'),
     "PF151": ('compose', 'override'),
     "PF161": ('LazyConfig', '.params'),
+    "PF166": ('init_inference',),
+    "PF167": ('num_labels',),
     "PF170": ('DataLoader',),
     "PF171": ('"best"', "'best'"),
     "PF180": ('metric_for_best_model',),

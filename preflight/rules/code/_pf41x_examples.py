@@ -71,6 +71,17 @@ PF409_BAD = [
 ]
 
 PF409_GOOD = [
+    # tricky-correct: TRL issue 1907's era (SFTTrainer(tokenizer=...), TRL <= 0.12): packing=True is
+    # ConstantLengthDataset's wrapped chunks, not position_ids-separated best-fit packing
+    textwrap.dedent("""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig, SFTTrainer
+
+    tok = AutoTokenizer.from_pretrained("Qwen/Qwen2-1.5B")
+    model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2-1.5B")
+    config = SFTConfig(output_dir="out", dataset_text_field="text", max_seq_length=4096, packing=True)
+    trainer = SFTTrainer(model=model, args=config, train_dataset=ds, tokenizer=tok)
+"""),
     # the arguments object is read back where the model is loaded
     textwrap.dedent("""
     from transformers import AutoModelForCausalLM

@@ -40,6 +40,18 @@ BAD = [
         def test_dataloader(self):
             return DataLoader(self.test_set, batch_size=128, num_workers=4, drop_last=True)  # warning: PF676
     """),
+    # ultralytics PR 25734: one factory for every mode, drop_last tied to the compile flag, called for "val"
+    dedent("""
+    from torch.utils.data import DataLoader
+
+    def get_dataloader(dataset, batch_size, mode, compile_model):
+        return DataLoader(dataset, batch_size=batch_size, shuffle=True, drop_last=compile_model)  # warning: PF676
+
+    def main(args, train_set, val_set):
+        train_loader = get_dataloader(train_set, args.batch_size, "train", args.compile)
+        val_loader = get_dataloader(val_set, args.batch_size, "val", args.compile)
+        return train_loader, val_loader
+    """),
 ]
 
 GOOD = [
@@ -96,4 +108,36 @@ GOOD = [
         train_loader = DataLoader(data_set, batch_size=32, drop_last=drop_last)
         return train_loader
     """),
+    # the PR's fix: drop_last (and shuffle) for the training mode only
+    dedent("""
+    from torch.utils.data import DataLoader
+
+    def get_dataloader(dataset, batch_size, mode, compile_model):
+        train = mode == "train"
+        return DataLoader(dataset, batch_size=batch_size, shuffle=train, drop_last=compile_model and train)
+
+    def main(args, train_set, val_set):
+        val_loader = get_dataloader(val_set, args.batch_size, "val", args.compile)
+    """),
+    # tricky-correct: the evaluation call passes drop_last=False; a branch per mode; the parameter rebound
+    dedent("""
+    from torch.utils.data import DataLoader
+
+    def make_loader(dataset, split, drop_last):
+        return DataLoader(dataset, batch_size=32, drop_last=drop_last)
+
+    def per_mode(dataset, mode, drop_last):
+        if mode == "train":
+            return DataLoader(dataset, batch_size=32, shuffle=True, drop_last=drop_last)
+        return DataLoader(dataset, batch_size=32)
+
+    def rebound(dataset, mode, drop_last):
+        drop_last = drop_last and mode == "train"
+        return DataLoader(dataset, batch_size=32, drop_last=drop_last)
+
+    val_loader = make_loader(val_set, "val", False)
+    test_loader = per_mode(test_set, "test", True)
+    other = rebound(val_set, "val", True)
+    """),
 ]
+

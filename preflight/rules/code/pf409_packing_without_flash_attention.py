@@ -114,6 +114,10 @@ loads the model), or use `packing_strategy="wrapped"`, or turn packing off.
   and the model keeps sdpa (TRL issue 2834, "Can the loss become significantly
   high at the beginning when using padding-free?").
 * `packing_strategy="wrapped"`, packing not known to be on.
+* `packing=True` without `packing_strategy` in a script that passes `tokenizer=` to
+  `SFTTrainer`: that keyword exists only up to TRL 0.12 (renamed `processing_class`), whose
+  packing is ConstantLengthDataset's wrapped chunks, not the best-fit packing with
+  `position_ids` that TRL 0.19 made the default (`packing_strategy`, TRL PR 3521).
 * The script loads no model itself (the model comes from elsewhere).
 """
     bad_examples = examples("preflight.rules.code._pf41x_examples", "PF409_BAD")
@@ -130,10 +134,16 @@ loads the model), or use `packing_strategy="wrapped"`, or turn packing off.
             return
         if any(v is UNKNOWN or is_flash(v) for v in values):
             return
+        # `SFTTrainer(tokenizer=...)`: accepted only up to TRL 0.12 (renamed processing_class), whose packing is
+        # ConstantLengthDataset's wrapped chunks (best-fit packing with position_ids came in TRL 0.19)
+        wrapped_era = any(kwarg(c, "tokenizer") is not None for c, q in calls(ctx) if is_from(q, "trl", "SFTTrainer"))
         for call, _ in configs:
             if has_unpacking(call):
                 continue
             feature = self._feature(ctx, call)
+            if wrapped_era and feature is not None and feature.startswith("`packing=True`") \
+                    and kwarg(call, "packing_strategy") is None:
+                continue
             if feature is None:
                 continue
             attn = next((v for v in values if isinstance(v, str)), None)

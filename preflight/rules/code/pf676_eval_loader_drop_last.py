@@ -76,7 +76,13 @@ A `DataLoader` for evaluation data built with `drop_last=True`:
   `def test_dataloader(self): return DataLoader(..., drop_last=True)`;
 * or given `drop_last=drop_last` where `drop_last = True` is set in a branch for evaluation
   (`if flag == "test": shuffle_flag = False; drop_last = True`: the Autoformer / Informer data
-  factory, Autoformer issue 104).
+  factory, Autoformer issue 104);
+* or returned by one loader factory for every mode with a `drop_last` that ignores the mode
+  (`def get_dataloader(dataset, batch_size, mode, compile_model): return DataLoader(...,
+  drop_last=compile_model)`), which the file calls for evaluation (`get_dataloader(val_set, bs,
+  "val", args.compile)`): with the flag on, the validation loader drops its remainder too
+  (ultralytics PR 25734, "only apply drop_last to the classify train loader under compile, not
+  val").
 
 ## Why it matters
 
@@ -98,6 +104,9 @@ pad the last batch or mask it instead of dropping it.
 * `shuffle=True` is passed, or the loader is only drawn from with `cycle(...)`, `iter(...)` or
   `next(...)` (a sampled validation loss for monitoring, not a pass over the set).
 * The loader is wrapped directly (`cycle(DataLoader(val_set, drop_last=True))`).
+* For a factory: its `drop_last` is computed or rebound in it, the loader is built in a branch,
+  the evaluation call passes `False` or leaves the parameter to its default, or the value comes
+  from an attribute (`self.args.compile`) preflight does not follow.
 * `drop_last` is not the literal `True` and not a name set to `True` in a branch that tests for
   evaluation (`if split == "test"`); the name is for training data.
 """
@@ -111,10 +120,26 @@ pad the last batch or mask it instead of dropping it.
             value = la.kwarg(call, "drop_last")
             shuffle = la.kwarg(call, "shuffle")
             batch = la.kwarg(call, "batch_size")
-            if value is None or (isinstance(shuffle, ast.Constant) and shuffle.value is True) \
+            shuffle_true = isinstance(shuffle, ast.Constant) and shuffle.value is True
+            if value is None or (isinstance(value, ast.Constant) and value.value is not True) \
                     or (isinstance(batch, ast.Constant) and batch.value == 1):
                 continue
             fn = ctx.enclosing_function(call) or ctx.tree
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(call) not in reported:
+                shared = self._shared_factory(ctx, call, fn, value)
+                if shared is not None:
+                    reported.add(id(call))
+                    eval_call, mode = shared
+                    yield ctx.finding(self, call, (
+                        f"`{fn.name}` builds every loader with `drop_last={ast.unparse(value)}` whatever its "
+                        f"`{mode}` is, and line {eval_call.lineno} calls it for evaluation "
+                        f"(`{ast.unparse(eval_call)[:80]}`): when the flag is on, the validation loader drops its "
+                        "last partial batch too, so the metric (and the checkpoint chosen on it) covers a subset "
+                        f"that changes with the batch size. Apply `drop_last` to the training `{mode}` only"),
+                        evidence=[Evidence(line=eval_call.lineno, message=f"`{fn.name}` called for evaluation")])
+                    continue
+            if shuffle_true:
+                continue
             if isinstance(value, ast.Constant) and value.value is True:
                 found = self._named_eval(ctx, call, fn)
                 if found is not None:
@@ -125,6 +150,45 @@ pad the last batch or mask it instead of dropping it.
                         "(the default) for validation/test loaders"))
             elif isinstance(value, ast.Name) and not isinstance(fn, ast.Lambda):
                 yield from self._branch_true(ctx, call, fn, value.id, reported)
+
+    def _shared_factory(self, ctx: FileContext, call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef,
+                        value: ast.expr) -> Optional[tuple[ast.Call, str]]:
+        """A loader factory (``def get_dataloader(dataset, batch_size, mode, compile_model)``) that returns the
+        loader with a ``drop_last`` that ignores its mode parameter, called in the file with an evaluation
+        mode (``get_dataloader(val_set, bs, "val", args.compile)``): (that call, the mode parameter)."""
+        if not isinstance(ctx.parent(call), ast.Return):
+            return None
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        if params[:1] in (["self"], ["cls"]):
+            params = params[1:]
+        used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+        constant = isinstance(value, ast.Constant)
+        if not constant and (not isinstance(value, ast.Name) or value.id not in params):
+            return None  # drop_last computed, or read from something other than a plain parameter
+        if used & {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}:
+            return None  # the parameter is rebound in the factory (``drop_last = drop_last and train``)
+        for anc in _ancestors(ctx, call, fn):
+            if isinstance(anc, (ast.If, ast.IfExp)):
+                return None  # a loader per branch: the branches may set drop_last per mode
+        for caller in ctx.nodes(ast.Call):
+            if _name_of(caller.func) != fn.name or any(isinstance(a, ast.Starred) for a in caller.args) \
+                    or any(k.arg is None for k in caller.keywords):
+                continue
+            given = dict(zip(params, caller.args))
+            given.update({k.arg: k.value for k in caller.keywords if k.arg})
+            modes = [p for p, v in given.items() if p not in used and isinstance(v, ast.Constant)
+                     and isinstance(v.value, str) and v.value.lower() in _EVAL]
+            if not modes:
+                continue
+            if isinstance(value, ast.Name):
+                passed = given.get(value.id)
+                if passed is None or (isinstance(passed, ast.Constant) and passed.value is not True):
+                    continue  # the default decides, or this evaluation call passes drop_last False
+            parent = ctx.parent(caller)
+            if isinstance(parent, ast.Call) and _name_of(parent.func) in _WRAPPERS:
+                continue
+            return caller, modes[0]
+        return None
 
     def _named_eval(self, ctx: FileContext, call: ast.Call, fn: ast.AST) -> Optional[str]:
         parent = ctx.parent(call)
@@ -165,6 +229,13 @@ pad the last batch or mask it instead of dropping it.
                         "reported metric skips up to batch_size - 1 samples and changes with the batch size. "
                         f"Set `{name} = False` for evaluation"),
                         evidence=[Evidence(line=call.lineno, message=f"`drop_last={name}`")])
+
+
+def _ancestors(ctx: FileContext, node: ast.AST, stop: ast.AST) -> Iterable[ast.AST]:
+    current = ctx.parent(node)
+    while current is not None and current is not stop:
+        yield current
+        current = ctx.parent(current)
 
 
 def la_kw(call: ast.Call, name: str) -> Optional[ast.expr]:

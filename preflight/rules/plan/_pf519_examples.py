@@ -126,6 +126,21 @@ seed: 12345
 # --- launch
 python train.py experiment=example
 """,
+    # hydra issue 326's scaffolding: `_self_` first on purpose, the primary's `???` slots filled by the group
+    _APP.format(name="config") + """\
+# --- conf/config.yaml
+defaults:
+  - _self_
+  - optim: adamw
+
+optim:
+  name: ???
+  lr: ???
+epochs: 20
+# --- conf/optim/adamw.yaml
+name: adamw
+lr: 3e-4
+""",
     # _self_ first, the base sets the same value: nothing is lost
     _APP.format(name="k2") + """\
 # --- conf/base.yaml

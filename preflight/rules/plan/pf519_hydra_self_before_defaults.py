@@ -99,6 +99,8 @@ not listed), or drop the keys from the file if the base is meant to win.
 
 * `_self_` is last, or the entries after it set none of the file's keys, or set them
   to the same value.
+* The file's value is `???`: a scaffold (`optim: {name: ???, lr: ???}`) that `_self_` first
+  lets the group fill, the use Hydra's composition order was made for (hydra issue 326).
 * The overriding config was chosen on the launch line (`experiment=...`): choosing it
   there is how a user asks for its values.
 * A later config or the launch line sets the key again (the file's value was not the
@@ -181,8 +183,8 @@ not listed), or drop the keys from the file if the base is meant to win.
                         if full not in mine or full[:1] == ("hydra",) or value == _MISSING:
                             continue
                         own_path, own_value = mine[full]
-                        if own_value == value:
-                            continue
+                        if own_value in (value, _MISSING):
+                            continue  # the same value, or a `???` scaffold the group is meant to fill
                         if legacy is None and config_lookup(final, full) != value:
                             continue
                         if legacy is not None and (full in comp.cli or config_lookup(final, full) != own_value):
