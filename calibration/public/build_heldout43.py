@@ -204,7 +204,10 @@ add(SMKEY, "vit-b16-simmim-finetune-apex-o1-b128-acc2-8x-a100", 39691, "MiB", "m
     "A100-SXM-80GB",
     dict(mode="train", model="ViT-base-patch16-224", precision="amp-fp16", amp_impl="apex", gelu_at_call=True,
          packed_qkv=True, optimizer="adamw", foreach=False, micro_batch=128, grad_accum=2, image_size=224,
-         grad_ckpt=False, attention="eager", dropout=0.0, world_size=8, torch_version="1.11.0"),
+         grad_ckpt=False, attention="eager", dropout=0.0, world_size=8, torch_version="1.11.0",
+         # est89, after the blind scoring: the estimator gained a layer-scale input (layer_scale.py);
+         # the model's gamma_1 / gamma_2 (INIT_VALUES 0.1) were in the row's notes from the start
+         layer_scale=True),
     unknown=(
         "the A100's memory: 'NVIDIA-A100 GPUs *8', the size not stated; 39,691 MiB allocated is within a 40 GB card's "
         "40,536 MiB only by 845 MiB before the CUDA context: the 80 GB SXM card written",
@@ -212,7 +215,8 @@ add(SMKEY, "vit-b16-simmim-finetune-apex-o1-b128-acc2-8x-a100", 39691, "MiB", "m
         "BEiT-style ViT computes q, k and v with one F.linear (packed_qkv written), adds a per-block relative "
         "position bias to the scores, multiplies each branch by a layer-scale vector (init 0.1), pools by the mean "
         "(fc_norm) instead of the class token, and uses nn.GELU (gelu_at_call written): no estimator input for the "
-        "position bias, layer scale or drop path 0.1",
+        "position bias or drop path 0.1; layer_scale written after the blind scoring (est89, post-blind: the "
+        "estimator had no such input when the row was scored)",
         "torch: not stated; the README installs 'pytorch ... cudatoolkit=11.3' from conda, whose newest build on "
         "2022-04-01 was 1.11.0: 1.11.0 written (AdamW's single-tensor path, foreach False)",
         "apex AMP O1 (main_finetune.py's default --amp-opt-level O1, the config's AMP_OPT_LEVEL unset): fp32 weights, "

@@ -143,6 +143,9 @@ class EstimateInput:
     # construction, litgpt calls it (apex_amp.py)
     amp_impl: str = "torch"
     gelu_at_call: Optional[bool] = None
+    # layer_scale: each block multiplies its two branches by trained vectors (BEiT/SimMIM gamma_1/2,
+    # timm LayerScale); None: the architecture's (DINOv2) (layer_scale.py)
+    layer_scale: Optional[bool] = None
     # "4.41.2": generate's KV cache (legacy tuples before 4.42) and the LM loss's logits copies; None: unknown
     transformers_version: Optional[str] = None
     # "0.2.1": torchtune's release (model_impl torchtune): before 0.3 its recipes keep the fp32

@@ -12,6 +12,7 @@ from preflight.estimate import activations_vision as AV
 from preflight.estimate import audio_frontend as AF
 from preflight.estimate import contrastive as CL
 from preflight.estimate import int8_matmul as I8
+from preflight.estimate import layer_scale as LS
 from preflight.estimate.apex_amp import fp32_gelu
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.length_cache import fixed_length_encoder
@@ -133,6 +134,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     else:
         moe_layers = arch.moe_layers if arch.num_experts else 0
         dense = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
+        # trained layer-scale vectors keep each branch's output for their gradient (layer_scale.py)
+        dense = replace(dense, saved=dense.saved + tokens * LS.saved_per_token(inp, arch, d.comp, full))
         layers = [dense] * (arch.num_layers - moe_layers)
         if moe_layers:
             moe = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, moe=True, **common)
