@@ -174,17 +174,20 @@ def _writes(stmt: ast.stmt, name: str) -> bool:
                for n in ast.walk(stmt))
 
 
-def _skips_to_next_pass(loop: ast.AST, step: ast.AST) -> bool:
+def _skips_to_next_pass(body: list[ast.stmt], step: ast.AST) -> bool:
     """A ``continue`` of ``loop`` after a backward and before ``step`` (Guitaricet/relora @ 176f376
     ``torchrun_main.py:796-800`` ``scaled_loss.backward()``; ``if global_step % args.gradient_accumulation != 0:
     continue``; the update below): some passes back-propagate and never reach the step. A ``continue``
-    before the backward (``if batch is None: continue``) skips both and is not this."""
-    backward = [n.lineno for n in ast.walk(loop) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                and n.func.attr in _BACKWARD]
+    before the backward (``if batch is None: continue``) skips both and is not this. ``body`` is the loop's
+    statements with the ``if``s the launch decides already taken (:func:`.loop_branches.decided`): facebookresearch/SLIP
+    @ c6faf5d ``main.py:306-307`` ``if (data_iter + 1) % args.update_freq != 0: continue`` with ``--update_freq``'s
+    default 1 never skips."""
+    backward = [n.lineno for st in body for n in ast.walk(st) if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute) and n.func.attr in _BACKWARD]
     if not backward:
         return False
     first, at = min(backward), getattr(step, "lineno", 0)
-    todo = list(ast.iter_child_nodes(loop))
+    todo: list[ast.AST] = list(body)
     while todo:
         node = todo.pop()
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -308,7 +311,7 @@ class LoopShapesAdapter(Adapter):
             if not steps or any(isinstance(n.func, ast.Attribute) and n.func.attr != "step" for n in deep) or \
                     any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):
                 return  # a conditional optimizer step, or a no_sync context: not this reading
-            if _skips_to_next_pass(loop, steps[0]):
+            if _skips_to_next_pass(body, steps[0]):
                 return  # ``if step % K != 0: continue`` between backward and step: a gated step
             found.append(steps[0])
             inside.update(id(n) for st in loop.body for n in ast.walk(st))

@@ -180,3 +180,35 @@ def test_a_continue_between_backward_and_step_is_no_every_batch_step(cli, tmp_pa
     write(tmp_path, {"train.py": text})
     plan = plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path)
     assert winner(plan, "batch.grad_accum") is None
+
+
+def test_a_continue_gate_the_launch_decides_never_skips(cli, tmp_path) -> None:
+    # facebookresearch/SLIP @ c6faf5d main.py:306-307: ``if (data_iter + 1) % args.update_freq != 0: continue``
+    # with the option's default 1 never skips the step: one step per batch (the gate read as decided). The
+    # option is renamed here so that the accumulation key family (update_freq) does not answer first
+    text = """\
+        import argparse
+
+        import torch
+        from torch.utils.data import DataLoader, TensorDataset
+
+        p = argparse.ArgumentParser()
+        p.add_argument("--sync-every", default=1, type=int)
+        args = p.parse_args()
+        model = torch.nn.Linear(4, 4)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        loader = DataLoader(TensorDataset(torch.zeros(64, 4)), batch_size=8)
+        for data_iter, (x,) in enumerate(loader):
+            loss = model(x).mean()
+            loss.backward()
+            if (data_iter + 1) % args.sync_every != 0:
+                continue
+            optimizer.step()
+            optimizer.zero_grad()
+    """
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") == 1
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "--sync-every", "4", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") != 1
