@@ -142,6 +142,7 @@ class ZeroRedundancyAdapter(ScratchAdapter):
         PyTorch's ZeroRedundancyOptimizer tutorial ``optimizer_class=torch.optim.Adam``): a ``torch.optim`` class
         or one named like an optimizer (:data:`preflight.adapters.pytorch_pass._OPTIMIZER_CLASS`)."""
         from preflight.adapters.pytorch_pass import _OPTIMIZER_CLASS
+
         from preflight.analysis.syntax import dotted_name
 
         given = next((k.value for k in site.call.keywords if k.arg == "optimizer_class"), None)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 
 from plan_helpers import fact, plan_of, write
-
 from preflight.adapters.config_key_batch import plain_batch_use
 
 TRAINER = """\
