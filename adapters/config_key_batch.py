@@ -147,7 +147,7 @@ def _loader_call(call: ast.Call) -> bool:
 class _Code:
     """The project's parsed files that may hold the evidence, and its functions by name."""
 
-    def __init__(self, code: list[tuple[str, str]]) -> None:
+    def __init__(self, code: list[tuple[str, str]], needle: str = "batch_size") -> None:
         self.trees: list[tuple[str, ast.AST]] = []
         self.functions: dict[str, list[tuple[str, ast.FunctionDef]]] = {}
         self.imports: dict[str, dict[str, str]] = {}  # file -> imported name -> its module
@@ -155,7 +155,7 @@ class _Code:
         #: the key reads it nowhere, and :func:`plain_batch_use` skips it without walking it again
         self.read_keys: list[set[str]] = []
         for display, text in code:
-            if "batch_size" not in text.lower():
+            if needle not in text.lower():
                 continue
             try:
                 tree = ast.parse(text)
@@ -333,3 +333,48 @@ def plain_batch_use(code_files: list[tuple[str, str]], key: str, parent: Optiona
         return None
     kind, at = next(iter(kinds.items()))
     return ("batch.micro" if kind == "per" else "batch.global"), at
+
+
+def plain_workers_use(code_files: list[tuple[str, str]], key: str, parent: Optional[str], cache: Any = None
+                      ) -> Optional[str]:
+    """``file:line`` where the code hands the plain config key ``key`` (``workers``: loader workers in one
+    project, Ray or pool workers in the next) as ``num_workers=`` to a training data loader, directly or through a
+    local name bound once from it, else None (``DataLoader(dataset, batch_size=cfg.data.batch_size,
+    num_workers=cfg.data.workers)``, ``DataLoader(..., num_workers=config["workers"])``: many public training
+    scripts, found with the search tools). An evaluation loader's (:func:`_evaluation`) or any other use is no
+    evidence."""
+    code = cache.get(_CACHE + ".num_workers") if isinstance(cache, dict) else None
+    if code is None:
+        code = _Code(code_files, "num_workers")
+        if isinstance(cache, dict):
+            cache[_CACHE + ".num_workers"] = code
+    for (display, tree), keys in zip(code.trees, code.read_keys):
+        if key not in keys:
+            continue
+        nodes = walk(tree)
+        parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
+        reading = _scopes_reading(nodes, key, parents)
+        for fn in [tree, *(n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
+            if id(fn) not in reading:
+                continue
+            body = [n for stmt in getattr(fn, "body", []) for n in walk(stmt)]
+            binds: dict[str, list[ast.expr]] = {}
+            for n in body:
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                    binds.setdefault(n.targets[0].id, []).append(n.value)
+            for node in body:
+                if not _is_read(node, key, parent, binds):
+                    continue
+                uses: list[ast.AST] = [node]
+                up = parents.get(id(node))
+                if isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name) \
+                        and len(binds.get(up.targets[0].id, [])) == 1:
+                    uses += [n for n in body if isinstance(n, ast.Name) and n.id == up.targets[0].id
+                             and isinstance(n.ctx, ast.Load)]
+                for use in uses:
+                    kw = parents.get(id(use))
+                    call = parents.get(id(kw)) if isinstance(kw, ast.keyword) else None
+                    if isinstance(kw, ast.keyword) and kw.arg == "num_workers" and isinstance(call, ast.Call) \
+                            and _loader_call(call) and not _evaluation(call, parents):
+                        return f"{display}:{getattr(use, 'lineno', 0)}"
+    return None

@@ -288,7 +288,7 @@ def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]
                ) -> dict[str, list[tuple]]:
     """field -> [(value, (kind, file, line, key) where it is set, code line that reads it)] over
     ``configs`` ((data, where) each)."""
-    from preflight.adapters.config_key_batch import PLAIN, plain_batch_use
+    from preflight.adapters.config_key_batch import PLAIN, plain_batch_use, plain_workers_use
 
     by_key = {k: f for f, keys in _FAMILIES.items() for k in keys}
     out: dict[str, list[tuple]] = {}
@@ -311,6 +311,11 @@ def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]
                 if use is not None and _int(raw, use[0]) is not None:
                     out.setdefault(use[0], []).append((_int(raw, use[0]), where(path), f"{use[1]}, plain key",
                                                        *use[2:]))
+                continue
+            if field is None and key.lower() == "workers":  # a plain workers key: loader workers where handed
+                at = plain_workers_use(code, key, parent, cache)  # as a loader's num_workers=
+                if at is not None and isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 1024:
+                    out.setdefault("data.num_workers", []).append((raw, where(path), at))
                 continue
             if field is None or field == "optimizer.name":
                 continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from plan_helpers import fact, plan_of, write
-from preflight.adapters.config_key_batch import plain_batch_use
+from preflight.adapters.config_key_batch import plain_batch_use, plain_workers_use
 
 TRAINER = """\
 import deepspeed
@@ -27,7 +27,8 @@ class Trainer:
 
     def loader(self, data):
         data_config = self.config.data_args
-        return torch.utils.data.DataLoader(data, batch_size=data_config.batch_size // self.num_processes)
+        return torch.utils.data.DataLoader(data, batch_size=data_config.batch_size // self.num_processes,
+                                           num_workers=data_config.workers)
 
     def initialize_deepspeed(self, ds_config, model):
         if ds_config["gradient_accumulation_steps"] == "auto":
@@ -129,6 +130,26 @@ def test_twin_accumulation_count_not_in_the_config_leaves_the_global_batch_unkno
     plan = _plan(cli, tmp_path, yaml_text=YAML.replace("  gradient_accumulation_steps: 4\n", ""))
     glob = fact(plan, "batch.global")
     assert glob is None or glob.value != 1024
+
+
+def test_plain_workers_key_handed_to_a_loader_is_the_loader_workers(cli, tmp_path):
+    got = fact(_plan(cli, tmp_path), "data.num_workers")
+    assert got is not None and got.value == 4 and got.source.key == "data_args.workers", got
+
+
+def test_plain_workers_use_reads_a_local_name_bound_once():
+    text = 'def f(config, ds):\n    w = config["data"]["workers"]\n' \
+           '    return torch.utils.data.DataLoader(ds, num_workers=w)\n'
+    assert plain_workers_use([("t.py", text)], "workers", "data") == "t.py:3"
+
+
+def test_twin_workers_of_another_use_say_nothing():
+    # Ray / process-pool workers, an evaluation loader, a product: no evidence of the training loader's workers
+    for text in ('def f(cfg):\n    return multiprocessing.Pool(processes=cfg["data"]["workers"])\n',
+                 'def f(cfg, ds):\n    val_loader = DataLoader(ds, num_workers=cfg["data"]["workers"])\n',
+                 'def f(cfg, ds):\n    return DataLoader(ds, num_workers=cfg["data"]["workers"] * 2)\n',
+                 'def f(cfg, ds):\n    return DataLoader(ds, num_workers=cfg["model"]["workers"])\n'):
+        assert plain_workers_use([("t.py", text)], "workers", "data") is None, text
 
 
 def test_deepspeed_enabled_true_string_is_enabled(cli, tmp_path):
