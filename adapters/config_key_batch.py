@@ -43,6 +43,12 @@ _PER = re.compile(r"^(per_gpu_batch_size|per_device_batch_size|batch_size_per_gp
                   r"micro_batch_size|micro_batch_size_per_gpu|train_micro_batch_size_per_gpu|device_batch_size|"
                   r"per_device_train_batch_size|local_batch_size)$", re.I)
 _GLOBAL = re.compile(r"^(global_batch_size|total_batch_size|global_train_batch_size)$", re.I)
+#: an accumulation count's name (``gradient_accumulation_steps``, ``grad_accum``, ``accum_iter``, ``update_freq``)
+_ACCUM = re.compile(r"^(grad(ient)?_?acc(um(ulation)?)?(_?(steps?|iters?|batches))?|accum(ulation)?(_?(steps?|iters?"
+                    r"|grad_iters))?|(gradient_)?accumulate_grad_batches|update_freq)$", re.I)
+#: a name that holds the batch of one optimizer step over all processes: DeepSpeed's ``train_batch_size``
+_STEP_TARGET = re.compile(r"^(train_batch_size|global_batch_size|total_batch_size|global_train_batch_size|"
+                          r"effective_batch_size|total_train_batch_size)$", re.I)
 _MAX_DEPTH = 3
 _CACHE = "config_key_batch.trees"
 
@@ -141,7 +147,7 @@ def _loader_call(call: ast.Call) -> bool:
 class _Code:
     """The project's parsed files that may hold the evidence, and its functions by name."""
 
-    def __init__(self, code: list[tuple[str, str]]) -> None:
+    def __init__(self, code: list[tuple[str, str]], needle: str = "batch_size") -> None:
         self.trees: list[tuple[str, ast.AST]] = []
         self.functions: dict[str, list[tuple[str, ast.FunctionDef]]] = {}
         self.imports: dict[str, dict[str, str]] = {}  # file -> imported name -> its module
@@ -149,7 +155,7 @@ class _Code:
         #: the key reads it nowhere, and :func:`plain_batch_use` skips it without walking it again
         self.read_keys: list[set[str]] = []
         for display, text in code:
-            if "batch_size" not in text.lower():
+            if needle not in text.lower():
                 continue
             try:
                 tree = ast.parse(text)
@@ -213,14 +219,42 @@ def _evaluation(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
     return any(re.match(r"_?(val|valid|eval|test|dev)(_|$|idation|set|loader|data)", n.lower()) for n in names if n)
 
 
+def _step_product(use: ast.AST, parents: dict[int, ast.AST]) -> Optional[str]:
+    """The accumulation key when ``use`` times an accumulation count, and no process count, is handed to a name of
+    the whole step's batch (nomic-ai/contrastors @ 613ddfd ``src/contrastors/trainers/base.py:151-152``
+    ``ds_config["train_batch_size"] = data_args.batch_size * ds_config["gradient_accumulation_steps"]``, the
+    batch one micro-step feeds all processes times the accumulation): the number is that micro-step's batch over
+    every process, not the optimizer step's. A product with a process count in it (``args.batch_size *
+    args.grad_accum * world_size``) is the per-process reading's."""
+    top, factors = use, []
+    up = parents.get(id(top))
+    while isinstance(up, ast.BinOp) and isinstance(up.op, ast.Mult):
+        factors.append(up.right if up.left is top else up.left)
+        top, up = up, parents.get(id(up))
+    if not factors or any(_mentions_procs(f) for f in factors):
+        return None
+    accum = [k for f in factors for k in [_read_key(f) if not isinstance(f, ast.Name) else f.id] if k and _ACCUM.match(k)]
+    if len(accum) != 1 or len(factors) != 1:
+        return None
+    if isinstance(up, ast.Assign) and up.value is top and len(up.targets) == 1:
+        target = up.targets[0]
+        name = _const(target.slice) if isinstance(target, ast.Subscript) else _last(target)
+        if name and _STEP_TARGET.match(name):
+            return accum[0]
+    return None
+
+
 def _kind_of_use(use: ast.AST, parents: dict[int, ast.AST], code: _Code, display: str, loaders: bool = True
                  ) -> Optional[str]:
-    """``per`` / ``global`` / None for one place the number is used; ``loaders`` False: a data loader's
-    ``batch_size=`` is no evidence."""
+    """``per`` / ``global`` / ``step:KEY`` (:func:`_step_product`) / None for one place the number is used;
+    ``loaders`` False: a data loader's ``batch_size=`` is no evidence."""
     up = parents.get(id(use))
     if isinstance(up, ast.BinOp) and isinstance(up.op, ast.Mult):
         other = up.right if up.left is use else up.left
-        return "per" if _mentions_procs(other) else None
+        if _mentions_procs(other):
+            return "per"
+        accum = _step_product(use, parents)
+        return f"step:{accum}" if accum is not None else None
     if isinstance(up, ast.BinOp) and isinstance(up.op, (ast.Div, ast.FloorDiv)) and up.left is use:
         return "global" if _mentions_procs(up.right) else None
     if isinstance(up, ast.AugAssign) and up.target is use and isinstance(up.op, (ast.Div, ast.FloorDiv)):
@@ -246,8 +280,10 @@ def _kind_of_use(use: ast.AST, parents: dict[int, ast.AST], code: _Code, display
 
 
 def plain_batch_use(code_files: list[tuple[str, str]], key: str, parent: Optional[str], cache: Any = None
-                    ) -> Optional[tuple[str, str]]:
-    """(``batch.micro`` or ``batch.global``, ``file:line`` of the deciding use) for a plain batch key, or None."""
+                    ) -> Optional[tuple[str, ...]]:
+    """(``batch.micro`` or ``batch.global``, ``file:line`` of the deciding use) for a plain batch key, or None;
+    (``batch.step``, ``file:line``, the accumulation key) where the code multiplies it by an accumulation count
+    into the step's batch (:func:`_step_product`)."""
     code = cache.get(_CACHE) if isinstance(cache, dict) else None
     if code is None:
         code = _Code(code_files)
@@ -287,7 +323,58 @@ def plain_batch_use(code_files: list[tuple[str, str]], key: str, parent: Optiona
                     kind = _kind_of_use(use, parents, code, display, loaders)
                     if kind is not None:
                         kinds.setdefault(kind, f"{display}:{getattr(use, 'lineno', 0)}")
+    steps = [k for k in kinds if k.startswith("step:")]
+    if steps and "per" not in kinds:  # the batch of one micro-step over all processes: a division by a process
+        if len(steps) != 1:  # count agrees with it, a per-process use would not
+            return None
+        return "batch.step", kinds[steps[0]], steps[0][len("step:"):]
+    kinds = {k: v for k, v in kinds.items() if not k.startswith("step:")}
     if len(kinds) != 1:
         return None
     kind, at = next(iter(kinds.items()))
     return ("batch.micro" if kind == "per" else "batch.global"), at
+
+
+def plain_workers_use(code_files: list[tuple[str, str]], key: str, parent: Optional[str], cache: Any = None
+                      ) -> Optional[str]:
+    """``file:line`` where the code hands the plain config key ``key`` (``workers``: loader workers in one
+    project, Ray or pool workers in the next) as ``num_workers=`` to a training data loader, directly or through a
+    local name bound once from it, else None (``DataLoader(dataset, batch_size=cfg.data.batch_size,
+    num_workers=cfg.data.workers)``, ``DataLoader(..., num_workers=config["workers"])``: many public training
+    scripts, found with the search tools). An evaluation loader's (:func:`_evaluation`) or any other use is no
+    evidence."""
+    code = cache.get(_CACHE + ".num_workers") if isinstance(cache, dict) else None
+    if code is None:
+        code = _Code(code_files, "num_workers")
+        if isinstance(cache, dict):
+            cache[_CACHE + ".num_workers"] = code
+    for (display, tree), keys in zip(code.trees, code.read_keys):
+        if key not in keys:
+            continue
+        nodes = walk(tree)
+        parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
+        reading = _scopes_reading(nodes, key, parents)
+        for fn in [tree, *(n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
+            if id(fn) not in reading:
+                continue
+            body = [n for stmt in getattr(fn, "body", []) for n in walk(stmt)]
+            binds: dict[str, list[ast.expr]] = {}
+            for n in body:
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                    binds.setdefault(n.targets[0].id, []).append(n.value)
+            for node in body:
+                if not _is_read(node, key, parent, binds):
+                    continue
+                uses: list[ast.AST] = [node]
+                up = parents.get(id(node))
+                if isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name) \
+                        and len(binds.get(up.targets[0].id, [])) == 1:
+                    uses += [n for n in body if isinstance(n, ast.Name) and n.id == up.targets[0].id
+                             and isinstance(n.ctx, ast.Load)]
+                for use in uses:
+                    kw = parents.get(id(use))
+                    call = parents.get(id(kw)) if isinstance(kw, ast.keyword) else None
+                    if isinstance(kw, ast.keyword) and kw.arg == "num_workers" and isinstance(call, ast.Call) \
+                            and _loader_call(call) and not _evaluation(call, parents):
+                        return f"{display}:{getattr(use, 'lineno', 0)}"
+    return None

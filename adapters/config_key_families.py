@@ -92,7 +92,7 @@ _FAMILIES: dict[str, tuple[str, ...]] = {
     "peft.method": ("use_lora", "lora", "enable_lora"),
 }
 _BOOL_FIELDS = ("data.pin_memory", "memory.gradient_checkpointing")
-_INT_RANGE = {"batch.micro": (1, 1 << 20), "batch.global": (1, 1 << 24), "batch.grad_accum": (1, 1 << 16),
+_INT_RANGE = {"batch.micro": (1, 1 << 20), "batch.global": (1, 1 << 24), "batch.step": (1, 1 << 24), "batch.grad_accum": (1, 1 << 16),
               "data.seq_len": (16, 1 << 22), "data.image_size": (8, 1 << 14), "data.num_workers": (0, 1024),
               "peft.rank": (1, 4096)}
 _ATTN_SWITCH = {"use_flash_attention": "flash_attention_2", "use_flash_attn": "flash_attention_2",
@@ -288,7 +288,7 @@ def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]
                ) -> dict[str, list[tuple]]:
     """field -> [(value, (kind, file, line, key) where it is set, code line that reads it)] over
     ``configs`` ((data, where) each)."""
-    from preflight.adapters.config_key_batch import PLAIN, plain_batch_use
+    from preflight.adapters.config_key_batch import PLAIN, plain_batch_use, plain_workers_use
 
     by_key = {k: f for f, keys in _FAMILIES.items() for k in keys}
     out: dict[str, list[tuple]] = {}
@@ -309,7 +309,13 @@ def candidates(configs: Iterable[tuple[Any, Where]], code: list[tuple[str, str]]
             if field is None and key.lower() in PLAIN:  # a plain batch key: its use says which batch
                 use = plain_batch_use(code, key, parent, cache)
                 if use is not None and _int(raw, use[0]) is not None:
-                    out.setdefault(use[0], []).append((_int(raw, use[0]), where(path), f"{use[1]}, plain key"))
+                    out.setdefault(use[0], []).append((_int(raw, use[0]), where(path), f"{use[1]}, plain key",
+                                                       *use[2:]))
+                continue
+            if field is None and key.lower() == "workers":  # a plain workers key: loader workers where handed
+                at = plain_workers_use(code, key, parent, cache)  # as a loader's num_workers=
+                if at is not None and isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 1024:
+                    out.setdefault("data.num_workers", []).append((raw, where(path), at))
                 continue
             if field is None or field == "optimizer.name":
                 continue
@@ -381,6 +387,10 @@ def config_key_facts(plan: TrainingPlan, project: Any) -> None:
     if "peft.rank" in wanted and method is not None and method.value not in ("lora", "qlora"):
         wanted.remove("peft.rank")
     found = candidates(configs, code_text(project), project.cache)
+    from preflight.adapters.config_key_step import step_batch_facts
+
+    step_batch_facts(plan, found.get("batch.step", []), [data for data, _ in configs])
+    wanted = [f for f in wanted if plan.resolve(f) is None]
     for field in wanted:
         rows = found.get(field)
         if not rows:

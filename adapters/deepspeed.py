@@ -291,6 +291,13 @@ class _ConfigPass:
                 continue
             if self.auto(key, "enabled"):
                 auto = True
+            elif isinstance(sub.get("enabled"), str) and sub["enabled"].strip().lower() == "true":
+                # the string "true": truthy to DeepSpeed's old ``get_scalar_param`` and coerced to True by its
+                # pydantic configs alike (mosaicml examples' ``"bf16": {"enabled": "true"}``); "false" is not
+                # (truthy to the one, False to the other): unknown below
+                enabled.append(mode)
+                self.add("precision.mode", mode, self.src(key, "enabled", detail=f'{key}.enabled: "true" (a string)'),
+                         "medium")
             elif "enabled" in sub and not isinstance(sub["enabled"], bool):
                 auto = True  # not known statically (a value built at run time)
             elif sub.get("enabled") is True:

@@ -165,6 +165,20 @@ def read_config_counts(flags: Any) -> None:
         return
 
 
+def _launcher_own(flags: Any, names: list[str]) -> list[str]:
+    """``names``, or the one of them the launched script declares itself when several match and the others come
+    from the training script's parser it inherits: a submitit launcher built on ``parents=[main.get_args_parser()]``
+    whose parent documents ``--world-size`` as "number of nodes for distributed training", a value the launcher's
+    task then overwrites (facebookresearch/SLIP @ c6faf5d ``run_with_submitit.py:19-22,76-77`` over ``main.py:77-78``;
+    the same inherited help in the pytorch/examples ImageNet-style parsers many such launchers wrap)."""
+    if len(names) < 2 or flags.script.source.path is None:
+        return names
+    own = Path(str(flags.script.source.path)).name
+    mine = [n for n in names if str(flags.decl.options[n].where).rsplit(":", 1)[0].replace("\\", "/")
+            .rsplit("/", 1)[-1] == own]
+    return mine if len(mine) == 1 and submitit_tasks(flags.project, flags.script) is not None else names
+
+
 def read(flags: Any) -> None:
     """``dist.devices_per_node`` and ``dist.world_size`` of a submitit launcher (see the module doc)."""
     from preflight.adapters.cliargs_flags import _NODES_HELP, _as_int
@@ -176,7 +190,7 @@ def read(flags: Any) -> None:
                 seen.setdefault((str(o.where), str(o.help)), n)
         return list(seen.values())
 
-    gpus, nodes = named(GPUS_HELP), named(_NODES_HELP)
+    gpus, nodes = _launcher_own(flags, named(GPUS_HELP)), _launcher_own(flags, named(_NODES_HELP))
     if len(gpus) != 1 or len(nodes) != 1:
         if not gpus and not nodes:
             read_config_counts(flags)

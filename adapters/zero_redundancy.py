@@ -133,4 +133,27 @@ class ZeroRedundancyAdapter(ScratchAdapter):
                                  detail="ZeroRedundancyOptimizer(...) under DDP: optimizer states sharded across "
                                         "the data-parallel ranks, weights and gradients replicated (ZeRO stage 1)")
             self.add_checked(plan, "dist.sharding", "zero1", src, "medium", 1)
+            self._inner_optimizer(project, script, idx, sites[0], plan)
             return
+
+    def _inner_optimizer(self, project: Project, script: Any, idx: Any, site: Any, plan: TrainingPlan) -> None:
+        """``optimizer.name``: the ``optimizer_class=`` the wrapper builds on every rank (karpathy/llm.c
+        ``train_gpt2.py`` ``ZeroRedundancyOptimizer(**optim_groups[0], optimizer_class=torch.optim.AdamW, ...)``;
+        PyTorch's ZeroRedundancyOptimizer tutorial ``optimizer_class=torch.optim.Adam``): a ``torch.optim`` class
+        or one named like an optimizer (:data:`preflight.adapters.pytorch_pass._OPTIMIZER_CLASS`)."""
+        from preflight.adapters.pytorch_pass import _OPTIMIZER_CLASS
+
+        from preflight.analysis.syntax import dotted_name
+
+        given = next((k.value for k in site.call.keywords if k.arg == "optimizer_class"), None)
+        written = dotted_name(given) if given is not None else None
+        qualified = idx.qualify(written) if written else None
+        if not qualified:
+            return
+        cls = qualified.rsplit(".", 1)[-1]
+        if not (qualified.startswith("torch.optim.") or _OPTIMIZER_CLASS.fullmatch(cls)):
+            return
+        src = project.source(script, site.call, "code",
+                             detail=f"ZeroRedundancyOptimizer(optimizer_class={written}): each rank steps a {cls} "
+                                    "over its shard of the parameters")
+        self.add_checked(plan, "optimizer.name", cls, src, "medium")

@@ -156,6 +156,19 @@ def _imports_of(nodes: list[Optional[ast.AST]]) -> dict[str, tuple[str, int, str
     return out
 
 
+def _modules_of(nodes: list[Optional[ast.AST]]) -> dict[str, str]:
+    """bound name -> module of each ``import M [as bound]`` in ``nodes`` (a dotted ``import a.b`` binds ``a``:
+    left out)."""
+    out: dict[str, str] = {}
+    for top in nodes:
+        for node in ast.walk(top) if top is not None else ():
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname is not None or "." not in alias.name:
+                        out[alias.asname or alias.name] = alias.name
+    return out
+
+
 def _reexported(init: Path, name: str) -> Path:
     """The sibling module a package's ``__init__.py`` re-exports ``name`` from (``from .train import main``),
     else ``init`` itself."""
@@ -188,6 +201,10 @@ def submitted_callee(tree: ast.Module, script: Path) -> Optional[Path]:
                 a = a.func
             if isinstance(a, ast.Name):
                 handed.add(a.id)
+    for n in ast.walk(tree):  # ``trainer = Trainer(args)`` then ``executor.submit(trainer)`` (the DeiT/MAE shape)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id in handed and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name):
+            handed.add(n.value.func.id)
     for cls in tree.body:
         if not isinstance(cls, ast.ClassDef) or cls.name not in handed:
             continue
@@ -195,7 +212,20 @@ def submitted_callee(tree: ast.Module, script: Path) -> Optional[Path]:
         if call_fn is None:
             continue
         imported = _imports_of([tree, call_fn])
-        called = [n.func.id for n in ast.walk(call_fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        modules = _modules_of([tree, call_fn])
+        called: list[str] = []
+        for n in ast.walk(call_fn):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                called.append(n.func.id)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                    and n.func.value.id in modules and n.func.value.id not in imported:
+                # ``import main_pretrain`` then ``main_pretrain.main(self.args)`` (facebookresearch/mae
+                # ``submitit_pretrain.py``: ``import main_pretrain as trainer``, ``trainer.main(self.args)``;
+                # facebookresearch/deit ``run_with_submitit.py``: ``import main as classification``,
+                # ``classification.main(self.args)``)
+                name = f"{n.func.value.id}.{n.func.attr}"
+                imported[name] = (modules[n.func.value.id], 0, n.func.attr)
+                called.append(name)
         for name in reversed(called):
             got = imported.get(name)
             if got is None or got[1] or not got[0] or got[0].split(".")[0] in (*_LIBRARIES, "submitit"):
