@@ -124,7 +124,10 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     if script is None or script.tree is None or script.source.path is None:
         return []
     if len(project.own_scripts()) != 1 and not _submitted_seen(project, script):
-        return []
+        from preflight.adapters.named_module_absence import delegated_compile_absence
+
+        root = Path(str(project.root)) if project.root else None
+        return delegated_compile_absence(project, script, root)  # a module named by the config holds the loop
     from preflight.adapters.pytorch_local import (
         _CKPT_OFF,
         _CKPT_WORDS,
