@@ -144,6 +144,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
             texts.append(read_text_limited(local, errors="replace"))
         except (OSError, ValueError):
             return []  # a module not readable: the job is not wholly visible
+    texts += _class_name_texts(texts, root)
     code = _COMMENT_LINE.sub("", "\n".join(_MODULE_DOCSTRING.sub("", t, count=1) for t in texts))
     from preflight.adapters.scaler_step import scaler_step
 
@@ -182,9 +183,11 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     # a comment after code is prose: "if bpr > 0.98:  # threshold to recompute" (WongKinYiu/yolov9 @ 5b1ea9a
     # utils/autoanchor.py) names no recomputation of activations
     from preflight.adapters.ckpt_flag_guard import blank_flag_guarded
+    from preflight.adapters.ckpt_param_guard import blank_guarded_params, forget
 
-    guarded = _COMMENT_LINE.sub("", "\n".join(blank_flag_guarded(_MODULE_DOCSTRING.sub("", t, count=1))
-                                              for t in texts))
+    forget()
+    guarded = _COMMENT_LINE.sub("", "\n".join(
+        blank_guarded_params(blank_flag_guarded(_MODULE_DOCSTRING.sub("", t, count=1)), root) for t in texts))
     if _CKPT_WORDS.search(_CKPT_OFF.sub("", _TRAILING_COMMENT.sub("", guarded))) is None and \
             _CKPT_WORDS.search(extra) is None:
         out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
@@ -332,4 +335,22 @@ def _target_texts(project: Any, root: Optional[Path]) -> list[str]:
             out.extend(read_text_limited(p, errors="replace") for p in _imported_up(parse_file(path), path.parent, root))
         except (OSError, SyntaxError, ValueError, RecursionError):
             continue  # not readable: the module's own text, if read, stays
+    return out
+
+
+def _class_name_texts(texts: list[str], root: Optional[Path]) -> list[str]:
+    """The text of each local module a ``class_name='pkg.module.Class'`` string of ``texts`` names
+    (class_name_modules.py, NVlabs' dnnlib) and of the local modules it imports."""
+    from preflight.adapters.class_name_modules import class_name_module_files
+    from preflight.adapters.pytorch_local import _imported_up
+
+    from preflight.local_trees import parse_file
+
+    out: list[str] = []
+    for path in class_name_module_files(texts, root):
+        try:
+            out.append(read_text_limited(path, errors="replace"))
+            out.extend(read_text_limited(p, errors="replace") for p in _imported_up(parse_file(path), path.parent, root))
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue
     return out
