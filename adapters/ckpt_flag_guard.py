@@ -65,6 +65,12 @@ def blank_flag_guarded(text: str) -> str:
                 spans.append((node.lineno, node.end_lineno))
             elif isinstance(node, ast.If) and _reads_flag(node.test) and node.body and node.body[-1].end_lineno:
                 spans.append((node.lineno, node.body[-1].end_lineno or node.lineno))
+    return blank_spans(text, spans)
+
+
+def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the lines of each (first, last) 1-based span replaced by spaces of the same length (line
+    numbers and columns of the rest stay where they were)."""
     if not spans:
         return text
     lines = text.split("\n")

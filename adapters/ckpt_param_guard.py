@@ -29,6 +29,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from preflight.adapters.ckpt_flag_guard import blank_spans
+
 from preflight.sources import read_text_limited
 
 _MAX_FILES = 4000  # files looked at under the root; past it the flag is not known to be off
@@ -205,13 +207,7 @@ def blank_param_guarded(text: str, root: Optional[Path]) -> str:
             if not guarded or not _off_in_project(str(root.resolve()), name, ((cls.name, _position(cls, name)),)):
                 continue
             spans.extend((n.lineno, n.body[-1].end_lineno or n.lineno) for n in guarded)
-    if not spans:
-        return text
-    lines = text.split("\n")
-    for start, end in spans:
-        for i in range(start - 1, min(end, len(lines))):
-            lines[i] = " " * len(lines[i])
-    return "\n".join(lines)
+    return blank_spans(text, spans)
 
 
 def blank_guarded_params(text: str, root: Optional[Path]) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from preflight.analysis.syntax import walk
 
@@ -290,39 +290,16 @@ def plain_batch_use(code_files: list[tuple[str, str]], key: str, parent: Optiona
         if isinstance(cache, dict):
             cache[_CACHE] = code
     kinds: dict[str, str] = {}
-    for (display, tree), keys in zip(code.trees, code.read_keys):
-        if key not in keys:
-            continue  # no node of this file reads the key
-        nodes = walk(tree)
-        parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
-        reading = _scopes_reading(nodes, key, parents)
-        for fn in [tree, *(n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
-            if id(fn) not in reading:
-                continue  # its body reads the key nowhere: nothing below would be found
-            body = [n for stmt in getattr(fn, "body", []) for n in walk(stmt)]
-            binds: dict[str, list[ast.expr]] = {}
-            for n in body:
-                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-                    binds.setdefault(n.targets[0].id, []).append(n.value)
-            for node in body:
-                if not _is_read(node, key, parent, binds):
-                    continue
-                uses: list[ast.AST] = [node]
-                up = parents.get(id(node))
-                if isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name) \
-                        and len(binds.get(up.targets[0].id, [])) == 1:  # ``batch_size = args['data']['batch_size']``
-                    local = up.targets[0].id
-                    uses += [n for n in body if isinstance(n, ast.Name) and n.id == local
-                             and isinstance(n.ctx, ast.Load)]
-                # an attribute chain handed to a loader is the value-flow readers' shape: they follow the object's
-                # provenance and leave the batch unknown on purpose where they cannot (an attribute class that
-                # computes its attributes, a file no option names, spawn arguments packed in a tuple:
-                # tests/test_jobs48_hparams.py); a key read by its string, or used with a process count, is not
-                loaders = not isinstance(node, ast.Attribute)
-                for use in uses:
-                    kind = _kind_of_use(use, parents, code, display, loaders)
-                    if kind is not None:
-                        kinds.setdefault(kind, f"{display}:{getattr(use, 'lineno', 0)}")
+    for display, node, uses, parents in _key_uses(code, key, parent):
+        # an attribute chain handed to a loader is the value-flow readers' shape: they follow the object's
+        # provenance and leave the batch unknown on purpose where they cannot (an attribute class that
+        # computes its attributes, a file no option names, spawn arguments packed in a tuple:
+        # tests/test_jobs48_hparams.py); a key read by its string, or used with a process count, is not
+        loaders = not isinstance(node, ast.Attribute)
+        for use in uses:
+            kind = _kind_of_use(use, parents, code, display, loaders)
+            if kind is not None:
+                kinds.setdefault(kind, f"{display}:{getattr(use, 'lineno', 0)}")
     steps = [k for k in kinds if k.startswith("step:")]
     if steps and "per" not in kinds:  # the batch of one micro-step over all processes: a division by a process
         if len(steps) != 1:  # count agrees with it, a per-process use would not
@@ -348,15 +325,30 @@ def plain_workers_use(code_files: list[tuple[str, str]], key: str, parent: Optio
         code = _Code(code_files, "num_workers")
         if isinstance(cache, dict):
             cache[_CACHE + ".num_workers"] = code
+    for display, _node, uses, parents in _key_uses(code, key, parent):
+        for use in uses:
+            kw = parents.get(id(use))
+            call = parents.get(id(kw)) if isinstance(kw, ast.keyword) else None
+            if isinstance(kw, ast.keyword) and kw.arg == "num_workers" and isinstance(call, ast.Call) \
+                    and _loader_call(call) and not _evaluation(call, parents):
+                return f"{display}:{getattr(use, 'lineno', 0)}"
+    return None
+
+
+def _key_uses(code: Any, key: str, parent: Optional[str]
+              ) -> Iterator[tuple[str, ast.AST, list[ast.AST], dict[int, ast.AST]]]:
+    """(file shown, the node reading ``key``, that node and the loads of a local name bound once from it, the
+    file's parent map) for every read of the plain config key ``key`` in a function (or module) body of the
+    code: ``batch_size = args['data']['batch_size']`` then ``DataLoader(..., batch_size=batch_size)``."""
     for (display, tree), keys in zip(code.trees, code.read_keys):
         if key not in keys:
-            continue
+            continue  # no node of this file reads the key
         nodes = walk(tree)
         parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
         reading = _scopes_reading(nodes, key, parents)
         for fn in [tree, *(n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
             if id(fn) not in reading:
-                continue
+                continue  # its body reads the key nowhere: nothing below would be found
             body = [n for stmt in getattr(fn, "body", []) for n in walk(stmt)]
             binds: dict[str, list[ast.expr]] = {}
             for n in body:
@@ -369,12 +361,7 @@ def plain_workers_use(code_files: list[tuple[str, str]], key: str, parent: Optio
                 up = parents.get(id(node))
                 if isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name) \
                         and len(binds.get(up.targets[0].id, [])) == 1:
-                    uses += [n for n in body if isinstance(n, ast.Name) and n.id == up.targets[0].id
+                    local = up.targets[0].id
+                    uses += [n for n in body if isinstance(n, ast.Name) and n.id == local
                              and isinstance(n.ctx, ast.Load)]
-                for use in uses:
-                    kw = parents.get(id(use))
-                    call = parents.get(id(kw)) if isinstance(kw, ast.keyword) else None
-                    if isinstance(kw, ast.keyword) and kw.arg == "num_workers" and isinstance(call, ast.Call) \
-                            and _loader_call(call) and not _evaluation(call, parents):
-                        return f"{display}:{getattr(use, 'lineno', 0)}"
-    return None
+                yield display, node, uses, parents
