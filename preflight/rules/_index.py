@@ -49,6 +49,8 @@ FILE = {
     "PF161": "code.pf161_lazyconfig_param_groups_in_config",
     "PF170": "code.pf170_step_schedule_sized_in_samples",
     "PF171": "code.pf171_best_checkpoint_without_fit",
+    "PF176": "code.pf176_training_step_loss_under_no_grad",
+    "PF177": "code.pf177_fast_dev_run_with_best_checkpoint",
     "PF180": "code.pf180_best_metric_not_returned_by_compute_metrics",
     "PF181": "code.pf181_optimizer_before_xla_move",
     "PF201": "code.pf201_unsharded_distributed_loader",

@@ -33,6 +33,8 @@ NEEDS = {
     "PF161": ('LazyConfig', '.params'),
     "PF170": ('DataLoader',),
     "PF171": ('"best"', "'best'"),
+    "PF176": ('training_step',),
+    "PF177": ('fast_dev_run',),
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF204": ('load_state',),

@@ -1,0 +1,90 @@
+"""det120: the det120 code rules (PF176-PF178) run alone, with ``preflight check --select``, over the real
+Python files that hold a rule's gate: every file under a materialized real-jobs folder and every file at
+the HEAD of each mirrored repository (``git grep`` over /work/.mirror). Each gated file is copied under
+WORK (repository/path) and checked; the figures are bench/bugs/det120_real_code.txt.
+
+    python bench/bugs/det120_real_code.py WORK /work/wt/jobswork/all /work/.mirror
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+GATES = {
+    "PF176": lambda t: "training_step" in t and ("no_grad" in t or "inference_mode" in t),
+    "PF177": lambda t: "fast_dev_run" in t,
+    "PF178": lambda t: "self.log" in t and ("is_global_zero" in t or "global_rank" in t or "rank_zero" in t),
+}
+WORDS = ("training_step", "fast_dev_run", "self.log")
+
+
+def _gated(text: str) -> list:
+    return [code for code, gate in GATES.items() if gate(text)]
+
+
+def _from_tree(root: Path, out: Path, found: dict) -> None:
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            path = Path(dirpath) / name
+            try:
+                text = path.read_text(errors="replace")
+            except OSError:
+                continue
+            codes = _gated(text)
+            if codes:
+                dest = out / "jobs" / path.relative_to(root)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_text(text)
+                found[str(dest)] = codes
+
+
+def _from_mirrors(root: Path, out: Path, found: dict) -> None:
+    for repo in sorted(root.iterdir()):
+        git = ["git", f"--git-dir={repo}"]
+        args = [a for w in WORDS for a in ("-e", w)]
+        res = subprocess.run([*git, "grep", "-l", "-F", *args, "HEAD", "--", "*.py"],
+                             capture_output=True, text=True)
+        for line in res.stdout.splitlines():
+            rel = line.split(":", 1)[1]
+            show = subprocess.run([*git, "show", f"HEAD:{rel}"], capture_output=True, text=True, errors="replace")
+            codes = _gated(show.stdout)
+            if codes:
+                dest = out / "mirror" / repo.name / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_text(show.stdout)
+                found[str(dest)] = codes
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    found: dict = {}
+    _from_tree(Path(sys.argv[2]), out, found)
+    _from_mirrors(Path(sys.argv[3]), out, found)
+    for code in GATES:
+        files = sorted(f for f, codes in found.items() if code in codes)
+        hits = []
+        for i in range(0, len(files), 200):
+            res = subprocess.run([sys.executable, "-m", "preflight", "check", "--select", code, "--format", "json",
+                                  "--exit-zero", "--no-cache", *files[i:i + 200]], capture_output=True, text=True)
+            try:
+                report = json.loads(res.stdout)
+            except ValueError:
+                print(code, "unreadable report", res.stderr[-300:])
+                continue
+            items = report.get("findings", report) if isinstance(report, dict) else report
+            hits.extend(items)
+        print(f"{code}: {len(files)} gated real files, {len(hits)} findings")
+        for h in hits:
+            path = os.path.relpath(h.get("path") or h.get("file") or "", out)
+            print("  ", path, h.get("line"), (h.get("message") or "")[:150])
+
+
+if __name__ == "__main__":
+    main()
