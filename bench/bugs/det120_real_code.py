@@ -17,9 +17,9 @@ from pathlib import Path
 GATES = {
     "PF176": lambda t: "training_step" in t and ("no_grad" in t or "inference_mode" in t),
     "PF177": lambda t: "fast_dev_run" in t,
-    "PF178": lambda t: "self.log" in t and ("is_global_zero" in t or "global_rank" in t or "rank_zero" in t),
+    "PF178": lambda t: "save_steps" in t,
 }
-WORDS = ("training_step", "fast_dev_run", "self.log")
+WORDS = ("training_step", "fast_dev_run", "save_steps")
 
 
 def _gated(text: str) -> list:
@@ -47,7 +47,10 @@ def _from_tree(root: Path, out: Path, found: dict) -> None:
 
 def _from_mirrors(root: Path, out: Path, found: dict) -> None:
     for repo in sorted(root.iterdir()):
-        git = ["git", f"--git-dir={repo}"]
+        gitdir = repo / "repo" if (repo / "repo").is_dir() else repo
+        if not gitdir.is_dir():
+            continue
+        git = ["git", f"--git-dir={gitdir}"]
         args = [a for w in WORDS for a in ("-e", w)]
         res = subprocess.run([*git, "grep", "-l", "-F", *args, "HEAD", "--", "*.py"],
                              capture_output=True, text=True)

@@ -35,6 +35,7 @@ NEEDS = {
     "PF171": ('"best"', "'best'"),
     "PF176": ('training_step',),
     "PF177": ('fast_dev_run',),
+    "PF178": ('save_steps',),
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF204": ('load_state',),
