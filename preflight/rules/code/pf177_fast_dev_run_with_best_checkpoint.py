@@ -10,6 +10,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._test_code import in_test_code
 from preflight.rules.code._lightning_code import imports_lightning
 
 _RUNS = frozenset({"test", "validate", "predict"})
@@ -99,6 +100,7 @@ Remove `fast_dev_run` from the real run, or drive it from a command-line switch
 
 ## When preflight stays silent
 
+* Test code (`test_*.py`, `*_test.py`, `conftest.py`, a `test*` function or fixture).
 * `fast_dev_run` is not a literal (`args.fast_dev_run`, a config value), is `False` or `0`.
 * The Trainer call sits in an `if`/conditional-expression branch (a debug path).
 * Nothing in the same scope reads the best checkpoint.
@@ -117,6 +119,8 @@ Remove `fast_dev_run` from the real run, or drive it from a command-line switch
                 continue
             scope = ctx.enclosing_function(call) or ctx.tree
             if _conditional(ctx, call, scope):
+                continue
+            if in_test_code(ctx, call):
                 continue
             reads = _best_reads(scope, _bound_to(scope, call))
             if not reads:

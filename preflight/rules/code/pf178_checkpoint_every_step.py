@@ -10,6 +10,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._test_code import in_test_code
 
 # the HF Trainer's argument classes and TRL's configs that subclass TrainingArguments
 _ARGS = ("TrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig", "RewardConfig", "ORPOConfig", "KTOConfig",
@@ -69,6 +70,7 @@ only the best model use `save_total_limit` with `load_best_model_at_end=True` at
 
 ## When preflight stays silent
 
+* Test code (`test_*.py`, `*_test.py`, `conftest.py`, a `test*` function or fixture).
 * `save_strategy` is `"epoch"`, `"no"` or `"best"`, or not a literal (`save_steps` is then not
   the save interval, or preflight cannot tell).
 * `max_steps` is a literal of at most 100 (a smoke test) or not a literal.
@@ -94,6 +96,8 @@ only the best model use `save_total_limit` with `load_best_model_at_end=True` at
                 if type(value) is not int or 0 < value <= _SMOKE_STEPS:
                     continue
             if any(k.arg is None for k in call.keywords):
+                continue
+            if in_test_code(ctx, call):
                 continue
             yield ctx.finding(
                 self, save.value,
