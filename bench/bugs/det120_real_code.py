@@ -1,4 +1,4 @@
-"""det120: the det120 code rules (PF176-PF178) run alone, with ``preflight check --select``, over the real
+"""det120: the det120 code rules (PF176-PF179) run alone, with ``preflight check --select``, over the real
 Python files that hold a rule's gate: every file under a materialized real-jobs folder and every file at
 the HEAD of each mirrored repository (``git grep`` over /work/.mirror). Each gated file is copied under
 WORK (repository/path) and checked; the figures are bench/bugs/det120_real_code.txt.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,9 @@ GATES = {
     "PF176": lambda t: "training_step" in t and ("no_grad" in t or "inference_mode" in t),
     "PF177": lambda t: "fast_dev_run" in t,
     "PF178": lambda t: "save_steps" in t,
+    "PF179": lambda t: re.search(r"/=?\s*\(?\s*\w+\s*\+\s*1\s*\)", t) is not None and "+=" in t,
 }
-WORDS = ("training_step", "fast_dev_run", "save_steps")
+WORDS = ("training_step", "fast_dev_run", "save_steps", "+ 1)")
 
 
 def _gated(text: str) -> list:

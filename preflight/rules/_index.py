@@ -52,6 +52,7 @@ FILE = {
     "PF176": "code.pf176_training_step_loss_under_no_grad",
     "PF177": "code.pf177_fast_dev_run_with_best_checkpoint",
     "PF178": "code.pf178_checkpoint_every_step",
+    "PF179": "code.pf179_running_sum_divided_inside_loop",
     "PF180": "code.pf180_best_metric_not_returned_by_compute_metrics",
     "PF181": "code.pf181_optimizer_before_xla_move",
     "PF201": "code.pf201_unsharded_distributed_loader",

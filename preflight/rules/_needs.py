@@ -36,6 +36,7 @@ NEEDS = {
     "PF176": ('training_step',),
     "PF177": ('fast_dev_run',),
     "PF178": ('save_steps',),
+    "PF179": ('+ 1)',),
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF204": ('load_state',),
