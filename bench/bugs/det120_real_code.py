@@ -1,9 +1,9 @@
-"""det120: the det120 code rules (PF176-PF179) run alone, with ``preflight check --select``, over the real
+"""det120: the det120 code rules (PF176-PF179, PF182) run alone, with ``preflight check --select``, over the real
 Python files that hold a rule's gate: every file under a materialized real-jobs folder and every file at
 the HEAD of each mirrored repository (``git grep`` over /work/.mirror). Each gated file is copied under
 WORK (repository/path) and checked; the figures are bench/bugs/det120_real_code.txt.
 
-    python bench/bugs/det120_real_code.py WORK /work/wt/jobswork/all /work/.mirror
+    python bench/bugs/det120_real_code.py WORK /work/wt/jobswork/all /work/.mirror [PF176,PF182]
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ GATES = {
     "PF177": lambda t: "fast_dev_run" in t,
     "PF178": lambda t: "save_steps" in t,
     "PF179": lambda t: re.search(r"/=?\s*\(?\s*\w+\s*\+\s*1\s*\)", t) is not None and "+=" in t,
+    "PF182": lambda t: "self.log" in t and any(w in t for w in ("is_global_zero", "rank_zero", "_rank")),
 }
-WORDS = ("training_step", "fast_dev_run", "save_steps", "+ 1)")
+WORDS = ("training_step", "fast_dev_run", "save_steps", "+ 1)", "self.log")
 
 
 def _gated(text: str) -> list:
@@ -72,7 +73,7 @@ def main() -> None:
     found: dict = {}
     _from_tree(Path(sys.argv[2]), out, found)
     _from_mirrors(Path(sys.argv[3]), out, found)
-    for code in GATES:
+    for code in [c for c in GATES if len(sys.argv) < 5 or c in sys.argv[4].split(",")]:
         files = sorted(f for f, codes in found.items() if code in codes)
         hits = []
         for i in range(0, len(files), 200):

@@ -55,6 +55,7 @@ FILE = {
     "PF179": "code.pf179_running_sum_divided_inside_loop",
     "PF180": "code.pf180_best_metric_not_returned_by_compute_metrics",
     "PF181": "code.pf181_optimizer_before_xla_move",
+    "PF182": "code.pf182_self_log_on_rank_zero_only",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",

@@ -39,6 +39,7 @@ NEEDS = {
     "PF179": ('+ 1)',),
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
+    "PF182": ('self.log',),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
