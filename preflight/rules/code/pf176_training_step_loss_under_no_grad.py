@@ -214,7 +214,7 @@ Drop the decorator (or the `with` block) from the path that computes the trainin
         decorator = next(d for d in helper.decorator_list if _no_grad_expr(d))
         return ctx.finding(
             self, decorator,
-            f"`training_step` returns the loss computed by `self.{helper.name}` (line {use.lineno}), which this "
+            f"`training_step` returns the loss computed by `self.{helper.name}` (line {getattr(use, 'lineno', 0)}), which this "
             f"`@{ast.unparse(decorator)}` runs without gradients: the loss has no `grad_fn`, so Lightning's automatic "
             "backward fails on the first batch (\"element 0 of tensors does not require grad and does not have a "
             "grad_fn\"); drop the decorator (Lightning already disables gradients in validation, test and predict "

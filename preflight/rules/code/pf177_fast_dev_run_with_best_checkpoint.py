@@ -10,8 +10,8 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-from preflight.rules.code._test_code import in_test_code
 from preflight.rules.code._lightning_code import imports_lightning
+from preflight.rules.code._test_code import in_test_code
 
 _RUNS = frozenset({"test", "validate", "predict"})
 
@@ -126,11 +126,12 @@ Remove `fast_dev_run` from the real run, or drive it from a command-line switch
             if not reads:
                 continue
             read = reads[0]
+            count = "one" if isinstance(kw.value, ast.Constant) and kw.value.value is True else ast.unparse(kw.value)
             yield ctx.finding(
                 self, kw.value,
                 f"`fast_dev_run={ast.unparse(kw.value)}` makes this a debugging run: the Trainer runs "
-                f"{'one' if kw.value.value is True else ast.unparse(kw.value)} training and validation batch(es), "
-                f"ignores `max_epochs`, and disables the loggers and checkpointing, yet line {read.lineno} reads the "
+                f"{count} training and validation batch(es), "
+                f"ignores `max_epochs`, and disables the loggers and checkpointing, yet line {getattr(read, 'lineno', 0)} reads the "
                 "best checkpoint, which is never written (`best_model_path` stays empty; Lightning issue 7143); "
                 "remove `fast_dev_run` from the real run or drive it from a debug switch",
                 evidence=[ctx.evidence(read, "the best checkpoint is read here")])

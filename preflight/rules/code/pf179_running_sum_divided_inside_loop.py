@@ -37,8 +37,8 @@ def _body_statements(stmts: list[ast.stmt]) -> Iterable[tuple[ast.stmt, bool]]:
                 inner.extend(getattr(st, field, []) or [])
             for handler in getattr(st, "handlers", []) or []:
                 inner.extend(handler.body)
-            for sub, _ in _body_statements(inner):
-                yield sub, isinstance(st, ast.If) or isinstance(st, ast.Try)
+            for sub, guarded in _body_statements(inner):
+                yield sub, guarded or isinstance(st, (ast.If, ast.Try))
 
 
 def _count_expr(node: ast.AST, index: str) -> bool:

@@ -98,7 +98,7 @@ cannot be monitored by callbacks).
                     yield ctx.finding(
                         self, call,
                         f"`{ast.unparse(call.func)}` runs on rank 0 only (`{ast.unparse(getattr(guard, 'test', guard))}`, "
-                        f"line {guard.lineno}) without `rank_zero_only=True`: {how}; Lightning's logging guide: "
+                        f"line {getattr(guard, 'lineno', 0)}) without `rank_zero_only=True`: {how}; Lightning's logging guide: "
                         "\"If you call `self.log` on rank 0 only, you need to set `rank_zero_only=True`\". Log on every "
                         "rank, or pass `rank_zero_only=True`",
                         evidence=[ctx.evidence(guard, "only rank 0 passes here")])
