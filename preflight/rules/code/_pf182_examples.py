@@ -17,6 +17,9 @@ BAD_EXAMPLES = [
             if self.trainer.is_global_zero:
                 ari = adjusted_rand_score(self.truth, predicted)
                 self.log("validation_ari", ari, on_epoch=True, prog_bar=True)  # warning: PF182
+
+
+    trainer = pl.Trainer(accelerator="gpu", devices=2, strategy="ddp", max_epochs=30)
 """),
     # a synced metric under a rank test, and a @rank_zero_only hook (Lightning issue 16417)
     textwrap.dedent("""
@@ -33,6 +36,9 @@ BAD_EXAMPLES = [
         @rank_zero_only
         def on_train_epoch_end(self):
             self.log_dict({"lr": self.lr})  # warning: PF182
+
+
+    trainer = pl.Trainer(gpus=4)
 """),
 ]
 

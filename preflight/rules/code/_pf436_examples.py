@@ -240,7 +240,7 @@ PF436_BAD.append(textwrap.dedent("""\
 
         def validation_epoch_end(self, outputs):
             if self.global_rank == 0:
-                self.log("val_acc", self.val_acc.compute())  # error: PF436  # warning: PF182
+                self.log("val_acc", self.val_acc.compute())  # error: PF436
             dist.barrier()
 """))
 

@@ -24,6 +24,23 @@ def _keyword_absent_or_false(call: ast.Call, name: str) -> bool:
     return kw is None or (isinstance(kw.value, ast.Constant) and kw.value.value is False)
 
 
+def _multi_process_trainer(ctx: FileContext) -> bool:
+    """A ``Trainer(...)`` of the file runs several processes: a literal ddp/fsdp/deepspeed strategy, or a literal
+    device/GPU count above one (or -1), or several nodes."""
+    for call in ctx.nodes(ast.Call):
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name != "Trainer":
+            continue
+        for kw in call.keywords:
+            value = kw.value.value if isinstance(kw.value, ast.Constant) else None
+            if kw.arg == "strategy" and isinstance(value, str) and value.startswith(("ddp", "fsdp", "deepspeed")):
+                return True
+            if kw.arg in ("devices", "gpus", "num_nodes") and type(value) is int and (value > 1 or value == -1):
+                return True
+    return False
+
+
 @register
 class SelfLogOnRankZeroOnly(Rule):
     code = "PF182"
@@ -38,7 +55,7 @@ class SelfLogOnRankZeroOnly(Rule):
     explanation = """
 ## What it finds
 
-In a file that imports Lightning, a `self.log(...)` / `self.log_dict(...)` call in a
+In a file that imports Lightning and builds a multi-process `Trainer`, a `self.log(...)` / `self.log_dict(...)` call in a
 `LightningModule` method that runs on rank 0 only: under `if self.trainer.is_global_zero:`,
 `if self.global_rank == 0:` (any rank-0 test), or in a method decorated with
 `@rank_zero_only`, where the call does not pass `rank_zero_only=True` (or passes
@@ -65,6 +82,8 @@ cannot be monitored by callbacks).
 
 * The call passes `rank_zero_only=True`.
 * The call runs on every rank (the guard is elsewhere, or both branches log the same call).
+* No `Trainer(...)` of the same file runs several processes (a literal `strategy="ddp"`/fsdp/deepspeed,
+  or a literal `devices`/`gpus` above one or -1, or `num_nodes` above one): on one device nothing waits.
 * The class is not a `LightningModule` of the file (a callback's `pl_module.log`, a plain logger).
 """
     bad_examples = examples("preflight.rules.code._pf182_examples", "BAD_EXAMPLES")
@@ -74,7 +93,7 @@ cannot be monitored by callbacks).
         if not imports_lightning(ctx, ctx.tree):
             return
         modules = lightning_classes(ctx)
-        if not modules:
+        if not modules or not _multi_process_trainer(ctx):
             return
         flags = rank_zero_flags_in(ctx)
         for cls in ctx.nodes(ast.ClassDef):
