@@ -4,6 +4,7 @@ only a pad token."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from preflight.rules._pf414_support import call_last
@@ -11,7 +12,18 @@ from preflight.rules._pf414_support import call_last
 # special tokens the usual pretrained vocabularies already hold (Llama, GPT-2, Qwen, Gemma, Llama-3): naming one
 # of them in `add_special_tokens` assigns a role, it adds no row
 _KNOWN = frozenset({"<s>", "</s>", "<unk>", "<pad>", "<eos>", "<bos>", "<|endoftext|>", "<|im_start|>", "<|im_end|>",
-                    "<start_of_turn>", "<end_of_turn>", "<|begin_of_text|>", "<|end_of_text|>", "<|eot_id|>"})
+                    "<start_of_turn>", "<end_of_turn>", "<|begin_of_text|>", "<|end_of_text|>", "<|eot_id|>",
+                    # Llama 3.x's own special tokens (ids 128000-128255 of its tokenizer.json; Llama 3.1 names
+                    # id 128004 `<|finetune_right_pad_id|>`, the pad token its recipes select)
+                    "<|start_header_id|>", "<|end_header_id|>", "<|eom_id|>", "<|python_tag|>",
+                    "<|finetune_right_pad_id|>"})
+# Llama 3.x's reserved rows (`<|reserved_special_token_0|>` .. `_250|>`): already in the vocabulary and the table
+_LLAMA3_RESERVED = re.compile(r"<\|reserved_special_token_(\d{1,3})\|>")
+
+
+def _known(token: str) -> bool:
+    m = _LLAMA3_RESERVED.fullmatch(token)
+    return token in _KNOWN or (m is not None and int(m.group(1)) <= 250)
 # a vocabulary whose own special tokens its vendor's recipe re-registers with `add_tokens` on every load, with no
 # resize (IEIT-Yuan's Yuan2 model cards and examples: `tokenizer.add_tokens(['<sep>', '<pad>', '<mask>', '<predict>',
 # '<FIM_SUFFIX>', ..., '<empty_output>'], special_tokens=True)`, then generation with the checkpoint as loaded: the
@@ -45,7 +57,7 @@ def _new_value(value: ast.AST) -> bool:
     if strings is None:
         return True
     added = set(strings)
-    if added <= _KNOWN:
+    if all(_known(t) for t in added):
         return False
     return not (added <= _KNOWN | _YUAN2 and added & (_YUAN2 - _GENERIC))
 

@@ -79,6 +79,26 @@ PF201_BAD = [
     trainer = L.Trainer(devices=4, strategy="ddp", use_distributed_sampler=False)
     trainer.fit(Model(), datamodule=Data())
 """),
+    # held-out-44: a hand-made shard (`files[rank::world_size]`): not every rank gets the same batch count
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader
+
+    def main(files):
+        dist.init_process_group("nccl")
+        rank, world_size = dist.get_rank(), dist.get_world_size()
+        model = DDP(Conformer().cuda())
+        opt = torch.optim.AdamW(model.parameters(), lr=5e-4)
+        loader = DataLoader(UtteranceDataset(files[rank::world_size]), batch_size=8, shuffle=True)  # error: PF201
+        for epoch in range(20):
+            for feats, targets in loader:
+                loss = model(feats.cuda(), targets.cuda())
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
 ]
 
 PF201_GOOD = [

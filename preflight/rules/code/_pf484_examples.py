@@ -164,4 +164,16 @@ PF484_GOOD = [
     batch = tokenizer(prompts, return_tensors="pt", padding=True)
     out = model.generate(**batch, max_new_tokens=32)
 """),
+    # tricky: Llama 3.1's own pad row (`<|finetune_right_pad_id|>`, id 128004) and a reserved row named as
+    # special tokens: both are already in the vocabulary and the embedding table (held-out-44's device_map twin)
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer
+
+    tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-3.1-8B-Instruct")
+    tokenizer.add_special_tokens({"pad_token": "<|finetune_right_pad_id|>"})
+    tokenizer.add_special_tokens({"additional_special_tokens": ["<|reserved_special_token_10|>"]})
+    model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B-Instruct", torch_dtype=torch.bfloat16)
+    Trainer(model=model, args=args, train_dataset=data).train()
+"""),
 ]

@@ -172,6 +172,20 @@ def _single_rank_class(fn: FunctionInfo) -> bool:
     return False
 
 
+def _rank_sliced(loader: ast.Call) -> Optional[ast.Subscript]:
+    """A ``x[rank::world_size]`` slice inside the loader's dataset argument (a shard made by hand)."""
+    dataset = loader.args[0] if loader.args else next((k.value for k in loader.keywords if k.arg == "dataset"), None)
+    if dataset is None:
+        return None
+    for node in ast.walk(dataset):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            lower, step = node.slice.lower, node.slice.step
+            if lower is not None and step is not None and "rank" in ast.unparse(lower).lower() \
+                    and any(w in ast.unparse(step).lower() for w in ("world", "size", "replicas", "num_gpus")):
+                return node
+    return None
+
+
 @register
 class UnshardedDistributedLoader(Rule):
     code = "PF201"
@@ -215,6 +229,11 @@ it should, each sample is seen `world_size` times per epoch, and when the ranks
 share a seed (the usual `seed_everything`) they draw identical batches, so the
 extra GPUs average identical gradients and add nothing. Nothing fails; the job
 just costs N times more and learning-rate schedules measured in epochs are off.
+
+When the dataset is sharded by hand (`Dataset(files[rank::world_size])`) every rank does read
+its own part, and the finding says so: the risk there is different batch counts per rank (the
+item count not a multiple of the world size), and DDP's gradient all-reduce then waits forever
+on the ranks that finished first.
 
 ## How to fix it
 
@@ -449,6 +468,16 @@ returns.
         tc = use.loop.evidence
         evidence.append(ctx.evidence(use.loop.node, "the training loop iterates it" + (
             f" ({tc.describe()})" if tc is not None else "")))
+        sliced = _rank_sliced(loader)
+        if sliced is not None:
+            evidence.append(ctx.evidence(sliced, "the data is sharded by hand: each rank keeps every world_size-th item"))
+            message = (f"`{text(loader)}` reads a hand-made shard (`{ast.unparse(sliced)}`) in a data-parallel "
+                       "training loop: when the item count is not a multiple of the world size some ranks get "
+                       "more items, and possibly one batch more, than others, and DDP's gradient all-reduce in "
+                       "`backward()` then waits forever on the ranks that finished; give every rank the same "
+                       "number of batches (`DistributedSampler`, or truncate the list to a multiple of the world "
+                       "size)")
+            return ctx.finding(self, loader, message, evidence=evidence)
         message = (f"`{text(loader)}` has no distributed sampler, yet it feeds a data-parallel "
                    "training loop: every rank iterates the whole dataset, so an epoch does "
                    "world_size times the work and ranks with the same seed train on identical "
