@@ -27,6 +27,7 @@ from preflight.adapters.cliargs import _as_int
 from preflight.adapters.cliargs import _Pass as _CliPass
 from preflight.adapters.cliargs_options import _local_module, declared_options
 from preflight.adapters.deepspeed_code_callers import origin
+from preflight.adapters.deepspeed_code_update import apply_update, mark_undecided
 from preflight.adapters.deepspeed_json_load import read_json_beside
 
 from preflight.adapters_api import Adapter, Project
@@ -183,6 +184,7 @@ class _Eval:
             if isinstance(held, dict) and not isinstance(held, _Options) and isinstance(key, str):
                 held[key] = UNKNOWN
                 self.lines.setdefault(id(held), {})[key] = node.lineno
+        mark_undecided(self, stmt, env, UNKNOWN, _Options)
 
     def body(self, stmts: list[ast.stmt], env: dict[str, Any], stop_line: Optional[int] = None) -> Any:
         """Run statements; return the value of ``return`` (or UNKNOWN)."""
@@ -201,6 +203,8 @@ class _Eval:
                     if isinstance(held, dict) and isinstance(key, str):
                         held[key] = self.expr(stmt.value, env)
                         self.lines.setdefault(id(held), {})[key] = stmt.lineno
+            elif isinstance(stmt, ast.Expr):
+                apply_update(self, stmt, env, _Options)
             elif isinstance(stmt, ast.If):
                 test = self.truth(stmt.test, env)
                 if test is None:

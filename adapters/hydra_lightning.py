@@ -112,6 +112,13 @@ def strategy_node(facts: _Facts, path: tuple[str, ...]) -> None:
                               ("offload_parameters", "dist.offload_params")):
                 if key in raw and facts.known((*path, key)) is True:
                     facts.add(name, "cpu", (*path, key), f"DeepSpeedStrategy {key}=True")
+                elif key in raw and facts.known((*path, key)) is False:
+                    facts.add(name, "none", (*path, key), f"DeepSpeedStrategy {key}=False")
+                elif key not in raw and "config" not in raw:
+                    # Lightning's DeepSpeedStrategy(offload_optimizer=False, offload_parameters=False)
+                    # defaults; a config= (JSON or dict) replaces them, so nothing is assumed then
+                    facts.add(name, "none", path, f"DeepSpeedStrategy sets no {key}: {key}=False default",
+                              "medium")
         return
     value = facts.known(path)
     if isinstance(value, str) and value in _STRATEGY:
