@@ -8,6 +8,7 @@ scripts beside it; the findings are printed for reading (bench/bugs/det121_real_
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -15,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-_RUN = re.compile(r"python3?\s+(?:-m\s+\S+\s+)?([\w./-]+\.py)\s+(.*)", re.S)
+_RUN = re.compile(r"(?:python3?|torchrun|deepspeed|accelerate\s+launch)\s+(?:\S+\s+)*?([\w./-]+\.py)\s+(.*)", re.S)
 
 
 def _launches(path: Path) -> list[tuple[Path, list[str]]]:
@@ -28,10 +29,8 @@ def _launches(path: Path) -> list[tuple[Path, list[str]]]:
         for base in (path.parent, path.parent.parent, path.parent.parent.parent):
             script = base / m.group(1)
             if script.is_file():
-                try:
+                with contextlib.suppress(ValueError):
                     out.append((script, shlex.split(m.group(2).split("#")[0])))
-                except ValueError:
-                    pass
                 break
     return out
 
