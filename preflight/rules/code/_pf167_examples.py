@@ -47,6 +47,12 @@ GOOD_EXAMPLES = [
     vit = AutoModelForImageClassification.from_pretrained("google/vit-base-patch16-224-in21k", num_labels=10)
     base = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased", num_labels=7)
 """),
+    # tricky-correct: XLM-R's CoNLL-2003 taggers carry 8 IOB1 labels (no B-PER), not the BIO 9
+    textwrap.dedent("""
+    from transformers import AutoModelForTokenClassification
+
+    model = AutoModelForTokenClassification.from_pretrained("xlm-roberta-large-finetuned-conll03-english", num_labels=8)
+"""),
     # the label count is not known statically, or the checkpoint comes from the command line
     textwrap.dedent("""
     from transformers import AutoModelForImageClassification

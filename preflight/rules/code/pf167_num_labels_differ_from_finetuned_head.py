@@ -38,6 +38,8 @@ def _count(ctx: FileContext, expr: Optional[ast.AST]) -> Optional[int]:
 
 def _head(checkpoint: str, kind: str) -> Optional[tuple[int, str]]:
     name = checkpoint.lower().strip("/")
+    if "xlm-roberta" in name and "conll" in name:
+        return None  # FacebookAI/xlm-roberta-large-finetuned-conll03-*: 8 IOB1 labels, not the BIO 9 of the others
     for pattern, labels, head_kind, what in _HEADS:
         if head_kind == kind and pattern.search(name):
             return labels, what
@@ -84,7 +86,8 @@ Pass `ignore_mismatched_sizes=True` so the head is re-initialised for the new la
 * `ignore_mismatched_sizes` is passed (any value preflight cannot read as False), or `**kwargs`.
 * `num_labels` is not known (`len(dataset.features[...].names)`) or equals the head's size.
 * The checkpoint id is not a literal, or its name does not say which head it has (`bert-base-uncased`,
-  `google/vit-base-patch16-224-in21k` have no fine-tuned head to clash with).
+  `google/vit-base-patch16-224-in21k` have no fine-tuned head to clash with; the XLM-R CoNLL-2003
+  taggers carry 8 IOB1 labels, not 9, and are not read).
 """
     bad_examples = examples("preflight.rules.code._pf167_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf167_examples", "GOOD_EXAMPLES")
