@@ -184,7 +184,9 @@ def _off_in_project(root: str, name: str, positions: tuple[tuple[str, int], ...]
 
 
 def forget() -> None:
-    """Drop the project scans remembered so far (called once per audit: files may have changed)."""
+    """Drop the project scans remembered so far. :func:`preflight.audit.build_plan` calls it once, on
+    entry, so that one plan walks a project at most once per parameter (however many adapters ask)
+    and the next plan (an editor's re-audit, the gate's next job) sees files as they are now."""
     _off_in_project.cache_clear()
 
 

@@ -320,10 +320,9 @@ def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], r
     argument that turns it off (TinyLlama ``pretrain/tinyllama.py:96``
     ``FSDPStrategy(..., activation_checkpointing_policy=None)``) does not count."""
     from preflight.adapters.ckpt_flag_guard import blank_flag_guarded
-    from preflight.adapters.ckpt_param_guard import blank_guarded_params, forget
+    from preflight.adapters.ckpt_param_guard import blank_guarded_params
     from preflight.adapters.ckpt_unused_import import blank_unused_imports
 
-    forget()
     return _names(_CKPT_WORDS, text, tree, script_path, root, _CKPT_OFF,
                   lambda t: blank_guarded_params(blank_flag_guarded(blank_unused_imports(t)), root))
 

@@ -183,9 +183,8 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     # a comment after code is prose: "if bpr > 0.98:  # threshold to recompute" (WongKinYiu/yolov9 @ 5b1ea9a
     # utils/autoanchor.py) names no recomputation of activations
     from preflight.adapters.ckpt_flag_guard import blank_flag_guarded
-    from preflight.adapters.ckpt_param_guard import blank_guarded_params, forget
+    from preflight.adapters.ckpt_param_guard import blank_guarded_params
 
-    forget()
     guarded = _COMMENT_LINE.sub("", "\n".join(
         blank_guarded_params(blank_flag_guarded(_MODULE_DOCSTRING.sub("", t, count=1)), root) for t in texts))
     if _CKPT_WORDS.search(_CKPT_OFF.sub("", _TRAILING_COMMENT.sub("", guarded))) is None and \

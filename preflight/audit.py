@@ -49,6 +49,9 @@ def build_plan(
     launch script line ``argv`` was read from (display path, line), for the adapters that read it;
     ``launch_loop`` the shell loop around that line (:class:`preflight.adapters.shell_loops.ShellLoop`).
     """
+    from preflight.adapters.ckpt_param_guard import forget
+
+    forget()  # the project walks remembered for the previous plan: files may have changed since
     project = Project(root=root, argv=[str(a) for a in argv], transformers_version=transformers_version,
                       read_roots=None if read_roots is None else [Path(r) for r in read_roots],
                       launch_at=launch_at, launch_loop=launch_loop)

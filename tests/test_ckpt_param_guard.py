@@ -186,3 +186,48 @@ def test_plan_swin_backbone_switched_on_stays_unknown(cli, tmp_path):
                      "swin.py": SWIN})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert fact(plan, "memory.gradient_checkpointing") is None
+
+
+def _walks_of_root(monkeypatch, root: Path) -> list[str]:
+    """Record each walk of ``root`` the project scan starts (the scan's own ``os.walk``)."""
+    import preflight.adapters.ckpt_param_guard as guard
+
+    walks: list[str] = []
+    real = guard.os.walk
+
+    def counting(top, *args, **kwargs):
+        if Path(top) == root.resolve():
+            walks.append(str(top))
+        return real(top, *args, **kwargs)
+
+    monkeypatch.setattr(guard.os, "walk", counting)
+    return walks
+
+
+def test_one_plan_walks_the_project_once_per_parameter(monkeypatch, tmp_path):
+    """Two adapters (the local-module reader and the visible-code absences) ask about the same
+    parameter; the project is walked once for it in one plan, not once per asker."""
+    import preflight.adapters.ckpt_param_guard as guard
+
+    from preflight.audit import build_plan
+
+    write(tmp_path, {"train.py": TRAIN, "build.py": BUILD, "swin.py": SWIN})
+    walks = _walks_of_root(monkeypatch, tmp_path)
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("memory.gradient_checkpointing") is False
+    asked = guard._off_in_project.cache_info().currsize  # the distinct (parameter, class) questions
+    assert asked >= 1 and len(walks) == asked
+
+
+def test_the_next_plan_sees_the_edited_project(tmp_path):
+    """The scans one plan remembers are dropped when the next plan starts: a builder switched to
+    ``use_checkpoint=True`` between two audits in one process (an editor, the gate) is seen."""
+    from preflight.audit import build_plan
+
+    write(tmp_path, {"train.py": TRAIN, "build.py": BUILD, "swin.py": SWIN})
+    first, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert first.value("memory.gradient_checkpointing") is False
+    (tmp_path / "build.py").write_text(textwrap.dedent(BUILD).replace(
+        "depths=(2, 2, 18, 2))", "depths=(2, 2, 18, 2), use_checkpoint=True)"))
+    second, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert second.resolve("memory.gradient_checkpointing") is None
