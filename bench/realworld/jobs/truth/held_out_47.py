@@ -2,8 +2,10 @@
 written by hand, one J(...) per job, labelled by reading the code and configs at the pinned
 commits before preflight was first run on any of them. No repository is used by another jobs set's
 manifest (bench/realworld/jobs/manifest.json); each owner/name and each bare repository name was
-grepped in bench/, docs/, tests/, calibration/, preflight/ and adapters/ and appears nowhere
-(docs/realworld.md 'Set 47, first scoring'). Parameter counts are labelled only where a published
+grepped in bench/, docs/, tests/, calibration/, preflight/ and adapters/ and appears nowhere, but
+p-diff's project, also published as NUS-HPC-AI-Lab/Neural-Network-Diffusion, appears under that name
+in a bugs-benchmark case and PF561's source (found after the run; docs/realworld.md 'Set 47, first
+scoring (held-out)'). Parameter counts are labelled only where a published
 checkpoint's shape gives them or the repository's own layer definitions fix them exactly."""
 from .core import J, T
 
