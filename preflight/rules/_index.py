@@ -46,6 +46,7 @@ FILE = {
     "PF147": "code.pf147_shuffled_loader_paired_with_dataset_labels",
     "PF150": "code.pf150_wrapper_loaded_non_strict_from_inner_state",
     "PF151": "code.pf151_hydra_compose_drops_cli_overrides",
+    "PF156": "code.pf156_t5_tokenizer_truncates_at_legacy_512",
     "PF161": "code.pf161_lazyconfig_param_groups_in_config",
     "PF166": "code.pf166_int8_kernel_injection_without_quantized_checkpoint",
     "PF167": "code.pf167_num_labels_differ_from_finetuned_head",

@@ -30,6 +30,7 @@ NEEDS = {
     "PF147": ('shuffle',),
     "PF150": ('strict', 'DataParallel', '.module.state_dict'),
     "PF151": ('compose', 'override'),
+    "PF156": ('t5-', 'truncation'),
     "PF161": ('LazyConfig', '.params'),
     "PF166": ('init_inference',),
     "PF167": ('num_labels',),
