@@ -46,7 +46,7 @@ def _longer_input_length(ctx: FileContext) -> Optional[tuple[ast.AST, str, int]]
         for target in targets:
             name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
             if name and _INPUT_LENGTH.search(name) and isinstance(node.value, ast.Constant) and big(node.value.value):
-                return node, name, node.value.value
+                return node, name, int(node.value.value or 0)
     for call in ctx.nodes(ast.Call):
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "add_argument" and call.args \
@@ -54,7 +54,7 @@ def _longer_input_length(ctx: FileContext) -> Optional[tuple[ast.AST, str, int]]
                 and _INPUT_LENGTH.search(call.args[0].value):
             default = kwarg(call, "default")
             if isinstance(default, ast.Constant) and big(default.value):
-                return call, call.args[0].value.lstrip("-"), default.value
+                return call, call.args[0].value.lstrip("-"), int(default.value or 0)
     return None
 
 
