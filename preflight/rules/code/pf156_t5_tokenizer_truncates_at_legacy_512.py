@@ -38,23 +38,25 @@ _INPUT_LENGTH = re.compile(r"max_?(source|input|src|seq|context|encoder)|(source
 def _longer_input_length(ctx: FileContext) -> Optional[tuple[ast.AST, str, int]]:
     """(node, name, value) of an input length above 512 the file declares: ``MAX_SOURCE_TOKENS = 2048``, a
     keyword ``max_source_length=1024``, ``add_argument("--max_input_length", default=1024)``."""
-    def big(value: Any) -> bool:
-        return type(value) is int and value > _LEGACY_LENGTH
+    def big(node: Optional[ast.AST]) -> Optional[int]:
+        value: Any = node.value if isinstance(node, ast.Constant) else None
+        return value if type(value) is int and value > _LEGACY_LENGTH else None
 
     for node in ctx.nodes(ast.Assign, ast.AnnAssign):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
-            if name and _INPUT_LENGTH.search(name) and isinstance(node.value, ast.Constant) and big(node.value.value):
-                return node, name, int(node.value.value or 0)
+            length = big(node.value)
+            if name and _INPUT_LENGTH.search(name) and length is not None:
+                return node, name, length
     for call in ctx.nodes(ast.Call):
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "add_argument" and call.args \
                 and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str) \
                 and _INPUT_LENGTH.search(call.args[0].value):
-            default = kwarg(call, "default")
-            if isinstance(default, ast.Constant) and big(default.value):
-                return call, call.args[0].value.lstrip("-"), int(default.value or 0)
+            length = big(kwarg(call, "default"))
+            if length is not None:
+                return call, call.args[0].value.lstrip("-"), length
     return None
 
 
