@@ -44,6 +44,7 @@ FILE = {
     "PF145": "code.pf145_mask_applied_to_reduced_loss",
     "PF146": "code.pf146_pos_weight_not_a_tensor",
     "PF147": "code.pf147_shuffled_loader_paired_with_dataset_labels",
+    "PF149": "code.pf149_inference_without_eval",
     "PF150": "code.pf150_wrapper_loaded_non_strict_from_inner_state",
     "PF151": "code.pf151_hydra_compose_drops_cli_overrides",
     "PF156": "code.pf156_t5_tokenizer_truncates_at_legacy_512",

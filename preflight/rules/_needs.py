@@ -28,6 +28,7 @@ NEEDS = {
     "PF145": ('mask',),
     "PF146": ('pos_weight',),
     "PF147": ('shuffle',),
+    "PF149": ('load_state_dict',),
     "PF150": ('strict', 'DataParallel', '.module.state_dict'),
     "PF151": ('compose', 'override'),
     "PF156": ('t5-', 'truncation'),
