@@ -331,7 +331,6 @@ JOB = {
     "PF158": "plan.pf158_hydra_override_key_starts_with_digit",
     "PF159": "plan.pf159_hydra_sweep_dir_reads_hydra_resolver",
     "PF160": "plan.pf160_hydra_compose_reads_hydra_resolver",
-    "PF162": "plan.pf162_fp32_images_into_fp16_engine",
     "PF163": "plan.pf163_hydra_launcher_without_multirun",
     "PF164": "plan.pf164_seq2seq_eval_without_generate",
     "PF165": "plan.pf165_launcher_precision_without_trainer_flag",
