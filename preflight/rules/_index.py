@@ -334,6 +334,7 @@ JOB = {
     "PF163": "plan.pf163_hydra_launcher_without_multirun",
     "PF164": "plan.pf164_seq2seq_eval_without_generate",
     "PF165": "plan.pf165_launcher_precision_without_trainer_flag",
+    "PF168": "plan.pf168_omegaconf_container_in_saved_module_args",
     "PF172": "plan.pf172_step_interval_checkpoint_monitors_validation_metric",
     "PF173": "plan.pf173_manual_optimizer_steps_double_global_step",
     "PF174": "plan.pf174_hydra_run_dir_env_var_never_set",
