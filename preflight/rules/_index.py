@@ -334,6 +334,7 @@ JOB = {
     "PF172": "plan.pf172_step_interval_checkpoint_monitors_validation_metric",
     "PF173": "plan.pf173_manual_optimizer_steps_double_global_step",
     "PF174": "plan.pf174_hydra_run_dir_env_var_never_set",
+    "PF175": "plan.pf175_bf16_optimizer_with_offload",
     "PF183": "plan.pf183_constant_schedule_ignores_warmup",
     "PF184": "plan.pf184_warmup_outlasts_max_steps",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
