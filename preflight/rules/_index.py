@@ -49,6 +49,7 @@ FILE = {
     "PF161": "code.pf161_lazyconfig_param_groups_in_config",
     "PF166": "code.pf166_int8_kernel_injection_without_quantized_checkpoint",
     "PF167": "code.pf167_num_labels_differ_from_finetuned_head",
+    "PF169": "code.pf169_loss_weight_not_a_tensor",
     "PF170": "code.pf170_step_schedule_sized_in_samples",
     "PF171": "code.pf171_best_checkpoint_without_fit",
     "PF176": "code.pf176_training_step_loss_under_no_grad",

@@ -53,8 +53,6 @@ PF175_BAD = [
 """),
     # DeepSpeed issue 4083: fp32 gradient accumulation with bf16, ZeRO-1 and DeepSpeedCPUAdam on the CPU
     _PLAIN + textwrap.dedent("""
-    # --- requirements.txt
-    deepspeed==0.10.0
     # --- ds_config.json
     {
       "train_micro_batch_size_per_gpu": 8,
