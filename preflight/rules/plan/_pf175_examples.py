@@ -90,8 +90,9 @@ PF175_GOOD = [
       "zero_optimization": {"stage": 1, "offload_optimizer": {"device": "cpu"}}
     }
 """),
-    # tricky-correct: the fp32 grad-accumulation form on a DeepSpeed release that skips the BF16 optimizer
-    # for offloaded configs; and a pipeline job whose offload device is none
+    # tricky-correct: the fp32 grad-accumulation form on a declared DeepSpeed release (past PR 4084; a pin before
+    # it is PF385's)
+    # and an fp16 pipeline job
     _PLAIN + textwrap.dedent("""
     # --- requirements.txt
     deepspeed>=0.14

@@ -10,11 +10,6 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 
-# DeepSpeed's optimizer selection skips the BF16 optimizer for an offloaded ZeRO-1 config from PR 4084
-# (merged 2023-08-03, after 0.10.0): a project declaring a later release is left alone for the
-# grad-accumulation form (the pipeline form fails either way)
-_SELECTION_FIXED = (0, 10, 1)
-
 
 def _on(block: Any, key: str) -> bool:
     value = block.get(key) if isinstance(block, dict) else None
@@ -78,10 +73,11 @@ used.
 
 * bf16 is off, the ZeRO stage is not 1 (the pipeline engine refuses stage 2 and 3 on its
   own), or nothing is offloaded (`device: none`).
-* The `grad_accum_dtype: fp32` form when the project declares DeepSpeed 0.10.1 or later (the
-  selection then skips the BF16 optimizer for offloaded configs, PR 4084). The pipeline form
-  is reported in every release (after PR 4084 the offloaded pipeline job gets the ZeRO
-  optimizer, which the bf16 pipeline engine cannot use).
+* The `grad_accum_dtype: fp32` form when the project declares a DeepSpeed version: from
+  0.10.1 the selection skips the BF16 optimizer for offloaded configs (PR 4084), and a pin
+  before that is PF385's (its table of pinned-release defects). The pipeline form is reported
+  in every release (after PR 4084 the offloaded pipeline job gets the ZeRO optimizer, which
+  the bf16 pipeline engine cannot use).
 * `grad_accum_dtype` is `bf16` and no `PipelineModule` is built.
 """
     bad_examples = examples("preflight.rules.plan._pf175_examples", "PF175_BAD")
@@ -117,9 +113,8 @@ used.
                 continue
             if accum not in ("fp32", "float32", "float"):
                 continue
-            found = pctx.version("deepspeed")
-            if found is not None and found.at_least(*_SELECTION_FIXED):
-                continue
+            if pctx.version("deepspeed") is not None:
+                continue  # a declared release: PF385's table reads it (issue 4083 before 0.10.1)
             yield pctx.config_finding(
                 self, config, (*prefix, "data_types", "grad_accum_dtype"),
                 f"`grad_accum_dtype: {accum}` with bf16 and ZeRO stage 1 selects DeepSpeed's BF16 optimizer, while "
