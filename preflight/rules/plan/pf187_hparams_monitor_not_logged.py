@@ -49,7 +49,7 @@ def _dict_keys(node: ast.AST, methods: dict[str, ast.FunctionDef]) -> Optional[l
         return _dict_keys(node.func.value, methods)
     if isinstance(node, ast.Dict):
         if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
-            return [k.value for k in node.keys if isinstance(k, ast.Constant)]
+            return [str(k.value) for k in node.keys if isinstance(k, ast.Constant)]
         return None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
             and node.func.value.id == "self" and node.func.attr in methods:
@@ -103,7 +103,8 @@ class _Keys:
             if len(holes) == 1 and isinstance(holes[0].value, ast.Name) and holes[0].value.id in bound \
                     and holes[0].conversion == -1 and holes[0].format_spec is None:
                 for value in bound[holes[0].value.id]:
-                    self.literals.add("".join(v.value if isinstance(v, ast.Constant) else value for v in key.values))
+                    self.literals.add("".join(str(v.value) if isinstance(v, ast.Constant) else value
+                                              for v in key.values))
                 return
         pattern = key_pattern(key) if key is not None else None
         if pattern is None:
