@@ -35,6 +35,7 @@ NEEDS = {
     "PF161": ('LazyConfig', '.params'),
     "PF166": ('init_inference',),
     "PF167": ('num_labels',),
+    "PF169": ('weight',),
     "PF170": ('DataLoader',),
     "PF171": ('"best"', "'best'"),
     "PF176": ('training_step',),
