@@ -345,6 +345,8 @@ JOB = {
     "PF187": "plan.pf187_hparams_monitor_not_logged",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
     "PF191": "plan.pf191_hydra_env_set_interpolates_task_config",
+    "PF195": "plan.pf195_deepspeed_adam_type_is_adamw",
+    "PF196": "plan.pf196_oc_env_flag_read_as_bool",
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
     "PF208": "plan.pf208_unprepared_schedule_sized_before_sharding",
     "PF209": "plan.pf209_step_schedule_sized_in_batches_under_accumulation",
