@@ -66,6 +66,8 @@ GOOD = [
     _TRAIN + _CONFIG.replace('"eps": 1e-8,', '"eps": 1e-8,\n      "adam_w_mode": true,'),
     # no decay: Adam and AdamW are the same update
     _TRAIN + _CONFIG.replace('"weight_decay": 0.0005', '"weight_decay": 0.0'),
+    # tricky: DeepSpeed's documented example decay, 3e-7: negligible as either penalty
+    _TRAIN + _CONFIG.replace('"weight_decay": 0.0005', '"weight_decay": 3e-7'),
     # tricky: "auto" (the HF integration fills TrainingArguments.weight_decay, meant for its AdamW)
     textwrap.dedent("""
     # --- train.py

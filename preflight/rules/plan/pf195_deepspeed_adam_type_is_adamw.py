@@ -22,7 +22,8 @@ def _positive_number(value: Any) -> bool:
             value = float(value)
         except ValueError:
             return False
-    return isinstance(value, (int, float)) and value > 0
+    # a decay below 1e-5 (the DeepSpeed docs' own example has 3e-7) barely acts in either form
+    return isinstance(value, (int, float)) and value >= 1e-5
 
 
 @register
@@ -62,8 +63,10 @@ Say which optimizer is meant: `"type": "AdamW"` when decoupled decay is wanted (
 
 ## When preflight stays silent
 
-* `"type": "AdamW"`, or `adam_w_mode`/`adamw_mode` set either way in `params`.
-* `weight_decay` is absent, zero, or `"auto"` (the HF Trainer fills it from
+* `"type": "AdamW"`, or `adam_w_mode`/`adamw_mode` set either way in `params` (or, misplaced,
+  beside `type`: the author has thought about the mode).
+* `weight_decay` is absent, zero, below 1e-5 (the `3e-7` of DeepSpeed's documented example
+  config barely acts as either penalty), or `"auto"` (the HF Trainer fills it from
   `TrainingArguments`, whose own optimizer is AdamW).
 * A script hands `deepspeed.initialize` its own optimizer: the config block is not built.
 """
@@ -80,7 +83,7 @@ Say which optimizer is meant: `"type": "AdamW"` when decoupled decay is wanted (
             params = optimizer.get("params")
             if not isinstance(kind, str) or kind.strip().lower() != "adam" or not isinstance(params, dict):
                 continue
-            if any(k in params for k in _W_MODE_KEYS) or not _positive_number(params.get("weight_decay")):
+            if any(k in params or k in optimizer for k in _W_MODE_KEYS) or not _positive_number(params.get("weight_decay")):
                 continue
             hits.append((config, prefix, kind, params["weight_decay"]))
         if not hits or _client_optimizer(pctx):
