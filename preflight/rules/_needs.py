@@ -45,6 +45,7 @@ NEEDS = {
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF182": ('self.log',),
+    "PF197": ('load_checkpoint',),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
