@@ -51,9 +51,11 @@ def _app(test: str, value: str) -> str:
 
 
 BAD = [
-    # zotero-arxiv-daily's `debug: ${oc.env:DEBUG,null}`: DEBUG=false is the string "false", which is true,
-    # so the job silently trains on the 64-sample debug subset
-    _app("if cfg.executor.debug:  # warning: PF196", "${oc.env:DEBUG,null}"),
+    # zotero-arxiv-daily's config/custom.yaml `debug: ${oc.env:DEBUG,null}` over base.yaml's `debug: false`:
+    # DEBUG=false is the string "false", which is true, so the job silently trains on the 64-sample subset
+    _app("if cfg.executor.debug:  # warning: PF196", "${oc.env:DEBUG,null}").replace(
+        "# --- conf/config.yaml\ndata:", "# --- conf/config.yaml\ndefaults:\n  - base\n  - _self_\ndata:").replace(
+        "# --- requirements.txt", "# --- conf/base.yaml\nexecutor:\n  debug: false\n# --- requirements.txt"),
     # a `false` default: oc.env turns it into the string "False" even with the variable unset
     _app("if bool(cfg.executor.debug):  # warning: PF196",
          "${oc.env:DEBUG,false}"),
@@ -73,6 +75,9 @@ GOOD = [
         "if cfg.executor.debug:", "if cfg.data.root:"),
 ]
 
+GOOD.append(
+    # tricky: another node of the same name holds a plain boolean (preflight cannot tell which one is read)
+    _app("if cfg.executor.debug:", "${oc.env:DEBUG,null}").replace("train:\n", "train:\n  debug: false\n"))
 GOOD.append(
     # tricky: a typed structured-config schema declares `debug: bool`; OmegaConf converts "false" to False
     _app("if cfg.executor.debug:", "${oc.env:DEBUG,false}").replace(

@@ -36,16 +36,19 @@ def _env_values(data: Any) -> Iterator[tuple[tuple[str, ...], str, str, Optional
             yield path, path[-1], found.group(1), (default.strip().strip("'\"") if default is not None else None)
 
 
-def _other_keys(data: Any, wanted: set[str], out: set[str]) -> None:
-    """Keys of ``wanted`` that also hold a value that is not an oc.env interpolation somewhere."""
+def _other_keys(data: Any, wanted: dict[str, tuple[str, ...]], out: set[str], path: tuple[str, ...] = ()) -> None:
+    """Keys of ``wanted`` that also hold a value that is not an oc.env interpolation at another key path (the
+    same path in another file is the default the env value overrides, as base.yaml under custom.yaml)."""
     if isinstance(data, dict):
         for key, value in data.items():
-            if key in wanted and not (isinstance(value, str) and _WHOLE_ENV.match(value)):
+            here = (*path, str(key))
+            if key in wanted and here != wanted[key] and not isinstance(value, (dict, list)) \
+                    and not (isinstance(value, str) and _WHOLE_ENV.match(value)):
                 out.add(key)
-            _other_keys(value, wanted, out)
+            _other_keys(value, wanted, out, here)
     elif isinstance(data, list):
         for value in data:
-            _other_keys(value, wanted, out)
+            _other_keys(value, wanted, out, path)
 
 
 def _typed_fields(tree: ast.AST) -> set[str]:
@@ -113,7 +116,9 @@ config (`debug: bool = False`) so OmegaConf converts the string, or parse it in 
 * The value is wrapped in `oc.decode`, is part of a longer string (`${oc.env:HOME}/data`),
   or sits under `hydra:` or the defaults list.
 * The key is an annotated field of a class in the job's code (a structured-config schema
-  converts the string), or holds a plain value in another config of the job.
+  converts the string), or holds a plain value at another key path of the job's configs
+  (the same path in a base file, `executor.debug: false` under the env value, is only the
+  default the env value replaces).
 * The code compares the key with a string, lower-cases it, or passes it through a converter
   (`strtobool`, `int`, `json.loads`) before testing it, or never tests its truthiness.
 """
@@ -131,7 +136,7 @@ config (`debug: bool = False`) so OmegaConf converts the string, or parse it in 
             return
         others: set[str] = set()
         for cfg in loaded:
-            _other_keys(cfg.data, set(candidates), others)
+            _other_keys(cfg.data, {k: v[1] for k, v in candidates.items()}, others)
         files = job_files(pctx)
         typed: set[str] = set()
         for _, tree in files:
