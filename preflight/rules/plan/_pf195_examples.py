@@ -68,6 +68,8 @@ GOOD = [
     _TRAIN + _CONFIG.replace('"weight_decay": 0.0005', '"weight_decay": 0.0'),
     # tricky: DeepSpeed's documented example decay, 3e-7: negligible as either penalty
     _TRAIN + _CONFIG.replace('"weight_decay": 0.0005', '"weight_decay": 3e-7'),
+    # tricky: GPT-style AdamW hyperparameters (betas 0.95, decay 0.1) under "Adam": AdamW is what was meant
+    _TRAIN + _CONFIG.replace('"weight_decay": 0.0005', '"weight_decay": 0.1').replace("0.999", "0.95"),
     # tricky: "auto" (the HF integration fills TrainingArguments.weight_decay, meant for its AdamW)
     textwrap.dedent("""
     # --- train.py

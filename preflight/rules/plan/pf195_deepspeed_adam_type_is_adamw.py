@@ -22,8 +22,10 @@ def _positive_number(value: Any) -> bool:
             value = float(value)
         except ValueError:
             return False
-    # a decay below 1e-5 (the DeepSpeed docs' own example has 3e-7) barely acts in either form
-    return isinstance(value, (int, float)) and value >= 1e-5
+    # the L2 scale of torch.optim.Adam ports (1e-5 .. <1e-2): a decay below 1e-5 (the DeepSpeed docs' own
+    # example has 3e-7) barely acts in either form; 0.01 and above is the scale AdamW users pick (GPT-style
+    # 0.1 with betas (0.9, 0.95)), where "Adam" builds just the AdamW that was meant
+    return isinstance(value, (int, float)) and 1e-5 <= value < 1e-2
 
 
 @register
@@ -33,13 +35,15 @@ class DeepSpeedAdamTypeIsAdamW(PlanRule):
     severity = Severity.WARNING
     category = Category.CONFIG
     frameworks = ("deepspeed",)
-    summary = ("A DeepSpeed config asks for optimizer `\"type\": \"Adam\"` with a non-zero `weight_decay` and no "
+    summary = ("A DeepSpeed config asks for optimizer `\"type\": \"Adam\"` with an L2-scale `weight_decay` and no "
                "`adam_w_mode`: DeepSpeed builds AdamW, so the decay is decoupled, not the L2 penalty of Adam")
     explanation = """
 ## What it finds
 
 A DeepSpeed config whose `optimizer` block is `"type": "Adam"` (any case) with a numeric
-`weight_decay` above zero in its `params`, and no `adam_w_mode` key saying which Adam it is.
+`weight_decay` on the scale of an L2 penalty (1e-5 up to, not including, 0.01: the values
+`torch.optim.Adam(weight_decay=...)` recipes use) in its `params`, and no `adam_w_mode` key
+saying which Adam it is.
 
 ## Why it matters
 
@@ -66,8 +70,10 @@ Say which optimizer is meant: `"type": "AdamW"` when decoupled decay is wanted (
 * `"type": "AdamW"`, or `adam_w_mode`/`adamw_mode` set either way in `params` (or, misplaced,
   beside `type`: the author has thought about the mode).
 * `weight_decay` is absent, zero, below 1e-5 (the `3e-7` of DeepSpeed's documented example
-  config barely acts as either penalty), or `"auto"` (the HF Trainer fills it from
-  `TrainingArguments`, whose own optimizer is AdamW).
+  config barely acts as either penalty), 0.01 or more (AdamW's own scale: a GPT-style
+  `"weight_decay": 0.1` under `"Adam"` gets the AdamW it was written for, as in
+  Megatron-DeepSpeed configs), or `"auto"` (the HF Trainer fills it from `TrainingArguments`,
+  whose own optimizer is AdamW).
 * A script hands `deepspeed.initialize` its own optimizer: the config block is not built.
 """
     bad_examples = examples("preflight.rules.plan._pf195_examples", "BAD")
