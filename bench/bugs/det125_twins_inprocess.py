@@ -1,6 +1,6 @@
-"""det125: the twins check for PF195-PF197 on the bug sets held-out-40..44 (never held-out-45, kept blind).
+"""det125: the twins check for PF195-PF198 on the bug sets held-out-40..44 (never held-out-45, kept blind).
 
-PF197 is a file rule: it runs file by file in process (twins_sweep). PF195 and PF196 are plan rules: each
+PF197 is a file rule: it runs file by file in process (twins_sweep). PF195, PF196 and PF198 are plan rules: each
 variant whose text could feed them (a DeepSpeed optimizer block / an ``oc.env`` interpolation) is written out
 as an example project and planned as ``audit`` plans it (plan_rules.example_findings), configs included.
 Prints the findings on fix/tricky-correct variants (a finding there is a newly flagged twin) and the bug
@@ -32,7 +32,7 @@ def example_findings(code: str, example: str) -> list:
 
 SETS = ("held-out-40", "held-out-41", "held-out-42", "held-out-43", "held-out-44")
 FILE_CODES = ("PF197",)
-PLAN_CODES = {"PF195": ('"adam"', "'adam'", "adam"), "PF196": ("oc.env",)}
+PLAN_CODES = {"PF195": ('"adam"', "'adam'", "adam"), "PF196": ("oc.env",), "PF198": ("fp16",)}
 
 
 def _example(files: dict) -> str:
