@@ -1,6 +1,6 @@
-"""det125: the twins check for PF195-PF198 on the bug sets held-out-40..44 (never held-out-45, kept blind).
+"""det125: the twins check for PF195-PF199 on the bug sets held-out-40..44 (never held-out-45, kept blind).
 
-PF197 is a file rule: it runs file by file in process (twins_sweep). PF195, PF196 and PF198 are plan rules: each
+PF197 and PF199 are file rules: they run file by file in process (twins_sweep). PF195, PF196 and PF198 are plan rules: each
 variant whose text could feed them (a DeepSpeed optimizer block / an ``oc.env`` interpolation) is written out
 as an example project and planned as ``audit`` plans it (plan_rules.example_findings), configs included.
 Prints the findings on fix/tricky-correct variants (a finding there is a newly flagged twin) and the bug
@@ -31,7 +31,7 @@ def example_findings(code: str, example: str) -> list:
         return [f for f in check_plan_rule(code, plan, project) if f.code == code]
 
 SETS = ("held-out-40", "held-out-41", "held-out-42", "held-out-43", "held-out-44")
-FILE_CODES = ("PF197",)
+FILE_CODES = ("PF197", "PF199")
 PLAN_CODES = {"PF195": ('"adam"', "'adam'", "adam"), "PF196": ("oc.env",), "PF198": ("fp16",)}
 
 

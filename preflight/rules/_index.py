@@ -62,6 +62,7 @@ FILE = {
     "PF181": "code.pf181_optimizer_before_xla_move",
     "PF182": "code.pf182_self_log_on_rank_zero_only",
     "PF197": "code.pf197_deepspeed_load_without_latest_file",
+    "PF199": "code.pf199_hydra_config_read_in_spawned_process",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",

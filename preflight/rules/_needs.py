@@ -46,6 +46,7 @@ NEEDS = {
     "PF181": ('xla',),
     "PF182": ('self.log',),
     "PF197": ('load_checkpoint',),
+    "PF199": ('get_original_cwd', 'HydraConfig'),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
