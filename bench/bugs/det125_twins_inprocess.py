@@ -12,13 +12,12 @@ variants hit.
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from twins_sweep import sweep, variants
-
-import tempfile
 
 from preflight.plan_rules import build_example, check_plan_rule
 

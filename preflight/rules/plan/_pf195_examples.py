@@ -32,7 +32,7 @@ _CONFIG = textwrap.dedent("""
           "weight_decay": 0.0005
         }
       },
-      "fp16": {"enabled": true}
+      "bf16": {"enabled": true}
     }
     """)
 

@@ -59,7 +59,9 @@ class DeepSpeedFp16Zero0LossNeverScaled(PlanRule):
 A DeepSpeed config with `"fp16": {"enabled": true}` (or `"auto"` where the job's precision
 is fp16), no bf16, and `zero_optimization.stage` 0 (or no ZeRO block), in a project whose
 DeepSpeed is pinned at 0.18.3 or later, or not pinned (every release since 0.18.3, up to
-0.19.5, the latest read, has the defect).
+0.19.5, the latest read, has the defect). Unlike the fixed defects of PF385's table, where an
+unpinned install most likely gets a fixed release, no release has this fix yet, so an
+unpinned install today gets an affected one.
 
 ## Why it matters
 
