@@ -9,7 +9,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf550_deepspeed_max_grad_norm_in_optimizer import _client_optimizer
+from preflight.rules.plan._deepspeed_runs import client_optimizer
 
 _W_MODE_KEYS = ("adam_w_mode", "adamw_mode")
 
@@ -92,7 +92,7 @@ Say which optimizer is meant: `"type": "AdamW"` when decoupled decay is wanted (
             if any(k in params or k in optimizer for k in _W_MODE_KEYS) or not _positive_number(params.get("weight_decay")):
                 continue
             hits.append((config, prefix, kind, params["weight_decay"]))
-        if not hits or _client_optimizer(pctx):
+        if not hits or client_optimizer(pctx):
             return
         for config, prefix, kind, decay in hits:
             yield pctx.config_finding(

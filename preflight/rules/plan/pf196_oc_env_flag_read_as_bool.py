@@ -12,11 +12,10 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._config_keys import config_key_of
+from preflight.rules.plan._config_keys import config_key_of, string_handled, truth_tests
 from preflight.rules.plan._hydra_tree import config_leaves
 from preflight.rules.plan._job_files import job_files
 from preflight.rules.plan._yaml_job_files import yaml_files
-from preflight.rules.plan.pf286_quoted_false_read_as_true import _string_handled, _truth_tests
 
 _NEEDLE = re.compile(r"\$\{\s*oc\.env\s*:")
 # the whole value is one oc.env interpolation; group 1 the variable, group 2 the default (if any)
@@ -143,11 +142,11 @@ config (`debug: bool = False`) so OmegaConf converts the string, or parse it in 
             typed |= _typed_fields(tree)
         done: set[str] = set()
         for display, tree in files:
-            for report, tested in _truth_tests(tree):
+            for report, tested in truth_tests(tree):
                 name = config_key_of(tested)
                 if name is None or name not in candidates or name in others or name in typed or name in done:
                     continue
-                if any(_string_handled(t, name) or _converted(t, name) for _, t in files):
+                if any(string_handled(t, name) or _converted(t, name) for _, t in files):
                     continue
                 done.add(name)
                 cfg, path, var, default = candidates[name]
