@@ -119,15 +119,35 @@ def _submitted_seen(project: Project, entry: Any) -> bool:
     return all(s.source.path is not None and Path(str(s.source.path)).resolve() in seen for s in others)
 
 
+def _thin_delegate(project: Project, entry: Any) -> Optional[Any]:
+    """The one other audited script when the entry is a thin script that only calls it (a
+    ``from pkg.tasks.train import train; train()`` launcher, :func:`preflight.delegate.delegate_of`): the
+    job's training is that module's, read as the script; None otherwise (a submitit launcher, a module named
+    by a config, or several other scripts)."""
+    from preflight.delegate import delegate_of
+
+    others = [s for s in project.own_scripts() if s is not entry]
+    if len(others) != 1 or project.delegates.get(id(others[0])) is not entry or others[0].tree is None \
+            or others[0].source.path is None or not isinstance(entry.tree, ast.Module):
+        return None
+    return others[0] if delegate_of(entry.tree, Path(str(entry.source.path))) is not None else None
+
+
 def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     script = project.scripts[0] if project.scripts else None
     if script is None or script.tree is None or script.source.path is None:
         return []
+    entry_text: Optional[str] = None
     if len(project.own_scripts()) != 1 and not _submitted_seen(project, script):
-        from preflight.adapters.named_module_absence import delegated_compile_absence
+        thin = _thin_delegate(project, script)
+        if thin is None:
+            from preflight.adapters.named_module_absence import delegated_compile_absence
 
-        root = Path(str(project.root)) if project.root else None
-        return delegated_compile_absence(project, script, root)  # a module named by the config holds the loop
+            root = Path(str(project.root)) if project.root else None
+            return delegated_compile_absence(project, script, root)  # a module named by the config holds the loop
+        # the entry only calls the delegate (ai4co/rl4co @ 7a15396 run.py -> rl4co/tasks/train.py): the delegate
+        # is the job's script, the entry's few lines read with it
+        entry_text, script = script.source.text, thin
     from preflight.adapters.pytorch_local import (
         _CKPT_OFF,
         _CKPT_WORDS,
@@ -138,7 +158,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
 
     path = Path(str(script.source.path))
     root = Path(str(project.root)) if project.root else None
-    texts = [script.source.text]
+    texts = [script.source.text, *([entry_text] if entry_text is not None else [])]
     for local in _imported_up(script.tree, path.resolve().parent, root):
         try:
             texts.append(read_text_limited(local, errors="replace"))
@@ -298,14 +318,29 @@ def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> l
 
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
-    if _COMPILE_WORDS.search(code) is not None or _COMPILE_WORDS.search(extra) is not None:
-        return []
     line = next((i + 1 for i, t in enumerate(script.source.text.splitlines())
                  if _LOOP.search(t) or _FIT.search(t)), None)
-    detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
-              "the launch line names torch.compile by any spelling; the loop (the project's own or "
-              "Lightning's) does not compile by itself")
-    return [("compile.enabled", False, project.source(script, line or 1, "code", detail=detail))]
+    out: list[tuple[str, Any, Any]] = []
+    if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
+        detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
+                  "the launch line names torch.compile by any spelling; the loop (the project's own or "
+                  "Lightning's) does not compile by itself")
+        out.append(("compile.enabled", False, project.source(script, line or 1, "code", detail=detail)))
+    from preflight.adapters.pytorch_local import _CKPT_OFF, _CKPT_WORDS
+
+    # activation checkpointing likewise, by the whole project's code: a config can switch it on only through
+    # code that names it (lllyasviel/ControlNet's ``use_checkpoint: True`` reaches its own ``checkpoint(...)``), so
+    # a project none of whose files, configs read or launch words names it by any spelling never checkpoints
+    # (ai4co/rl4co @ 7a15396: 247 files, a Hydra-built LightningModule; Lightning does not checkpoint by itself)
+    plain = _TRAILING_COMMENT.sub("", _COMMENT_LINE.sub("", "\n".join(_MODULE_DOCSTRING.sub("", t, count=1)
+                                                                      for t in texts)))
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", plain)) is None and _CKPT_WORDS.search(extra) is None:
+        detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
+                  "the launch line names activation checkpointing by any spelling (torch.utils.checkpoint, "
+                  "checkpoint_sequential, gradient_checkpointing, checkpoint_wrapper, recompute, ...); "
+                  "neither a plain loop nor Lightning checkpoints by itself")
+        out.append(("memory.gradient_checkpointing", False, project.source(script, line or 1, "code", detail=detail)))
+    return out
 
 
 def _built_loop(script: Any, targets: list[str]) -> bool:
