@@ -126,11 +126,14 @@ def _thin_delegate(project: Project, entry: Any) -> Optional[Any]:
     by a config, or several other scripts)."""
     from preflight.delegate import delegate_of
 
-    others = [s for s in project.own_scripts() if s is not entry]
-    if len(others) != 1 or project.delegates.get(id(others[0])) is not entry or others[0].tree is None \
-            or others[0].source.path is None or not isinstance(entry.tree, ast.Module):
+    others: list[Any] = [s for s in project.own_scripts() if s is not entry]
+    if len(others) != 1:
         return None
-    return others[0] if delegate_of(entry.tree, Path(str(entry.source.path))) is not None else None
+    other = others[0]
+    if project.delegates.get(id(other)) is not entry or other.tree is None or other.source.path is None \
+            or not isinstance(entry.tree, ast.Module):
+        return None
+    return other if delegate_of(entry.tree, Path(str(entry.source.path))) is not None else None
 
 
 def _absences(project: Project) -> list[tuple[str, Any, Any]]:
