@@ -137,7 +137,7 @@ def _thin_delegate(project: Project, entry: Any) -> Optional[Any]:
 
 
 def _absences(project: Project) -> list[tuple[str, Any, Any]]:
-    script = project.scripts[0] if project.scripts else None
+    script: Any = project.scripts[0] if project.scripts else None
     if script is None or script.tree is None or script.source.path is None:
         return []
     entry_text: Optional[str] = None
