@@ -44,10 +44,6 @@ class _FlagsPass(_PassCore):
         tv = find_version("transformers", folder, self.project.root)
         torch = find_version("torch", folder, self.project.root)
         name, detail = default_optim(tv, torch)
-        if name is None:
-            from preflight.adapters.transformers_version import optim_family
-
-            name, detail = optim_family(detail)
         if name is not None:
             self.add("optimizer.name", name, Source("default", None, None, "optim",
                                                     f"{self.decl.options['optim'].library or 'TrainingArguments'} "

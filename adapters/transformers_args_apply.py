@@ -337,12 +337,7 @@ class _ArgsApply:
 
         name, detail = default_optim(self.o.transformers, self.o.torch)
         if name is None:
-            from preflight.adapters.transformers_version import optim_family
-
             self.o.note(f"{self.where(site.line)}: {label} {detail}")
-            family, why = optim_family(detail)
-            self.o.add("optimizer.name", family, self.o.src(site.call, f"{label} default: {why}", "default", "optim"),
-                       "medium")
             return
         source = self.o.src(site.call, f"{label} default: {detail}", "default", "optim")
         self.o.add("optimizer.name", name, source, conf)

@@ -76,15 +76,6 @@ def default_optim(tv: Optional[Version], torch: Optional[Version]) -> tuple[Opti
     return "adamw_torch_fused", f"optim=adamw_torch_fused ({version}, torch {torch.text} >= 2.8)"
 
 
-def optim_family(detail: str) -> tuple[str, str]:
-    """The optimizer a ``TrainingArguments`` default builds when :func:`default_optim` cannot name the
-    variant: every release's default is an AdamW (``adamw_hf``: transformers' own AdamW before 4.32;
-    ``adamw_torch``: ``torch.optim.AdamW``; ``adamw_torch_fused``: the same class with ``fused=True``,
-    ``transformers/trainer.py`` get_optimizer_cls_and_kwargs), so the family is known while the
-    variant (and with it ``optimizer.foreach``) is not. (name, detail)."""
-    return "AdamW", f"an AdamW whichever the release ({detail}); the variant is not recorded"
-
-
 def _spec_regex(package: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.-]){re.escape(package)}(?:\[[^\]]*\])?\s*(==|>=|~=|===)\s*v?(\d+(?:\.\d+)*)",
                       re.IGNORECASE)
