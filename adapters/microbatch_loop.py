@@ -47,7 +47,7 @@ from preflight.registry import register_adapter
 
 _MAX_BYTES = 500_000
 _FP16_DRIVER = re.compile(r"\bMixedPrecisionTrainer\s*\(|\b_setup_fp16\b")
-_OTHER_PRECISION = re.compile(r"autocast|bfloat16|\bbf16\b|GradScaler", re.I)
+_OTHER_PRECISION = re.compile(r"autocast|bfloat16|bf16|GradScaler", re.I)  # ``use_bf16`` too
 
 
 class _Loop(NamedTuple):

@@ -130,10 +130,11 @@ def _thin_delegate(project: Project, entry: Any) -> Optional[Any]:
     if len(others) != 1:
         return None
     other = others[0]
-    if project.delegates.get(id(other)) is not entry or other.tree is None or other.source.path is None \
-            or not isinstance(entry.tree, ast.Module):
+    tree, path = entry.tree, Path(str(entry.source.path))
+    if not isinstance(tree, ast.Module) or other.tree is None or other.source.path is None \
+            or project.delegates.get(id(other)) is not entry:
         return None
-    return other if delegate_of(entry.tree, Path(str(entry.source.path))) is not None else None
+    return other if delegate_of(tree, path) is not None else None
 
 
 def _absences(project: Project) -> list[tuple[str, Any, Any]]:
