@@ -134,9 +134,13 @@ def local_trainer(root: Optional[Path], script_dir: Path, target: Any) -> Option
         return LocalTrainer(target, False, frozenset(), frozenset(), frozenset(), True)
     init = inits[0]
     call = _super_init(init)
-    if call is None or any(isinstance(a, ast.Starred) for a in call.args) or call.args:
-        return None
     args = init.args
+    vararg = args.vararg.arg if args.vararg is not None else None
+    # ``super().__init__(*args, **kwargs)`` (the commonest subclass): Hydra hands the node's keys as keywords,
+    # so only the untouched ``*args`` of the method may stand before them
+    if call is None or any(not (isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id == vararg)
+                           for a in call.args) or (vararg is not None and _rebound(init, vararg)):
+        return None
     params = frozenset(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs][1:])
     passthrough = frozenset(k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name)
                             and k.value.id == k.arg and k.arg in params and not _rebound(init, k.arg))

@@ -102,3 +102,23 @@ def test_twin_a_class_that_is_no_lightning_trainer_is_not_read(cli, tmp_path):
         "from lightning import Trainer", "from transformers import Trainer")
     got = _got(cli, tmp_path, files)
     assert got["precision.mode"] is None and got["dist.nodes"] is None and got["batch.grad_accum"] is None
+
+
+def test_a_subclass_that_hands_everything_on(cli, tmp_path):
+    files = dict(FILES)
+    files["src/pkg/trainer.py"] = """\
+        import lightning.pytorch as pl
+
+
+        class MyTrainer(pl.Trainer):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+
+            def export_csv_log(self):
+                return None
+    """
+    files["configs/trainer/default.yaml"] = files["configs/trainer/default.yaml"].replace(
+        "strategy: auto", "strategy: auto\n        devices: 2\n        accumulate_grad_batches: 2")
+    got = _got(cli, tmp_path, files)
+    assert got["precision.mode"].value == "amp_bf16" and got["batch.grad_accum"].value == 2
+    assert got["dist.nodes"].value == 1
