@@ -119,6 +119,21 @@ def _submitted_seen(project: Project, entry: Any) -> bool:
     return all(s.source.path is not None and Path(str(s.source.path)).resolve() in seen for s in others)
 
 
+_CKPT_HELPER_DEF = re.compile(r"^([ \t]*)def checkpoint\(", re.M)
+
+
+def _unused_checkpoint_helper(code: str) -> str:
+    """``code`` with a local ``def checkpoint(...)`` renamed when nothing in ``code`` calls a ``checkpoint(``: the
+    guided-diffusion helper (``guided_diffusion/nn.py`` ``def checkpoint(func, inputs, params, flag)``, a
+    ``CheckpointFunction``) kept by sail-sg/MDT @ 7d26c21 ``masked_diffusion/nn.py`` while its model never calls it;
+    a call anywhere (guided-diffusion's ``unet.py`` ``checkpoint(self._forward, ..., self.use_checkpoint)``) keeps
+    the word."""
+    if _CKPT_HELPER_DEF.search(code) is None:
+        return code
+    blanked = _CKPT_HELPER_DEF.sub(r"\1def unused_helper(", code)
+    return code if re.search(r"\bcheckpoint\(", blanked) else blanked
+
+
 def _thin_delegate(project: Project, entry: Any) -> Optional[Any]:
     """The one other audited script when the entry is a thin script that only calls it (a
     ``from pkg.tasks.train import train; train()`` launcher, :func:`preflight.delegate.delegate_of`): the
@@ -211,7 +226,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
 
     guarded = _COMMENT_LINE.sub("", "\n".join(
         blank_guarded_params(blank_flag_guarded(_MODULE_DOCSTRING.sub("", t, count=1)), root) for t in texts))
-    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _TRAILING_COMMENT.sub("", guarded))) is None and \
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _unused_checkpoint_helper(_TRAILING_COMMENT.sub("", guarded)))) is None and \
             _CKPT_WORDS.search(extra) is None:
         out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
     from preflight.adapters.compile_helpers import blank_helper_compiles
@@ -338,7 +353,8 @@ def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> l
     # (ai4co/rl4co @ 7a15396: 247 files, a Hydra-built LightningModule; Lightning does not checkpoint by itself)
     plain = _TRAILING_COMMENT.sub("", _COMMENT_LINE.sub("", "\n".join(_MODULE_DOCSTRING.sub("", t, count=1)
                                                                       for t in texts)))
-    if _CKPT_WORDS.search(_CKPT_OFF.sub("", plain)) is None and _CKPT_WORDS.search(extra) is None:
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _unused_checkpoint_helper(plain))) is None \
+            and _CKPT_WORDS.search(extra) is None:
         detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
                   "the launch line names activation checkpointing by any spelling (torch.utils.checkpoint, "
                   "checkpoint_sequential, gradient_checkpointing, checkpoint_wrapper, recompute, ...); "

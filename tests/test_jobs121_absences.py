@@ -150,3 +150,40 @@ def test_twin_torch_utils_checkpoint_keeps_it_unknown(cli, tmp_path):
         "\n\ndef body(f, x):\n    return cp.checkpoint(f, x)\n"
     write(tmp_path, files)
     assert fact(plan_of(cli, "train.py", cwd=tmp_path), "memory.gradient_checkpointing") is None
+
+
+HELPER = """\
+    import torch
+
+
+    def checkpoint(func, inputs, params, flag):
+        if flag:
+            return CheckpointFunction.apply(func, len(inputs), *inputs)
+        return func(*inputs)
+
+
+    class CheckpointFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, run_function, length, *args):
+            return run_function(*args)
+"""
+
+
+def test_a_checkpoint_helper_nothing_calls_is_no_checkpointing(cli, tmp_path):
+    """sail-sg/MDT @ 7d26c21 keeps guided-diffusion's ``masked_diffusion/nn.py`` helper; its model never calls it."""
+    files = dict(LOOP)
+    files["proj/nn.py"] = HELPER
+    files["train.py"] = files["train.py"].replace("from proj.scenes import walkable",
+                                                  "from proj.scenes import walkable\n        from proj import nn as pnn")
+    write(tmp_path, files)
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "memory.gradient_checkpointing")
+    assert got is not None and got.value is False, got
+
+
+def test_twin_a_called_checkpoint_helper_keeps_it_unknown(cli, tmp_path):
+    files = dict(LOOP)
+    files["proj/nn.py"] = HELPER + "\n\n    def block(f, x, use_checkpoint):\n        return checkpoint(f, (x,), (), use_checkpoint)\n"
+    files["train.py"] = files["train.py"].replace("from proj.scenes import walkable",
+                                                  "from proj.scenes import walkable\n        from proj import nn as pnn")
+    write(tmp_path, files)
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "memory.gradient_checkpointing") is None
