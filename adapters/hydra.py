@@ -231,8 +231,12 @@ class _Facts:
         handed = handed_ds_section(app.script.tree if app.script is not None else None, self.cfg)
         for path, node in _nodes(self.cfg, ()):
             target = node.get("_target_") if isinstance(node, dict) else None
+            local = self.local_trainer(target) if isinstance(node, dict) and not _is_trainer(target) else None
             if _is_trainer(target) or (path == ("trainer",) and target is None and _trainer_like(node)):
                 trainer_node(self, path, node)
+            elif local is not None and isinstance(node, dict):
+                # the project's own Trainer subclass: only the keys it hands on unchanged (hydra_local_trainer)
+                trainer_node(self, path, local.trusted(node))
             elif _is_args(target) or (target is None and _args_like(node)
                                       and not (handed and handed[0][:len(path)] == path)):
                 self.training_args(path, node)
@@ -295,6 +299,16 @@ class _Facts:
         from preflight.adapters.hydra_target_data import trainer_wrapper
 
         trainer_wrapper(self)
+
+    def local_trainer(self, target: Any) -> Any:
+        """The project's Lightning ``Trainer`` subclass a ``_target_`` names (:mod:`preflight.adapters.hydra_local_trainer`)."""
+        from preflight.adapters.hydra_local_trainer import local_trainer
+
+        script = self.composed.app.script
+        if not isinstance(target, str) or script is None or script.source.path is None:
+            return None
+        root = Path(str(self.project.root)) if self.project.root else None
+        return local_trainer(root, Path(str(script.source.path)).resolve().parent, target)
 
     def submitit_counts(self, script: Any) -> None:
         """The node and task counts of the script's submitit executor (:mod:`preflight.adapters.submitit_executor`),

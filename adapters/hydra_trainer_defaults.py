@@ -46,14 +46,20 @@ def trainer_defaults(reader: Any, tree: ast.AST, script: str) -> None:
     from preflight.adapters.hydra_apps import _nodes
     from preflight.adapters.hydra_calls import _device_count, _is_trainer
 
-    trainers = [(p, n) for p, n in _nodes(reader.cfg, ()) if isinstance(n, dict) and _is_trainer(n.get("_target_"))]
+    trainers = [(p, n, None) for p, n in _nodes(reader.cfg, ()) if isinstance(n, dict) and _is_trainer(n.get("_target_"))]
+    # the project's own Trainer subclass (hydra_local_trainer): Lightning's default only for a key it neither
+    # declares nor sets itself
+    trainers += [(p, n, local) for p, n in _nodes(reader.cfg, ()) if isinstance(n, dict)
+                 and not _is_trainer(n.get("_target_")) and (local := reader.local_trainer(n.get("_target_"))) is not None]
     if len(trainers) != 1:
         return
-    path, node = trainers[0]
+    path, node, local = trainers[0]
     call = _handed(tree, path)
     if call is None or any(k.arg is None for k in call.keywords):
         return
     given = set(node) | {k.arg for k in call.keywords if k.arg}
+    if local is not None:
+        given |= {k for k in ("num_nodes", "accumulate_grad_batches", "strategy") if not local.lightning_default(k)}
     file, line = reader._loc((*path, "_target_"))
     section = ".".join(path)
 
