@@ -126,13 +126,17 @@ def _class_literals(path: Path, cls: str) -> Optional[dict[str, tuple[Any, int]]
         return None
     out: dict[str, tuple[Any, int]] = {}
     for stmt in found[0].body:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else \
-            [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else []
+        if isinstance(stmt, ast.Assign):
+            targets, rhs = list(stmt.targets), stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, rhs = [stmt.target], stmt.value
+        else:
+            continue
         for target in targets:
             if not isinstance(target, ast.Name):
                 continue
             try:
-                value = ast.literal_eval(stmt.value)  # type: ignore[union-attr, arg-type]
+                value = ast.literal_eval(rhs)
             except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
                 out.pop(target.id, None)  # bound otherwise: not stated
                 continue
