@@ -280,7 +280,8 @@ class _Facts:
             strategy_handed_in(self, app.script.tree)
             from preflight.adapters.hydra_trainer_defaults import trainer_defaults
 
-            trainer_defaults(self, app.script.tree, app.script.source.display)
+            trainer_defaults(self, app.script.tree, app.script.source.display,
+                             str(app.script.source.path) if app.script.source.path is not None else None)
             from preflight.adapters.hydra_sections import section_facts
 
             section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
