@@ -68,6 +68,10 @@ def _imported_local(tree: ast.AST, here: Path) -> list[Path]:
                         out.append(cand)
                 if found:
                     break
+            else:
+                from preflight.adapters.own_name_package import own_name_module
+
+                out.extend(c for c in own_name_module(name, here) if c not in out)
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             from preflight.adapters.foreign_sibling import foreign_sibling
 
