@@ -58,6 +58,7 @@ FILE = {
     "PF180": "code.pf180_best_metric_not_returned_by_compute_metrics",
     "PF181": "code.pf181_optimizer_before_xla_move",
     "PF182": "code.pf182_self_log_on_rank_zero_only",
+    "PF188": "code.pf188_best_state_dict_kept_by_reference",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",

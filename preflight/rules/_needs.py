@@ -42,6 +42,7 @@ NEEDS = {
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF182": ('self.log',),
+    "PF188": ('state_dict',),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
