@@ -59,6 +59,7 @@ FILE = {
     "PF181": "code.pf181_optimizer_before_xla_move",
     "PF182": "code.pf182_self_log_on_rank_zero_only",
     "PF188": "code.pf188_best_state_dict_kept_by_reference",
+    "PF189": "code.pf189_layer_built_inside_forward",
     "PF192": "code.pf192_parameter_moved_after_wrapping",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",

@@ -43,6 +43,7 @@ NEEDS = {
     "PF181": ('xla',),
     "PF182": ('self.log',),
     "PF188": ('state_dict',),
+    "PF189": ('forward',),
     "PF192": ('Parameter',),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
