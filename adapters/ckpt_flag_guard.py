@@ -57,14 +57,21 @@ def blank_flag_guarded(text: str) -> str:
     for node in ast.walk(tree):  # ``if getattr(self.config, "gradient_checkpointing", False):`` off by default
         if isinstance(node, ast.If) and _getattr_off(node.test) and node.body and node.body[-1].end_lineno:
             spans.append((node.lineno, node.body[-1].end_lineno or node.lineno))
-    for cls in ast.walk(tree):
-        if not isinstance(cls, ast.ClassDef) or not _off_in_init(cls):
-            continue
+    off = [cls for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef) and _off_in_init(cls)]
+    for cls in off:
         for node in ast.walk(cls):
+            if isinstance(node, ast.If) and _reads_flag(node.test) and node.body and node.body[-1].end_lineno:
+                spans.append((node.lineno, node.body[-1].end_lineno or node.lineno))
+    if off:
+        # the ``_set_gradient_checkpointing`` hook only runs when the enabling call does (which still counts);
+        # transformers 4.2x modeling files define it on the ``PreTrainedModel`` base, not on the model class whose
+        # ``__init__`` sets the flag False (Guitaricet/relora @ 176f376 peft_pretraining/modeling_pythia.py:81-83
+        # ``module.gradient_checkpointing = value`` over GPTNeoXModel's :533; OpenLMLab/MOSS @ c810e0b
+        # models/modeling_moss.py:323,405 and PKU-YuanGroup/Video-LLaVA @ 984e65b languagebind/image/
+        # modeling_image.py:232,350 keep the same layout)
+        for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.name == f"_set_{_FLAG}" and node.end_lineno:
                 spans.append((node.lineno, node.end_lineno))
-            elif isinstance(node, ast.If) and _reads_flag(node.test) and node.body and node.body[-1].end_lineno:
-                spans.append((node.lineno, node.body[-1].end_lineno or node.lineno))
     return blank_spans(text, spans)
 
 

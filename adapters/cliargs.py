@@ -102,7 +102,10 @@ def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], O
                 out = Resolved(value, "code", None, name, source.detail)
             else:
                 where = f" ({source.path}:{source.line})" if source.path else ""
-                out = Resolved(value, "cli", None, source.key or f"--{name}", (source.detail or name) + where)
+                # an attribute a loop sets from a Python config file (cliargs_pyconfig_attrs.py): read by its
+                # shape, never above medium
+                cap = "medium" if name not in p.decl.options and name in p.config_attrs else None
+                out = Resolved(value, "cli", None, source.key or f"--{name}", (source.detail or name) + where, cap=cap)
         state[name] = out
         return out
 

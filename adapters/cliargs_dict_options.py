@@ -78,31 +78,64 @@ def _dict_literal(node: Optional[ast.AST]) -> Optional[dict[str, tuple[bool, Any
     return out
 
 
-def _returned_dicts(trees: list[tuple[ast.Module, str]]) -> dict[str, tuple[dict, str]]:
-    """Functions whose one ``return`` is a dict literal: name -> (keys, module shown)."""
-    out: dict[str, tuple[dict, str]] = {}
+def _updates(fn: ast.FunctionDef, name: str) -> Optional[list[str]]:
+    """The functions ``name.update(g())`` statements of ``fn``'s body merge in, in order; None when ``name``
+    is changed any other way (a call of another method, an item stored)."""
+    merged: list[str] = []
+    plain = set()
+    for stmt in fn.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "update" \
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == name and len(call.args) == 1 \
+                and not call.keywords and isinstance(call.args[0], ast.Call) \
+                and isinstance(call.args[0].func, ast.Name) and not call.args[0].args and not call.args[0].keywords:
+            merged.append(call.args[0].func.id)
+            plain.add(id(call))
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and id(n) not in plain and isinstance(n.func, ast.Attribute) \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+            return None
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) \
+                and n.value.id == name:
+            return None
+    return merged
+
+
+def _returned_dicts(trees: list[tuple[ast.Module, str]]) -> dict[str, list[tuple[dict, str]]]:
+    """Functions whose one ``return`` is a dict literal: name -> the (keys, module shown) it is made of."""
+    out: dict[str, list[tuple[dict, str]]] = {}
+    pending: dict[str, list[str]] = {}
     for tree, shown in trees:
         for fn in tree.body:
             if isinstance(fn, ast.FunctionDef):
                 returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
                 if len(returns) == 1:
                     value = returns[0].value
+                    merged: list[str] = []
                     if isinstance(value, ast.Name):
                         # ``res = dict(...); return res`` (openai/consistency_models @ e32b69e
-                        # cm/script_util.py:26-52): the one binding of the name in the function
+                        # cm/script_util.py:26-52): the one binding of the name in the function;
+                        # ``res.update(diffusion_defaults())`` before the return merges that function's dict in
+                        # (sail-sg/MDT @ 7d26c21 masked_diffusion/__init__.py:62-74; openai/guided-diffusion
+                        # guided_diffusion/script_util.py:61-84 ``res.update(diffusion_defaults())``)
                         bound = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
                                  and any(isinstance(t, ast.Name) and t.id == value.id
                                          for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-                        mutated = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                                      and isinstance(n.func.value, ast.Name) and n.func.value.id == value.id
-                                      for n in ast.walk(fn)) or any(
-                            isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
-                            and isinstance(n.value, ast.Name) and n.value.id == value.id for n in ast.walk(fn))
+                        updates = _updates(fn, value.id)
                         value = bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Assign) \
-                            and not mutated else None
+                            and updates is not None else None
+                        merged = updates or []
                     found = _dict_literal(value)
-                    if found is not None:
-                        out.setdefault(fn.name, (found, shown))
+                    if found is not None and fn.name not in out:
+                        out[fn.name] = [(found, shown)]
+                        if merged:
+                            pending[fn.name] = merged
+    for name, merged in pending.items():
+        if any(g not in out or g in pending for g in merged):
+            del out[name]  # a merged function not read (or itself merging others): its keys are not known
+            continue
+        for g in merged:
+            out[name].extend(out[g])
     return out
 
 
@@ -130,7 +163,7 @@ def dict_helper_options(trees: list[tuple[ast.Module, str]], decl: Any, option: 
                         and len(stmt.value.args) == 1:
                     arg = stmt.value.args[0]
                     if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in returned:
-                        bound[stmt.value.func.value.id].append(returned[arg.func.id])
+                        bound[stmt.value.func.value.id].extend(returned[arg.func.id])
                     elif _dict_literal(arg) is not None:
                         bound[stmt.value.func.value.id].append((_dict_literal(arg), shown))  # type: ignore[arg-type]
                 elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \

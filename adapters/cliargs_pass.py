@@ -227,6 +227,11 @@ class _PassCore:
 
         # keys a helper setattr()s over the parsed options from a file (GraphMAE's --use_cfg): they win
         self.override = override_values(project, script, self._known_option) if script is not None else {}
+        from preflight.adapters.cliargs_pyconfig_attrs import config_attrs
+
+        # names of a Python config file a loop setattr()s onto the options as new attributes (DINO's SLConfig)
+        self.config_attrs = {} if script is None or self.opaque else \
+            config_attrs(project, script, self.cli, self.decl.options.get, self.args)
 
     def _known_option(self, name: str) -> Any:
         """An option's value from the line, else its declared default; None when not known."""
@@ -318,6 +323,9 @@ class _PassCore:
         has a value: command line, then the parser's file, then the declared default."""
         for name in names:
             if name not in self.decl.options:
+                if name in self.config_attrs:
+                    value, source = self.config_attrs[name]
+                    return name, value, source, "medium"
                 continue
             if name in self.override:
                 value, source = self.override[name]

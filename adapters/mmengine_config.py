@@ -188,6 +188,15 @@ class MMEngineConfigAdapter(Adapter):
                     values = {**values, "launcher": tok.split("=", 1)[1]}
         self._facts(plan, values, where, runner)
         self._mmcv1_absent(plan, project, values)
+        if _get(values, "optimizer_config", "cumulative_iters") is None:
+            from preflight.adapters.mmcv1_optimizer_hook import every_iteration
+
+            why = every_iteration(values, project, UNKNOWN)
+            if why is not None:
+                at = where.get(("optimizer_config",))
+                self.add_checked(plan, "batch.grad_accum", 1, Source(
+                    "config" if at is not None else "derived", at[0] if at else None, at[1] if at else None,
+                    "optimizer_config", why), "medium")
 
     def _edits(self, project: Project, script: ParsedPython, call: ast.Call, values: dict, where: Where) -> None:
         """The script's own writes into the config: applied where the launch line decides them, the

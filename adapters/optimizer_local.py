@@ -112,6 +112,13 @@ def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
             continue
         head, _, rest = name.partition(".")
         qualified = imports.get(head, head) + (f".{rest}" if rest else "")
+        if qualified.endswith("optim.ZeroRedundancyOptimizer"):
+            # the class it wraps is built on every rank (sail-sg/MDT @ 7d26c21 masked_diffusion/train_util.py:95
+            # ``ZeroRedundancyOptimizer(..., optimizer_class=Adan)`` beside a plain ``AdamW`` arm): that class
+            # counts, so one literal optimizer of another arm is not taken for the only one
+            inner = next((dotted_name(k.value) for k in node.keywords if k.arg == "optimizer_class"), None)
+            out.append(((inner or DYNAMIC).rsplit(".", 1)[-1], node.lineno, enclosing.get(id(node))))
+            continue
         parts = qualified.split(".")
         last = parts[-1]
         if not last[:1].isupper() or last == "Optimizer":

@@ -217,9 +217,13 @@ _CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|c
                        r"\b_?supports_gradient_checkpointing\b(?:\s*:\s*bool)?\s*=\s*\w+|"
                        r"\bself\.gradient_checkpointing and self\.training\b|\bself\._gradient_checkpointing_func\b", re.M)
 # activation checkpointing by any of its spellings (never a saved model "checkpoint", nor ``nn.Upsample``'s
-# ``recompute_scale_factor``, WongKinYiu/yolov9 @ 5b1ea9a models/experimental.py)
+# ``recompute_scale_factor``, WongKinYiu/yolov9 @ 5b1ea9a models/experimental.py, nor boxes recomputed from masks
+# after a crop: detectron2's ``DatasetMapper(recompute_boxes=...)`` (facebookresearch/detectron2
+# detectron2/data/dataset_mapper.py, copied by facebookresearch/CutLER cutler/data/dataset_mapper.py and
+# aim-uofa/AdelaiDet), mmdet's ``RandomCrop(recompute_bbox=True)`` (open-mmlab/mmdetection configs/strong_baselines))
 _CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
-                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|(?<![a-z])recompute(?!_scale_factor)|"
+                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|"
+                         r"(?<![a-z])recompute(?!_scale_factor|_box|_bbox)|"
                          r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b", re.I)
 
 

@@ -41,7 +41,10 @@ class _OptimDataPass(_ModelPass):
             last = parts[-1]
             if not last[:1].isupper() or last == "Optimizer":
                 continue
-            if (parts[:2] == ["torch", "optim"] and len(parts) == 3) \
+            # torch.optim._multi_tensor.AdamW: the same class with foreach=True (torch/optim/_multi_tensor/
+            # __init__.py); facebookresearch/mae_st main_pretrain.py:301, facebookresearch/SlowFast @ 058922e
+            # slowfast/models/optimizer.py ("mt_adamw")
+            if (parts[:2] == ["torch", "optim"] and (len(parts) == 3 or (len(parts) == 4 and parts[2] == "_multi_tensor"))) \
                     or (parts[0] in ("bitsandbytes", "torchao", "apex") and "optim" in q) \
                     or (parts[0] == "deepspeed" and "ops" in parts and _deepspeed_optimizer(parts)) \
                     or (parts[0] == "transformers" and last == "Adafactor"):

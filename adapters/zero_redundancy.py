@@ -118,11 +118,12 @@ class ZeroRedundancyAdapter(ScratchAdapter):
     frameworks = ()
 
     def wants(self, project: Project) -> bool:
-        return any("ZeroRedundancyOptimizer" in s.source.text for s in project.scripts)
+        return bool(project.scripts)
 
     def work(self, project: Project, plan: TrainingPlan) -> None:
         for script in self.scripts(project):
             if "ZeroRedundancyOptimizer" not in script.source.text:
+                self._local(project, script, plan)
                 continue
             idx = project.index(script)
             wrapped = any((s.qualified or "") in _DDP and idx.runs(s) is not False for s in idx.calls)
@@ -135,6 +136,31 @@ class ZeroRedundancyAdapter(ScratchAdapter):
             self.add_checked(plan, "dist.sharding", "zero1", src, "medium", 1)
             self._inner_optimizer(project, script, idx, sites[0], plan)
             return
+
+    def _local(self, project: Project, script: Any, plan: TrainingPlan) -> None:
+        """The ZeRO call of a local class's ``__init__`` the script builds
+        (:mod:`preflight.adapters.zero_redundancy_local`)."""
+        from preflight.adapters.zero_redundancy_local import local_zero
+
+        from preflight.plan import Source
+
+        if script.tree is None or "DistributedDataParallel" in script.source.text:
+            return  # the script wraps the model itself: its own code decides
+        got = local_zero(project, script, project.index(script))
+        if got is None:
+            return
+        shown, line, klass, optimizer = got
+        where = f"{klass}.__init__ in {shown}, built by {script.source.display}"
+        self.add_checked(plan, "dist.sharding", "zero1",
+                         Source("code", shown, line, None,
+                                f"ZeroRedundancyOptimizer(...) under DDP in {where} (its arm decided by the "
+                                "class's keyword defaults and the script's call): optimizer states sharded "
+                                "across the data-parallel ranks (ZeRO stage 1)"), "medium", 1)
+        if optimizer is not None:
+            self.add_checked(plan, "optimizer.name", optimizer,
+                             Source("code", shown, line, None,
+                                    f"ZeroRedundancyOptimizer(optimizer_class={optimizer}) in {where}: each rank "
+                                    f"steps a {optimizer} over its shard of the parameters"), "medium")
 
     def _inner_optimizer(self, project: Project, script: Any, idx: Any, site: Any, plan: TrainingPlan) -> None:
         """``optimizer.name``: the ``optimizer_class=`` the wrapper builds on every rank (karpathy/llm.c

@@ -151,6 +151,12 @@ class _ArgparseValues(_IndexCore):
                 return reassigned  # type: ignore[return-value]
         if specs and dest in self.set_defaults:
             return self._set_default(dest, specs)
+        if not specs and self.options is not None and "fromfile" in self.script.source.text:
+            # an attribute no option declares, set on the namespace from a Python config file
+            # (DINO's SLConfig loop, adapters/cliargs_pyconfig_attrs.py): the file's value where the options pass read it
+            from_file = self.options(dest)
+            return from_file if from_file is not None and "on the options by the loop at" in (from_file.detail or "") \
+                else None
         if len(specs) != 1:
             return None
         spec = specs[0]

@@ -86,3 +86,28 @@ def test_twin_a_returned_name_changed_after_it_is_built_declares_nothing(cli, tm
     write(tmp_path, {"pkg/__init__.py": "", "pkg/util.py": util, "train.py": TRAIN})
     plan = plan_of(cli, "train.py", "--", "--image_size", "32", cwd=tmp_path)
     assert winner(plan, "data.image_size") is None
+
+
+# sail-sg/MDT @ 7d26c21 masked_diffusion/__init__.py:47-74 (jobs118): ``res = dict(image_size=256, ...)``,
+# ``res.update(diffusion_defaults())``, ``return res``, in the package's ``__init__.py`` the script imports
+# ``model_and_diffusion_defaults`` from; the same in openai/guided-diffusion guided_diffusion/script_util.py
+def test_a_returned_name_merging_another_defaults_function_declares_both(cli, tmp_path):
+    util = UTIL.replace("        return dict(image_size=64, num_channels=128)\n",
+                        "        res = dict(image_size=64, num_channels=128)\n"
+                        "        res.update(diffusion_defaults())\n        return res\n\n"
+                        "    def diffusion_defaults():\n        return dict(diffusion_steps=1000, learn_sigma=True)\n")
+    assert util != UTIL
+    write(tmp_path, {"pkg/__init__.py": util, "pkg/util.py": util,
+                     "train.py": TRAIN.replace("from pkg.util import", "from pkg import")})
+    plan = plan_of(cli, "train.py", "--", "--image_size", "32", cwd=tmp_path)
+    assert winner(plan, "data.image_size") == 32  # was None: ``res`` changed by update() was not read
+
+
+def test_twin_a_merged_name_also_changed_by_item_declares_nothing(cli, tmp_path):
+    util = UTIL.replace("        return dict(image_size=64, num_channels=128)\n",
+                        "        res = dict(image_size=64, num_channels=128)\n"
+                        "        res.update(diffusion_defaults())\n        res['image_size'] = 128\n        return res\n\n"
+                        "    def diffusion_defaults():\n        return dict(diffusion_steps=1000, learn_sigma=True)\n")
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/util.py": util, "train.py": TRAIN})
+    plan = plan_of(cli, "train.py", "--", "--image_size", "32", cwd=tmp_path)
+    assert winner(plan, "data.image_size") is None

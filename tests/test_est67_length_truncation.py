@@ -181,7 +181,9 @@ def test_llm_roadmaps_row_by_hand():
     fixed = estimate(pa.estimate_input(dict(row["setup"], padding="max_length"))[0])
     assert abs(est.breakdown["length_cache"] - 0.75 * _step(fixed)) <= 1
     assert res.estimate is not None and res.inside
-    assert abs(res.estimate / 2**30 - 12.73) < 0.01
+    # 12.73 before est90: the dynamic batch of two keeps its padding mask, so transformers' SDPA keeps
+    # k and v expanded to the 32 query heads (terms_attention.sdpa_repeats_kv)
+    assert abs(res.estimate / 2**30 - 12.92) < 0.01
 
 
 def test_the_torchtune_qlora_row_as_it_now_reads():

@@ -148,7 +148,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       gelu_fp32: bool = False,
                       softmax_input_bytes: Optional[int] = None,
                       python_ops: tuple[str, ...] = (), int8_matmul: bool = False,
-                      int8_input_bytes: int = 0) -> LayerActs:
+                      int8_input_bytes: int = 0, sdpa_repeated_kv: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -290,7 +290,9 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         per_token += scores(seq)
         per_token += lin_input(q_dim, _names(arch, "o"), other=_other(arch, "o"))  # contiguous copy
     else:
-        per_token += ec * (q_dim + 2 * kv_dim)            # q (after RoPE), k, v
+        # q (after RoPE), k, v; k and v at the query heads when repeat_kv expanded them
+        # (terms_attention.sdpa_repeats_kv)
+        per_token += ec * (q_dim + 2 * (q_dim if sdpa_repeated_kv else kv_dim))
         per_token += heads * C.LSE_BYTES + ec * q_dim     # logsumexp + output (= o_proj input)
         # (unless the output comes back in (batch, heads, seq, dim) memory and the model's
         # ``transpose(1, 2).contiguous()`` copies it: o_proj reads the copy; see

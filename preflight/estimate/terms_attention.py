@@ -173,6 +173,45 @@ def value_view_keeps_qkv(inp: EstimateInput, arch: Any) -> bool:
     return kernel == "sdpa" and version is not None and version < (4, 48)
 
 
+#: transformers#39412 (merged 2025-07-15, first released in 4.54): ``sdpa_attention_forward`` hands
+#: grouped k / v to SDPA with ``enable_gqa=True`` (``use_gqa_in_sdpa``: torch >= 2.5 and no
+#: attention mask) instead of expanding them with ``repeat_kv``; before it every SDPA path
+#: (the per-model ``*SdpaAttention`` classes from 4.36, the shared function from 4.48) expanded them
+SDPA_GQA_FROM_TRANSFORMERS = (4, 54)
+
+
+def sdpa_repeats_kv(inp: EstimateInput, arch: Any) -> bool:
+    """Whether transformers' SDPA attention of a grouped-query model (fewer k / v heads than
+    query heads) is handed k and v expanded to the query heads, so that SDPA saves the
+    expanded copies for backward (``ec x 2 x q_dim`` per token and layer, not ``2 x kv_dim``).
+
+    ``repeat_kv`` (``expand`` then ``reshape``: a copy) runs before SDPA in every release
+    before :data:`SDPA_GQA_FROM_TRANSFORMERS` (or with torch before 2.5) and, from it, whenever
+    an attention mask reaches SDPA: a batch with padding (``padding`` ``max_length``, or
+    ``dynamic`` with more than one sample; transformers drops an all-ones mask). Measured
+    (``calibration/est90_lora_step.py``, transformers 5.25 / torch 2.13 on the CPU): Qwen2-0.5B
+    (14 query / 2 k-v heads) at 2 x 256 with padding keeps two q_dim-wide copies per layer (0.041
+    GiB over 24 layers) and neither k nor v itself. Flash-attention 2 and eager attention are
+    not this path (flash: native GQA; eager: charged as repeated already).
+
+    Charged without checkpointing only (every layer keeps the copies). Under checkpointing the
+    one recomputed layer keeps them too, but charging it there turns Liger-Kernel's README
+    Llama-3-8B row at 16,384 tokens (ran at 75.2 GiB reserved, estimated +3.9% over already)
+    from ``tight`` to ``likely-oom``; left until that row's excess is understood (est90)."""
+    if inp.model_impl != "transformers" or attention_kernel(inp) != "sdpa" or inp.grad_ckpt:
+        return False
+    kv = int(getattr(arch, "num_kv_heads", 0) or 0)
+    if not kv or kv >= int(getattr(arch, "num_heads", 0) or 0):
+        return False
+    version = _transformers_minor(inp)
+    if version is not None and version < SDPA_GQA_FROM_TRANSFORMERS:
+        return True
+    torch_v = inp.torch_before
+    if torch_v is not None and torch_v < (2, 5):
+        return True
+    return inp.padding == "max_length" or (inp.padding == "dynamic" and int(inp.micro_batch or 1) > 1)
+
+
 def _transformers_minor(inp: EstimateInput) -> Optional[tuple[int, int]]:
     m = re.match(r"\s*(\d+)\.(\d+)", str(inp.transformers_version or ""))
     return (int(m.group(1)), int(m.group(2))) if m and inp.model_impl == "transformers" else None

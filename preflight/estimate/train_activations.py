@@ -39,6 +39,7 @@ from preflight.estimate.terms import (
     returned_logits_bytes,
     sdpa_not_default,
     sdpa_output_copied,
+    sdpa_repeats_kv,
     softmax_saves_input,
     value_view_keeps_qkv,
     zero3_linear_saves_input,
@@ -101,7 +102,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   # torch.compile's partitioner recomputes pointwise tensors (compiled_acts.py)
                   compiled=bool(inp.compiled) and inp.mode == "train",
                   scores_capped=scores_by_hand(inp.model_impl, arch),
-                  gelu_fp32=fp32_gelu(inp), python_ops=tuple(inp.python_ops or ()))
+                  gelu_fp32=fp32_gelu(inp), python_ops=tuple(inp.python_ops or ()),
+                  sdpa_repeated_kv=sdpa_repeats_kv(inp, arch))
     if common["liger"]:
         notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
                      "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")

@@ -65,6 +65,23 @@ PF590_BAD = [
     trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"),  # error: PF590
                       train_dataset=train_ds, data_collator=collator)
 """),
+    # transformers issue 24546: a batched map copies every row's ids into labels, row by row, and the MLM
+    # collator pads only the tokenizer's fields
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
+
+
+    def tokenize(batch):
+        enc = tokenizer(batch["text"], truncation=True, max_length=256)
+        enc["labels"] = [ids.copy() for ids in enc["input_ids"]]
+        return enc
+
+
+    data = raw.map(tokenize, batched=True, remove_columns=["text"])
+    collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm_probability=0.15)
+    Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=data,  # error: PF590
+            data_collator=collator).train()
+"""),
 ]
 
 PF590_GOOD = [
@@ -157,6 +174,21 @@ PF590_GOOD = [
 
     train_ds = raw.map(tokenize, batched=True, remove_columns=["text"])
     Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=train_ds,
+            data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False)).train()
+"""),
+    # tricky-correct: the row-by-row copy of rows padded to max_length
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
+
+
+    def tokenize(batch):
+        enc = tokenizer(batch["text"], truncation=True, max_length=256, padding="max_length")
+        enc["labels"] = [list(ids) for ids in enc["input_ids"]]
+        return enc
+
+
+    data = raw.map(tokenize, batched=True, remove_columns=["text"])
+    Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=data,
             data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False)).train()
 """),
 ]

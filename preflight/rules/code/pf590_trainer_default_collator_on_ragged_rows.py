@@ -129,10 +129,21 @@ def _labels_from_ids(fn: ast.FunctionDef) -> bool:
                 return True
             if isinstance(labels, ast.Name) and _masked_label_lists(fn, labels.id):
                 return True
-        elif isinstance(node, ast.Assign) and is_input_ids(node.value) and any(
+        elif isinstance(node, ast.Assign) and (is_input_ids(node.value) or _copied_rows(node.value)) and any(
                 isinstance(t, ast.Subscript) and const_str(t.slice) == "labels" for t in node.targets):
             return True
     return False
+
+
+def _copied_rows(expr: ast.AST) -> bool:
+    """A batched map's row-by-row copy of the ids: ``[ids.copy() for ids in enc["input_ids"]]``,
+    ``[list(x) for x in input_ids]`` (transformers issue 24546)."""
+    if not (isinstance(expr, ast.ListComp) and len(expr.generators) == 1):
+        return False
+    gen = expr.generators[0]
+    copied = _unwrap_copy(expr.elt)
+    return not gen.ifs and is_input_ids(gen.iter) and isinstance(gen.target, ast.Name) \
+        and isinstance(copied, ast.Name) and copied.id == gen.target.id
 
 
 def _ragged_map(ctx: FileContext, name: str, before: ast.AST) -> Optional[tuple[ast.Call, ast.FunctionDef]]:

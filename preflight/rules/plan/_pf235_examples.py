@@ -208,6 +208,9 @@ PF235_BAD = [
     _IMAGES.format(cast="", pin="  # error: PF235", auto=""),
     # the same with the batch unpacked from the loop variable
     _CIFAR.format(cast="", pin="  # error: PF235", auto=""),
+    # DeepSpeed issue 904: the batch unpacked in a nested target of enumerate(...)
+    _IMAGES.replace("for images, labels in trainloader:", "for i, (images, labels) in enumerate(trainloader):")
+    .format(cast="", pin="  # error: PF235", auto=""),
     # DeepSpeed issue 550: float32 TensorDataset batches, engine and loader passed to a function
     _TENSORS.format(cast="", pin="  # error: PF235", auto=""),
     # det83: the float samples come from a Dataset class of the job in another module

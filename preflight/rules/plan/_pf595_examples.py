@@ -93,6 +93,8 @@ srun python train.py optim.lr=0.2
 GOOD_EXAMPLES = [
     # tricky: Lightning 1.2 passes the parent's run folder to the ddp children
     _PL_DDP.format(mark="", gpus=4, lightning="1.2.0"),
+    # tricky: PR 5629 was released in 1.1.6 too (git tag --contains ca68cac5: 1.1.6, 1.1.7, 1.1.8)
+    _PL_DDP.format(mark="", gpus=4, lightning="1.1.6"),
     # tricky: one GPU, no child process
     _PL_DDP.format(mark="", gpus=1, lightning="1.1.4"),
     # the fix: one folder for every process, fixed before the launch

@@ -121,8 +121,9 @@ def _loop_var(ctx: FileContext, fn: Optional[ast.AST], name: str, depth: int = 0
     from_loop = False
     for node in ast.walk(fn) if fn is not None else ctx.nodes(ast.For, ast.Assign, ast.AugAssign, ast.AnnAssign):
         if isinstance(node, ast.For):
-            targets = node.target.elts if isinstance(node.target, ast.Tuple) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            # nested targets too: ``for i, (inputs, labels) in enumerate(loader)`` (DeepSpeed issue 904)
+            loop_names = [t for t in ast.walk(node.target) if isinstance(t, ast.Name)]
+            if any(t.id == name for t in loop_names):
                 if isinstance(node.iter, ast.Call) and ast.unparse(node.iter.func) == "range":
                     return False
                 from_loop = True

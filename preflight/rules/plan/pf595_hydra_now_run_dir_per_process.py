@@ -73,10 +73,10 @@ _DDP_KEYS = ("accelerator", "strategy", "distributed_backend")
 def _lightning_ddp(pctx: PlanContext, comp: Any) -> Optional[tuple[int, str]]:
     """(processes, how) when the composed config gives the Trainer the ``ddp`` launcher on more than one GPU
     (a node with ``accelerator``/``strategy``/``distributed_backend: ddp`` and an integer ``gpus``/``devices``)
-    and the project pins Lightning before 1.2: its DDP launcher starts ranks 1.. by re-running the script, and
-    those releases do not hand the children the parent's Hydra run folder (Lightning PR 5629, in 1.2)."""
+    and the project pins Lightning before 1.1.6: its DDP launcher starts ranks 1.. by re-running the script, and
+    those releases do not hand the children the parent's Hydra run folder (Lightning PR 5629, in 1.1.6 and 1.2)."""
     version = pinned_lightning(pctx, comp.app.script)
-    if version is None or version.at_least(1, 2):
+    if version is None or version.at_least(1, 1, 6):
         return None
     todo = [comp.config]
     while todo:
@@ -89,7 +89,7 @@ def _lightning_ddp(pctx: PlanContext, comp: Any) -> Optional[tuple[int, str]]:
         gpus = node.get("gpus", node.get("devices"))
         if isinstance(gpus, int) and not isinstance(gpus, bool) and gpus > 1:
             return gpus, (f"Lightning {version.text}'s `ddp` launcher (the Trainer config asks for {gpus} GPUs; "
-                          "it re-runs the script for ranks 1.. and, before 1.2, does not pass them the parent's run "
+                          "it re-runs the script for ranks 1.. and, before 1.1.6, does not pass them the parent's run "
                           "folder)")
     return None
 
@@ -138,10 +138,10 @@ config instead of `${now:...}`.
 * The launch starts one process (`torchrun --nproc_per_node 1`, plain `python`), or
   the process count is unknown (`srun` with no `#SBATCH` task count preflight can read).
 * A multirun (`-m`): the sweep folder is resolved by the launcher process.
-* Processes the app spawns itself from Lightning 1.2 on (its DDP launcher passes the
-  parent's run folder to its children as `hydra.run.dir=...`). Before 1.2 it did not:
-  a composed Trainer config with `accelerator: ddp` (`strategy`, `distributed_backend`)
-  on several `gpus` under a pinned Lightning 1.0/1.1 is reported (Lightning PR 5629).
+* Processes the app spawns itself from Lightning 1.1.6 on (its DDP launcher passes the
+  parent's run folder to its children as `hydra.run.dir=...`; PR 5629, in 1.1.6 and 1.2.0).
+  Before 1.1.6 it did not: a composed Trainer config with `accelerator: ddp` (`strategy`,
+  `distributed_backend`) on several `gpus` under a pinned Lightning 1.0 to 1.1.5 is reported.
 """
     bad_examples = examples("preflight.rules.plan._pf595_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf595_examples", "GOOD_EXAMPLES")
