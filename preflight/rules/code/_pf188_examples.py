@@ -96,6 +96,32 @@ BAD_EXAMPLES = [
             self.model.load_state_dict(self.best_model_dict)
             self.model.eval()
 """),
+    # a k-fold loop: each fold restores its "best" epoch, inside the fold loop, after the epoch loop moved on
+    textwrap.dedent("""
+    import torch
+
+
+    def cross_validate(make_model, folds, evaluate, epochs):
+        scores = []
+        for train_loader, val_loader in folds:
+            model = make_model()
+            optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+            best_auc, best_state = 0.0, None
+            for epoch in range(epochs):
+                for x, y in train_loader:
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+                auc = evaluate(model, val_loader)
+                if auc > best_auc:
+                    best_auc = auc
+                    best_state = model.state_dict().copy()  # warning: PF188
+            if best_state is not None:
+                model.load_state_dict(best_state)
+            scores.append(evaluate(model, val_loader))
+        return scores
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -182,5 +208,30 @@ GOOD_EXAMPLES = [
                 snap = model.state_dict()
                 ema.update(snap)
         return last
+"""),
+    # tricky: a hyper-parameter sweep that builds a new model for every learning rate: the kept tensors
+    # belong to a model that is not trained any more, so they stay the best run's weights
+    textwrap.dedent("""
+    import torch
+
+
+    def sweep(make_model, lrs, loader, evaluate, epochs):
+        best_acc, best_state = 0.0, None
+        for lr in lrs:
+            model = make_model()
+            model = model.to("cuda")
+            optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+            for epoch in range(epochs):
+                for x, y in loader:
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+            acc = evaluate(model)
+            if acc > best_acc:
+                best_acc, best_state = acc, model.state_dict()
+        final = make_model()
+        final.load_state_dict(best_state)
+        return final
 """),
 ]

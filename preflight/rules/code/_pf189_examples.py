@@ -113,4 +113,25 @@ GOOD_EXAMPLES = [
         def forward(self, dim, n):
             return nn.Linear(dim, n)
 """),
+    # tricky: a lazy build registered with setattr, and a one-off convolution that runs with the module's own
+    # registered weight and bias (copied in before the call)
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Adaptive(nn.Module):
+        def __init__(self, c_in, c_out):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(c_out, c_in, 3, 3))
+            self.bias = nn.Parameter(torch.zeros(c_out))
+
+        def forward(self, x, head="cls"):
+            if not hasattr(self, head):
+                setattr(self, head, nn.Linear(self.bias.numel(), 10))
+            conv = nn.Conv2d(self.weight.shape[1], self.weight.shape[0], 3, padding=1)
+            conv.weight = self.weight
+            conv.bias = self.bias
+            return getattr(self, head)(conv(x).mean((2, 3)))
+"""),
 ]

@@ -90,4 +90,18 @@ GOOD_EXAMPLES = [
         def update(self, online, decay=0.01):
             self.weight.data = self.weight.data * (1 - decay) + online.weight.data * decay
 """),
+    # tricky: frozen positions restored from a checkpoint (requires_grad=False): a constant, nothing to train
+    textwrap.dedent("""
+    import torch.nn as nn
+
+
+    class Grid(nn.Module):
+        def __init__(self, ms_in, ns_in, device):
+            super().__init__()
+            self.ms_in = nn.Parameter(ms_in, requires_grad=False).to(device)
+            self.ns_in = nn.Parameter(ns_in, False).to(device)
+
+        def forward(self, x):
+            return x[:, self.ms_in.long(), self.ns_in.long()]
+"""),
 ]

@@ -84,14 +84,46 @@ def _conditional_in_loop(node: ast.AST, parents: dict[int, ast.AST]) -> Optional
     return None
 
 
-def _outermost_loop(loop: ast.AST, parents: dict[int, ast.AST]) -> ast.AST:
-    cur: ast.AST = loop
-    up = parents.get(id(cur))
-    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        if isinstance(up, (ast.For, ast.While, ast.AsyncFor)):
-            cur = up
-        up = parents.get(id(up))
-    return cur
+def _receiver(value: ast.AST) -> Optional[str]:
+    """``model`` of ``model.state_dict()`` / ``model.state_dict().copy()``."""
+    call = value
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "copy":
+        call = call.func.value
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+        return ast.unparse(call.func.value)
+    return None
+
+
+def _fresh_each_iteration(loop: ast.AST, value: ast.AST, line: int) -> bool:
+    """The module whose state is kept is built anew inside the same loop before it (``for lr in lrs: model =
+    Net(lr); train(model); if ...: best = model.state_dict()``): the kept tensors belong to a model that is
+    not trained any more once the next iteration builds its own, so they stay the best ones."""
+    name = _receiver(value)
+    if name is None:
+        return False
+    for node in _walk_local(loop):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno < line and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(ast.unparse(t) == name for t, _ in _pairs_of(targets, node.value)) \
+                    and not _same_object(node.value, name):
+                return True
+    return False
+
+
+def _pairs_of(targets: list[ast.expr], value: ast.AST) -> list[tuple[ast.AST, ast.AST]]:
+    out: list[tuple[ast.AST, ast.AST]] = []
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            out.extend((t, value) for t in target.elts)
+        else:
+            out.append((target, value))
+    return out
+
+
+def _same_object(value: ast.AST, name: str) -> bool:
+    """``model = model.to(device)`` / ``model.cuda()`` / ``model.train()``: the same module, not a new one."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+        and ast.unparse(value.func.value) == name
 
 
 def _restores(node: ast.AST, text: str) -> Optional[str]:
@@ -166,6 +198,8 @@ the GPU), or write the checkpoint to disk at that point.
 * The assignment is not guarded by an `if` inside the loop (the last epoch's state, on purpose),
   or its branch leaves the loop at once (`break`/`return`: nothing trains after it).
 * The name is bound again to a copy before it is used after the loop.
+* The module is built anew earlier in the same loop (`for lr in lrs: model = Net(); ...`): the
+  kept tensors belong to a model that nobody trains once the next iteration builds its own.
 """
     bad_examples = examples("preflight.rules.code._pf188_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf188_examples", "GOOD_EXAMPLES")
@@ -195,11 +229,14 @@ the GPU), or write the checkpoint to disk at that point.
             loop = _conditional_in_loop(node, parents)
             if loop is None:
                 continue
-            outer = _outermost_loop(loop, parents)
-            end = getattr(outer, "end_lineno", outer.lineno) or outer.lineno
+            # after the loop that holds the "is it the best" test, training has moved on (the epoch loop, or the
+            # inner loop of a k-fold or phase loop: a use after it, still inside the outer loop, is as late)
+            end = getattr(loop, "end_lineno", loop.lineno) or loop.lineno
             for target, value, how in pairs:
                 text = ast.unparse(target)
                 if text in seen or not isinstance(target, (ast.Name, ast.Attribute)):
+                    continue
+                if _fresh_each_iteration(loop, value, node.lineno):
                     continue
                 use = self._use_after(scope, text, end)
                 if use is not None and _copied_before(scope, text, node.lineno, use[0].lineno):

@@ -61,6 +61,8 @@ def _registered(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
                 return False  # the layer is called right here: used, not kept
             if child is not cur.func and isinstance(cur.func, ast.Attribute) and cur.func.attr in _REGISTERS:
                 return True
+            if child is not cur.func and _setattr_on_self(cur):
+                return True
         if isinstance(cur, (ast.stmt, ast.Lambda, ast.comprehension)):
             return False
         child, cur = cur, parents.get(id(cur))
@@ -71,9 +73,33 @@ def _on_self(target: ast.AST) -> bool:
     return any(isinstance(n, ast.Name) and n.id == "self" for n in ast.walk(target))
 
 
+def _setattr_on_self(call: ast.Call) -> bool:
+    """``setattr(self, name, layer)``: the same as ``self.name = layer``."""
+    return isinstance(call.func, ast.Name) and call.func.id == "setattr" and len(call.args) == 3 \
+        and _on_self(call.args[0])
+
+
+def _given_weights(node: ast.AST, name: str) -> bool:
+    """``conv.weight = self.weight`` / ``conv.weight.data.copy_(...)`` / ``conv.load_state_dict(...)``: the
+    local layer runs with the module's own (registered) weights, not random ones."""
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Attribute) and t.attr in ("weight", "bias", "data")
+                   and ast.unparse(t).split(".", 1)[0] == name for t in node.targets)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        text = ast.unparse(node.func.value)
+        return text.split(".", 1)[0] == name and (
+            node.func.attr in ("load_state_dict", "copy_") or node.func.attr.startswith("register_parameter"))
+    return False
+
+
 def _local_registered(fn: ast.AST, name: str) -> bool:
-    """A local bound to the layer is then stored on ``self`` or registered."""
+    """A local bound to the layer is then stored on ``self`` or registered, or given the module's weights."""
     for node in ast.walk(fn):
+        if _given_weights(node, name):
+            return True
+        if isinstance(node, ast.Call) and _setattr_on_self(node) \
+                and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.args[2])):
+            return True
         if isinstance(node, ast.Assign) and any(_on_self(t) for t in node.targets) \
                 and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)):
             return True
@@ -123,7 +149,10 @@ Create the layer in `__init__` (`self.fc = nn.Linear(d, h)`) and call `self.fc(x
 ## When preflight stays silent
 
 * The layer is assigned to an attribute of `self` (a lazy build guarded by `if self.fc is
-  None:`), registered with `add_module` / appended to a `ModuleList`, or returned.
+  None:`, or `setattr(self, name, layer)`), registered with `add_module` / appended to a
+  `ModuleList`, or returned.
+* The local layer is given the module's own weights before use (`conv.weight = self.weight`,
+  `conv.load_state_dict(...)`, `conv.weight.data.copy_(...)`).
 * Layers without weights (`nn.ReLU()`, `nn.Dropout(p)`, `nn.MaxPool2d`), normalisation layers
   (their affine starts at the identity), and `torch.nn.functional` calls.
 * The class has no base class, or it is an autograd `Function`.

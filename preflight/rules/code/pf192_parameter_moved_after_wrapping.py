@@ -33,6 +33,13 @@ def _cpu_arg(call: ast.Call) -> bool:
     return False
 
 
+def _frozen(parameter: ast.Call) -> bool:
+    """``nn.Parameter(t, requires_grad=False)`` / ``nn.Parameter(t, False)``."""
+    flag = next((k.value for k in parameter.keywords if k.arg == "requires_grad"),
+                parameter.args[1] if len(parameter.args) > 1 else None)
+    return isinstance(flag, ast.Constant) and flag.value is False
+
+
 def _pairs(targets: list[ast.expr], value: ast.AST) -> list[tuple[ast.AST, ast.AST]]:
     out: list[tuple[ast.AST, ast.AST]] = []
     for target in targets:
@@ -89,6 +96,8 @@ with `model.to(device)`.
   `device=` / `dtype=` on the factory.
 * `.to("cpu")` / `.to(torch.float32)` / `.float()` / `.cpu()` on a CPU float Parameter: these return
   the Parameter itself.
+* The Parameter is frozen (`requires_grad=False`, a constant loaded from a checkpoint):
+  nothing the optimizer should train is lost.
 * The value is bound to a plain local name (a loud error if an optimizer gets it), or every
   read of the attribute goes through `.data` (a target network's weights updated by hand, which
   no optimizer was meant to train).
@@ -132,6 +141,8 @@ with `model.to(device)`.
             if cur.func.attr in _MOVES and isinstance(inner, ast.Call):
                 qual = qualify(inner.func) or ""
                 if qual in _PARAMETER or ast.unparse(inner.func) in ("nn.Parameter", "Parameter", "torch.nn.Parameter"):
+                    if _frozen(inner):
+                        return None  # a constant: nothing to train is lost (the move returns a plain leaf)
                     if cur.func.attr == "to" and _cpu_arg(cur):
                         return None
                     if cur.func.attr == "type" and not cur.args:
