@@ -57,6 +57,22 @@ BAD_EXAMPLES = [
             out, _ = rnn(self.emb(tokens))
             return out[:, -1]
 """),
+    # wangyida/softpool issue 11: convolutions built (and moved to the GPU) in forward, never in the checkpoint
+    textwrap.dedent("""
+    import torch.nn as nn
+
+
+    class SoftPool(nn.Module):
+        def __init__(self, regions=16):
+            super().__init__()
+            self.regions = regions
+
+        def forward(self, x):
+            feat = x.shape[1]
+            conv2d_1 = nn.Conv2d(feat, feat, kernel_size=(1, 3), stride=(1, 1)).cuda()  # warning: PF189
+            conv2d_2 = nn.Conv2d(feat, feat, kernel_size=(self.regions, 1)).cuda()
+            return conv2d_2(conv2d_1(x))
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -91,7 +107,7 @@ GOOD_EXAMPLES = [
             if self.fc is None:
                 self.fc = nn.Linear(x.shape[-1], self.n_out).to(x.device)
             if not hasattr(self, "gate"):
-                gate = nn.Linear(x.shape[-1], 1)
+                gate = nn.Linear(x.shape[-1], 1).to(x.device)
                 self.add_module("gate", gate)
             h = nn.Dropout(0.1)(nn.ReLU()(self.fc(x)))
             h = nn.LayerNorm(h.shape[-1], elementwise_affine=False)(h)

@@ -26,7 +26,9 @@ _REGISTERS = frozenset({"add_module", "register_module", "append", "extend", "up
 
 def _layer(call: ast.Call, qualify: Callable[[ast.AST], Optional[str]]) -> Optional[str]:
     qual = qualify(call.func) or ""
-    last = qual.rsplit(".", 1)[-1]
+    if qual and not qual.startswith("torch."):
+        return None  # flax.linen / haiku / a project's own ``nn`` package
+    last = qual.rsplit(".", 1)[-1] if qual else ast.unparse(call.func).rsplit(".", 1)[-1]
     if last in _WEIGHTED and (qual == f"torch.nn.{last}" or qual == f"torch.nn.modules.{last}"
                               or ast.unparse(call.func) in (f"nn.{last}", f"torch.nn.{last}")):
         return last
@@ -67,6 +69,14 @@ def _registered(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
             return False
         child, cur = cur, parents.get(id(cur))
     return False
+
+
+def _past_chain(node: ast.AST, parents: dict[int, ast.AST]) -> Optional[ast.AST]:
+    """The parent of ``nn.Linear(...).to(device).cuda()`` as a whole (the statement binding it)."""
+    child, cur = node, parents.get(id(node))
+    while (isinstance(cur, ast.Attribute) and cur.value is child) or (isinstance(cur, ast.Call) and cur.func is child):
+        child, cur = cur, parents.get(id(cur))
+    return cur
 
 
 def _on_self(target: ast.AST) -> bool:
@@ -175,7 +185,7 @@ Create the layer in `__init__` (`self.fc = nn.Linear(d, h)`) and call `self.fc(x
                 layer = _layer(node, qualify)
                 if layer is None or _registered(node, parents):
                     continue
-                parent = parents.get(id(node))
+                parent = _past_chain(node, parents)
                 if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
                         and isinstance(parent.targets[0], ast.Name) \
                         and _local_registered(forward, parent.targets[0].id):
