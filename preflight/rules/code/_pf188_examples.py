@@ -122,6 +122,47 @@ BAD_EXAMPLES = [
             scores.append(evaluate(model, val_loader))
         return scores
 """),
+    # early stopping keeping copy.copy(model.state_dict()) (a new dict, the same tensors), saved in a checkpoint
+    # dict after the loop; and a dict comprehension that copies no tensor
+    textwrap.dedent("""
+    import copy
+
+    import torch
+
+
+    def fit(model, optimizer, loader, evaluate, epochs, max_patience=5):
+        best_loss, patience, best_params = None, 0, None
+        for epoch in range(epochs):
+            for x, y in loader:
+                loss = torch.nn.functional.mse_loss(model(x), y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            val = evaluate(model)
+            if best_loss is None or val < best_loss:
+                best_loss, patience = val, 0
+                best_params = copy.copy(model.state_dict())  # warning: PF188
+            else:
+                patience += 1
+                if patience >= max_patience:
+                    break
+        torch.save({"epoch": epochs, "model_state_dict": best_params}, "best.pt")
+
+
+    def fit_ema(model, ema, optimizer, loader, evaluate, epochs):
+        best, kept = 0.0, None
+        for epoch in range(epochs):
+            for x, y in loader:
+                optimizer.zero_grad()
+                model(x, y).backward()
+                optimizer.step()
+                ema.update(model)
+            score = evaluate(ema.module)
+            if score > best:
+                best = score
+                kept = {k: v for k, v in ema.module.state_dict().items()}  # warning: PF188
+        return kept
+"""),
 ]
 
 GOOD_EXAMPLES = [

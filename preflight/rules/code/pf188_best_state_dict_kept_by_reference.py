@@ -16,17 +16,35 @@ _Scope = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Module]
 _Loop = Union[ast.For, ast.While, ast.AsyncFor]
 
 
+def _is_state_dict_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "state_dict" \
+        and not node.args and not node.keywords
+
+
 def _live_state_dict(value: ast.AST) -> Optional[str]:
-    """``X.state_dict()`` -> ``"state_dict()"``; ``X.state_dict().copy()`` -> ``".copy()"`` (a shallow copy:
-    new dict, the same tensors); None for anything else (``deepcopy``, a comprehension that clones, ...)."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
-        return None
-    if value.func.attr == "state_dict" and not value.args and not value.keywords:
+    """``X.state_dict()`` -> ``"state_dict()"``; a shallow copy (a new dict, the same tensors): ``X.state_dict()
+    .copy()``, ``copy.copy(X.state_dict())``, ``dict(...)`` / ``OrderedDict(...)`` of it, ``{k: v for k, v in
+    X.state_dict().items()}`` -> its text; None for anything else (``deepcopy``, a comprehension that clones)."""
+    if _is_state_dict_call(value):
         return "state_dict()"
-    inner = value.func.value
-    if value.func.attr == "copy" and not value.args and isinstance(inner, ast.Call) \
-            and isinstance(inner.func, ast.Attribute) and inner.func.attr == "state_dict" and not inner.args:
+    if not isinstance(value, (ast.Call, ast.DictComp)):
+        return None
+    if isinstance(value, ast.DictComp):
+        gen = value.generators[0] if len(value.generators) == 1 else None
+        it = gen.iter if gen is not None else None
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" \
+                and _is_state_dict_call(it.func.value) and isinstance(gen.target, ast.Tuple) \
+                and len(gen.target.elts) == 2 and isinstance(value.value, ast.Name) \
+                and isinstance(gen.target.elts[1], ast.Name) and value.value.id == gen.target.elts[1].id:
+            return "a comprehension that copies no tensor"
+        return None
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr == "copy" and not value.args and _is_state_dict_call(func.value):
         return ".copy()"
+    name = ast.unparse(func)
+    if name in ("copy.copy", "copy", "dict", "OrderedDict", "collections.OrderedDict") and len(value.args) == 1 \
+            and not value.keywords and _is_state_dict_call(value.args[0]):
+        return f"{name}()"
     return None
 
 
@@ -85,12 +103,11 @@ def _conditional_in_loop(node: ast.AST, parents: dict[int, ast.AST]) -> Optional
 
 
 def _receiver(value: ast.AST) -> Optional[str]:
-    """``model`` of ``model.state_dict()`` / ``model.state_dict().copy()``."""
-    call = value
-    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "copy":
-        call = call.func.value
-    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
-        return ast.unparse(call.func.value)
+    """``model`` of ``model.state_dict()`` and of its shallow copies."""
+    for node in ast.walk(value):
+        if _is_state_dict_call(node):
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            return ast.unparse(node.func.value)
     return None
 
 
@@ -132,7 +149,9 @@ def _restores(node: ast.AST, text: str) -> Optional[str]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "load_state_dict" and node.args and ast.unparse(node.args[0]) == text:
             return "load_state_dict"
-        if node.func.attr == "save" and node.args and ast.unparse(node.args[0]) == text:
+        if node.func.attr == "save" and node.args and (
+                ast.unparse(node.args[0]) == text or isinstance(node.args[0], ast.Dict)
+                and any(v is not None and ast.unparse(v) == text for v in node.args[0].values)):
             return "save"
     if isinstance(node, ast.Return) and node.value is not None:
         value = node.value
@@ -171,9 +190,10 @@ class BestStateDictKeptByReference(Rule):
 ## What it finds
 
 Inside a loop, under an `if` (the "is this the best epoch so far" test), a name or attribute
-bound to `model.state_dict()` or to its shallow `model.state_dict().copy()`, which the same
-function hands on after the loop: `model.load_state_dict(best_state)`,
-`torch.save(best_state, path)`, or `return best_state`.
+bound to `model.state_dict()` or to a shallow copy of it (`.copy()`, `copy.copy(...)`,
+`dict(...)`, `OrderedDict(...)`, `{k: v for k, v in model.state_dict().items()}`), which the
+same function hands on after that loop: `model.load_state_dict(best_state)`,
+`torch.save(best_state, path)` (or a dict holding it), or `return best_state`.
 
 ## Why it matters
 
@@ -182,8 +202,8 @@ views sharing their storage), not a snapshot. Every later `optimizer.step()` cha
 place, so the "best" dict silently follows training and, after the loop, holds the last
 epoch's weights: restoring it is a no-op and the file saved as the best model is the last,
 possibly overfitted one (PyPOTS issue 667; the same line in many copies of the transfer-learning
-tutorial that predate its `copy.deepcopy`). `dict.copy()` does not help: it copies the dict, not
-the tensors.
+tutorial that predate its `copy.deepcopy`). `dict.copy()` and `copy.copy` do not help: they copy the dict,
+not the tensors.
 
 ## How to fix it
 
@@ -263,8 +283,8 @@ the GPU), or write the checkpoint to disk at that point.
 
     def _finding(self, ctx: FileContext, node: ast.Assign, text: str, value: ast.AST, how: str,
                  use: tuple[ast.AST, str]) -> Finding:
-        shallow = (" (`.copy()` is a shallow copy: a new dict holding the same tensors)"
-                   if how == ".copy()" else "")
+        shallow = (f" (`{how}` is a shallow copy: a new dict holding the same tensors)"
+                   if how != "state_dict()" else "")
         verb = {"load_state_dict": "restored", "save": "saved", "return": "returned"}[use[1]]
         return ctx.finding(
             self, node,
