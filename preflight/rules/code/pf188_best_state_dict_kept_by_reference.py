@@ -30,8 +30,10 @@ def _live_state_dict(value: ast.AST) -> Optional[str]:
     if not isinstance(value, (ast.Call, ast.DictComp)):
         return None
     if isinstance(value, ast.DictComp):
-        gen = value.generators[0] if len(value.generators) == 1 else None
-        it = gen.iter if gen is not None else None
+        if len(value.generators) != 1:
+            return None
+        gen = value.generators[0]
+        it = gen.iter
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" \
                 and _is_state_dict_call(it.func.value) and isinstance(gen.target, ast.Tuple) \
                 and len(gen.target.elts) == 2 and isinstance(value.value, ast.Name) \
@@ -120,7 +122,7 @@ def _fresh_each_iteration(loop: ast.AST, value: ast.AST, line: int) -> bool:
         return False
     for node in _walk_local(loop):
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno < line and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            targets: list[ast.expr] = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
             if any(ast.unparse(t) == name for t, _ in _pairs_of(targets, node.value)) \
                     and not _same_object(node.value, name):
                 return True
@@ -150,8 +152,8 @@ def _restores(node: ast.AST, text: str) -> Optional[str]:
         if node.func.attr == "load_state_dict" and node.args and ast.unparse(node.args[0]) == text:
             return "load_state_dict"
         if node.func.attr == "save" and node.args and (
-                ast.unparse(node.args[0]) == text or isinstance(node.args[0], ast.Dict)
-                and any(v is not None and ast.unparse(v) == text for v in node.args[0].values)):
+                ast.unparse(node.args[0]) == text or (isinstance(node.args[0], ast.Dict)
+                and any(v is not None and ast.unparse(v) == text for v in node.args[0].values))):
             return "save"
     if isinstance(node, ast.Return) and node.value is not None:
         value = node.value
@@ -259,7 +261,7 @@ the GPU), or write the checkpoint to disk at that point.
                 if _fresh_each_iteration(loop, value, node.lineno):
                     continue
                 use = self._use_after(scope, text, end)
-                if use is not None and _copied_before(scope, text, node.lineno, use[0].lineno):
+                if use is not None and _copied_before(scope, text, node.lineno, getattr(use[0], "lineno", 0)):
                     continue
                 if use is None and text.startswith("self."):
                     # kept on the instance by the training method, restored by another method of the class
@@ -274,10 +276,11 @@ the GPU), or write the checkpoint to disk at that point.
     def _use_after(scope: ast.AST, text: str, end: int) -> Optional[tuple[ast.AST, str]]:
         found: Optional[tuple[ast.AST, str]] = None
         for node in _walk_local(scope):
-            if getattr(node, "lineno", 0) <= end:
+            line = getattr(node, "lineno", 0)
+            if line <= end:
                 continue
             kind = _restores(node, text)
-            if kind is not None and (found is None or node.lineno < found[0].lineno):
+            if kind is not None and (found is None or line < getattr(found[0], "lineno", 0)):
                 found = (node, kind)
         return found
 
@@ -286,11 +289,12 @@ the GPU), or write the checkpoint to disk at that point.
         shallow = (f" (`{how}` is a shallow copy: a new dict holding the same tensors)"
                    if how != "state_dict()" else "")
         verb = {"load_state_dict": "restored", "save": "saved", "return": "returned"}[use[1]]
+        use_line = getattr(use[0], "lineno", 0)
         return ctx.finding(
             self, node,
             f"`{text} = {ast.unparse(value)}` keeps references to the live parameters, not a copy{shallow}: "
             "every later optimizer step changes these \"best\" weights too, so what is "
-            f"{verb} after training (line {use[0].lineno}) is the last epoch's weights, not the best one's; keep a "
+            f"{verb} after training (line {use_line}) is the last epoch's weights, not the best one's; keep a "
             "snapshot (`copy.deepcopy(model.state_dict())` or `{k: v.detach().clone() for k, v in ...items()}`) or "
             "save the checkpoint to disk here",
             evidence=[ctx.evidence(use[0], f"the kept dict is {verb} here, after training moved on")])

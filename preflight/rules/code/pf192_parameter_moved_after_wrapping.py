@@ -110,7 +110,7 @@ with `model.to(device)`.
         for node in ctx.nodes(ast.Assign, ast.AnnAssign):
             if node.value is None:
                 continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            targets: list[ast.expr] = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
             for target, value in _pairs(targets, node.value):
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):

@@ -114,7 +114,7 @@ recent DeepSpeed).
                         and isinstance(node.targets[0].elts[0], ast.Name) and _is_initialize(node.value, text)):
                     continue
                 assert isinstance(node.value, ast.Call)
-                engine = node.targets[0].elts[0].id  # type: ignore[attr-defined]
+                engine = node.targets[0].elts[0].id
                 model = _model_arg(node.value)
                 scope = fctx.enclosing_function(node) or script.tree
                 load = self._first_load(scope, node.lineno, engine, model)

@@ -104,9 +104,10 @@ launch with `deepspeed --no_local_rank ...` and read `LOCAL_RANK` from the envir
                            f"['--local_rank=0']\". Add `local_rank: int = -1` to {classes[0]} (or parse "
                            f"TrainingArguments, which defines it, or launch with --no_local_rank)")
             else:
-                call = strict_parse_call(script.tree)
-                if call is None:
+                plain = strict_parse_call(script.tree)
+                if plain is None:
                     continue
+                call = plain
                 message = (f"`{script.source.display}` is started by the deepspeed launcher, which appends "
                            f"`--local_rank=N` to every process's arguments (deepspeed/launcher/launch.py), but "
                            f"this parser defines no --local_rank: `parse_args()` exits with \"unrecognized "
