@@ -1,7 +1,8 @@
 """det124: the in-process twins check (the det120 form, no gate): det124's rules PF188 (best-state-dict-kept-by-
-reference), PF189 (layer-built-inside-forward) and PF192 (parameter-moved-after-wrapping) run file by file over
-every bug/fix/tricky-correct variant of every bug set; prints the findings on fix/correct variants (a finding
-there is a newly flagged twin or tricky-correct program) and the bug variants hit.
+reference), PF189 (layer-built-inside-forward), PF192 (parameter-moved-after-wrapping) and the changed PF180 (a dict
+of named eval datasets) run file by file over every bug/fix/tricky-correct variant of every bug set; prints the
+findings on fix/correct variants (a finding there is a newly flagged twin or tricky-correct program) and the bug
+variants hit.
 
     python bench/bugs/det124_twins_inprocess.py
 """
@@ -15,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from twins_sweep import sweep
 
-CODES = ("PF188", "PF189", "PF192")
+CODES = ("PF188", "PF189", "PF192", "PF180")
 
 
 def main() -> None:
