@@ -349,6 +349,7 @@ JOB = {
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
     "PF191": "plan.pf191_hydra_env_set_interpolates_task_config",
     "PF193": "plan.pf193_zero3_load_after_initialize",
+    "PF194": "plan.pf194_dataclass_max_steps_overrides_epochs",
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
     "PF208": "plan.pf208_unprepared_schedule_sized_before_sharding",
     "PF209": "plan.pf209_step_schedule_sized_in_batches_under_accumulation",
