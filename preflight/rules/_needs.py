@@ -48,6 +48,8 @@ NEEDS = {
     "PF188": ('state_dict',),
     "PF189": ('forward',),
     "PF192": ('Parameter',),
+    "PF197": ('load_checkpoint',),
+    "PF199": ('get_original_cwd', 'HydraConfig'),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
