@@ -75,6 +75,18 @@ PF180_BAD = [
     _LITERAL.format(key='"f1_weighted"', metric="f1", mark="  # error: PF180", eval_ds="val_ds"),
     # no compute_metrics at all: the evaluation metrics hold only eval_loss and the timings
     _NO_METRICS.format(metric="accuracy", mark="  # error: PF180"),
+    # LlamaFactory issue 7906: a dict of named eval datasets prefixes every metric with the set's name,
+    # so eval_loss is not there (eval_custom_alpaca_loss is)
+    textwrap.dedent("""
+    from transformers import Trainer, TrainingArguments
+
+    args = TrainingArguments("out", eval_strategy="steps", eval_steps=500, save_steps=500,
+                             load_best_model_at_end=True,
+                             metric_for_best_model="eval_loss",  # error: PF180
+                             greater_is_better=False)
+    Trainer(model=model, args=args, train_dataset=feats["train"],
+            eval_dataset={"custom_alpaca": feats["eval"]}).train()
+    """),
 ]
 
 PF180_GOOD = [
@@ -88,6 +100,18 @@ PF180_GOOD = [
     _CLASSIFIER.format(extra_metric="", extra_update="", metric="loss", mark=""),
     # tricky-correct: a dict of eval datasets prefixes each key with the dataset's name
     _LITERAL.format(key='"f1"', metric="eval_squad_f1", mark="", eval_ds='{"squad": squad, "quac": quac}'),
+    # tricky-correct: the fix of LlamaFactory issue 7906 (the prefixed loss, written without eval_), and a dict
+    # whose keys preflight cannot read
+    textwrap.dedent("""
+    from transformers import Trainer, TrainingArguments
+
+    args = TrainingArguments("out", eval_strategy="steps", eval_steps=500, save_steps=500,
+                             load_best_model_at_end=True, metric_for_best_model="custom_alpaca_loss",
+                             greater_is_better=False)
+    Trainer(model=model, args=args, train_dataset=feats["train"],
+            eval_dataset={"custom_alpaca": feats["eval"]}).train()
+    Trainer(model=model, args=args, train_dataset=feats["train"], eval_dataset={NAME: feats["eval"]}).train()
+    """),
     # tricky-correct: a computed key preflight cannot read
     _LITERAL.format(key='f"f1_{AVERAGE}"', metric="f1_weighted", mark="", eval_ds="val_ds"),
     # tricky-correct: the dict is handed to a helper that may add keys

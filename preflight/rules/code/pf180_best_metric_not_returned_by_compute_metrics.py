@@ -212,20 +212,24 @@ it) and looks the monitored metric up as `eval_<name>` after each evaluation
 in older releases). A name that is not there raises "KeyError: The `metric_for_best_model`
 training argument is set to 'eval_f1', which is not found in the evaluation metrics" at the
 first evaluation, after an epoch or `eval_steps` of training, and no best checkpoint is ever
-chosen (transformers issue 40217).
+chosen (transformers issue 40217). With a dict of eval datasets
+(`eval_dataset={"custom_alpaca": ds}`) every metric is named after its set
+(`eval_custom_alpaca_loss`), so even `eval_loss` is not there (LlamaFactory issue 7906).
 
 ## How to fix it
 
 Return the metric from `compute_metrics` (`f1` for `metric_for_best_model="eval_f1"` or
-`"f1"`), or monitor one of the keys it returns.
+`"f1"`), or monitor one of the keys it returns; with named eval datasets, monitor the
+prefixed key (`eval_custom_alpaca_loss`).
 
 ## When preflight stays silent
 
 * A return preflight cannot read: a dict comprehension, `**other`, a computed key, a dict
   handed to another function, an `evaluate` metric not listed above or `evaluate.combine`.
 * The metric is a key the Trainer adds (`eval_loss`), or ends with `_<returned key>` or
-  `_loss` (the per-dataset names of a dict of eval datasets, `eval_squad_f1`), or the
-  `eval_dataset` is a dict literal.
+  `_loss`.
+* The `eval_dataset` is a dict literal and the metric carries one of its names
+  (`eval_squad_f1`); a dict whose keys are not all string literals.
 * The trainer is a subclass, a TRL trainer (they add metrics of their own), or a callback's
   `on_evaluate` may add keys; `compute_metrics` is a method or defined more than once.
 """
@@ -243,6 +247,13 @@ Return the metric from `compute_metrics` (`f1` for `metric_for_best_model="eval_
                 yield found
 
     def _check_trainer(self, ctx: FileContext, call: ast.Call) -> Optional[Finding]:
+        eval_ds = kwarg(call, "eval_dataset")
+        if isinstance(eval_ds, ast.Dict):
+            names = [k.value for k in eval_ds.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+            if not names or len(names) != len(eval_ds.keys):
+                return None
+            per_set = [self._check_named_sets(ctx, targs, eval_ds, names) for targs in _args_calls(ctx, call)]
+            return per_set[0] if per_set and all(f is not None for f in per_set) else None
         given = kwarg(call, "compute_metrics")
         fn = _metric_fn(ctx, given)
         keys = _returned_keys(ctx, fn) if fn is not None else None
@@ -252,6 +263,28 @@ Return the metric from `compute_metrics` (`f1` for `metric_for_best_model="eval_
         # every set of arguments the Trainer can get names a metric it never returns
         return found[0] if found and all(f is not None for f in found) else None
 
+    def _check_named_sets(self, ctx: FileContext, targs: ast.Call, eval_ds: ast.Dict,
+                          names: list[str]) -> Optional[Finding]:
+        """A dict of eval datasets: every metric is named ``eval_<set>_<key>`` (``Trainer._evaluate`` evaluates
+        each set with ``metric_key_prefix=f"eval_{name}"``), so a metric without a set's prefix is never there."""
+        metric = kwarg(targs, "metric_for_best_model")
+        if not isinstance(metric, ast.Constant) or not isinstance(metric.value, str) or not _evaluates(targs):
+            return None
+        wanted = metric.value if metric.value.startswith("eval_") else f"eval_{metric.value}"
+        if any(wanted.startswith(f"eval_{name}_") for name in names):
+            return None
+        rest = wanted[len("eval_"):]
+        named = ", ".join(f"`{n}`" for n in names)
+        return ctx.finding(
+            self, metric,
+            f"`metric_for_best_model=\"{metric.value}\"`, but `eval_dataset` is a dict of named sets ({named}): the "
+            f"Trainer evaluates each one under its own prefix (`eval_{names[0]}_loss`, `eval_{names[0]}_<metric>`), so "
+            f"`{wanted}` is never among the evaluation metrics and the first evaluation ends training with "
+            f"\"KeyError: The `metric_for_best_model` training argument is set to '{wanted}', which is not found in "
+            f"the evaluation metrics\". Name the prefixed key (`eval_{names[0]}_{rest}`) or pass a single eval "
+            "dataset",
+            evidence=[ctx.evidence(eval_ds, "the named eval datasets: each one's metrics carry its name")])
+
     def _check_args(self, ctx: FileContext, call: ast.Call, targs: ast.Call, fn: Optional[ast.AST],
                     keys: Optional[set[str]]) -> Optional[Finding]:
         metric = kwarg(targs, "metric_for_best_model")
@@ -260,8 +293,7 @@ Return the metric from `compute_metrics` (`f1` for `metric_for_best_model="eval_
             return None
         wanted = metric.value if metric.value.startswith("eval_") else f"eval_{metric.value}"
         have = {k if k.startswith("eval_") else f"eval_{k}" for k in keys | _TRAINER_KEYS}
-        if wanted in have or any(wanted.endswith(f"_{k}") for k in keys | _TRAINER_KEYS) \
-                or isinstance(kwarg(call, "eval_dataset"), ast.Dict):
+        if wanted in have or any(wanted.endswith(f"_{k}") for k in keys | _TRAINER_KEYS):
             return None
         shown = ", ".join(f"`{k}`" for k in sorted(keys)) if keys else "nothing (none is given)"
         held = ", ".join(f"`{k}`" for k in sorted({k if k.startswith("eval_") else f"eval_{k}" for k in keys}))
