@@ -86,6 +86,7 @@ FILE = {
     "PF244": "code.pf244_sequence_first_encoder_pooled_over_dim_one",
     "PF245": "code.pf245_ema_in_place_over_integer_buffers",
     "PF246": "code.pf246_sdpa_future_mask_as_keep_mask",
+    "PF247": "code.pf247_training_method_named_not_called",
     "PF252": "code.pf252_checkpoint_mode_contradicts_metric",
     "PF253": "code.pf253_scheduler_passed_as_fabric_optimizer",
     "PF254": "code.pf254_ignore_index_stored_not_passed",

@@ -67,6 +67,7 @@ NEEDS = {
     "PF244": ('Transformer',),
     "PF245": ('state_dict',),
     "PF246": ('scaled_dot_product_attention',),
+    "PF247": ('backward', 'step', 'zero_grad', 'eval', 'train', 'update', 'unscale_'),
     "PF252": ('ModelCheckpoint', 'EarlyStopping'),
     "PF253": ('setup',),
     "PF254": ('ignore_',),
