@@ -68,6 +68,8 @@ NEEDS = {
     "PF245": ('state_dict',),
     "PF246": ('scaled_dot_product_attention',),
     "PF247": ('backward', 'step', 'zero_grad', 'eval', 'train', 'update', 'unscale_'),
+    "PF248": ('requires_grad',),
+    "PF249": ('parameters', 'buffers', 'children', 'modules'),
     "PF252": ('ModelCheckpoint', 'EarlyStopping'),
     "PF253": ('setup',),
     "PF254": ('ignore_',),
