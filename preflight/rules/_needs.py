@@ -70,6 +70,7 @@ NEEDS = {
     "PF247": ('backward', 'step', 'zero_grad', 'eval', 'train', 'update', 'unscale_'),
     "PF248": ('requires_grad',),
     "PF249": ('parameters', 'buffers', 'children', 'modules'),
+    "PF250": ('pretrained', 'load_state_dict', 'weights'),
     "PF252": ('ModelCheckpoint', 'EarlyStopping'),
     "PF253": ('setup',),
     "PF254": ('ignore_',),
