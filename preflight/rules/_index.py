@@ -90,6 +90,7 @@ FILE = {
     "PF248": "code.pf248_loss_regrafted_as_leaf",
     "PF249": "code.pf249_parameter_generator_reused",
     "PF250": "code.pf250_pretrained_weights_reinitialized",
+    "PF251": "code.pf251_context_manager_called_as_statement",
     "PF252": "code.pf252_checkpoint_mode_contradicts_metric",
     "PF253": "code.pf253_scheduler_passed_as_fabric_optimizer",
     "PF254": "code.pf254_ignore_index_stored_not_passed",
