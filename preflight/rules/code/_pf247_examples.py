@@ -51,6 +51,17 @@ BAD_EXAMPLES = [
                 self.scaler.update()
                 self.optimizer.zero_grad()
     """),
+    # a Hugging Face Trainer that is never run, and a barrier that never waits
+    textwrap.dedent("""
+    import torch
+    from transformers import Trainer
+
+    trainer = Trainer(model=model, args=args, train_dataset=train_ds)
+    trainer.train  # error: PF247
+    if trainer.is_world_process_zero():
+        trainer.save_model(out_dir)
+    torch.distributed.barrier  # error: PF247
+    """),
 ]
 
 GOOD_EXAMPLES = [

@@ -70,6 +70,19 @@ BAD_EXAMPLES = [
             acc_loss.requires_grad_()  # error: PF248
             return acc_loss
     """),
+    # detached, then made to require grad (an Accelerate loop)
+    textwrap.dedent("""
+    import torch
+
+    for batch in loader:
+        with accelerator.accumulate(model):
+            logits = model(**batch).logits
+            loss = reward_fn(logits.argmax(-1), batch["labels"])
+            loss = loss.detach().requires_grad_()  # error: PF248
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+    """),
 ]
 
 GOOD_EXAMPLES = [

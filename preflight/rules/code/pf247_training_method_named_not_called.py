@@ -23,7 +23,14 @@ _EFFECT = {
              "and batch norm statistics are frozen while it trains",
     "update": "the gradient scaler never updates its scale (a scale that overflowed is never lowered)",
     "unscale_": "the gradients are never unscaled before clipping",
+    "wait_for_everyone": "there is no barrier: processes run ahead of each other (a rank reads a checkpoint the "
+                         "main process has not finished writing, or exits while others still save)",
+    "barrier": "there is no barrier: processes run ahead of each other (a rank reads a file the main process "
+               "has not finished writing)",
 }
+# a Trainer's ``train`` is the whole run, not a mode switch
+_TRAINER_TRAIN = ("the Trainer never trains: the script goes on to evaluate or save the untouched pretrained "
+                  "model")
 # receivers whose bare ``.update`` / ``.step`` is a training call (``.update`` is too common a name otherwise)
 _SCALER_HINTS = ("scaler", "ema")
 _FRAMEWORK_HINTS = ("torch", "lightning", "transformers", "accelerate")
@@ -47,7 +54,8 @@ class TrainingMethodNamedNotCalled(Rule):
 
 A statement that names a training method without calling it: `loss.backward`,
 `optimizer.step`, `scheduler.step`, `optimizer.zero_grad`, `model.eval`,
-`model.train`, `scaler.update`, `scaler.unscale_(...)` spelled `scaler.unscale_`, in a
+`model.train`, `trainer.train` (a Hugging Face Trainer), `scaler.update`,
+`scaler.unscale_`, `accelerator.wait_for_everyone`, `dist.barrier`, in a
 file that uses PyTorch (or Lightning, Transformers, Accelerate).
 
 ## Why it matters
@@ -58,7 +66,8 @@ method: without `backward` no gradient is ever computed, without `step` the weig
 never change, without `zero_grad` gradients pile up over every step, without `eval` the
 validation numbers come from a model with dropout on and batch norm updating on the
 validation data, without `train` the model trains in evaluation mode after the first
-validation pass. Reports: PyTorch forums "model.eval vs model.eval()" questions and the
+validation pass, without `trainer.train` nothing trains at all, without
+`wait_for_everyone` / `barrier` the processes race. Reports: PyTorch forums "model.eval vs model.eval()" questions and the
 repeated Stack Overflow "loss does not change" threads where the loop reads
 `optimizer.zero_grad` / `loss.backward` / `optimizer.step` without parentheses (e.g. the
 loop quoted at taourl.com/read-2391810.html); end2end-asr-pytorch issue 4 (a step call
@@ -92,9 +101,12 @@ Add the parentheses: `loss.backward()`, `optimizer.step()`, `model.eval()`.
                 continue
             if node.attr == "unscale_" and "scaler" not in receiver.lower():
                 continue
+            effect = _EFFECT[node.attr]
+            if node.attr == "train" and "trainer" in receiver.lower():
+                effect = _TRAINER_TRAIN
             if isinstance(node.value, ast.Name) and node.value.id in {"torch", "nn"}:
                 continue  # `torch.step`-like module attributes, not a bound method of a training object
             yield ctx.finding(
                 self, stmt,
                 f"`{ast.unparse(node)}` names the method without calling it: Python looks it up and discards "
-                f"it, so {_EFFECT[node.attr]}. Write `{ast.unparse(node)}()`")
+                f"it, so {effect}. Write `{ast.unparse(node)}()`")

@@ -51,6 +51,9 @@ def _regrafted(value: ast.AST) -> Optional[ast.Call]:
         if node.func.attr == "requires_grad_" and (not node.args or _dotted(node.args[0]) == "True"):
             forced = True
         node = node.func.value
+    if (forced and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "detach" and not node.args):
+        return node  # `loss.detach().requires_grad_()`: cut from the graph, then made a leaf
     if not (isinstance(node, ast.Call) and _dotted(node.func) in _LEAF_MAKERS and node.args):
         return None
     for kw in node.keywords:
@@ -122,7 +125,8 @@ class LossRegraftedAsLeaf(Rule):
 A loss that is made to require gradients by hand right before it is back-propagated:
 
 * `loss = torch.tensor(loss.item(), requires_grad=True)` (or `torch.tensor(values, ...)`,
-  `Variable(loss, requires_grad=True)`, `torch.from_numpy(arr).requires_grad_()`), or
+  `Variable(loss, requires_grad=True)`, `torch.from_numpy(arr).requires_grad_()`,
+  `loss.detach().requires_grad_()`), or
 * `loss.requires_grad = True` / `loss.requires_grad_()`,
 
 followed in the same function by `loss.backward()` (also `scaler.scale(loss).backward()`,
