@@ -67,7 +67,7 @@ NEEDS = {
     "PF244": ('Transformer',),
     "PF245": ('state_dict',),
     "PF246": ('scaled_dot_product_attention',),
-    "PF247": ('backward', 'step', 'zero_grad', 'eval', 'train', 'update', 'unscale_'),
+    "PF247": ('backward', 'step', 'zero_grad', 'eval', 'train', 'update', 'unscale_', 'wait_for_everyone', 'barrier'),
     "PF248": ('requires_grad',),
     "PF249": ('parameters', 'buffers', 'children', 'modules'),
     "PF250": ('pretrained', 'load_state_dict', 'weights'),

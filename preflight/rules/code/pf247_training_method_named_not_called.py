@@ -46,7 +46,8 @@ class TrainingMethodNamedNotCalled(Rule):
     name = "training-method-named-not-called"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
-    needs_text = ("backward", "step", "zero_grad", "eval", "train", "update", "unscale_")
+    needs_text = ("backward", "step", "zero_grad", "eval", "train", "update", "unscale_", "wait_for_everyone",
+                  "barrier")
     summary = ("`optimizer.step` / `loss.backward` / `model.eval` written without `()`: the method is looked up "
                "and never called")
     explanation = """

@@ -217,7 +217,7 @@ frozen by mistake, `with torch.no_grad()`, `.detach()`).
                     sinks.append((name, node))
             elif (isinstance(node, ast.Return) and node.value is not None
                   and getattr(scope, "name", "") in _LOSS_HOOKS):
-                value = node.value
+                value: Optional[ast.expr] = node.value
                 if isinstance(value, ast.Dict):
                     value = next((v for k, v in zip(value.keys, value.values)
                                   if isinstance(k, ast.Constant) and k.value == "loss"), None)
@@ -225,7 +225,7 @@ frozen by mistake, `with torch.no_grad()`, `.detach()`).
                     sinks.append((str(_ref(value)), node))
         seen: set[int] = set()
         for name, stmt, how in forced:
-            start = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
+            start = (getattr(stmt, "end_lineno", None) or _pos(stmt)[0], getattr(stmt, "end_col_offset", None) or 0)
             earlier = [value for pos, value in values.get(name, []) if pos < _pos(stmt)]
             if earlier and _dummy(earlier[-1]):
                 continue
@@ -238,7 +238,7 @@ frozen by mistake, `with torch.no_grad()`, `.detach()`).
                 yield ctx.finding(
                     self, stmt,
                     f"{how} makes `{name}` a fresh leaf that requires grad, and it is back-propagated at line "
-                    f"{sink.lineno}: the backward stops at `{name}` itself, no parameter gets a gradient and the "
+                    f"{_pos(sink)[0]}: the backward stops at `{name}` itself, no parameter gets a gradient and the "
                     "optimizer step changes nothing. Compute the loss with differentiable torch operations on "
                     "the model output and drop this line",
                     evidence=[ctx.evidence(sink, "the backward that reaches no parameter")])

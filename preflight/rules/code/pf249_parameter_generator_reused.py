@@ -99,9 +99,9 @@ def _exits_after(ctx: FileContext, a: ast.AST, b: ast.AST, scope: ast.AST) -> bo
         if isinstance(anc, (ast.If, ast.Try)):
             for field in ("body", "orelse", "handlers"):
                 value = getattr(anc, field, None)
-                if isinstance(value, list) and child in value and value and isinstance(value[-1], _EXITS):
-                    if not ctx.under(b, anc):
-                        return True
+                if (isinstance(value, list) and child in value and isinstance(value[-1], _EXITS)
+                        and not ctx.under(b, anc)):
+                    return True
         child = anc
     return False
 

@@ -200,7 +200,7 @@ Initialise before loading, or initialise only the new parts
                 yield ctx.finding(
                     self, init,
                     f"{what} re-initialises every sub-module of `{receiver}`, which already holds pretrained "
-                    f"weights from {how} (line {load.lineno}): they are overwritten with random values and "
+                    f"weights from {how} (line {_pos(load)[0]}): they are overwritten with random values and "
                     "training starts from scratch. Initialise before loading, or only the new layers "
                     "(e.g. the head)",
                     evidence=[ctx.evidence(load, "the pretrained weights")])
