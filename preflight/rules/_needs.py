@@ -71,7 +71,7 @@ NEEDS = {
     "PF248": ('requires_grad',),
     "PF249": ('parameters', 'buffers', 'children', 'modules'),
     "PF250": ('pretrained', 'load_state_dict', 'weights'),
-    "PF251": ('no_grad', 'inference_mode', 'enable_grad', 'autocast', 'detect_anomaly', 'sdp_kernel', 'sdpa_kernel', 'GatheredParameters', 'accumulate', 'no_sync', 'no_backward_sync', 'summon_full_params', 'join'),
+    "PF251": ('no_grad', 'inference_mode', 'enable_grad', 'autocast', 'detect_anomaly', 'sdp_kernel', 'sdpa_kernel', 'GatheredParameters', 'accumulate', 'no_sync', 'no_backward_sync', 'summon_full_params', 'join', 'Init', 'main_process_first', 'disable_adapter'),
     "PF252": ('ModelCheckpoint', 'EarlyStopping'),
     "PF253": ('setup',),
     "PF254": ('ignore_',),

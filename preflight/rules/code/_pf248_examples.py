@@ -83,6 +83,19 @@ BAD_EXAMPLES = [
             optimizer.step()
             optimizer.zero_grad()
     """),
+    # a Trainer subclass whose compute_loss re-grafts the loss it returns
+    textwrap.dedent("""
+    import torch
+    from transformers import Trainer
+
+
+    class RankTrainer(Trainer):
+        def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+            outputs = model(**inputs)
+            ranks = outputs.logits.argsort(dim=-1).float()
+            loss = torch.tensor(spearman_loss(ranks, inputs["labels"]), requires_grad=True)  # error: PF248
+            return (loss, outputs) if return_outputs else loss
+    """),
 ]
 
 GOOD_EXAMPLES = [

@@ -43,6 +43,16 @@ BAD_EXAMPLES = [
         loss = criterion(ddp_model(x), y) / accum
         scaler.scale(loss).backward()
     """),
+    # Transformers / PEFT: preprocessing and a reference forward meant to run under context managers
+    textwrap.dedent("""
+    import torch
+
+    training_args.main_process_first(desc="tokenize")  # warning: PF251
+    train_ds = raw.map(tokenize, batched=True)
+    with torch.no_grad():
+        model.disable_adapter()  # warning: PF251
+        ref_logits = model(**batch).logits
+    """),
 ]
 
 GOOD_EXAMPLES = [

@@ -106,6 +106,17 @@ def _dummy(value: ast.AST) -> bool:
             and value.func.attr in _DUMMY_FACTORIES and _dotted(value.func.value) == "torch")
 
 
+def _returned(value: ast.expr) -> list[ast.expr]:
+    """The loss a hook returns: ``loss``, ``{"loss": loss}``, ``(loss, outputs) if return_outputs else loss``."""
+    if isinstance(value, ast.IfExp):
+        return _returned(value.body) + _returned(value.orelse)
+    if isinstance(value, ast.Tuple) and value.elts:
+        return _returned(value.elts[0])
+    if isinstance(value, ast.Dict):
+        return [v for k, v in zip(value.keys, value.values) if isinstance(k, ast.Constant) and k.value == "loss"]
+    return [value]
+
+
 def _pos(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
@@ -217,12 +228,9 @@ frozen by mistake, `with torch.no_grad()`, `.detach()`).
                     sinks.append((name, node))
             elif (isinstance(node, ast.Return) and node.value is not None
                   and getattr(scope, "name", "") in _LOSS_HOOKS):
-                value: Optional[ast.expr] = node.value
-                if isinstance(value, ast.Dict):
-                    value = next((v for k, v in zip(value.keys, value.values)
-                                  if isinstance(k, ast.Constant) and k.value == "loss"), None)
-                if value is not None and _ref(value) is not None:
-                    sinks.append((str(_ref(value)), node))
+                for value in _returned(node.value):
+                    if _ref(value) is not None:
+                        sinks.append((str(_ref(value)), node))
         seen: set[int] = set()
         for name, stmt, how in forced:
             start = (getattr(stmt, "end_lineno", None) or _pos(stmt)[0], getattr(stmt, "end_col_offset", None) or 0)

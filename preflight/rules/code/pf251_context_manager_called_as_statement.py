@@ -29,6 +29,8 @@ _QUALIFIED = {
     "torch.nn.attention.sdpa_kernel": "the attention kernel choice is never applied",
     "deepspeed.zero.GatheredParameters": "the ZeRO-3 parameters are never gathered: the code after it sees empty "
                                          "partitions",
+    "deepspeed.zero.Init": "the model is not partitioned while it is built: every rank materialises all of it "
+                           "(the memory ZeRO-3 was meant to save)",
 }
 # methods of a training object (receiver hint, what is lost)
 _METHODS = {
@@ -38,6 +40,10 @@ _METHODS = {
     "no_backward_sync": (("fabric",), "gradients are all-reduced on every backward anyway"),
     "autocast": (("accelerator", "fabric"), "nothing runs in mixed precision"),
     "summon_full_params": ((), "the full parameters are never gathered"),
+    "main_process_first": ((), "the main process does not go first: every rank preprocesses (and writes the "
+                               "cache) at the same time"),
+    "disable_adapter": ((), "the adapter stays active: the outputs meant to come from the base (reference) model "
+                            "come from the adapted one"),
     "join": (("model", "ddp"), "uneven inputs are not handled: ranks that run out of data leave the others "
                                "waiting in a collective"),
 }
@@ -67,7 +73,7 @@ class ContextManagerCalledAsStatement(Rule):
     category = Category.CORRECTNESS
     needs_text = ("no_grad", "inference_mode", "enable_grad", "autocast", "detect_anomaly", "sdp_kernel",
                   "sdpa_kernel", "GatheredParameters", "accumulate", "no_sync", "no_backward_sync",
-                  "summon_full_params", "join")
+                  "summon_full_params", "join", "Init", "main_process_first", "disable_adapter")
     summary = ("`torch.no_grad()` / `torch.autocast(...)` / `accelerator.accumulate(model)` / `model.no_sync()` "
                "called as a statement, not entered with `with`: it has no effect")
     explanation = """
@@ -78,7 +84,9 @@ A context manager called on a line of its own instead of being entered with `wit
 `torch.cuda.amp` / `torch.cpu.amp` spellings, also when imported by name),
 `accelerator.accumulate(model)`, `accelerator.autocast()`, `model.no_sync()`,
 `fabric.no_backward_sync(model)`, `FSDP.summon_full_params(model)`,
-`deepspeed.zero.GatheredParameters(...)`, `torch.backends.cuda.sdp_kernel(...)`.
+`deepspeed.zero.GatheredParameters(...)`, `deepspeed.zero.Init()`,
+`accelerator.main_process_first()` / `training_args.main_process_first(...)`,
+PEFT's `model.disable_adapter()`, `torch.backends.cuda.sdp_kernel(...)`.
 
 ## Why it matters
 
@@ -88,7 +96,8 @@ evaluation after `torch.no_grad()` still records graphs (memory grows, an OOM th
 not happen" in evaluation), `torch.autocast(...)` leaves the step in full precision,
 `accelerator.accumulate(model)` leaves every micro-batch stepping the optimizer with an
 all-reduce (the effective batch is N times smaller than configured), `model.no_sync()`
-saves no communication. Reports: kuprel/min-dalle PR 24 ("simply calling `no_grad()` will
+saves no communication, `main_process_first()` lets every rank preprocess at once,
+`disable_adapter()` leaves a DPO-style "reference" forward on the adapted model. Reports: kuprel/min-dalle PR 24 ("simply calling `no_grad()` will
 not disable gradients"; the fix "significantly reduced the memory usage"); the same bare
 `torch.no_grad()` line appears in many public evaluation and inference functions (see the
 det126 corpus notes).
