@@ -47,6 +47,8 @@ BAD_EXAMPLES = [
     textwrap.dedent("""
     import torch
 
+    from peft import get_peft_model
+
     training_args.main_process_first(desc="tokenize")  # warning: PF251
     train_ds = raw.map(tokenize, batched=True)
     with torch.no_grad():
@@ -92,5 +94,17 @@ GOOD_EXAMPLES = [
     ", ".join(names)
     os.path.join(root, "ckpt")
     worker.join()
+    """),
+    # tricky: a model whose disable/enable adapter pair are plain methods (not PEFT's context manager)
+    textwrap.dedent("""
+    import torch
+
+    def get_reference_model(model):
+        model.disable_adapter()
+        return model
+
+    def get_student_model(model):
+        model.enable_adapter()
+        return model
     """),
 ]

@@ -49,7 +49,7 @@ _METHODS = {
 }
 
 
-def _lost(imports: ImportTable, call: ast.Call) -> Optional[str]:
+def _lost(imports: ImportTable, call: ast.Call, peft_context: bool) -> Optional[str]:
     qualified = imports.qualify(call.func) or ""
     if qualified in _QUALIFIED:
         return _QUALIFIED[qualified]
@@ -60,6 +60,8 @@ def _lost(imports: ImportTable, call: ast.Call) -> Optional[str]:
             return None
         if call.func.attr == "join" and call.args:
             return None  # str.join / os.path.join
+        if call.func.attr == "disable_adapter" and not peft_context:
+            return None
         if not hints or any(h in receiver for h in hints):
             return lost
     return None
@@ -112,6 +114,8 @@ of a script, call `torch.set_grad_enabled(False)` (a plain function).
 
 * The object is entered (`with ...`), kept (`ctx = torch.autocast(...)`), returned,
   passed on, or used as a decorator (`@torch.no_grad()`).
+* `model.disable_adapter()` in a file that does not mention `peft` or that also calls
+  `enable_adapter(...)` (another API, whose disable/enable pair are plain methods).
 * `torch.set_grad_enabled(False)` (works as a call), `str.join` / `os.path.join`, a `.join()`
   on a receiver that is not a DDP model (threads, processes).
 """
@@ -120,13 +124,16 @@ of a script, call `torch.set_grad_enabled(False)` (a plain function).
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         imports: Optional[ImportTable] = None
+        # PEFT's `PeftModel.disable_adapter()` is a context manager; a file that also calls `enable_adapter()`
+        # uses another API (a custom model whose disable/enable pair are plain methods)
+        peft_context = ctx.mentions("peft") and not ctx.mentions("enable_adapter")
         for stmt in ctx.nodes(ast.Expr):
             call = stmt.value
             if not isinstance(call, ast.Call):
                 continue
             if imports is None:
                 imports = ImportTable.build(ctx)
-            lost = _lost(imports, call)
+            lost = _lost(imports, call, peft_context)
             if lost is None:
                 continue
             text = ast.unparse(call)
