@@ -115,4 +115,14 @@ GOOD_EXAMPLES = [
         model.eval()
     print(optimizer.step)
     """),
+    # tricky: an exported notebook cell that displays a data split and a setting
+    textwrap.dedent("""
+    import torch
+    from torchvision import datasets
+
+    # In[3]:
+    mnist = datasets.MNIST("data", download=True)
+    mnist.train
+    args.eval
+    """),
 ]

@@ -34,6 +34,9 @@ _TRAINER_TRAIN = ("the Trainer never trains: the script goes on to evaluate or s
 # receivers whose bare ``.update`` / ``.step`` is a training call (``.update`` is too common a name otherwise)
 _SCALER_HINTS = ("scaler", "ema")
 _FRAMEWORK_HINTS = ("torch", "lightning", "transformers", "accelerate")
+# receivers that hold data or settings, not a model or optimizer: a bare `args.train` / `mnist.train` /
+# `cfg.eval` is a displayed value (an exported notebook cell), not a forgotten call
+_NOT_TRAINING_OBJECTS = ("data", "args", "cfg", "config", "split", "hparams", "opts", "flags", "df")
 
 
 def _receiver_text(node: ast.Attribute) -> str:
@@ -85,6 +88,8 @@ Add the parentheses: `loss.backward()`, `optimizer.step()`, `model.eval()`.
 * `.update` / `.step` on a receiver that is not a training object is still flagged for
   `.step`, but `.update` is only flagged on a scaler or EMA (`scaler.update`,
   `ema.update`): a bare `config.update` is left alone.
+* The receiver holds data or settings (`mnist.train` with `mnist = datasets.MNIST(...)`,
+  `args.eval`, `cfg.step`, `dataset.train`): a displayed value in an exported notebook cell, not a forgotten call.
 * The file does not mention `torch` (or Lightning, Transformers, Accelerate).
 """
     bad_examples = examples("preflight.rules.code._pf247_examples", "BAD_EXAMPLES")
@@ -93,6 +98,10 @@ Add the parentheses: `loss.backward()`, `optimizer.step()`, `model.eval()`.
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not any(ctx.mentions(hint) for hint in _FRAMEWORK_HINTS):
             return
+        # names bound to a dataset (`mnist = datasets.MNIST(...)`): their `.train` is a split or a flag
+        data_names = {t.id for a in ctx.nodes(ast.Assign) if isinstance(a.value, ast.Call)
+                      and "dataset" in ast.unparse(a.value.func).lower()
+                      for t in a.targets if isinstance(t, ast.Name)}
         for stmt in ctx.nodes(ast.Expr):
             node = stmt.value
             if not isinstance(node, ast.Attribute) or node.attr not in _EFFECT:
@@ -101,6 +110,9 @@ Add the parentheses: `loss.backward()`, `optimizer.step()`, `model.eval()`.
             if node.attr == "update" and not any(h in receiver.lower() for h in _SCALER_HINTS):
                 continue
             if node.attr == "unscale_" and "scaler" not in receiver.lower():
+                continue
+            if node.attr in {"train", "eval", "step", "update"} and (
+                    any(word in receiver.lower() for word in _NOT_TRAINING_OBJECTS) or receiver in data_names):
                 continue
             effect = _EFFECT[node.attr]
             if node.attr == "train" and "trainer" in receiver.lower():
