@@ -126,6 +126,22 @@ def _loop_between(ctx: FileContext, use: ast.AST, assign: ast.AST, scope: ast.AS
     return None
 
 
+_TORCH_ROOTS = frozenset({"torch", "lightning", "pytorch_lightning", "transformers", "accelerate", "deepspeed",
+                          "peft", "trl", "diffusers", "timm", "torchvision"})
+
+
+def _imports_torch(ctx: FileContext) -> bool:
+    """The file imports PyTorch or a library built on it (not a home-made `torch_lite`)."""
+    for node in ctx.nodes(ast.Import, ast.ImportFrom):
+        if isinstance(node, ast.Import):
+            roots = [alias.name.split(".")[0] for alias in node.names]
+        else:
+            roots = [(node.module or "").split(".")[0]] if node.level == 0 else []
+        if any(root in _TORCH_ROOTS for root in roots):
+            return True
+    return False
+
+
 def _scopes(ctx: FileContext) -> list[ast.AST]:
     return [ctx.tree, *ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef)]
 
@@ -177,7 +193,8 @@ at each use.
   Adam(params)`), or the generator is rebuilt in the loop that uses it.
 * The first use is in a branch that returns (`if isinstance(params, list): return
   SGD(params)`), or the file uses MXNet, Paddle, TensorFlow, JAX, MindSpore or OneFlow
-  (whose `parameters()` is not a generator).
+  (whose `parameters()` is not a generator), or imports neither PyTorch nor a library built on
+  it (a home-made autograd whose `parameters()` returns a list).
 * A use only looks at the object (`print(params)`, `next(params)`), or sits in a nested
   function or lambda.
 """
@@ -185,8 +202,8 @@ at each use.
     good_examples = examples("preflight.rules.code._pf249_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if not ctx.mentions("torch") or any(ctx.mentions(other) for other in _OTHER_FRAMEWORKS):
-            return  # a Gluon / Paddle / Flax `parameters()` is a dict or a list, not a generator
+        if not _imports_torch(ctx) or any(ctx.mentions(other) for other in _OTHER_FRAMEWORKS):
+            return  # a Gluon / Paddle / Flax / home-made `parameters()` is a dict or a list, not a generator
         for scope in _scopes(ctx):
             nodes = list(own_nodes(scope))
             binds: dict[str, list[ast.AST]] = {}
