@@ -495,6 +495,11 @@ class _ConfigPass:
 
     def deepspeed(self) -> None:
         block = self.data.get("deepspeed_config")
+        if block is None and "deepspeed_config" not in self.data:
+            from preflight.adapters.accelerate_ds_defaults import deepspeed_without_block
+
+            deepspeed_without_block(self)
+            return
         if not isinstance(block, dict):
             return
         key = "deepspeed_config"

@@ -232,6 +232,16 @@ class _PassCore:
         # names of a Python config file a loop setattr()s onto the options as new attributes (DINO's SLConfig)
         self.config_attrs = {} if script is None or self.opaque else \
             config_attrs(project, script, self.cli, self.decl.options.get, self.args)
+        if script is not None and not self.opaque:
+            from preflight.adapters.cliargs_importlib_cfg import importlib_config_attrs
+
+            # a config class importlib loads by --config's name, copied onto the options after parsing (VCID):
+            # over a declared option it wins, as a setattr after parse_args does; else a new attribute
+            for key, got in importlib_config_attrs(project, script, self.cli).items():
+                if self.decl.options.get(key) is not None:
+                    self.override.setdefault(key, got)
+                else:
+                    self.config_attrs.setdefault(key, got)
 
     def _known_option(self, name: str) -> Any:
         """An option's value from the line, else its declared default; None when not known."""

@@ -196,6 +196,30 @@ def _live_text(script: Any, project: Any) -> str:
     return "\n".join("" if n in dead else line for n, line in enumerate(lines, 1))
 
 
+def _module_texts(project: Any) -> list[str]:
+    """The texts of the local modules the scripts import (the trainer a script imports holds the
+    precision: zhangruochi/pseudoESM @ 859e25ad ``trainer.py:133-151`` ``GradScaler``/``autocast`` under
+    ``cfg.train.amp``, imported by ``train.py:58``)."""
+    from preflight.adapters.pytorch_local import _MAX_BYTES, _imported_up
+
+    root = Path(str(project.root)) if project.root else None
+    texts: list[str] = []
+    seen: set[str] = {str(Path(str(s.source.path)).resolve()) for s in project.scripts if s.source.path is not None}
+    for script in project.scripts:
+        if script.tree is None or script.source.path is None:
+            continue
+        for path in _imported_up(script.tree, Path(str(script.source.path)).resolve().parent, root):
+            if str(path) in seen:
+                continue
+            seen.add(str(path))
+            try:
+                if path.stat().st_size <= _MAX_BYTES:
+                    texts.append(read_text_limited(path, _MAX_BYTES, errors="replace"))
+            except (OSError, ValueError):
+                continue
+    return texts
+
+
 def _texts(project: Any) -> Optional[list[str]]:
     from preflight.adapters.cliargs_options import declared_options
 
@@ -203,6 +227,7 @@ def _texts(project: Any) -> Optional[list[str]]:
     for script in project.scripts:
         texts.append(_live_text(script, project))
         texts.extend(declared_options(script, project).texts)
+    texts.extend(_module_texts(project))
     for source, _cfg in project.configs:
         texts.append(source.text)
     count = 0

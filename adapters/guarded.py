@@ -35,6 +35,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
+from preflight.adapters.guard_clause import ends_in_exit
 from preflight.adapters.guarded_helpers import lora_helpers, project_modules
 from preflight.adapters.pytorch_local import _imported_local
 
@@ -112,7 +113,25 @@ def _walk(node: ast.AST, guards: tuple[Guard, ...] = ()) -> Iterator[tuple[ast.A
             stack.extend((c, (*gs, (cur.test, True))) for c in reversed(body))
             stack.append((cur.test, gs))
             continue
-        stack.extend((c, gs) for c in reversed(list(ast.iter_child_nodes(cur))))
+        stack.extend(reversed(_children(cur, gs)))
+
+
+def _children(node: ast.AST, guards: tuple[Guard, ...]) -> list[tuple[ast.AST, tuple[Guard, ...]]]:
+    """``node``'s children with their guards; a statement after a guard clause ``if test: ... return``
+    (no ``else``) in the same block runs only when ``test`` is false (taishan1994/DPO-Finetuning @ 6f19d2e9
+    ``utils.py:19-23``: ``if model_args.use_peft is False: return None`` before ``LoraConfig(...)``)."""
+    out: list[tuple[ast.AST, tuple[Guard, ...]]] = []
+    for _, value in ast.iter_fields(node):
+        if isinstance(value, ast.AST):
+            out.append((value, guards))
+        elif isinstance(value, list):
+            gs = guards
+            for item in value:
+                if isinstance(item, ast.AST):
+                    out.append((item, gs))
+                if isinstance(item, ast.If) and not item.orelse and ends_in_exit(item.body):
+                    gs = (*gs, (item.test, False))
+    return out
 
 
 class _Module:

@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.guard_clause import ends_in_exit
 from preflight.adapters.pytorch_local import _imported_local
 
 from preflight.adapters_api import Adapter, Project
@@ -70,15 +71,27 @@ def _decide(test: ast.AST, left_none: set[str]) -> Optional[bool]:
     return None
 
 
+def _block(stmts: list[ast.stmt], live: bool, left_none: set[str]) -> list[tuple[ast.AST, bool]]:
+    """The statements of a block with whether each runs: after a guard clause ``if test: ... return``
+    (no ``else``) only when the test is decided false (taishan1994/DPO-Finetuning @ 6f19d2e9
+    ``utils.py:19-23`` ``if model_args.use_peft is False: return None`` before ``LoraConfig(...)``)."""
+    out: list[tuple[ast.AST, bool]] = []
+    for stmt in stmts:
+        out.append((stmt, live))
+        if isinstance(stmt, ast.If) and not stmt.orelse and ends_in_exit(stmt.body):
+            live = live and _decide(stmt.test, left_none) is False
+    return out
+
+
 def _live_constructs(fn: ast.FunctionDef, left_none: set[str]) -> list[ast.Call]:
     out: list[ast.Call] = []
-    stack: list[tuple[ast.AST, bool]] = [(s, True) for s in fn.body]
+    stack: list[tuple[ast.AST, bool]] = _block(fn.body, True, left_none)
     while stack:
         node, live = stack.pop()
         if isinstance(node, ast.If):
             value = _decide(node.test, left_none)
-            stack.extend((c, live and value is True) for c in node.body)
-            stack.extend((c, live and value is False) for c in node.orelse)
+            stack.extend(_block(node.body, live and value is True, left_none))
+            stack.extend(_block(node.orelse, live and value is False, left_none))
             continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
@@ -104,13 +117,13 @@ def _live_calls(fn: ast.FunctionDef, left_none: set[str]) -> list[ast.Call]:
     """Every call of the function that runs: outside any ``if``, or under one decided by the parameters
     left at None (an undecided test keeps nothing)."""
     out: list[ast.Call] = []
-    stack: list[tuple[ast.AST, bool]] = [(s, True) for s in fn.body]
+    stack: list[tuple[ast.AST, bool]] = _block(fn.body, True, left_none)
     while stack:
         node, live = stack.pop()
         if isinstance(node, ast.If):
             value = _decide(node.test, left_none)
-            stack.extend((c, live and value is True) for c in node.body)
-            stack.extend((c, live and value is False) for c in node.orelse)
+            stack.extend(_block(node.body, live and value is True, left_none))
+            stack.extend(_block(node.orelse, live and value is False, left_none))
             continue
         if isinstance(node, ast.Call) and live:
             out.append(node)

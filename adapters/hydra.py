@@ -64,8 +64,6 @@ from preflight.diagnostics import FileError
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 
-_OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.",
-                   "timm.optim.")
 _DATA_KEYS = ("data", "datamodule")
 _MODEL_REF_KEYS = ("model_name_or_path", "pretrained_model_name_or_path")
 _TA_KEYS = {"per_device_train_batch_size": "batch.micro", "gradient_accumulation_steps": "batch.grad_accum",
@@ -231,13 +229,18 @@ class _Facts:
         handed = handed_ds_section(app.script.tree if app.script is not None else None, self.cfg)
         for path, node in _nodes(self.cfg, ()):
             target = node.get("_target_") if isinstance(node, dict) else None
+            local = self.local_trainer(target) if isinstance(node, dict) and not _is_trainer(target) else None
             if _is_trainer(target) or (path == ("trainer",) and target is None and _trainer_like(node)):
                 trainer_node(self, path, node)
+            elif local is not None and isinstance(node, dict):
+                # the project's own Trainer subclass: only the keys it hands on unchanged (hydra_local_trainer)
+                trainer_node(self, path, local.trusted(node))
             elif _is_args(target) or (target is None and _args_like(node)
                                       and not (handed and handed[0][:len(path)] == path)):
                 self.training_args(path, node)
-            if path and path[-1] == "optimizer" and isinstance(target, str):
-                self.optimizer(path, target)
+        from preflight.adapters.hydra_optimizer_pick import pick_optimizer
+
+        pick_optimizer(self)
         for key in _DATA_KEYS:
             section = self.cfg.get(key)
             if isinstance(section, dict):
@@ -281,7 +284,8 @@ class _Facts:
             strategy_handed_in(self, app.script.tree)
             from preflight.adapters.hydra_trainer_defaults import trainer_defaults
 
-            trainer_defaults(self, app.script.tree, app.script.source.display)
+            trainer_defaults(self, app.script.tree, app.script.source.display,
+                             str(app.script.source.path) if app.script.source.path is not None else None)
             from preflight.adapters.hydra_sections import section_facts
 
             section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
@@ -295,6 +299,16 @@ class _Facts:
         from preflight.adapters.hydra_target_data import trainer_wrapper
 
         trainer_wrapper(self)
+
+    def local_trainer(self, target: Any) -> Any:
+        """The project's Lightning ``Trainer`` subclass a ``_target_`` names (:mod:`preflight.adapters.hydra_local_trainer`)."""
+        from preflight.adapters.hydra_local_trainer import local_trainer
+
+        script = self.composed.app.script
+        if not isinstance(target, str) or script is None or script.source.path is None:
+            return None
+        root = Path(str(self.project.root)) if self.project.root else None
+        return local_trainer(root, Path(str(script.source.path)).resolve().parent, target)
 
     def submitit_counts(self, script: Any) -> None:
         """The node and task counts of the script's submitit executor (:mod:`preflight.adapters.submitit_executor`),
@@ -445,10 +459,6 @@ class _Facts:
                     continue
                 if value is not None:
                     self.add(name, value, (*path, key), f"{'.'.join(path)}.{key}", "medium")
-
-    def optimizer(self, path: tuple[str, ...], target: str) -> None:
-        if target.startswith(_OPTIM_PREFIXES):
-            self.add("optimizer.name", target.rsplit(".", 1)[-1], (*path, "_target_"), f"_target_: {target}")
 
     def training_args(self, path: tuple[str, ...], node: dict[str, Any]) -> None:
         for key, name in _TA_KEYS.items():

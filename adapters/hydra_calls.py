@@ -76,6 +76,21 @@ def _device_count(value: Any) -> Optional[int]:
             ids = [p for p in text.split(",") if p.strip()]
             return len(ids) if all(p.strip().isdigit() for p in ids) else None
         return None
-    if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+    if isinstance(value, list) and value and all(_device_index(v) for v in value):
+        # Lightning's ``devices=[i, j]`` names device indices: the list's length is the count even
+        # where an index is an interpolation (NUS-HPC-AI-Lab/Neural-Network-Parameter-Diffusion
+        # configs/system/ae_ddpm.yaml:59 ``devices: [${device.id}]``)
         return len(value)
     return None
+
+
+def _device_index(value: Any) -> bool:
+    """One device index: an int, a digit string, or a single ``${...}`` interpolation."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value >= 0
+    if isinstance(value, str):
+        text = value.strip()
+        return text.isdigit() or (text.startswith("${") and text.endswith("}") and text.count("${") == 1)
+    return False

@@ -126,6 +126,7 @@ class LaunchersAdapter(Adapter):
         paths = [str(s.source.display) for s in project.scripts]
         if info.module:
             mod = info.script.replace(".", "/")
+            mod = mod[:-len("/__main__")] if mod.endswith("/__main__") else mod  # ``-m pkg.__main__`` (a console script)
             stems = [p[:-3].replace(os.sep, "/") for p in paths if p.endswith(".py")]
             stems = [s[:-len("/__main__")] if s.endswith("/__main__") else s for s in stems]  # a package run with -m
             if any(s == mod or s.endswith("/" + mod) or s.rsplit("/", 1)[-1] == mod.rsplit("/", 1)[-1]

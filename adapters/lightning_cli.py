@@ -79,6 +79,24 @@ def _default_sections(pass_: Any, paths: list) -> Optional[list[tuple[Any, str]]
     return out
 
 
+_SUBCOMMANDS = ("fit", "validate", "test", "predict")
+
+
+def _subcommand_section(config: Any, argv: list[str]) -> Any:
+    """A config given before the subcommand (``pythpc --config X.yaml fit``) is parsed by the top-level parser,
+    so its settings sit under the subcommand's name (Ruunyox/pytorch-hpc @ c5848148
+    ``examples/fit/fashion_mnist_fcc_multi_node_multi_gpu.yaml:1`` ``fit:`` above ``trainer:``, ``model:``,
+    ``data:``; jsonargparse's subcommand configs): that section, as a config of its own, keeping its lines."""
+    from preflight.loaders import LoadedConfig
+
+    sub = next((tok for tok in argv if tok in _SUBCOMMANDS), None)
+    data = config.data if isinstance(config, LoadedConfig) else None
+    if sub is None or not isinstance(data, dict) or "trainer" in data or not isinstance(data.get(sub), dict):
+        return config
+    lines = {k[1:]: v for k, v in config.lines.items() if k[:1] == (sub,) and len(k) > 1}
+    return LoadedConfig(config.path, config.kind, data[sub], lines, list(config.notes), config.header)
+
+
 def cli_trainer(pass_: Any, site: CallSite) -> bool:
     """Read ``site`` (a ``LightningCLI(...)`` call, or a call of a project subclass of it) as the Trainer its
     config builds; False when the config is not known (the caller keeps its note)."""
@@ -118,6 +136,7 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
         if len(found) != 1:
             return False
         loaded.append((found[0], None))
+    loaded = [(_subcommand_section(config, argv), shown) for config, shown in loaded]
     if chain is not None and chain.default_files:
         defaults_loaded = _default_sections(pass_, chain.default_files)
         if defaults_loaded is None:

@@ -168,6 +168,15 @@ def _class_section(data: Any, name: str = "data") -> Optional[dict]:
     return None
 
 
+def _configs(project: Project) -> list[Any]:
+    """The project's configs, a subcommand's section (``fit:``) as a config of its own when the launch line
+    gives the config before the subcommand (:func:`preflight.adapters.lightning_cli._subcommand_section`)."""
+    from preflight.adapters.lightning_cli import _subcommand_section
+
+    argv = [str(a) for a in (project.argv or [])]
+    return [_subcommand_section(cfg, argv) for _, cfg in project.configs]
+
+
 @register_adapter
 class LightningCliDataAdapter(Adapter):
     name = "lightning_cli_data"
@@ -175,12 +184,12 @@ class LightningCliDataAdapter(Adapter):
 
     def detect(self, project: Project) -> bool:
         return any("LightningCLI" in s.source.text for s in project.scripts) and any(
-            _class_section(cfg.data) is not None for _, cfg in project.configs)
+            _class_section(cfg.data) is not None for cfg in _configs(project))
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         if any(str(a).startswith("--data") for a in (project.argv or [])):
             return
-        found = [cfg for _, cfg in project.configs if _class_section(cfg.data) is not None]
+        found = [cfg for cfg in _configs(project) if _class_section(cfg.data) is not None]
         if len(found) != 1:
             return
         cfg = found[0]

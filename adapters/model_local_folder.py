@@ -67,6 +67,11 @@ def catalog_download(value: Any) -> Optional[str]:
     if _INDEX is None:
         _INDEX = _repo_index()
     found = _INDEX.get(folder.lower(), set())
+    if not found and "___" in folder:
+        # ModelScope's snapshot_download stores ``LLM-Research/Meta-Llama-3.1-8B-Instruct`` under
+        # ``Meta-Llama-3___1-8B-Instruct`` (a dot in a model name becomes ``___``; taishan1994/Llama3.1-Finetuning
+        # @ c02a6d6e ``script/fintune_lora_llama3.1_8B_Instruct.sh:1``)
+        found = _INDEX.get(folder.replace("___", ".").lower(), set())
     models = {item.split("\0", 1)[0] for item in found}
     if len(models) != 1:
         return None

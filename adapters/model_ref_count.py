@@ -64,13 +64,32 @@ def _total(ref: str) -> Optional[tuple[int, str]]:
     return total, str(getattr(arch, "name", "") or ref)
 
 
+def _download_of(refs: list[Any], project: Any) -> Any:
+    """The Hub-id fact of two ``model.ref`` values that are one model: a local folder not beside the job
+    and the catalog model it is named after (:func:`preflight.adapters.model_local_folder.catalog_download`;
+    taishan1994/DPO-Finetuning @ 6f19d2e9 ``train.sh:1`` ``--model_name_or_path=./model_hub/Qwen2-0.5B-Instruct``,
+    stated as the folder by the loader's reader and as ``Qwen/Qwen2-0.5B-Instruct`` by the options' reader)."""
+    from preflight.adapters.model_local_folder import catalog_download
+
+    values = {str(f.value).strip() for f in refs}
+    hubs = [v for v in values if _HUB_ID.match(v) and not (project is not None and _beside(project, v))]
+    if len(values) != 2 or len(hubs) != 1:
+        return None
+    folder = next(v for v in values if v != hubs[0])
+    if catalog_download(folder) != hubs[0] or (project is not None and _beside(project, folder)):
+        return None
+    return next(f for f in refs if str(f.value).strip() == hubs[0])
+
+
 def count_from_ref(plan: TrainingPlan, project: Any = None) -> None:
     """Add ``model.num_parameters`` for the plan's Hub model (see the module comment)."""
     if plan.facts("model.num_parameters"):
         return
     refs = plan.facts("model.ref")
     fact = plan.resolve("model.ref")
-    if fact is None or not isinstance(fact.value, str) or len({str(f.value) for f in refs}) != 1:
+    if fact is not None and len({str(f.value) for f in refs}) != 1:
+        fact = _download_of(refs, project)
+    if fact is None or not isinstance(fact.value, str) or len({str(f.value) for f in refs}) > 2:
         return
     ref = fact.value.strip()
     if not _HUB_ID.match(ref) or (project is not None and _beside(project, ref)):

@@ -68,6 +68,10 @@ def _imported_local(tree: ast.AST, here: Path) -> list[Path]:
                         out.append(cand)
                 if found:
                     break
+            else:
+                from preflight.adapters.own_name_package import own_name_module
+
+                out.extend(c for c in own_name_module(name, here) if c not in out)
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             from preflight.adapters.foreign_sibling import foreign_sibling
 
@@ -220,10 +224,14 @@ _CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|c
 # ``recompute_scale_factor``, WongKinYiu/yolov9 @ 5b1ea9a models/experimental.py, nor boxes recomputed from masks
 # after a crop: detectron2's ``DatasetMapper(recompute_boxes=...)`` (facebookresearch/detectron2
 # detectron2/data/dataset_mapper.py, copied by facebookresearch/CutLER cutler/data/dataset_mapper.py and
-# aim-uofa/AdelaiDet), mmdet's ``RandomCrop(recompute_bbox=True)`` (open-mmlab/mmdetection configs/strong_baselines))
-_CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
+# aim-uofa/AdelaiDet), mmdet's ``RandomCrop(recompute_bbox=True)`` (open-mmlab/mmdetection configs/strong_baselines)),
+# nor habitat-sim's ``sim.recompute_navmesh(...)`` (a scene's walkable mesh: facebookresearch/fast3r @ 33104d4
+# fast3r/croco/datasets/habitat_sim/multiview_habitat_sim_generator.py, from naver/croco), nor a project module for
+# saved checkpoints named ``utils.checkpoint_utils`` (fast3r/viz/demo.py ``from fast3r.utils.checkpoint_utils import
+# load_model``): ``torch.utils.checkpoint`` is the word, not a longer module name
+_CKPT_WORDS = re.compile(r"utils\.checkpoint(?:ing)?\b|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
                          r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|"
-                         r"(?<![a-z])recompute(?!_scale_factor|_box|_bbox)|"
+                         r"(?<![a-z])recompute(?!_scale_factor|_box|_bbox|_navmesh)|"
                          r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b", re.I)
 
 

@@ -179,7 +179,11 @@ class _OptimDataPass(_ModelPass):
             return None
         name = site.call.func.id
         bound = self.idx.assigns.get(name, [])
-        if not bound or None in bound:
+        if bound and None in bound:
+            from preflight.adapters.optimizer_param_class import parameter_class
+
+            return parameter_class(self.idx, site.call)  # a class handed in by parameter
+        if not bound:
             return None
         if len(bound) == 1:
             value: Optional[ast.expr] = bound[0]

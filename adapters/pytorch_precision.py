@@ -275,7 +275,9 @@ class _PrecisionPass(_OptimDataPass):
                              self.src(site.call, f"{site.label}(...): default FULL_SHARD"), conf)
                 else:
                     from preflight.adapters.dict_pick import dict_pick
+                    from preflight.adapters.param_passed import through_parameter
 
+                    strategy = through_parameter(self.idx, site.call, strategy) or strategy
                     picked = dict_pick(strategy, self.value) or self._chain_value(strategy, site)
                     last = (dotted_name(picked) or "").rsplit(".", 1)[-1]
                     if last in _FSDP_STRATEGY:

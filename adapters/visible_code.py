@@ -119,15 +119,54 @@ def _submitted_seen(project: Project, entry: Any) -> bool:
     return all(s.source.path is not None and Path(str(s.source.path)).resolve() in seen for s in others)
 
 
+_CKPT_HELPER_DEF = re.compile(r"^([ \t]*)def checkpoint\(", re.M)
+
+
+def _unused_checkpoint_helper(code: str) -> str:
+    """``code`` with a local ``def checkpoint(...)`` renamed when nothing in ``code`` calls a ``checkpoint(``: the
+    guided-diffusion helper (``guided_diffusion/nn.py`` ``def checkpoint(func, inputs, params, flag)``, a
+    ``CheckpointFunction``) kept by sail-sg/MDT @ 7d26c21 ``masked_diffusion/nn.py`` while its model never calls it;
+    a call anywhere (guided-diffusion's ``unet.py`` ``checkpoint(self._forward, ..., self.use_checkpoint)``) keeps
+    the word."""
+    if _CKPT_HELPER_DEF.search(code) is None:
+        return code
+    blanked = _CKPT_HELPER_DEF.sub(r"\1def unused_helper(", code)
+    return code if re.search(r"\bcheckpoint\(", blanked) else blanked
+
+
+def _thin_delegate(project: Project, entry: Any) -> Optional[Any]:
+    """The one other audited script when the entry is a thin script that only calls it (a
+    ``from pkg.tasks.train import train; train()`` launcher, :func:`preflight.delegate.delegate_of`): the
+    job's training is that module's, read as the script; None otherwise (a submitit launcher, a module named
+    by a config, or several other scripts)."""
+    from preflight.delegate import delegate_of
+
+    others: list[Any] = [s for s in project.own_scripts() if s is not entry]
+    if len(others) != 1:
+        return None
+    other = others[0]
+    tree, path = entry.tree, Path(str(entry.source.path))
+    if not isinstance(tree, ast.Module) or other.tree is None or other.source.path is None \
+            or project.delegates.get(id(other)) is not entry:
+        return None
+    return other if delegate_of(tree, path) is not None else None
+
+
 def _absences(project: Project) -> list[tuple[str, Any, Any]]:
-    script = project.scripts[0] if project.scripts else None
+    script: Any = project.scripts[0] if project.scripts else None
     if script is None or script.tree is None or script.source.path is None:
         return []
+    entry_text: Optional[str] = None
     if len(project.own_scripts()) != 1 and not _submitted_seen(project, script):
-        from preflight.adapters.named_module_absence import delegated_compile_absence
+        thin = _thin_delegate(project, script)
+        if thin is None:
+            from preflight.adapters.named_module_absence import delegated_compile_absence
 
-        root = Path(str(project.root)) if project.root else None
-        return delegated_compile_absence(project, script, root)  # a module named by the config holds the loop
+            root = Path(str(project.root)) if project.root else None
+            return delegated_compile_absence(project, script, root)  # a module named by the config holds the loop
+        # the entry only calls the delegate (ai4co/rl4co @ 7a15396 run.py -> rl4co/tasks/train.py): the delegate
+        # is the job's script, the entry's few lines read with it
+        entry_text, script = script.source.text, thin
     from preflight.adapters.pytorch_local import (
         _CKPT_OFF,
         _CKPT_WORDS,
@@ -138,7 +177,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
 
     path = Path(str(script.source.path))
     root = Path(str(project.root)) if project.root else None
-    texts = [script.source.text]
+    texts = [script.source.text, *([entry_text] if entry_text is not None else [])]
     for local in _imported_up(script.tree, path.resolve().parent, root):
         try:
             texts.append(read_text_limited(local, errors="replace"))
@@ -187,7 +226,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
 
     guarded = _COMMENT_LINE.sub("", "\n".join(
         blank_guarded_params(blank_flag_guarded(_MODULE_DOCSTRING.sub("", t, count=1)), root) for t in texts))
-    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _TRAILING_COMMENT.sub("", guarded))) is None and \
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _unused_checkpoint_helper(_TRAILING_COMMENT.sub("", guarded)))) is None and \
             _CKPT_WORDS.search(extra) is None:
         out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
     from preflight.adapters.compile_helpers import blank_helper_compiles
@@ -298,14 +337,30 @@ def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> l
 
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
-    if _COMPILE_WORDS.search(code) is not None or _COMPILE_WORDS.search(extra) is not None:
-        return []
     line = next((i + 1 for i, t in enumerate(script.source.text.splitlines())
                  if _LOOP.search(t) or _FIT.search(t)), None)
-    detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
-              "the launch line names torch.compile by any spelling; the loop (the project's own or "
-              "Lightning's) does not compile by itself")
-    return [("compile.enabled", False, project.source(script, line or 1, "code", detail=detail))]
+    out: list[tuple[str, Any, Any]] = []
+    if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
+        detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
+                  "the launch line names torch.compile by any spelling; the loop (the project's own or "
+                  "Lightning's) does not compile by itself")
+        out.append(("compile.enabled", False, project.source(script, line or 1, "code", detail=detail)))
+    from preflight.adapters.pytorch_local import _CKPT_OFF, _CKPT_WORDS
+
+    # activation checkpointing likewise, by the whole project's code: a config can switch it on only through
+    # code that names it (lllyasviel/ControlNet's ``use_checkpoint: True`` reaches its own ``checkpoint(...)``), so
+    # a project none of whose files, configs read or launch words names it by any spelling never checkpoints
+    # (ai4co/rl4co @ 7a15396: 247 files, a Hydra-built LightningModule; Lightning does not checkpoint by itself)
+    plain = _TRAILING_COMMENT.sub("", _COMMENT_LINE.sub("", "\n".join(_MODULE_DOCSTRING.sub("", t, count=1)
+                                                                      for t in texts)))
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _unused_checkpoint_helper(plain))) is None \
+            and _CKPT_WORDS.search(extra) is None:
+        detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
+                  "the launch line names activation checkpointing by any spelling (torch.utils.checkpoint, "
+                  "checkpoint_sequential, gradient_checkpointing, checkpoint_wrapper, recompute, ...); "
+                  "neither a plain loop nor Lightning checkpoints by itself")
+        out.append(("memory.gradient_checkpointing", False, project.source(script, line or 1, "code", detail=detail)))
+    return out
 
 
 def _built_loop(script: Any, targets: list[str]) -> bool:

@@ -14,6 +14,12 @@ counts the visible devices (read by the launchers adapter, :mod:`preflight.adapt
   ``CUDA_VISIBLE_DEVICES=1 python src/ft_chatglm_lora/main.py ...``; an HF Trainer then has ``n_gpu`` 1 and
   wraps nothing in DataParallel).
 
+* ``torchrun``/``torch.distributed.launch`` with ``--nproc_per_node gpu`` (or ``auto``): torch/distributed/run.py
+  ``determine_local_world_size`` takes ``torch.cuda.device_count()``, which counts the devices the variable
+  leaves visible (VentusAislant/MyDemos my_demos/DDP_demos/train4.sh: ``export CUDA_VISIBLE_DEVICES=1,4`` then
+  ``torchrun --standalone --nproc_per_node=gpu ...``: two processes). ``auto`` takes the CPU count when CUDA
+  is unavailable: ``low`` there (assumed: a CUDA machine), ``medium`` for ``gpu``.
+
 A value that names its devices through a variable (``$gpu``) is not known, and nothing is said."""
 
 from __future__ import annotations
@@ -54,6 +60,19 @@ def visible_device_facts(adapter: Any, project: Any, plan: Any, info: Any, line:
                      Source("derived", None, None, "CUDA_VISIBLE_DEVICES", f"{detail} (launch line: {line})"), "low")
         adapter._put(plan, "dist.world_size", n,
                      Source("derived", None, None, "CUDA_VISIBLE_DEVICES", f"{detail} (launch line: {line})"), "low")
+    elif info.launcher in ("torchrun", "torch.distributed.launch") \
+            and str(info.options.get("__nproc_per_node", "")).strip("'\"") in ("gpu", "auto"):
+        nproc = str(info.options["__nproc_per_node"]).strip("'\"")
+        confidence = "medium" if nproc == "gpu" else "low"
+        detail = (f"CUDA_VISIBLE_DEVICES={value} and --nproc_per_node {nproc}: torchrun starts one process per "
+                  f"visible CUDA device, {n}" + ("" if nproc == "gpu" else " (assumed: CUDA is available; "
+                                                  "'auto' takes the CPU count otherwise)") + f" (launch line: {line})")
+        adapter._put(plan, "dist.devices_per_node", n,
+                     Source("derived", None, None, "CUDA_VISIBLE_DEVICES", detail), confidence)
+        if info.nodes is not None:
+            adapter._put(plan, "dist.world_size", n * info.nodes,
+                         Source("derived", None, None, "CUDA_VISIBLE_DEVICES",
+                                f"{info.nodes} node(s) x {n} processes; {detail}"), confidence)
     elif info.launcher == "python" and n == 1:
         texts = [s.source.text for s in project.scripts]
         if any(word in t for t in texts for word in _STARTS_PROCESSES):

@@ -120,7 +120,9 @@ class Project:
         for i, tok in enumerate(self.argv[:-1]):
             if tok == "-m":  # `python -m pkg.train ...` / `accelerate launch ... -m pkg.train ...`
                 module = self.argv[i + 1]
-                if module.rsplit(".", 1)[-1] == stem:
+                # ``python -m pkg.scripts.__main__`` (a console script's entry module) runs pkg/scripts/__main__.py
+                bare = module[:-len(".__main__")] if module.endswith(".__main__") else module
+                if bare.rsplit(".", 1)[-1] == stem:
                     return list(self.argv[i + 2 :])
                 if module not in _LAUNCHER_MODULES:
                     return []

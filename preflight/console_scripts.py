@@ -24,7 +24,7 @@ import configparser
 import os
 import re
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from preflight.sources import read_text_limited
 
@@ -140,3 +140,32 @@ def console_launch(tokens: Sequence[str], bases: Sequence[Path], find_module) ->
     note = (f"the launch line's {runner}{name} is the console script declared in {where.name} "
             f"({name} = {spec}): audited as python -m {module} (entry function {func}())")
     return [*tokens[:k], "python", "-m", module, *tokens[j + 1:]], note
+
+
+def console_under_srun(shell, bases: Sequence[Path], find_module) -> list[tuple[Any, str]]:
+    """The launch lines of a read launch script that run a project console script under ``srun``, each as
+    ``srun ... python -m MODULE ARGS`` (with the ``#SBATCH`` allocation, as a ``srun python`` line gets) and
+    its note. Ruunyox/pytorch-hpc @ c5848148 ``examples/fit/cli_test_multi_node_multi_gpu.sh:18``: ``srun
+    pythpc --config X.yaml fit ...`` with ``setup.py:29`` ``pythpc = pytorch_hpc.scripts.__main__:main`` (a
+    LightningCLI); None of the lines runs a declared name: an empty list."""
+    from preflight.adapters.launchers import parse_launch
+    from preflight.adapters.shell import LaunchLine, _srun_allocation
+
+    out: list[tuple[Any, str]] = []
+    for ln in shell.launches:
+        info = ln.info
+        args = list(info.script_args)
+        if info.script is not None or info.launcher is not None or info.wrapper != "srun" or not args \
+                or ln.tokens[len(ln.tokens) - len(args):] != args:
+            continue
+        got = console_launch(args, bases, find_module)
+        if got is None:
+            continue
+        tokens = [*ln.tokens[:len(ln.tokens) - len(args)], *got[0]]
+        new = parse_launch(tokens)
+        if new.script is None:
+            continue
+        if shell.slurm_env:
+            tokens, new = _srun_allocation(tokens, new, shell.slurm_env)
+        out.append((LaunchLine(ln.line, ln.text, tokens, new, ln.cwd, ln.loop), got[1]))
+    return out

@@ -364,6 +364,12 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
     runnable = [ln for ln in shell.launches
                 if ln.info.script is not None or is_tune_run(ln.tokens) or ln.info.launcher == "fairseq"]
     if not runnable:
+        from preflight.console_scripts import console_under_srun
+
+        consoles = console_under_srun(shell, bases, lambda m: _find_module(m, bases))
+        runnable = [ln for ln, _ in consoles]
+        out.notes.extend(note for _, note in consoles[:1])
+    if not runnable:
         from preflight.srun_wrapped import srun_wrapped_launches
 
         wrapped = srun_wrapped_launches(shell, lambda name: _find(name, bases), _sourcer(path, root, bases))

@@ -335,3 +335,45 @@ def test_one_process_and_no_wrapper_is_no_sharding(cli, tmp_path):
     plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
                                           "--num_processes=2", "train.py", cwd=tmp_path))
     assert plan.resolve("dist.sharding") is None or plan.resolve("dist.sharding").value != "none"
+
+
+_BARE_DS = """
+    compute_environment: LOCAL_MACHINE
+    #deepspeed_config:
+    #  offload_optimizer_device: cpu
+    #  zero_stage: 3
+    distributed_type: DEEPSPEED
+    mixed_precision: bf16
+    num_machines: 1
+    num_processes: 8
+"""
+
+
+def test_deepspeed_without_a_block_is_the_plugin_default_zero2(tmp_path):
+    # taishan1994/DPO-Finetuning accelerate_config/default_config.yaml: the block commented out
+    plan = snippet(tmp_path, """
+        import accelerate
+        acc = accelerate.Accelerator()
+    """, {"ds.yaml": _BARE_DS})
+    sharding = [f for f in mine(plan, "dist.sharding")]
+    assert [f.value for f in sharding] == ["zero2"] and sharding[0].confidence == "medium"
+    assert [f.value for f in mine(plan, "dist.offload_optimizer")] == ["none"]
+
+
+def test_deepspeed_without_a_block_twins_say_nothing(tmp_path):
+    # a block that names a config file: its settings are elsewhere; a launch flag names the stage
+    plan = snippet(tmp_path, """
+        import accelerate
+        acc = accelerate.Accelerator()
+    """, {"ds.yaml": """
+        distributed_type: DEEPSPEED
+        deepspeed_config:
+          deepspeed_config_file: ds.json
+        num_processes: 8
+    """})
+    assert mine(plan, "dist.sharding") == [] and mine(plan, "dist.offload_optimizer") == []
+    (tmp_path / "ds.yaml").write_text(textwrap.dedent(_BARE_DS), encoding="utf-8")
+    plan = audit(["train.py"], ["ds.yaml"], argv=["accelerate", "launch", "--config_file", "ds.yaml",
+                                                  "--zero_stage", "3", "train.py"], root=tmp_path)
+    assert all(f.value != "zero2" for f in mine(plan, "dist.sharding"))
+    assert mine(plan, "dist.offload_optimizer") == []

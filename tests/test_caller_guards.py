@@ -190,3 +190,53 @@ def test_trainer_job_with_the_lora_flag_is_lora(cli, tmp_path):
     plan = plan_of(cli, "--", "python", "cli.py", "--lora", cwd=tmp_path)
     assert fact(plan, "peft.method").value == "lora"
     assert fact(plan, "task.mode").value == "lora"
+
+
+# a guard clause before the LoRA config: ``if model_args.use_peft is False: return None`` then
+# ``LoraConfig(...)`` (taishan1994/DPO-Finetuning @ 6f19d2e9 utils.py:19-23; the same early return in
+# other public get_peft_config helpers: ``if not model_config.use_lora: return None``)
+CLAUSE = {
+    "utils.py": """\
+        from peft import LoraConfig
+
+
+        def get_peft_config(args):
+            if args.use_peft is False:
+                return None
+            return LoraConfig(r=16, task_type="CAUSAL_LM")
+    """,
+    "train.py": """\
+        import argparse
+        from transformers import AutoModelForCausalLM, TrainingArguments
+        from trl import DPOTrainer
+
+        from utils import get_peft_config
+
+
+        def main():
+            ap = argparse.ArgumentParser()
+            ap.add_argument("--use_peft", action="store_true")
+            args = ap.parse_args()
+            model = AutoModelForCausalLM.from_pretrained("gpt2")
+            trainer = DPOTrainer(model=model, args=TrainingArguments(output_dir="out"),
+                                 peft_config=get_peft_config(args))
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+def test_lora_config_after_a_taken_guard_clause_is_not_lora(cli, tmp_path):
+    write(tmp_path, CLAUSE)
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    got = fact(plan, "peft.method")
+    assert got is None or got.value != "lora"
+
+
+def test_lora_config_after_a_guard_clause_not_taken_is_lora(cli, tmp_path):
+    write(tmp_path, CLAUSE)
+    plan = plan_of(cli, "--", "python", "train.py", "--use_peft", cwd=tmp_path)
+    assert fact(plan, "peft.method").value == "lora"

@@ -299,3 +299,82 @@ def test_missing_plugin_for_hydra_settings_falls_back(tmp_path):
     plan = plan_of(tmp_path, script="run.py")
     assert where(one(plan, "dist.devices_per_node")) == ("conf/config.yaml", 6, "trainer.devices")
     assert any("could not compose Hydra's own settings" in n and "colorlog" in n for n in plan.notes)
+
+
+def _hydra_job(tmp_path: Path, config: str) -> TrainingPlan:
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "config.yaml").write_text(textwrap.dedent(config), encoding="utf-8")
+    (tmp_path / "run.py").write_text(textwrap.dedent("""\
+        import hydra
+
+        @hydra.main(config_path="conf", config_name="config", version_base=None)
+        def main(cfg):
+            pass
+    """), encoding="utf-8")
+    return plan_of(tmp_path, script="run.py")
+
+
+_TWO_OPTIMIZERS = """\
+    device:
+      id: 0
+    task:
+      optimizer:
+        _target_: torch.optim.SGD
+        lr: 0.1
+    system:
+      train:
+        optimizer:
+          _target_: torch.optim.AdamW
+          lr: 0.001
+        trainer:
+          _target_: pytorch_lightning.Trainer
+          devices:
+            - ${device.id}
+"""
+
+
+def test_disagreeing_optimizers_take_the_one_beside_the_trainer(tmp_path):
+    # NUS-HPC-AI-Lab/Neural-Network-Parameter-Diffusion: task.optimizer SGD (the data stage),
+    # system.train.optimizer AdamW beside system.train.trainer (the job)
+    plan = _hydra_job(tmp_path, _TWO_OPTIMIZERS)
+    fact = one(plan, "optimizer.name")
+    assert fact.value == "AdamW" and fact.confidence == "medium"
+    assert fact.source.key == "system.train.optimizer._target_"
+    # a device list of one interpolated index is one device
+    assert one(plan, "dist.devices_per_node").value == 1
+    assert one(plan, "dist.world_size").value == 1
+
+
+def test_disagreeing_optimizers_with_no_trainer_beside_are_left_unknown(tmp_path):
+    plan = _hydra_job(tmp_path, """\
+        stage1:
+          optimizer:
+            _target_: torch.optim.SGD
+        stage2:
+          optimizer:
+            _target_: torch.optim.Adam
+        trainer:
+          _target_: pytorch_lightning.Trainer
+          devices: 2
+    """)
+    assert [f for f in plan.facts("optimizer.name") if f.adapter == "hydra"] == []
+    assert any("optimizer nodes disagree" in n for n in plan.notes)
+
+
+def test_agreeing_optimizers_are_taken_and_unknown_device_lists_are_not_counted(tmp_path):
+    plan = _hydra_job(tmp_path, """\
+        a:
+          optimizer:
+            _target_: torch.optim.AdamW
+        b:
+          optimizer:
+            _target_: torch.optim.AdamW
+        trainer:
+          _target_: pytorch_lightning.Trainer
+          devices:
+            - ${oc.env:GPU_LIST}
+            - cuda
+    """)
+    fact = one(plan, "optimizer.name")
+    assert fact.value == "AdamW" and fact.confidence == "high"
+    assert "dist.devices_per_node" not in plan

@@ -197,3 +197,13 @@ def test_a_model_option_given_a_constructor_string_runs(cli, tmp_path: Path) -> 
     assert fact(plan, "batch.micro").value == 2  # the same reader's other facts are there
     assert fact(plan, "model.ref") is None
     assert not any("internal error" in n for n in plan["notes"])
+
+
+def test_catalog_download_reads_a_modelscope_folder_name() -> None:
+    # ModelScope's snapshot_download stores a dotted model name with ``___`` for each dot
+    # (taishan1994/Llama3.1-Finetuning @ c02a6d6e ``../model_hub/LLM-Research/Meta-Llama-3___1-8B-Instruct/``)
+    assert catalog_download("../model_hub/LLM-Research/Meta-Llama-3___1-8B-Instruct/") == \
+        "meta-llama/Meta-Llama-3.1-8B-Instruct"
+    assert catalog_download("/root/.cache/modelscope/hub/qwen/Qwen2___5-7B-Instruct") == "Qwen/Qwen2.5-7B-Instruct"
+    assert catalog_download("/data/Meta-Llama-3___9-8B-Instruct") is None  # no such catalog model
+    assert catalog_download("/data/Qwen2__5-7B-Instruct") is None  # two underscores: not ModelScope's mark

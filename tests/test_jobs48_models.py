@@ -248,3 +248,27 @@ def test_an_attribute_neither_set_nor_a_method_states_no_count(cli, tmp_path: Pa
     unknown = FFN.replace("self.padding = self._same_padding", "self.padding = self._pad_table")
     write(tmp_path, {"train.py": NET_TRAIN, "models.py": unknown, "layers.py": LAYERS})
     assert fact(plan_of(cli, "train.py", "--", "--width", "32", cwd=tmp_path), "model.num_parameters") is None
+
+
+def test_a_local_download_and_its_catalog_name_are_one_model() -> None:
+    # taishan1994/DPO-Finetuning @ 6f19d2e9 train.sh:1 ``--model_name_or_path=./model_hub/Qwen2-0.5B-Instruct``:
+    # the loader's reader states the folder, the options' reader the catalog model it is a download of
+    from preflight.adapters.model_ref_count import count_from_ref
+
+    from preflight.plan import Source, TrainingPlan
+
+    both = TrainingPlan()
+    both.add("model.ref", "Qwen/Qwen2-0.5B-Instruct", Source("cli", key="--model_name_or_path"), "low",
+             adapter="cliargs")
+    both.add("model.ref", "./model_hub/Qwen2-0.5B-Instruct", Source("cli", key="--model_name_or_path"), "high",
+             adapter="pytorch")
+    count_from_ref(both)
+    got = both.resolve("model.num_parameters")
+    assert got is not None and got.confidence == "low" and 400_000_000 < got.value < 600_000_000
+    other = TrainingPlan()  # a folder named like another model: two models, no size
+    other.add("model.ref", "Qwen/Qwen2-0.5B-Instruct", Source("cli", key="--model_name_or_path"), "low",
+              adapter="cliargs")
+    other.add("model.ref", "./model_hub/Qwen2-7B-Instruct", Source("cli", key="--model_name_or_path"), "high",
+              adapter="pytorch")
+    count_from_ref(other)
+    assert other.resolve("model.num_parameters") is None

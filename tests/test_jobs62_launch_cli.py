@@ -320,3 +320,70 @@ def test_twin_lightning_cli_default_config_file_not_found_is_not_read(cli, tmp_p
     write(tmp_path, {"main.py": main})
     plan = plan_of(cli, "main.py", "--", "python", "main.py", "fit", "--trainer.devices=2", cwd=tmp_path)
     assert fact(plan, "dist.world_size") is None
+
+
+# Ruunyox/pytorch-hpc @ c5848148 examples/fit/cli_test_multi_node_multi_gpu.sh: ``srun pythpc --config X.yaml fit``
+# under #SBATCH --nodes=2 --ntasks-per-node=4, ``pythpc = pytorch_hpc.scripts.__main__:main`` (setup.py:29), a
+# LightningCLI whose config, given before the subcommand, holds its settings under ``fit:``
+_HPC = {
+    "setup.py": ('from setuptools import setup\nsetup(name="h", entry_points={"console_scripts": '
+                 '["pythpc = hpc.scripts.__main__:main"]})\n'),
+    "hpc/__init__.py": "",
+    "hpc/scripts/__init__.py": "",
+    "hpc/scripts/__main__.py": """\
+        from lightning.pytorch.cli import LightningCLI
+
+
+        def main():
+            LightningCLI(save_config_kwargs={"overwrite": True})
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "fit.yaml": """\
+        fit:
+          trainer:
+            accelerator: gpu
+            devices: 4
+            num_nodes: 2
+            precision: 32
+    """,
+    "run.sh": """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=4
+        #SBATCH --gres=gpu:4
+        srun pythpc --config fit.yaml fit --trainer.max_epochs=3
+    """,
+}
+
+
+def test_console_script_under_srun_in_a_launch_script(cli, tmp_path):
+    write(tmp_path, _HPC)
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert any("console script declared in setup.py" in n for n in plan["notes"]), plan["notes"]
+    assert fact(plan, "dist.nodes").value == 2
+    assert fact(plan, "dist.devices_per_node").value == 4
+    assert fact(plan, "dist.world_size").value == 8
+    assert fact(plan, "dist.sharding").value == "ddp"  # the fit: section's trainer, read through the subcommand
+
+
+def test_twin_undeclared_name_under_srun_is_not_a_job(cli, tmp_path):
+    write(tmp_path, {**_HPC, "run.sh": _HPC["run.sh"].replace("srun pythpc", "srun otherhpc")})
+    res = cli("audit", "--emit-plan", "json", "run.sh", cwd=tmp_path)
+    assert res.code == 3 and "no launch line found" in res.err, (res.code, res.err)
+
+
+def test_subcommand_section_only_for_a_config_that_holds_it() -> None:
+    from preflight.adapters.lightning_cli import _subcommand_section
+
+    from preflight.loaders import LoadedConfig
+
+    wrapped = LoadedConfig("x.yaml", "yaml", {"fit": {"trainer": {"devices": 4}}}, {("fit",): 1, ("fit", "trainer"): 2,
+                                                                                   ("fit", "trainer", "devices"): 3})
+    got = _subcommand_section(wrapped, ["--config", "x.yaml", "fit"])
+    assert got.data == {"trainer": {"devices": 4}} and got.line_of(("trainer", "devices")) == 3
+    assert _subcommand_section(wrapped, ["--config", "x.yaml"]) is wrapped  # no subcommand on the line
+    flat = LoadedConfig("y.yaml", "yaml", {"trainer": {"devices": 2}, "fit": {"trainer": {}}}, {})
+    assert _subcommand_section(flat, ["fit"]) is flat  # a flat config (given after the subcommand) stays as it is

@@ -139,6 +139,15 @@ OTHER_RULES_ON_GOOD = {
     # real: no compute_metrics, so the evaluation metrics hold eval_loss and the timings, never the monitored
     # eval_f1: the Trainer raises KeyError choosing the best checkpoint (PF180); PF536's point (no best-model load) stands
     ("PF536", 2): [("PF180", 3)],
+    # real: fp16 with ZeRO stage 0 and DeepSpeed unpinned: every release since 0.18.3 runs engine.backward without
+    # the loss scale the FP16 optimizer divides by (PF198, det125; DeepSpeed PR 8393); the rules' own points stand
+    ("PF143", 1): [("PF198", 1)],
+    ("PF235", 3): [("PF198", 5)], ("PF235", 4): [("PF198", 5)], ("PF235", 5): [("PF198", 5)],
+    ("PF235", 7): [("PF198", 3)], ("PF235", 8): [("PF198", 3)], ("PF235", 9): [("PF198", 3)],
+    ("PF235", 10): [("PF198", 3)],
+    ("PF501", 18): [("PF198", 3)],
+    ("PF550", 0): [("PF198", 5)], ("PF550", 2): [("PF198", 4)],
+    ("PF664", 0): [("PF198", 4)], ("PF664", 1): [("PF198", 3)], ("PF664", 2): [("PF198", 3)],
 }
 
 

@@ -59,6 +59,19 @@ def kbit_fp32_stream(inp: Any) -> bool:
             and inp.model_impl not in ("torchtune", "litgpt"))
 
 
+def kbit_fp32_compute(inp: Any) -> bool:
+    """A bitsandbytes base prepared by PEFT (every other parameter fp32) trained without autocast: the block
+    computes in fp32 whatever dtype the model was loaded in (est91). ``Linear8bitLt`` returns ``output.to(A.dtype)``
+    and ``Linear4bit`` ``out.to(inp_dtype)`` (bitsandbytes 0.39.1 on; from 0.41.0 ``set_compute_type`` also makes an
+    fp32 input the 4-bit layer's compute dtype), and the input is the fp32 norm output, so q, k, v, the attention
+    scores and the MLP's activations are fp32. torchtune and litgpt build no such model; DeepSpeed's fp16 / bf16
+    engine casts the upcast parameters back to 16 bits (``terms_sharded.deepspeed_casts_params``)."""
+    from preflight.estimate.terms_sharded import deepspeed_casts_params
+    return (inp.quant in ("4bit", "8bit") and bool(inp.kbit_prepared) and inp.mode == "train"
+            and not str(inp.precision).startswith("amp") and inp.model_impl not in ("torchtune", "litgpt")
+            and not deepspeed_casts_params(inp))
+
+
 def kbit_layer_elements(arch: Any) -> float:
     """Elements per token of one block kept in fp32 rather than bf16 when the residual is fp32 already: the
     two norm outputs the 4-bit projections keep and the MLP's activations."""

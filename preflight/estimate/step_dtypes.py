@@ -21,6 +21,8 @@ def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
         base = (C.INT8_BYTES_PER_PARAM if inp.quant == "8bit"
                 else C.NF4_DQ_BYTES_PER_PARAM if inp.double_quant else C.NF4_BYTES_PER_PARAM)
         res = 4 if inp.kbit_prepared or comp == 4 else 2
+        if QA.kbit_fp32_compute(inp):
+            comp = 4   # the block computes in fp32 (quant_autocast.kbit_fp32_compute)
         return A.Dtypes(res=res, comp=comp, weights=base, autocast=False,
                         mask=comp if inp.device == "cpu" else 1, bf16="bf16" in inp.precision), base, other
     res = 4 if base == 4 else 2

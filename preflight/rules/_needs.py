@@ -45,6 +45,8 @@ NEEDS = {
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF182": ('self.log',),
+    "PF197": ('load_checkpoint',),
+    "PF199": ('get_original_cwd', 'HydraConfig'),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),

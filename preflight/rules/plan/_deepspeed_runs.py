@@ -1,12 +1,14 @@
-"""Shared by the rules on which DeepSpeed config a job runs with (PF527, PF214, PF469, PF547): a Transformers
+"""Shared by the rules on which DeepSpeed config a job runs with (PF527, PF214, PF469, PF547, PF550, PF195): a Transformers
 Trainer in the job, whether a script runs a config, deepspeed.initialize with a scheduler."""
 
 from __future__ import annotations
 
+import ast
 import os
 from typing import Any, Optional
 
 from preflight.plan_rules import PlanContext
+from preflight.rules._pf4_support import calls, kwarg
 
 # the HF integration: a DeepSpeed config's scheduler replaces the one the Trainer would build
 _TRAINERS = ("Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "RewardTrainer", "ORPOTrainer",
@@ -45,3 +47,17 @@ def runs_config(pctx: PlanContext, script: Any, config: Any) -> bool:
     base = os.path.basename(path)
     launch = " ".join(pctx.project.script_args(script) or ())
     return base in script.source.text or base in launch
+
+
+def client_optimizer(pctx: PlanContext) -> bool:
+    """(PF550, PF195) Some script hands ``deepspeed.initialize`` its own optimizer: the config's block is not built."""
+    for script in pctx.scripts:
+        text = script.text if script.text is not None else script.source.text
+        if "initialize" not in (text or ""):
+            continue
+        for call, qual in calls(pctx.file_context(script)):
+            if qual == "deepspeed.initialize":
+                given = kwarg(call, "optimizer")
+                if given is not None and not (isinstance(given, ast.Constant) and given.value is None):
+                    return True
+    return False

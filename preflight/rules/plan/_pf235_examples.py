@@ -255,3 +255,9 @@ PF235_GOOD = [
                                            "            return torch.from_numpy(self.data[i:i + 64]), 0\n"
                                            "        window = torch"),
 ]
+
+# det125: fp16 with ZeRO stage 0 on an unpinned DeepSpeed is also PF198's (since 0.18.3 engine.backward never
+# multiplies the loss by the scale the FP16 optimizer divides by)
+PF235_BAD[3] += "\n# --- expect\nds_config.json:5: warning: PF198\n"
+PF235_BAD[4] += "\n# --- expect\nds_config.json:3: warning: PF198\n"
+PF235_BAD[5] += "\n# --- expect\nds_config.json:3: warning: PF198\n"

@@ -91,3 +91,7 @@ PF550_GOOD.append(
      "gradient_clipping": 1.0,
      "fp16": {"enabled": true}}
 """))
+
+# det125: fp16 with ZeRO stage 0 on an unpinned DeepSpeed is also PF198's (since 0.18.3 engine.backward never
+# multiplies the loss by the scale the FP16 optimizer divides by)
+PF550_BAD[0] = PF550_BAD[0].rstrip("\n") + "\nds.json:11: warning: PF198\n"

@@ -59,3 +59,7 @@ GOOD_EXAMPLES = [
             return [engine(batch) for batch in loader]
     """) + _CONFIG.format(optimizer=""),
 ]
+
+# det125: fp16 with ZeRO stage 0 on an unpinned DeepSpeed is also PF198's (since 0.18.3 engine.backward never
+# multiplies the loss by the scale the FP16 optimizer divides by)
+BAD_EXAMPLES[0] = BAD_EXAMPLES[0].rstrip("\n") + "\nds_config.json:3: warning: PF198\n"

@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._config_keys import config_key_of
+from preflight.rules.plan._config_keys import config_key_of, string_handled, truth_tests
 from preflight.rules.plan._job_files import job_files
 from preflight.rules.plan._yaml_job_files import yaml_files
 
@@ -41,35 +41,6 @@ def _other_values(data: Any, wanted: set[str], out: dict[str, set[str]]) -> None
     elif isinstance(data, list):
         for value in data:
             _other_values(value, wanted, out)
-
-
-def _truth_tests(tree: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]]:
-    """(statement or call to report, the value whose truthiness is taken): ``bool(v)``, ``if v:``,
-    ``if not v:``, ``x if v else y``."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" \
-                and len(node.args) == 1 and not node.keywords:
-            yield node, node.args[0]
-        elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
-            test = node.test
-            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-                test = test.operand
-            yield test, test
-
-
-def _string_handled(tree: ast.AST, key: str) -> bool:
-    """The code compares the key with a string or lower-cases it: it reads the string itself."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Compare):
-            parts = [node.left, *node.comparators]
-            if any(config_key_of(p) == key for p in parts) and any(
-                    isinstance(c, ast.Constant) and isinstance(c.value, str)
-                    for p in parts for c in ast.walk(p)):
-                return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-                "lower", "upper", "casefold", "strip") and config_key_of(node.func.value) == key:
-            return True
-    return False
 
 
 @register
@@ -129,11 +100,11 @@ Write an unquoted YAML boolean (`fp16: false`), or parse the string (treat only
         files = job_files(pctx)
         done: set[str] = set()
         for display, tree in files:
-            for report, tested in _truth_tests(tree):
+            for report, tested in truth_tests(tree):
                 name = config_key_of(tested)
                 if name is None or name not in candidates or name in others or name in done:
                     continue
-                if any(_string_handled(t, name) for _, t in files):
+                if any(string_handled(t, name) for _, t in files):
                     continue
                 done.add(name)
                 cfg, path, text = candidates[name]

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_support import calls, kwarg
 from preflight.rules.base import examples
-
-
-def _client_optimizer(pctx: PlanContext) -> bool:
-    """Some script hands ``deepspeed.initialize`` its own optimizer: the config's block is not built."""
-    for script in pctx.scripts:
-        text = script.text if script.text is not None else script.source.text
-        if "initialize" not in (text or ""):
-            continue
-        for call, qual in calls(pctx.file_context(script)):
-            if qual == "deepspeed.initialize":
-                given = kwarg(call, "optimizer")
-                if given is not None and not (isinstance(given, ast.Constant) and given.value is None):
-                    return True
-    return False
+from preflight.rules.plan._deepspeed_runs import client_optimizer
 
 
 @register
@@ -71,7 +56,7 @@ top level of the DeepSpeed config.
         if not any(isinstance(b.get("optimizer"), dict) and isinstance(b["optimizer"].get("params"), dict)
                    and "max_grad_norm" in b["optimizer"]["params"] for _, b, _ in configs):
             return
-        if _client_optimizer(pctx):
+        if client_optimizer(pctx):
             return
         for config, block, prefix in configs:
             optimizer = block.get("optimizer")
