@@ -149,8 +149,16 @@ class _PrecisionPass(_OptimDataPass):
                     found = True
                     self.add("precision.mode", dtype, self.src(site.call, f"{site.label}(): 16-bit weights"),
                              self.conf(site))
+        fsdp_unread = False
         if not found:
             found = self.data_cast()
+        if not found:
+            from preflight.adapters.fsdp_mixed_precision import fsdp_precision
+
+            fsdp = fsdp_precision(self)  # FSDP(mixed_precision=MixedPrecision(param_dtype=...))
+            # (None: a policy not read; its dtype is unknown, and so is PyTorch's fp32 default below)
+            fsdp_unread = fsdp is None
+            found = bool(fsdp)
         if found:
             return
         if any(site.last in _HF_TRAINING_ARGS for site in self.calls):
@@ -171,7 +179,7 @@ class _PrecisionPass(_OptimDataPass):
                         return
         if not self.pretrained and self.model_names and self.constructor_cast():
             return
-        if not self.pretrained and self.model_names:
+        if not self.pretrained and self.model_names and not fsdp_unread:
             self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
                                                         "PyTorch computes in fp32", "default"), "medium")
 
