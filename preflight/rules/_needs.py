@@ -49,7 +49,7 @@ NEEDS = {
     "PF189": ('forward',),
     "PF192": ('Parameter',),
     "PF197": ('load_checkpoint',),
-    "PF199": ('get_original_cwd', 'HydraConfig'),
+    "PF199": ('get_original_cwd', 'HydraConfig', 'register_new_resolver', 'register_resolver'),
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
