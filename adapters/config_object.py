@@ -158,6 +158,9 @@ class Modules:
         self.trees: list[tuple[str, Path, ast.Module]] = [(display, script.resolve(), tree)]
         self.bases = _bases(script)
         self.top = [b for b in self.bases if b.name != "src" or b.parent not in self.bases][-1]
+        from preflight.adapters.self_package import self_package_root
+
+        self.package = self_package_root(script, tree)  # the root imported by its own name (self_package.py)
         seen = {script.resolve()}
         frontier = [(script.resolve(), tree)]
         for more in extra or []:
@@ -246,7 +249,16 @@ class Modules:
                     else:
                         continue
                     break
+                else:
+                    inside = self._in_package(rel) if bases is self.bases else None
+                    if inside is not None:  # ``from pseudoESM.trainer import Trainer`` (self_package.py)
+                        out.append(inside.resolve())
         return out
+
+    def _in_package(self, rel: str) -> Optional[Path]:
+        from preflight.adapters.self_package import self_package_rest
+
+        return self_package_rest(rel, self.package, self.bases)
 
     def function_in(self, name: str, shown: str, depth: int = 0
                     ) -> Optional[tuple[str, ast.FunctionDef, Optional[ast.ClassDef]]]:
@@ -275,12 +287,17 @@ class Modules:
                 else:
                     bases = self.bases
                 rel = (node.module or "").replace(".", "/")
+                inside = self._in_package(rel) if not node.level and rel else None
                 for base in bases:
                     for cand in ((base / f"{rel}.py", base / rel / "__init__.py") if rel else (base / "__init__.py",)):
                         target = next((s for s, p, _ in self.trees if p == cand.resolve()), None) \
                             if cand.is_file() else None
                         if target is not None:
                             return self.function_in(a.name, target, depth + 1)
+                if inside is not None:
+                    target = next((s for s, p, _ in self.trees if p == inside.resolve()), None)
+                    if target is not None:
+                        return self.function_in(a.name, target, depth + 1)
         return None
 
     def klass(self, name: str) -> Optional[tuple[str, ast.ClassDef]]:
@@ -307,7 +324,12 @@ class Modules:
         module, real = froms[0]
         rel = module.replace(".", "/")
 
+        inside = self._in_package(rel)
+        inside_shown = next((s for s, p, _ in self.trees if p == inside.resolve()), None) if inside else None
+
         def names(shown_path: str) -> bool:
+            if shown_path == inside_shown:
+                return True
             stem = Path(shown_path).with_suffix("").as_posix()
             stem = stem[:-len("/__init__")] if stem.endswith("/__init__") else stem
             return stem == rel or stem.endswith(f"/{rel}")
