@@ -3,31 +3,34 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_SCRIPT = """# --- qlora.py
-from dataclasses import dataclass, field
+import textwrap
 
-import transformers
-from transformers import HfArgumentParser
+_SCRIPT = textwrap.dedent("""\
+    # --- qlora.py
+    from dataclasses import dataclass, field
 
-
-@dataclass
-class ModelArguments:
-    model_name_or_path: str = field(default="huggyllama/llama-7b")
+    import transformers
+    from transformers import HfArgumentParser
 
 
-@dataclass
-class TrainingArguments(transformers.Seq2SeqTrainingArguments):
-    optim: str = field(default="paged_adamw_32bit")
-    max_steps: int = field(default={default}, metadata={{"help": "How many optimizer update steps to take"}}){pin}
-    learning_rate: float = field(default=2e-4)
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = field(default="huggyllama/llama-7b")
 
 
-def main():
-    model_args, training_args = HfArgumentParser((ModelArguments, TrainingArguments)).parse_args_into_dataclasses()
-    return model_args, training_args
-# --- launch
-python qlora.py --model_name_or_path huggyllama/llama-7b {flags} --output_dir out
-"""
+    @dataclass
+    class TrainingArguments(transformers.Seq2SeqTrainingArguments):
+        optim: str = field(default="paged_adamw_32bit")
+        max_steps: int = field(default={default}, metadata={{"help": "How many optimizer update steps to take"}}){pin}
+        learning_rate: float = field(default=2e-4)
+
+
+    def main():
+        model_args, training_args = HfArgumentParser((ModelArguments, TrainingArguments)).parse_args_into_dataclasses()
+        return model_args, training_args
+    # --- launch
+    python qlora.py --model_name_or_path huggyllama/llama-7b {flags} --output_dir out
+    """)
 
 BAD_EXAMPLES = [
     # artidoro/qlora PR 87: two epochs asked for on a small set, the dataclass default of 10000 steps wins

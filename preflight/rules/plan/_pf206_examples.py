@@ -72,103 +72,103 @@ GOOD_EXAMPLES = [
 """),
     # tricky-correct: --no_local_rank (the rank comes from the environment); parse_known_args;
     # and a torchrun launch of a strict parser (torchrun passes LOCAL_RANK in the environment)
-    """
-# --- train.py
-import argparse
-import os
+    textwrap.dedent("""
+    # --- train.py
+    import argparse
+    import os
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=1)
-    args = parser.parse_args()
-    return args, int(os.environ["LOCAL_RANK"])
-# --- launch
-deepspeed --no_local_rank --num_gpus=2 train.py --epochs 3
-""",
-    """
-# --- train.py
-import argparse
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--epochs", type=int, default=1)
+        args = parser.parse_args()
+        return args, int(os.environ["LOCAL_RANK"])
+    # --- launch
+    deepspeed --no_local_rank --num_gpus=2 train.py --epochs 3
+    """),
+    textwrap.dedent("""
+    # --- train.py
+    import argparse
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=1)
-    args, _ = parser.parse_known_args()
-    return args
-# --- launch
-deepspeed --num_gpus=2 train.py --epochs 3
-""",
-    """
-# --- train.py
-import argparse
-import os
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--epochs", type=int, default=1)
+        args, _ = parser.parse_known_args()
+        return args
+    # --- launch
+    deepspeed --num_gpus=2 train.py --epochs 3
+    """),
+    textwrap.dedent("""
+    # --- train.py
+    import argparse
+    import os
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=1)
-    args = parser.parse_args()
-    return args, int(os.environ["LOCAL_RANK"])
-# --- launch
-torchrun --nproc_per_node=2 train.py --epochs 3
-""",
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--epochs", type=int, default=1)
+        args = parser.parse_args()
+        return args, int(os.environ["LOCAL_RANK"])
+    # --- launch
+    torchrun --nproc_per_node=2 train.py --epochs 3
+    """),
     # tricky-correct: HfArgumentParser with TrainingArguments (which defines --local_rank) beside the script's
     # own dataclass; and one that keeps the unknown options (return_remaining_strings=True)
-    """
-# --- train.py
-from dataclasses import dataclass, field
+    textwrap.dedent("""
+    # --- train.py
+    from dataclasses import dataclass, field
 
-from transformers import HfArgumentParser, TrainingArguments
-
-
-@dataclass
-class ModelArguments:
-    model_name_or_path: str = field(default="gpt2")
+    from transformers import HfArgumentParser, TrainingArguments
 
 
-def main():
-    model_args, training_args = HfArgumentParser((ModelArguments, TrainingArguments)).parse_args_into_dataclasses()
-    return model_args, training_args
-# --- launch
-deepspeed --num_gpus=2 train.py --output_dir out --deepspeed ds.json
-""",
-    """
-# --- train.py
-from dataclasses import dataclass, field
-
-from transformers import HfArgumentParser
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = field(default="gpt2")
 
 
-@dataclass
-class Args:
-    data: str = field(default="data.jsonl")
+    def main():
+        model_args, training_args = HfArgumentParser((ModelArguments, TrainingArguments)).parse_args_into_dataclasses()
+        return model_args, training_args
+    # --- launch
+    deepspeed --num_gpus=2 train.py --output_dir out --deepspeed ds.json
+    """),
+    textwrap.dedent("""
+    # --- train.py
+    from dataclasses import dataclass, field
+
+    from transformers import HfArgumentParser
 
 
-def main():
-    parser = HfArgumentParser(Args)
-    args, extra = parser.parse_args_into_dataclasses(return_remaining_strings=True)
-    return args, extra
-# --- launch
-deepspeed --num_gpus=2 train.py --data d.jsonl
-""",
+    @dataclass
+    class Args:
+        data: str = field(default="data.jsonl")
+
+
+    def main():
+        parser = HfArgumentParser(Args)
+        args, extra = parser.parse_args_into_dataclasses(return_remaining_strings=True)
+        return args, extra
+    # --- launch
+    deepspeed --num_gpus=2 train.py --data d.jsonl
+    """),
     # tricky-correct: the script's own dataclass inherits (here from TrainingArguments, which has the field)
-    """
-# --- train.py
-from dataclasses import dataclass, field
+    textwrap.dedent("""
+    # --- train.py
+    from dataclasses import dataclass, field
 
-from transformers import HfArgumentParser, TrainingArguments
-
-
-@dataclass
-class MyTrainingArguments(TrainingArguments):
-    lora_r: int = field(default=8)
+    from transformers import HfArgumentParser, TrainingArguments
 
 
-def main():
-    (args,) = HfArgumentParser(MyTrainingArguments).parse_args_into_dataclasses()
-    return args
-# --- launch
-deepspeed --num_gpus=2 train.py --output_dir out --lora_r 16
-""",
+    @dataclass
+    class MyTrainingArguments(TrainingArguments):
+        lora_r: int = field(default=8)
+
+
+    def main():
+        (args,) = HfArgumentParser(MyTrainingArguments).parse_args_into_dataclasses()
+        return args
+    # --- launch
+    deepspeed --num_gpus=2 train.py --output_dir out --lora_r 16
+    """),
 ]
