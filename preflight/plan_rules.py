@@ -336,11 +336,17 @@ def build_example(example: str, root: Path) -> tuple[TrainingPlan, Project]:
     without a root marker is read from its folder and the two above it (validate_project), so a
     project written straight into a shared temporary folder would read whatever Python files lie
     beside it there (``/tmp/*.py``) and the example's findings would depend on the machine."""
+    files, argv = split_example(example)
+    return build_files(files, argv, root / "example" / "project")
+
+
+def build_files(files: dict[str, str], argv: list[str], root: Path,
+                strict: bool = True) -> tuple[TrainingPlan, Project]:
+    """Write ``files`` (path -> text) under ``root`` and build their plan as ``audit`` would, with
+    ``argv`` as the launch command (``strict=False`` keeps going past unreadable inputs)."""
     from preflight.audit import CONFIG_KINDS, SCRIPT_KINDS, build_plan
     from preflight.sources import kind_of
 
-    root = root / "example" / "project"
-    files, argv = split_example(example)
     scripts: list[Path] = []
     configs: list[Path] = []
     for name, text in files.items():
@@ -352,7 +358,7 @@ def build_example(example: str, root: Path) -> tuple[TrainingPlan, Project]:
             scripts.append(path)
         elif kind in CONFIG_KINDS and not name.startswith(("requirements", "pyproject")):
             configs.append(path)
-    return build_plan(scripts, configs, root=root, argv=argv, strict=True)
+    return build_plan(scripts, configs, root=root, argv=argv, strict=strict)
 
 
 def example_findings(code: str, example: str) -> list[Finding]:

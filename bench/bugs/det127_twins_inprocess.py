@@ -20,27 +20,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from score import SETS
 from twins_sweep import variants
 
-from preflight.audit import CONFIG_KINDS, SCRIPT_KINDS, build_plan
-from preflight.plan_rules import PlanContext
+from preflight.plan_rules import PlanContext, build_files
 from preflight.rules.plan.pf174_hydra_run_dir_env_var_never_set import HydraRunDirEnvVarNeverSet
-from preflight.sources import kind_of
 
 
 def run(files: dict, launch: str) -> list:
     with tempfile.TemporaryDirectory(prefix="det127-") as tmp:
-        root = Path(tmp) / "example" / "project"
-        scripts, configs = [], []
-        for name, text in files.items():
-            path = root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            kind = kind_of(path)
-            if kind in SCRIPT_KINDS:
-                scripts.append(path)
-            elif kind in CONFIG_KINDS and not name.startswith(("requirements", "pyproject")):
-                configs.append(path)
-        plan, project = build_plan(scripts, configs, root=root, argv=shlex.split(launch) if launch else [],
-                                   strict=False)
+        plan, project = build_files(files, shlex.split(launch) if launch else [], Path(tmp) / "example" / "project",
+                                    strict=False)
         return list(HydraRunDirEnvVarNeverSet().check_plan(PlanContext(plan, project)))
 
 
