@@ -232,7 +232,7 @@ add(PAKEY, "gpt2-medium-cola-full-ft-adam-fp32-b128-s20", 9.97, "GB", "max_memor
 book.add_oom(DVKEY, "gpt2-lm-ft-fp32-b4-s1024-colab-t4-oom", "oom", "T4-16GB",
              dict(mode="train", model="GPT-2", precision="fp32", optimizer="adamw", foreach=False, micro_batch=4,
                   grad_accum=1, seq_len=1024, padding="packed", grad_ckpt=False, attention="eager",
-                  loss="standard", world_size=1),
+                  loss="standard", world_size=1, torch_version="1.4.0"),
              unknown=(
                  "the script's defaults (not in the thread): run_language_modeling.py's per_gpu_train_batch_size 4 "
                  "and block_size -1 (the tokenizer's max_len_single_sentence, 1024 for gpt2); the 786.00 MiB the "
@@ -240,7 +240,10 @@ book.add_oom(DVKEY, "gpt2-lm-ft-fp32-b4-s1024-colab-t4-oom", "oom", "T4-16GB",
                  "the data: TextDataset cuts the tokenized text into contiguous 1024-token blocks ('packed' written)",
                  "the optimizer: transformers' own AdamW of the time (a per-parameter Python loop: foreach False)",
                  "the GPU: '14.73 GiB total capacity' is a T4 (Colab's 16 GB card)",
-                 "the versions: transformers and torch of Colab in 2020-03, not stated",
+                 "the versions: transformers and torch of Colab in 2020-03, not stated; torch 1.4.0 written (est93): "
+                 "the newest release at the thread's date (1.4.0 2020-01-15, 1.5.0 2020-04-21); the estimator's "
+                 "version-dependent terms change only at 1.11 (softmax keeps its input), 1.13 (lazy CUDA loading) and "
+                 "2.0 (zero_grad's set_to_none), and any torch of 2020-03 is below all three",
              ),
              notes="huggingface/transformers#3360, david1983: '!python /content/transformers/examples/"
                    "run_language_modeling.py --train_data_file=shakespeare.txt --model_type=gpt2 "
@@ -257,8 +260,8 @@ QWEN15_7B = {"model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"], "hidd
 book.add_oom(XRKEY, "qwen1.5-7b-full-sft-fp16-zero2-b1-s512-8x-a100-40gb-oom", "oom", "A100-SXM-40GB",
              dict(mode="train", hf_config=QWEN15_7B, model_name="Qwen1.5-7B", precision="amp-fp16",
                   optimizer="adamw", zero_client_optimizer=True, zero_stage=2, reduce_bucket_size=500_000_000,
-                  allgather_bucket_size=500_000_000, micro_batch=1, grad_accum=1, seq_len=512, padding="dynamic",
-                  grad_ckpt=True, attention="sdpa", loss="standard", world_size=8),
+                  allgather_bucket_size=500_000_000, overlap_comm=True, micro_batch=1, grad_accum=1, seq_len=512,
+                  padding="dynamic", grad_ckpt=True, attention="sdpa", loss="standard", world_size=8),
              unknown=(
                  "the model's config: Qwen1.5-7B (Qwen2 layout with q/k/v biases: 32 layers, 4096 / 11008, 32 heads "
                  "and 32 KV heads, vocab 151,936, untied LM head) written inline",
@@ -267,8 +270,8 @@ book.add_oom(XRKEY, "qwen1.5-7b-full-sft-fp16-zero2-b1-s512-8x-a100-40gb-oom", "
                  "attention: flash_attn 'auto' (the default) picks sdpa when flash-attn is absent; not stated",
                  "the DeepSpeed config: examples/deepspeed/ds_z2_config.json of the user's checkout (stage 2, "
                  "buckets 5e8, fp16 'auto' = on, no optimizer block: the Trainer's AdamW as DeepSpeed's client "
-                 "optimizer); overlap_comm as that file set it in 2024-06 is not known (left to DeepSpeed's "
-                 "stage-2 default)",
+                 "optimizer); overlap_comm true (est93: the file says \"overlap_comm\": true from adfc358 of "
+                 "2024-04-19, and earlier, until 98ea0e8 of 2025-03-07, #7205, set it false)",
                  "the data: toolbench_llama, 100 samples (max_samples 100), each cut to cutoff_len 512, padded per "
                  "batch of 1: the longest sample is not stated (512 written); 10% held out for evaluation every "
                  "2 steps at batch 1",
@@ -284,13 +287,14 @@ book.add_oom(XRKEY, "qwen1.5-7b-full-sft-fp16-zero2-b1-s512-8x-a100-40gb-oom", "
 book.add_oom(WLKEY, "qwen2.5-3b-full-sft-zero2-b1-s512-4x-rtx3090-oom", "oom", "RTX-3090-24GB",
              dict(mode="train", model="Qwen2.5-3B", precision="amp-bf16", optimizer="adamw",
                   zero_client_optimizer=True, zero_stage=2, reduce_bucket_size=500_000_000,
-                  allgather_bucket_size=500_000_000, micro_batch=1, grad_accum=1, seq_len=512, padding="dynamic",
-                  grad_ckpt=True, attention="sdpa", loss="standard", world_size=4),
+                  allgather_bucket_size=500_000_000, overlap_comm=True, micro_batch=1, grad_accum=1, seq_len=512,
+                  padding="dynamic", grad_ckpt=True, attention="sdpa", loss="standard", world_size=4),
              unknown=(
                  "the precision: not stated; LLaMA-Factory's example yamls set bf16: true and the RTX 3090 runs bf16: "
                  "bf16 written (an fp32 run needs more, not less)",
                  "the DeepSpeed config: 'zero-2' (LLaMA-Factory's examples/deepspeed/ds_z2_config.json: stage 2, "
-                 "buckets 5e8, no optimizer block); not quoted in the thread",
+                 "buckets 5e8, no optimizer block); not quoted in the thread; overlap_comm true (est93: the file's "
+                 "value from 2024-04-19 until 98ea0e8 of 2025-03-07, after the thread)",
                  "gradient checkpointing: LLaMA-Factory's default (on); not stated",
                  "the data and the optimizer: not stated (the Trainer's AdamW); sequence length 512, batch size 1 "
                  "as the author states",
