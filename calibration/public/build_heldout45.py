@@ -3,7 +3,8 @@ source cites (by est36b's rule: tests/public_split_helpers.py ``estimator_source
 CS336 student: Shawlleyw's GPT-2 (124M) instruction fine-tunes on Alpaca under ColossalAI's TorchDDP plugin on a
 16 GB V100S vGPU (full fine-tune, LoRA, and LoRA on an LLM.int8 base; the log's max_memory_allocated) and
 bigsnarfdude's GPT-2 (124M) LoRA spam classifier on an RTX 4070 Ti SUPER (an nvidia-smi reading taken while it
-trained); every row a training step, every row sourced, the source's figure kept and what the source leaves open
+trained), and bkhanal-11's Llama-2-7B full fine-tune with llama-recipes' defaults on one 80 GB A100 that ran out of
+memory (meta-llama/llama-cookbook#413); every row a training step, every row sourced, the source's figure kept and what the source leaves open
 recorded as unknown. Below the ten-peak bar (see the notes below and docs/calibration.md, held-out-45).
 
 Run: python calibration/public/build_heldout45.py
@@ -36,6 +37,14 @@ trained, not known to be the run's peak, and it includes the CUDA context.
    qkv_bias True), the LM head replaced by a 2-way Linear, every weight frozen, LoRA rank 8 alpha 8 on every Linear
    (LinearWithLoRA, ``x @ A @ B``), SMS spam (balanced) padded to the training set's longest message, batch 8,
    torch AdamW (lr 5e-5, weight decay 0.1) over the LoRA weights, fp32, 6 epochs.
+3. meta-llama/llama-cookbook#413 (bkhanal-11, 2024-03-25; the repository was llama-recipes then): ``python3
+   finetuning.py --model_name ../../../llama/llama-2-7b-hf --output_dir ./finetuned_model/`` from
+   recipes/finetuning on an 'NVIDIA A100-SXM4-80GB' (torch 2.2.1): CUDA out of memory; llama-recipes at f7aa02a
+   (the last commit of that day; src/llama_recipes/configs/training.py, finetuning.py, utils/train_utils.py): no
+   PEFT, no quantization, no FSDP: ``LlamaForCausalLM.from_pretrained`` without a torch_dtype (fp32) then
+   ``model.to("cuda")``, batch_size_training 4, batching_strategy 'packing' with context_length 4096 (samsum
+   concatenated into 4096-token chunks), use_fp16 False (no autocast), torch AdamW (lr 1e-4, weight decay 0), no
+   gradient checkpointing outside FSDP.
 
 Left out on purpose (decided before scoring, by what is known): see docs/calibration.md, held-out-45."""
 
@@ -62,9 +71,12 @@ BS_SCRIPT = "0aeb514abcdb5434d309d39d24557185eb415ae7"
 
 SWKEY = "shawlleyw-instructgpt2-colossal-v100s"
 BSKEY = "bigsnarfdude-gpt2-lora-spam-rtx4070tisuper"
+BKKEY = "llamacookbook-413-llama2-7b-full-fp32-a100-80gb-oom"
+BK = f"{GH}/meta-llama/llama-cookbook/issues/413"
+LR = f"{GH}/meta-llama/llama-cookbook/blob/f7aa02af9f2c427ebb70853191b72636130b9df5"
 #: who measured and published each source's figures (est36b's measurement_publisher: a repository's owner, an issue's
 #: author)
-MEASURED_BY = {SWKEY: "Shawlleyw", BSKEY: "bigsnarfdude"}
+MEASURED_BY = {SWKEY: "Shawlleyw", BSKEY: "bigsnarfdude", BKKEY: "bkhanal-11"}
 
 SOURCES = {
     SWKEY: {
@@ -93,6 +105,22 @@ SOURCES = {
         "date": "2024-05-22 (the nvidia-smi table's timestamp)",
         "project": "bigsnarfdude/gpt2-lora (a personal run of LLMs-from-scratch's appendix-E LoRA code)",
         "measured_by": MEASURED_BY[BSKEY],
+    },
+    BKKEY: {
+        "url": BK,
+        "also": [f"{LR}/src/llama_recipes/configs/training.py", f"{LR}/src/llama_recipes/finetuning.py",
+                 f"{LR}/src/llama_recipes/utils/train_utils.py", f"{LR}/src/llama_recipes/utils/config_utils.py",
+                 f"{LR}/recipes/finetuning/finetuning.py"],
+        "setup": "llama-2-7b-hf full fine-tune with llama-recipes' recipes/finetuning/finetuning.py and its defaults "
+                 "(no PEFT, no quantization, no FSDP: fp32 weights, batch 4 of samsum packed into 4096-token "
+                 "chunks, no autocast, torch AdamW) on one A100-SXM4-80GB: out of memory",
+        "versions": {"torch": "2.2.1", "cuda": "12.0", "llama-recipes": "not stated (main of 2024-03-25, f7aa02a, "
+                                                                        "read)",
+                     "transformers": "not stated (>= 4.34.1 required)"},
+        "date": "2024-03-25 (the issue)",
+        "project": "meta-llama/llama-cookbook (then meta-llama/llama-recipes; an issue thread: the run and its OOM "
+                   "are the author's)",
+        "measured_by": MEASURED_BY[BKKEY],
     },
 }
 
@@ -164,6 +192,28 @@ add(BSKEY, "gpt2-small-lora-r8-all-linear-spam-cls-fp32-adamw-b8-s120-rtx4070tis
           "2134MiB'; 'python gpt2_lora.py', 'Training completed in 0.47 minutes.'; gpt2_lora.py: 'batch_size = 8', "
           "'replace_linear_with_lora(model, rank=8, alpha=8)', 'torch.optim.AdamW(model.parameters(), lr=5e-5, "
           "weight_decay=0.1)'")
+
+# ------------------------------------------------------------------ 3. bkhanal-11 (Llama-2-7B full fp32, A100 80GB, OOM)
+book.add_oom(BKKEY, "llama2-7b-full-ft-fp32-adamw-b4-s4096-packed-a100-80gb-oom", "oom", "A100-SXM-80GB",
+             dict(mode="train", model="Llama-2-7B", precision="fp32", optimizer="adamw", micro_batch=4, grad_accum=1,
+                  seq_len=4096, padding="packed", grad_ckpt=False, attention="sdpa", loss="standard", world_size=1),
+             unknown=(
+                 "the llama-recipes checkout: not stated; main at f7aa02a (2024-03-25, the issue's day) read: "
+                 "recipes/finetuning/finetuning.py calls llama_recipes.finetuning.main with the train_config defaults",
+                 "the weights: from_pretrained without a torch_dtype loads fp32 (llama-2-7b-hf's config says float16, "
+                 "which from_pretrained does not apply by default); model.to('cuda'); use_fp16 False: no autocast, "
+                 "no GradScaler; FSDP's mixed precision and pure_bf16 apply only with enable_fsdp",
+                 "attention: attn_implementation None (use_fast_kernels False); transformers of 2024-03 (>= 4.36) "
+                 "then picks SDPA by default; the release is not stated: sdpa written",
+                 "the data: samsum through ConcatDataset(chunk_size=4096): every batch 4 x 4096 tokens",
+                 "where it ran out of memory: the log past the stored opening is not read; weights, gradients and "
+                 "AdamW states in fp32 alone are about 108 GB",
+             ),
+             notes="meta-llama/llama-cookbook#413, bkhanal-11: 'I wanted to finetune the llama-7b model without any "
+                   "PEFT and Quantization on Samsum dataset. However, I am getting Cuda out of memory error even with "
+                   "NVIDIA A100-SXM4-80GB.'; 'python3 finetuning.py --model_name ../../../llama/llama-2-7b-hf "
+                   "--output_dir ./finetuned_model/'; '--> ../../../llama/llama-2-7b-hf has 6738.415616 Million "
+                   "params'")
 
 for _row in rows:
     _row["measured_by"] = MEASURED_BY[_row["source"]]
