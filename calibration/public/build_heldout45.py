@@ -4,7 +4,8 @@ CS336 student: Shawlleyw's GPT-2 (124M) instruction fine-tunes on Alpaca under C
 16 GB V100S vGPU (full fine-tune, LoRA, and LoRA on an LLM.int8 base; the log's max_memory_allocated) and
 bigsnarfdude's GPT-2 (124M) LoRA spam classifier on an RTX 4070 Ti SUPER (an nvidia-smi reading taken while it
 trained), and bkhanal-11's Llama-2-7B full fine-tune with llama-recipes' defaults on one 80 GB A100 that ran out of
-memory (meta-llama/llama-cookbook#413); every row a training step, every row sourced, the source's figure kept and what the source leaves open
+memory (meta-llama/llama-cookbook#413) and tmfs10's Llama-3-8B OpenRLHF SFT under ZeRO-2 on one 80 GB A100 that
+ran out of memory in the optimizer step (OpenRLHF/OpenRLHF#698); every row a training step, every row sourced, the source's figure kept and what the source leaves open
 recorded as unknown. Below the ten-peak bar (see the notes below and docs/calibration.md, held-out-45).
 
 Run: python calibration/public/build_heldout45.py
@@ -45,6 +46,14 @@ trained, not known to be the run's peak, and it includes the CUDA context.
    ``model.to("cuda")``, batch_size_training 4, batching_strategy 'packing' with context_length 4096 (samsum
    concatenated into 4096-token chunks), use_fp16 False (no autocast), torch AdamW (lr 1e-4, weight decay 0), no
    gradient checkpointing outside FSDP.
+4. OpenRLHF/OpenRLHF#698 (tmfs10, 2025-01-29): ``deepspeed --num_gpus 1 --module openrlhf.cli.train_sft --max_len
+   128 --dataset Open-Orca/OpenOrca ... --train_batch_size 1 --micro_train_batch_size 1 --pretrain
+   meta-llama/Meta-Llama-3-8B ... --zero_stage 2 --max_epochs 1 --packing_samples --bf16 --flash_attn
+   --learning_rate 5e-6 --gradient_checkpointing`` on 'an 80 GB A100': 'after the prepare call, the script takes ~46
+   GB, after backward pass happens it's at 61 GB and during the step function it goes out of memory' (the maintainer:
+   'use --adam_offload', which worked); OpenRLHF at 707b970 (the last commit before the issue;
+   openrlhf/cli/train_sft.py, utils/deepspeed/deepspeed.py, utils/deepspeed/deepspeed_utils.py): FusedAdam as
+   DeepSpeed's client optimizer (no --adam_offload), stage 2, bf16, no offload.
 
 Left out on purpose (decided before scoring, by what is known): see docs/calibration.md, held-out-45."""
 
@@ -74,9 +83,12 @@ BSKEY = "bigsnarfdude-gpt2-lora-spam-rtx4070tisuper"
 BKKEY = "llamacookbook-413-llama2-7b-full-fp32-a100-80gb-oom"
 BK = f"{GH}/meta-llama/llama-cookbook/issues/413"
 LR = f"{GH}/meta-llama/llama-cookbook/blob/f7aa02af9f2c427ebb70853191b72636130b9df5"
+TMKEY = "openrlhf-698-llama3-8b-full-sft-zero2-a100-80gb-oom"
+TM = f"{GH}/OpenRLHF/OpenRLHF/issues/698"
+OR = f"{GH}/OpenRLHF/OpenRLHF/blob/707b970e992154952a91607ca5491cc49b8665c3/openrlhf"
 #: who measured and published each source's figures (est36b's measurement_publisher: a repository's owner, an issue's
 #: author)
-MEASURED_BY = {SWKEY: "Shawlleyw", BSKEY: "bigsnarfdude", BKKEY: "bkhanal-11"}
+MEASURED_BY = {SWKEY: "Shawlleyw", BSKEY: "bigsnarfdude", BKKEY: "bkhanal-11", TMKEY: "tmfs10"}
 
 SOURCES = {
     SWKEY: {
@@ -121,6 +133,19 @@ SOURCES = {
         "project": "meta-llama/llama-cookbook (then meta-llama/llama-recipes; an issue thread: the run and its OOM "
                    "are the author's)",
         "measured_by": MEASURED_BY[BKKEY],
+    },
+    TMKEY: {
+        "url": TM,
+        "also": [f"{OR}/cli/train_sft.py", f"{OR}/utils/deepspeed/deepspeed.py",
+                 f"{OR}/utils/deepspeed/deepspeed_utils.py"],
+        "setup": "Meta-Llama-3-8B full SFT with OpenRLHF's train_sft (DeepSpeed ZeRO-2 on one GPU, bf16, flash "
+                 "attention, gradient checkpointing, packing_samples, max_len 128, micro batch 1) on one 80 GB A100: "
+                 "out of memory in the optimizer step",
+        "versions": {"openrlhf": "not stated (main of 2025-01-28, 707b970, read)", "deepspeed": "not stated",
+                     "torch": "not stated"},
+        "date": "2025-01-29 (the issue)",
+        "project": "OpenRLHF/OpenRLHF (an issue thread: the run and its OOM are the author's)",
+        "measured_by": MEASURED_BY[TMKEY],
     },
 }
 
@@ -214,6 +239,32 @@ book.add_oom(BKKEY, "llama2-7b-full-ft-fp32-adamw-b4-s4096-packed-a100-80gb-oom"
                    "NVIDIA A100-SXM4-80GB.'; 'python3 finetuning.py --model_name ../../../llama/llama-2-7b-hf "
                    "--output_dir ./finetuned_model/'; '--> ../../../llama/llama-2-7b-hf has 6738.415616 Million "
                    "params'")
+
+# ------------------------------------------------------------------ 4. tmfs10 (Llama-3-8B OpenRLHF ZeRO-2, A100 80GB, OOM)
+book.add_oom(TMKEY, "llama3-8b-full-sft-bf16-zero2-b1-s128-1x-a100-80gb-oom", "oom", "A100-SXM-80GB",
+             dict(mode="train", model="Llama-3-8B", precision="bf16", optimizer="adamw", zero_client_optimizer=True,
+                  zero_stage=2, micro_batch=1, grad_accum=1, seq_len=128, padding="dynamic", truncation="truncate",
+                  grad_ckpt=True, attention="flash", loss="standard", world_size=1),
+             unknown=(
+                 "the optimizer: OpenRLHF's create_optimizer hands DeepSpeed a FusedAdam (no --adam_offload) as a "
+                 "client optimizer; the DeepSpeed config is get_train_ds_config (stage 2, bf16 on, offload none, "
+                 "reduce_bucket_size 'auto', overlap_comm off)",
+                 "the precision: --bf16: DeepSpeed's bf16 mode (bf16 weights and gradients, fp32 master weights and "
+                 "Adam states in the optimizer partition, here the whole model on one GPU)",
+                 "the data: Open-Orca/OpenOrca question/response pairs cut to max_len 128; --packing_samples with "
+                 "micro batch 1 packs a single sample (128 tokens written)",
+                 "the A100: '80 GB A100', SXM or PCIe not stated; the SXM card written",
+                 "the versions: OpenRLHF, DeepSpeed and torch of 2025-01, not stated; main of 2025-01-28 read",
+                 "the author's readings ('~46 GB' after prepare, '61 GB' after backward) are not peaks and are "
+                 "not kept as figures",
+             ),
+             notes="OpenRLHF/OpenRLHF#698, tmfs10: 'I'm running out of memory on an 80 GB A100, even with a batch "
+                   "size of 1 and training sequence length of 128.', 'after the prepare call, the script takes ~46 "
+                   "GB, after backward pass happens it's at 61 GB and during the step function it goes out of "
+                   "memory'; 'deepspeed --num_gpus 1 --module openrlhf.cli.train_sft --max_len 128 ... "
+                   "--train_batch_size 1 --micro_train_batch_size 1 ... --pretrain meta-llama/Meta-Llama-3-8B ... "
+                   "--zero_stage 2 ... --packing_samples --bf16 --flash_attn ... --gradient_checkpointing'; "
+                   "hijkzzz: 'use --adam_offload'")
 
 for _row in rows:
     _row["measured_by"] = MEASURED_BY[_row["source"]]
