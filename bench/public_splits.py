@@ -257,9 +257,10 @@ below the ten-peak bar; committed before it was first scored).
 ``--split held-out-45`` the forty-fifth, ``calibration/public/heldout45.json`` (publishers no estimator source cites,
 by est36b's rule, none a CS336 student: GPT-2 (124M) Alpaca fine-tunes under ColossalAI's TorchDDP plugin on a 16 GB
 V100S vGPU (full, LoRA, and LoRA on an LLM.int8 base; the log's max_memory_allocated) and a GPT-2 LoRA spam classifier
-on an RTX 4070 Ti SUPER (an nvidia-smi reading), a Llama-2-7B fp32 full fine-tune with llama-recipes' defaults on
-one 80 GB A100 and a Llama-3-8B OpenRLHF ZeRO-2 SFT on one 80 GB A100, both of which ran out of memory; 4 peaks and 2
-OOM verdicts, below the ten-peak bar; committed before it was first scored).
+on an RTX 4070 Ti SUPER (an nvidia-smi reading), a bloomz-7b1 fp32 LoRA with PEFT's accelerate example on a 40 GB
+A100 (its max_memory_allocated MiB), a Llama-2-7B fp32 full fine-tune with llama-recipes' defaults on one 80 GB A100
+and a Llama-3-8B OpenRLHF ZeRO-2 SFT on one 80 GB A100, both of which ran out of memory; 5 peaks and 2 OOM verdicts,
+below the ten-peak bar; committed before it was first scored).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ source cites (by est36b's rule: tests/public_split_helpers.py ``estimator_source
 CS336 student: Shawlleyw's GPT-2 (124M) instruction fine-tunes on Alpaca under ColossalAI's TorchDDP plugin on a
 16 GB V100S vGPU (full fine-tune, LoRA, and LoRA on an LLM.int8 base; the log's max_memory_allocated) and
 bigsnarfdude's GPT-2 (124M) LoRA spam classifier on an RTX 4070 Ti SUPER (an nvidia-smi reading taken while it
-trained), and bkhanal-11's Llama-2-7B full fine-tune with llama-recipes' defaults on one 80 GB A100 that ran out of
+trained), karthikmurugadoss's bloomz-7b1 LoRA with PEFT's accelerate example, run without DeepSpeed on a 40 GB A100
+(the script's TorchTracemalloc peak; huggingface/peft#76), bkhanal-11's Llama-2-7B full fine-tune with llama-recipes' defaults on one 80 GB A100 that ran out of
 memory (meta-llama/llama-cookbook#413) and tmfs10's Llama-3-8B OpenRLHF SFT under ZeRO-2 on one 80 GB A100 that
 ran out of memory in the optimizer step (OpenRLHF/OpenRLHF#698); every row a training step, every row sourced, the source's figure kept and what the source leaves open
 recorded as unknown. Below the ten-peak bar (see the notes below and docs/calibration.md, held-out-45).
@@ -54,6 +55,15 @@ trained, not known to be the run's peak, and it includes the CUDA context.
    'use --adam_offload', which worked); OpenRLHF at 707b970 (the last commit before the issue;
    openrlhf/cli/train_sft.py, utils/deepspeed/deepspeed.py, utils/deepspeed/deepspeed_utils.py): FusedAdam as
    DeepSpeed's client optimizer (no --adam_offload), stage 2, bf16, no offload.
+5. huggingface/peft#76 (karthikmurugadoss, 2023-02-13): 'I was running the
+   examples/causal_language_modeling/peft_lora_clm_accelerate_ds_zero3_offload.py script for the bloomz-7b1 model',
+   'on a Ubuntu 18.04 x86_64 machine with a single 40GB A100 GPU', DeepSpeed not active ('the is_ds_zero_3 variable
+   ... is always False'); the log of the 15th epoch: 'GPU Memory before entering the train : 27026', 'GPU Peak Memory
+   consumed during the train (max-begin): 5011', 'GPU Total Peak Memory consumed during the train (max): 32037'; the
+   script at PEFT be0e79c (the last commit before the issue): bigscience/bloomz-7b1 loaded without a torch_dtype
+   (fp32), LoraConfig(CAUSAL_LM, r=8, lora_alpha=32, lora_dropout=0.1) (PEFT's BLOOM default target
+   query_key_value), torch AdamW, batch 8, every sample left-padded or cut to max_length 64, TorchTracemalloc
+   resets the peak at each epoch's start and prints MiB (int(x / 2**20)) of torch.cuda.max_memory_allocated().
 
 Left out on purpose (decided before scoring, by what is known): see docs/calibration.md, held-out-45."""
 
@@ -83,12 +93,16 @@ BSKEY = "bigsnarfdude-gpt2-lora-spam-rtx4070tisuper"
 BKKEY = "llamacookbook-413-llama2-7b-full-fp32-a100-80gb-oom"
 BK = f"{GH}/meta-llama/llama-cookbook/issues/413"
 LR = f"{GH}/meta-llama/llama-cookbook/blob/f7aa02af9f2c427ebb70853191b72636130b9df5"
+KMKEY = "peft-76-bloomz-7b1-lora-fp32-a100-40gb"
+KM = f"{GH}/huggingface/peft/issues/76"
+PF = f"{GH}/huggingface/peft/blob/be0e79c271ad5662b0a292f82dc1f32f426cfb52"
 TMKEY = "openrlhf-698-llama3-8b-full-sft-zero2-a100-80gb-oom"
 TM = f"{GH}/OpenRLHF/OpenRLHF/issues/698"
 OR = f"{GH}/OpenRLHF/OpenRLHF/blob/707b970e992154952a91607ca5491cc49b8665c3/openrlhf"
 #: who measured and published each source's figures (est36b's measurement_publisher: a repository's owner, an issue's
 #: author)
-MEASURED_BY = {SWKEY: "Shawlleyw", BSKEY: "bigsnarfdude", BKKEY: "bkhanal-11", TMKEY: "tmfs10"}
+MEASURED_BY = {SWKEY: "Shawlleyw", BSKEY: "bigsnarfdude", BKKEY: "bkhanal-11", TMKEY: "tmfs10",
+               KMKEY: "karthikmurugadoss"}
 
 SOURCES = {
     SWKEY: {
@@ -146,6 +160,19 @@ SOURCES = {
         "date": "2025-01-29 (the issue)",
         "project": "OpenRLHF/OpenRLHF (an issue thread: the run and its OOM are the author's)",
         "measured_by": MEASURED_BY[TMKEY],
+    },
+    KMKEY: {
+        "url": KM,
+        "also": [f"{PF}/examples/causal_language_modeling/peft_lora_clm_accelerate_ds_zero3_offload.py",
+                 f"{PF}/src/peft/mapping.py", f"{PF}/src/peft/tuners/lora.py"],
+        "setup": "bigscience/bloomz-7b1 LoRA (r 8 on query_key_value) with PEFT's causal-LM accelerate example run "
+                 "without DeepSpeed on one 40 GB A100: fp32 weights, torch AdamW, batch 8 x 64 tokens (padded to "
+                 "max_length); the script's TorchTracemalloc total peak (max_memory_allocated, MiB, reset each epoch)",
+        "versions": {"peft": "not stated (main of 2023-02-13, be0e79c, read)", "torch": "not stated",
+                     "transformers": "not stated", "accelerate": "not stated", "os": "Ubuntu 18.04"},
+        "date": "2023-02-13 (the issue)",
+        "project": "huggingface/peft (an issue thread: the run and its log are the author's)",
+        "measured_by": MEASURED_BY[KMKEY],
     },
 }
 
@@ -217,6 +244,37 @@ add(BSKEY, "gpt2-small-lora-r8-all-linear-spam-cls-fp32-adamw-b8-s120-rtx4070tis
           "2134MiB'; 'python gpt2_lora.py', 'Training completed in 0.47 minutes.'; gpt2_lora.py: 'batch_size = 8', "
           "'replace_linear_with_lora(model, rank=8, alpha=8)', 'torch.optim.AdamW(model.parameters(), lr=5e-5, "
           "weight_decay=0.1)'")
+
+# ------------------------------------------------------------------ 2b. karthikmurugadoss (bloomz-7b1 LoRA, A100 40GB)
+add(KMKEY, "bloomz-7b1-lora-r8-qkv-fp32-adamw-b8-s64-a100-40gb", 32037, "MiB", "max_memory_allocated",
+    "A100-SXM-40GB",
+    dict(mode="train", model="BLOOM-7B1", precision="fp32", optimizer="adamw", micro_batch=8, grad_accum=1,
+         seq_len=64, padding="max_length", grad_ckpt=False, attention="eager", lora_r=8,
+         lora_targets=["query_key_value"], lora_dropout=0.1, loss="standard", world_size=1),
+    unknown=(
+        "the figure: TorchTracemalloc's 'Total Peak' = b2mb(begin) + b2mb(max - begin), each int(x / 2**20) of "
+        "torch.cuda.memory_allocated / max_memory_allocated after reset_max_memory_allocated at the epoch's start "
+        "(the model, LoRA weights and AdamW states already resident: 'before entering the train : 27026'); the "
+        "15th epoch's log; within 1 MiB of the true peak",
+        "the launch: DeepSpeed not active (the author: is_ds_zero_3 always False); accelerate's config (mixed "
+        "precision) not stated: the script sets none, fp32 written (the 27026 MiB before training is bloomz-7b1's "
+        "7.07 B parameters in fp32)",
+        "the data: ought/raft twitter_complaints, every sample left-padded or cut to 64 tokens (max_length 64), "
+        "labels -100 on the prompt",
+        "LoRA: LoraConfig(task_type=CAUSAL_LM, r=8, lora_alpha=32, lora_dropout=0.1) without target_modules: PEFT's "
+        "BLOOM default, query_key_value (src/peft/mapping.py)",
+        "the model: bigscience/bloomz-7b1 is bloom-7b1's architecture fine-tuned (30 layers, 4096 wide, vocab "
+        "250,880, tied embeddings): the catalog's BLOOM-7B1 written",
+        "the optimizer: torch.optim.AdamW(model.parameters(), lr=3e-3) (only the LoRA weights have gradients); "
+        "foreach left to torch's default",
+        "the A100: '40GB A100', SXM or PCIe not stated; the 40 GB SXM card written",
+        "the versions: PEFT, transformers, accelerate and torch of 2023-02, not stated; PEFT main of 2023-02-13 read",
+    ),
+    notes="huggingface/peft#76, karthikmurugadoss: 'I was running the examples/causal_language_modeling/"
+          "peft_lora_clm_accelerate_ds_zero3_offload.py script for the bloomz-7b1 model', 'GPU Memory before "
+          "entering the train : 27026', 'GPU Peak Memory consumed during the train (max-begin): 5011', 'GPU Total "
+          "Peak Memory consumed during the train (max): 32037', 'I'm running this on a Ubuntu 18.04 x86_64 machine "
+          "with a single 40GB A100 GPU.'")
 
 # ------------------------------------------------------------------ 3. bkhanal-11 (Llama-2-7B full fp32, A100 80GB, OOM)
 book.add_oom(BKKEY, "llama2-7b-full-ft-fp32-adamw-b4-s4096-packed-a100-80gb-oom", "oom", "A100-SXM-80GB",
