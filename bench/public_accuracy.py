@@ -23,7 +23,7 @@ The splits, which file each ``--split`` scores and where its rows come from: ``b
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-44] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-45] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -423,7 +423,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-36", "held-out-37",
                                  "held-out-38", "held-out-39",
                                  "held-out-40", "held-out-41", "held-out-42",
-                                 "held-out-43", "held-out-44"))
+                                 "held-out-43", "held-out-44", "held-out-45"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -529,7 +529,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-41": "held-out-41 (forty-first held-out set)",
              "held-out-42": "held-out-42 (forty-second held-out set)",
              "held-out-43": "held-out-43 (forty-third held-out set)",
-             "held-out-44": "held-out-44 (forty-fourth held-out set)"}[args.split]
+             "held-out-44": "held-out-44 (forty-fourth held-out set)",
+             "held-out-45": "held-out-45 (forty-fifth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
