@@ -484,3 +484,14 @@ def test_more_experts_per_token_than_experts_is_refused() -> None:
     with pytest.raises(ArchitectureError, match="9 experts per token but only 8 experts"):
         from_hf_config({"model_type": "mixtral", "hidden_size": 64, "num_experts_per_tok": 9,
                         "num_local_experts": 8}, name="junk.json")
+
+
+def test_internlm2_reads_its_bias_switch():
+    """jobs124: InternLM2 (remote code) counts wqkv/wo biases only when its config's ``bias`` says so; the
+    class default is True, the published configs set false (InternLM2-7B: 7,737,708,544)."""
+    entry = next(e for e in ENTRIES if e["name"] == "InternLM2-7B")
+    plain = from_hf_config(entry["config"], name="x")
+    assert plain.params_total == 7737708544
+    biased = from_hf_config({k: v for k, v in entry["config"].items() if k != "bias"}, name="y")
+    # (4096 + 2 x 1024) wqkv bias + 4096 wo bias per layer, 32 layers
+    assert biased.params_total - plain.params_total == 32 * (6144 + 4096)

@@ -62,6 +62,11 @@ _DECODER_TYPES = {
     # keeps it (its ``NormHead`` has the same weight shape; ALiBi in the 13B models has no
     # parameters). Remote-code configs list every key, so no class defaults are assumed.
     "baichuan",
+    # InternLM2 (remote code): internlm/internlm2-chat-7b ``modeling_internlm2.py`` — a fused
+    # ``wqkv`` Linear(h, (heads + 2 kv) x head_dim, bias=config.bias), ``wo``, SwiGLU w1/w3/w2
+    # without bias, two RMSNorms per layer, untied ``output``: Llama's layout (its bias switch is
+    # read in arch_knobs.decoder_knobs)
+    "internlm2",
 }
 #: decoders whose config uses GPT-2 style keys (n_embd / n_layer / n_head, n_inner, n_positions)
 _GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode")

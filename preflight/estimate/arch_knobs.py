@@ -22,6 +22,9 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     if mt in ("llama", "mistral", "mixtral", "granite", "olmo"):
         k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
         k["mlp_bias"] = cfg.flag("mlp_bias", False)
+    if mt == "internlm2":
+        # InternLM2Config's ``bias`` (default True) switches the wqkv and wo biases; the public configs set false
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("bias", True)
     if mt in ("qwen2", "qwen2_moe", "qwen2_vl_text", "qwen2_5_vl_text"):
         k["qkv_bias"] = True
     if mt in ("qwen3", "qwen3_moe", "gemma3_text", "olmo2"):
