@@ -495,3 +495,21 @@ def test_internlm2_reads_its_bias_switch():
     biased = from_hf_config({k: v for k, v in entry["config"].items() if k != "bias"}, name="y")
     # (4096 + 2 x 1024) wqkv bias + 4096 wo bias per layer, 32 layers
     assert biased.params_total - plain.params_total == 32 * (6144 + 4096)
+
+
+def test_chatglm_reads_both_layouts():
+    """jobs124: model_type chatglm names two layouts. ChatGLM-6B (inner_hidden_size, every Linear biased,
+    LayerNorm, tied head) counts 6,173,286,400; ChatGLM2-6B (multi-query groups, qkv bias only, SwiGLU,
+    RMSNorm, untied output_layer) 6,243,584,000; a config naming neither size key is refused, not guessed."""
+    v1 = from_hf_config(next(e for e in ENTRIES if e["name"] == "ChatGLM-6B")["config"], name="a")
+    assert (v1.params_total, v1.num_kv_heads, v1.tie_embeddings, v1.gated_mlp) == (6173286400, 32, True, False)
+    v2 = from_hf_config(next(e for e in ENTRIES if e["name"] == "ChatGLM2-6B")["config"], name="b")
+    assert (v2.params_total, v2.num_kv_heads, v2.head_dim, v2.gated_mlp) == (6243584000, 2, 128, True)
+    # the multi-query switch off: every head keeps its own k/v (2 x 4096 x (4096 - 256) more weights + biases)
+    mha = from_hf_config({**next(e for e in ENTRIES if e["name"] == "ChatGLM2-6B")["config"],
+                          "multi_query_attention": False}, name="c")
+    assert mha.num_kv_heads == 32
+    assert mha.params_total - v2.params_total == 28 * (2 * 4096 * (4096 - 256) + 2 * (4096 - 256))
+    with pytest.raises(ArchitectureError):
+        from_hf_config({"model_type": "chatglm", "hidden_size": 4096, "num_layers": 28, "num_attention_heads": 32,
+                        "vocab_size": 65024}, name="d")

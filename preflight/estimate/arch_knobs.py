@@ -22,6 +22,13 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     if mt in ("llama", "mistral", "mixtral", "granite", "olmo"):
         k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
         k["mlp_bias"] = cfg.flag("mlp_bias", False)
+    if mt == "chatglm":
+        if cfg.raw("_glm") == "v1":
+            # THUDM/chatglm-6b: biased query_key_value, dense and MLP Linears, LayerNorms, GELU MLP
+            k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", mlp_act="gelu")
+        else:
+            k.update(qkv_bias=cfg.flag("add_qkv_bias", True), o_bias=cfg.flag("add_bias_linear", False),
+                     mlp_bias=cfg.flag("add_bias_linear", False), norm="rms" if cfg.flag("rmsnorm", True) else "layer")
     if mt == "internlm2":
         # InternLM2Config's ``bias`` (default True) switches the wqkv and wo biases; the public configs set false
         k["qkv_bias"] = k["o_bias"] = cfg.flag("bias", True)
