@@ -513,3 +513,13 @@ def test_chatglm_reads_both_layouts():
     with pytest.raises(ArchitectureError):
         from_hf_config({"model_type": "chatglm", "hidden_size": 4096, "num_layers": 28, "num_attention_heads": 32,
                         "vocab_size": 65024}, name="d")
+
+
+def test_moss_is_read_with_codegens_layout():
+    """jobs124: MOSS (remote code) has CodeGen's modules, MOSS-moon-003 counts 16,717,980,160 (README: 16B); the
+    same numbers with CodeGen's vocabulary count what the codegen reader counts."""
+    entry = next(e for e in ENTRIES if e["name"] == "MOSS-moon-003")
+    moss = from_hf_config(entry["config"], name="m")
+    assert moss.params_total == 16717980160 and not moss.tie_embeddings
+    codegen = from_hf_config({**entry["config"], "model_type": "codegen"}, name="c")
+    assert codegen.params_total == moss.params_total

@@ -74,9 +74,13 @@ _DECODER_TYPES = {
     # (``multi_query_group_num``), ``add_qkv_bias``/``add_bias_linear``, a SwiGLU MLP (dense_h_to_4h
     # twice ffn_hidden_size wide), RMSNorm, an untied ``output_layer``
     "chatglm",
+    # MOSS (remote code, OpenLMLab/MOSS ``models/modeling_moss.py``): CodeGen's layout — qkv_proj
+    # and out_proj without bias, fc_in/fc_out with bias, one LayerNorm per parallel block, a biased
+    # untied lm_head; GPT-2 style keys (n_embd / n_layer / n_head)
+    "moss",
 }
 #: decoders whose config uses GPT-2 style keys (n_embd / n_layer / n_head, n_inner, n_positions)
-_GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode")
+_GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode", "moss")
 _ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert", "electra", "albert"}
 
 

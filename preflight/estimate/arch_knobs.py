@@ -61,6 +61,7 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     act_key, act_default = {"gpt2": ("activation_function", "gelu_new"),
                             "gptj": ("activation_function", "gelu_new"),
                             "codegen": ("activation_function", "gelu_new"),
+                            "moss": ("activation_function", "gelu_new"),
                             "gpt_bigcode": ("activation_function", "gelu_pytorch_tanh"),
                             "phi": ("hidden_act", "gelu_new")}.get(mt, ("", ""))
     if act_key:
@@ -74,7 +75,7 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
         # fc1/fc2 and LM head
         k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", norms_per_layer=1,
                  lm_head_bias=True)
-    if mt in ("gptj", "codegen"):
+    if mt in ("gptj", "codegen", "moss"):
         # parallel block with one LayerNorm; attention projections without bias, MLP and
         # LM head with bias
         k.update(mlp_bias=True, norm="layer", norms_per_layer=1, lm_head_bias=True)
