@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-_TARGET = re.compile(r"""(?m)^\s*["']?_?target_?["']?\s*[:=]\s*["']?([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+)""")
+_TARGET = re.compile(r"""(?m)^\s*["']?(?:_?target_?|class_path)["']?\s*[:=]\s*["']?([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+)""")
 _LIMIT = 20
 
 

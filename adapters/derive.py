@@ -103,6 +103,7 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.accum_quotient import accum_from_quotient
 
         accum_from_quotient(plan, project)
+    _ds_accum_from_batches(plan)
     _micro_from_global(plan)
     _global_from_parts(plan)
     _param_offload_below_stage3(plan)
@@ -322,6 +323,36 @@ def _one_process_no_wrapper(plan: TrainingPlan) -> None:
              Source("derived", world.source.path, world.source.line, None,
                     "one process and no DeepSpeed, FSDP, DDP or other wrapper found: nothing sharded or replicated"),
              "medium", adapter="derive")
+
+
+def _ds_accum_from_batches(plan: TrainingPlan) -> None:
+    """A DeepSpeed config giving ``train_batch_size`` and ``train_micro_batch_size_per_gpu`` but no
+    ``gradient_accumulation_steps``: the engine sets the steps to ``train_batch_size // (micro x world)``
+    (DeepSpeed ``runtime/config.py`` ``_set_batch_related_parameters``) and steps the optimizer on that
+    boundary, whatever loader feeds it. firechecking/CleanTransformer @ its pinned commit
+    ``scripts/ds_config_example.json:2-3`` 32 and 8 under ``torchrun --nproc_per_node 4``: 1. Both figures
+    must be the JSON's own (not "auto"), the process count known, and the quotient exact and at least 1
+    (DeepSpeed refuses the config otherwise); medium at most, capped by the process count's."""
+    if plan.resolve("batch.grad_accum") is not None:
+        return
+    total = next((f for f in plan.facts("batch.global") if f.adapter == "deepspeed"
+                  and (f.source.key or "").endswith("train_batch_size")), None)
+    micro = next((f for f in plan.facts("batch.micro") if f.adapter == "deepspeed"
+                  and (f.source.key or "").endswith("train_micro_batch_size_per_gpu")), None)
+    world = plan.resolve("dist.world_size")
+    if total is None or micro is None or world is None or total.source.path != micro.source.path:
+        return
+    values = (total.value, micro.value, world.value)
+    if any(not isinstance(v, int) or isinstance(v, bool) or v <= 0 for v in values):
+        return
+    t, m, w = values
+    if t % (m * w) or t // (m * w) < 1:
+        return
+    plan.add("batch.grad_accum", t // (m * w),
+             Source("derived", total.source.path, total.source.line, total.source.key,
+                    f"DeepSpeed: no gradient_accumulation_steps, so train_batch_size / (train_micro_batch_size_per_gpu "
+                    f"x processes) = {t} / ({m} x {w})"),
+             plan.capped("medium", "dist.world_size"), adapter="derive")
 
 
 def _micro_from_global(plan: TrainingPlan) -> None:

@@ -145,6 +145,65 @@ def _hparams_key(node: ast.expr) -> Optional[str]:
     return sub.value if isinstance(sub, ast.Constant) and isinstance(sub.value, str) else None
 
 
+def _self_attr(node: Any) -> Optional[str]:
+    return node.attr if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+        and node.value.id == "self" else None
+
+
+def spread_param(cls: ast.ClassDef, call: ast.Call) -> Optional[str]:
+    """The ``__init__`` parameter whose dict the loader spreads whole: ``DataLoader(ds, **self.<a>)``, ``self.<a>``
+    stored from that parameter in ``__init__`` or in a method ``__init__`` calls once with it (Ruunyox/pytorch-hpc
+    @ c5848148 ``pytorch_hpc/pl/pl_data.py:117,134-138,214-216``: ``self._initialize_loaders(train_dataloader_opts,
+    ...)`` keeps it, or ``{}`` when it is None). Every other store must be an empty dict or None, and the attribute
+    is read nowhere but in a ``**`` spread (an ``.update(...)``, a key written or read elsewhere: None)."""
+    spreads = [k.value for k in call.keywords if k.arg is None]
+    attr = _self_attr(spreads[0]) if len(spreads) == 1 else None
+    init = method(cls, "__init__")
+    if attr is None or init is None:
+        return None
+    spread_values = {id(k.value) for n in ast.walk(cls) if isinstance(n, ast.Call) for k in n.keywords
+                     if k.arg is None}
+    fed: list[str] = []
+    for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef)):
+        params = [a.arg for a in fn.args.args]
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Attribute) and _self_attr(node) == attr:
+                if isinstance(node.ctx, ast.Load) and id(node) not in spread_values:
+                    return None
+                if isinstance(node.ctx, ast.Del):
+                    return None
+            if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(_self_attr(t) == attr for t in targets):
+                continue
+            if isinstance(node, ast.AugAssign) or len(targets) != 1 or node.value is None:
+                return None
+            value = node.value
+            if (isinstance(value, ast.Dict) and not value.keys) or \
+                    (isinstance(value, ast.Constant) and value.value is None):
+                continue
+            if not isinstance(value, ast.Name) or value.id not in params[1:]:
+                return None
+            if any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
+                    isinstance(t, ast.Name) and t.id == value.id for t in
+                    (n.targets if isinstance(n, ast.Assign) else [n.target])) for n in ast.walk(fn)):
+                return None  # the parameter is rebound before it is kept
+            if fn is init:
+                fed.append(value.id)
+                continue
+            calls = [n for n in ast.walk(init) if isinstance(n, ast.Call) and dotted_name(n.func) == f"self.{fn.name}"]
+            if len(calls) != 1 or any(isinstance(a, ast.Starred) for a in calls[0].args):
+                return None
+            given = dict(zip(params[1:], calls[0].args))
+            given.update({k.arg: k.value for k in calls[0].keywords if k.arg is not None})
+            arg = given.get(value.id)
+            if not isinstance(arg, ast.Name) or arg.id not in {a.arg for a in (*init.args.args, *init.args.kwonlyargs)}:
+                return None
+            fed.append(arg.id)
+    return fed[0] if len(fed) == 1 else None
+
+
 def value_ok(key: str, value: Any) -> bool:
     """A value the loader keyword can take: a bool pin_memory, a positive batch, a count of workers."""
     if key == "pin_memory":
@@ -195,10 +254,14 @@ class LightningCliDataAdapter(Adapter):
         cfg = found[0]
         sec = _class_section(cfg.data)
         assert sec is not None
+        from preflight.adapters.pytorch_local import _import_bases
         from preflight.adapters.target_params_data import _class_of
 
         bases = [Path(str(project.root))] if project.root else []
-        bases += [Path(str(s.source.path)).resolve().parent for s in project.scripts if s.source.path is not None]
+        for script in project.scripts:
+            if script.source.path is not None:
+                # the script's own package roots too (a console script's package outside the audited folder)
+                bases += [b for b in _import_bases(Path(str(script.source.path)).resolve().parent) if b not in bases]
         got = _class_of(sec["class_path"], bases)
         picked = train_loader(got[1]) if got is not None else None
         if got is None or picked is None:
@@ -208,8 +271,27 @@ class LightningCliDataAdapter(Adapter):
         call, bound = picked
         spread = any(k.arg is None for k in call.keywords)
         shown = f"{sec['class_path']} ({path.name}:{call.lineno})"
+        opts = spread_param(cls, call) if spread else None
+        given_opts = sec["init_args"].get(opts) if opts is not None else None
         for key, field in FIELDS:
             given = next((k.value for k in call.keywords if k.arg == key), None)
+            if given is None and isinstance(given_opts, dict) and all(isinstance(k, str) for k in given_opts):
+                # the loader spreads the dict the config gives one argument: its keys are the loader's keywords
+                if key in given_opts:
+                    value = given_opts[key]
+                    src = project.config_source(cfg, ("data", "init_args", opts, key),
+                                                detail=f"data.init_args.{opts}.{key}, given by LightningCLI to "
+                                                       f"{shown}: its train DataLoader(**self.{opts})")
+                elif key in _DEFAULTS:
+                    value = _DEFAULTS[key]
+                    src = project.config_source(cfg, ("data", "init_args", opts),
+                                                detail=f"data.init_args.{opts} (spread into {shown}'s train "
+                                                       f"DataLoader) leaves {key} out (the default {value})")
+                else:
+                    continue
+                if value_ok(key, value):
+                    self.add_checked(plan, field, value, src, "medium")
+                continue
             if given is None:
                 if key in _DEFAULTS and not spread:
                     src = project.config_source(cfg, ("data", "class_path"),

@@ -29,10 +29,11 @@ from preflight.adapters.pytorch_local import _imported_local
 from preflight.adapters.transformers import TransformersAdapter, _ScriptPass
 
 from preflight.adapters_api import Project
+from preflight.local_trees import nodes_of
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 from preflight.script_index import ScriptIndex
-from preflight.sources import ParsedPython, SourceText, parse_python, read_source
+from preflight.sources import ParsedPython, SourceText, parse_python, read_source, read_text_limited
 
 _MAX_BYTES = 500_000
 _MAX_MODULES = 12
@@ -53,7 +54,7 @@ def _modules(project: Project) -> list[tuple[ParsedPython, ScriptIndex]]:
             # (OpenFedLLM config.py get_training_args: training_args_helper.py)
             out.extend(_helper_built(project, script, entry, here, root))
             continue
-        for path in _imported_local(script.tree, here)[:_MAX_MODULES]:
+        for path in _with_reexports(script.tree, _imported_local(script.tree, here)[:_MAX_MODULES]):
             parsed = _load(project, path, root)
             if parsed is None:
                 continue
@@ -63,6 +64,36 @@ def _modules(project: Project) -> list[tuple[ParsedPython, ScriptIndex]]:
                     and _TRAINS.search(parsed.source.text):
                 out.append((parsed, idx))
     return out
+
+
+def _with_reexports(tree: ast.Module, paths: list[Path]) -> list[Path]:
+    """``paths`` with, after each package ``__init__.py``, the sibling modules it re-exports by a relative
+    import for a name the entry imports from that package (sotopia-lab/sotopia-rl @ 2ebb14e
+    ``scripts/train_sft.py:5`` ``from sotopia_rl import SotopiaSFTTrainer``; ``sotopia_rl/__init__.py:4``
+    ``from .sft_trainer import SotopiaSFTTrainer``). Only names the entry asks for: the package's other
+    re-exported trainers are not this job's."""
+    wanted: dict[str, set[str]] = {}
+    for node in nodes_of(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            wanted.setdefault(node.module.rsplit(".", 1)[-1], set()).update(a.name for a in node.names)
+    out: list[Path] = []
+    for path in paths:
+        if path not in out:
+            out.append(path)
+        names = wanted.get(path.parent.name, set()) if path.name == "__init__.py" else set()
+        if not names or "*" in names:
+            continue
+        try:
+            init = ast.parse(read_text_limited(path, _MAX_BYTES, errors="replace"))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in init.body:
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module \
+                    and any((a.asname or a.name) in names for a in node.names):
+                cand = path.parent / (node.module.replace(".", "/") + ".py")
+                if cand.is_file() and cand not in out:
+                    out.append(cand)
+    return out[:_MAX_MODULES + 4]
 
 
 def _helper_built(project: Project, script: ParsedPython, entry: ScriptIndex, here: Path,

@@ -70,7 +70,7 @@ _FIT = re.compile(r"\.fit\(")
 _MODULE_DOCSTRING = re.compile(r'\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*[rRuU]?("""|\'\'\')[\s\S]*?\1')
 # the script builds what trains from a name in its config (Hydra ``get_class(cfg._target_)``/``instantiate``,
 # ldm's ``instantiate_from_config``, ``importlib.import_module``)
-_DISPATCH = re.compile(r"\b(instantiate|get_class|get_method|instantiate_from_config|import_module)\(")
+_DISPATCH = re.compile(r"\b(instantiate|get_class|get_method|instantiate_from_config|import_module|LightningCLI)\(")
 # a class's or function's docstring (the first statement after its ``:`` line) is prose too: open_clip's
 # ``class TimmModel(nn.Module): """timm model adapter"""`` (haoheliu/AudioLDM-training-finetuning @ 702a638
 # ``audioldm_train/modules/clap/open_clip/timm_model.py``) wraps a timm backbone and trains no adapter
@@ -383,7 +383,19 @@ def _target_texts(project: Any, root: Optional[Path]) -> list[str]:
     from preflight.local_trees import parse_file
 
     out: list[str] = []
-    for path in target_module_files([src.text for src, _cfg in project.configs], root):
+    texts = [src.text for src, _cfg in project.configs]
+    found = target_module_files(texts, root)
+    # a console script's package outside the audited folder (Ruunyox/pytorch-hpc @ c5848148: ``pythpc`` is
+    # ``pytorch_hpc.scripts.__main__:main``, run from ``examples/fit``; its config's ``class_path:
+    # pytorch_hpc.pl.pl_model.LightningModel`` resolves above the package, where the script's imports do)
+    script = project.scripts[0] if getattr(project, "scripts", None) else None
+    if script is not None and script.source.path is not None:
+        from preflight.adapters.pytorch_local import _import_bases
+
+        for base in _import_bases(Path(str(script.source.path)).resolve().parent)[1:]:
+            if root is None or base.resolve() != root.resolve():
+                found += [p for p in target_module_files(texts, base) if p not in found]
+    for path in found:
         try:
             out.append(read_text_limited(path, errors="replace"))
             out.extend(read_text_limited(p, errors="replace") for p in _imported_up(parse_file(path), path.parent, root))

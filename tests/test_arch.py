@@ -484,3 +484,42 @@ def test_more_experts_per_token_than_experts_is_refused() -> None:
     with pytest.raises(ArchitectureError, match="9 experts per token but only 8 experts"):
         from_hf_config({"model_type": "mixtral", "hidden_size": 64, "num_experts_per_tok": 9,
                         "num_local_experts": 8}, name="junk.json")
+
+
+def test_internlm2_reads_its_bias_switch():
+    """jobs124: InternLM2 (remote code) counts wqkv/wo biases only when its config's ``bias`` says so; the
+    class default is True, the published configs set false (InternLM2-7B: 7,737,708,544)."""
+    entry = next(e for e in ENTRIES if e["name"] == "InternLM2-7B")
+    plain = from_hf_config(entry["config"], name="x")
+    assert plain.params_total == 7737708544
+    biased = from_hf_config({k: v for k, v in entry["config"].items() if k != "bias"}, name="y")
+    # (4096 + 2 x 1024) wqkv bias + 4096 wo bias per layer, 32 layers
+    assert biased.params_total - plain.params_total == 32 * (6144 + 4096)
+
+
+def test_chatglm_reads_both_layouts():
+    """jobs124: model_type chatglm names two layouts. ChatGLM-6B (inner_hidden_size, every Linear biased,
+    LayerNorm, tied head) counts 6,173,286,400; ChatGLM2-6B (multi-query groups, qkv bias only, SwiGLU,
+    RMSNorm, untied output_layer) 6,243,584,000; a config naming neither size key is refused, not guessed."""
+    v1 = from_hf_config(next(e for e in ENTRIES if e["name"] == "ChatGLM-6B")["config"], name="a")
+    assert (v1.params_total, v1.num_kv_heads, v1.tie_embeddings, v1.gated_mlp) == (6173286400, 32, True, False)
+    v2 = from_hf_config(next(e for e in ENTRIES if e["name"] == "ChatGLM2-6B")["config"], name="b")
+    assert (v2.params_total, v2.num_kv_heads, v2.head_dim, v2.gated_mlp) == (6243584000, 2, 128, True)
+    # the multi-query switch off: every head keeps its own k/v (2 x 4096 x (4096 - 256) more weights + biases)
+    mha = from_hf_config({**next(e for e in ENTRIES if e["name"] == "ChatGLM2-6B")["config"],
+                          "multi_query_attention": False}, name="c")
+    assert mha.num_kv_heads == 32
+    assert mha.params_total - v2.params_total == 28 * (2 * 4096 * (4096 - 256) + 2 * (4096 - 256))
+    with pytest.raises(ArchitectureError):
+        from_hf_config({"model_type": "chatglm", "hidden_size": 4096, "num_layers": 28, "num_attention_heads": 32,
+                        "vocab_size": 65024}, name="d")
+
+
+def test_moss_is_read_with_codegens_layout():
+    """jobs124: MOSS (remote code) has CodeGen's modules, MOSS-moon-003 counts 16,717,980,160 (README: 16B); the
+    same numbers with CodeGen's vocabulary count what the codegen reader counts."""
+    entry = next(e for e in ENTRIES if e["name"] == "MOSS-moon-003")
+    moss = from_hf_config(entry["config"], name="m")
+    assert moss.params_total == 16717980160 and not moss.tie_embeddings
+    codegen = from_hf_config({**entry["config"], "model_type": "codegen"}, name="c")
+    assert codegen.params_total == moss.params_total

@@ -99,3 +99,79 @@ def test_entry_importing_transformers_is_left_to_its_own_pass(cli, tmp_path):
 
     read = TrainingPlan.from_dict(plan)
     assert not [f for name in read.fields() for f in read.facts(name) if f.adapter == "transformers_local"]
+
+
+# sotopia-lab/sotopia-rl @ 2ebb14e: scripts/train_sft.py imports ``from sotopia_rl import SotopiaSFTTrainer``
+# (a package at the repository root, installed by its pyproject), whose ``__init__.py`` re-exports it from
+# ``.sft_trainer``; that module's Trainer subclass builds TrainingArguments from the entry's options in
+# ``__init__`` and hands them to ``super().__init__``. Our own rewrite of that shape.
+PKG = {
+    "pyproject.toml": "[project]\nname = \"mypkg\"\n",
+    "scripts/train_sft.py": """\
+        import argparse
+        from accelerate import Accelerator
+        from mypkg import SFTRunner
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--train_batch_size", type=int, default=2)
+            parser.add_argument("--use_qlora", action="store_true")
+            args = parser.parse_args()
+            trainer = SFTRunner(args, Accelerator())
+            trainer.train()
+    """,
+    "mypkg/__init__.py": """\
+        from .rm_trainer import RMRunner
+        from .sft_trainer import SFTRunner
+    """,
+    "mypkg/sft_trainer.py": """\
+        from transformers import Trainer, TrainingArguments
+
+        class SFTRunner(Trainer):
+            def __init__(self, args, accelerator):
+                hf_args = TrainingArguments(
+                    output_dir="out",
+                    per_device_train_batch_size=args.train_batch_size,
+                    bf16=True,
+                    optim="paged_adamw_8bit" if args.use_qlora else "adamw_torch",
+                    dataloader_num_workers=4,
+                )
+                super().__init__(model=None, args=hf_args)
+
+            def train(self, **kwargs):
+                super().train(**kwargs)
+    """,
+    "mypkg/rm_trainer.py": """\
+        from transformers import Trainer, TrainingArguments
+
+        class RMRunner(Trainer):
+            def __init__(self, args):
+                super().__init__(model=None, args=TrainingArguments(output_dir="o", dataloader_num_workers=9,
+                                                                    optim="adafactor"))
+
+            def train(self, **kwargs):
+                super().train(**kwargs)
+    """,
+}
+
+
+def test_trainer_class_reexported_by_a_package_init_is_read(cli, tmp_path):
+    write(tmp_path, PKG)
+    plan = plan_of(cli, "--", "python", "train_sft.py", "--train_batch_size", "3", cwd=tmp_path / "scripts")
+    workers = fact(plan, "data.num_workers")
+    assert (workers.value, workers.confidence, workers.adapter) == (4, "medium", "transformers_local")
+    assert workers.source.path.endswith("sft_trainer.py") and workers.source.line == 10
+    assert fact(plan, "optimizer.name").value == "adamw_torch"  # --use_qlora not given
+    assert fact(plan, "batch.micro").value == 3
+
+
+def test_package_trainer_not_imported_by_the_entry_stays_unread(cli, tmp_path):
+    files = dict(PKG)
+    files["mypkg/__init__.py"] = "from .rm_trainer import RMRunner\nfrom .sft_trainer import SFTRunner as Other\n"
+    write(tmp_path, files)
+    plan = plan_of(cli, "--", "python", "train_sft.py", cwd=tmp_path / "scripts")
+    # the entry's SFTRunner is not what the package exports; its RMRunner is not the job's either
+    workers = fact(plan, "data.num_workers")
+    assert workers is None or workers.adapter != "transformers_local"
+    optim = fact(plan, "optimizer.name")
+    assert optim is None or optim.value != "adafactor"

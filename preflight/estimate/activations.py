@@ -80,7 +80,7 @@ def _dropout(arch: Any, override: Optional[float]) -> float:
 #: result. Used only when the config names no activation: the name it gives
 #: (``activation_function: gelu_pytorch_tanh``, ``hidden_act: gelu_new``, ALBERT's default)
 #: is ``arch.extra["mlp_act"]`` and decides (``constants.MLP_ACT_SAVED``).
-_PY_GELU = {"gpt2", "phi", "gptj", "codegen"}
+_PY_GELU = {"gpt2", "phi", "gptj", "codegen", "moss"}
 #: transformers' ACT2FN names of that formula (activations.py: ``NewGELUActivation``)
 _PY_GELU_ACTS = {"gelu_new"}
 #: Models whose eager attention calls softmax in the scores' dtype (no explicit fp32 upcast;

@@ -62,9 +62,25 @@ _DECODER_TYPES = {
     # keeps it (its ``NormHead`` has the same weight shape; ALiBi in the 13B models has no
     # parameters). Remote-code configs list every key, so no class defaults are assumed.
     "baichuan",
+    # InternLM2 (remote code): internlm/internlm2-chat-7b ``modeling_internlm2.py`` — a fused
+    # ``wqkv`` Linear(h, (heads + 2 kv) x head_dim, bias=config.bias), ``wo``, SwiGLU w1/w3/w2
+    # without bias, two RMSNorms per layer, untied ``output``: Llama's layout (its bias switch is
+    # read in arch_knobs.decoder_knobs)
+    "internlm2",
+    # ChatGLM (remote code, model_type "chatglm" for two layouts, read through _chatglm_config):
+    # THUDM/chatglm-6b ``modeling_chatglm.py`` — biased query_key_value/dense, a GELU MLP
+    # dense_h_to_4h/dense_4h_to_h with bias, two LayerNorms per layer, the LM head tied to the
+    # word embeddings; THUDM/chatglm2-6b, chatglm3-6b and glm-4-9b — multi-query groups
+    # (``multi_query_group_num``), ``add_qkv_bias``/``add_bias_linear``, a SwiGLU MLP (dense_h_to_4h
+    # twice ffn_hidden_size wide), RMSNorm, an untied ``output_layer``
+    "chatglm",
+    # MOSS (remote code, OpenLMLab/MOSS ``models/modeling_moss.py``): CodeGen's layout — qkv_proj
+    # and out_proj without bias, fc_in/fc_out with bias, one LayerNorm per parallel block, a biased
+    # untied lm_head; GPT-2 style keys (n_embd / n_layer / n_head)
+    "moss",
 }
 #: decoders whose config uses GPT-2 style keys (n_embd / n_layer / n_head, n_inner, n_positions)
-_GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode")
+_GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode", "moss")
 _ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert", "electra", "albert"}
 
 
@@ -132,6 +148,8 @@ def _read_decoder(mt: str, cfg: Cfg, name: str, source: str) -> Architecture:
         tie_default = mt in ("gemma", "gemma2", "gemma3_text", "falcon", "starcoder2", "opt")
         tie = cfg.flag("tie_word_embeddings", tie_default)
         gated = mt not in ("gpt_neox", "falcon", "starcoder2", "phi", "opt")
+        if mt == "chatglm":
+            gated = cfg.flag("swiglu", False)
     if heads == 0 or hidden == 0:
         raise ArchitectureError(f"{name}: hidden size and head count must be positive")
     if mt in ("deepseek_v2", "deepseek_v3"):
@@ -333,9 +351,45 @@ def _read_multimodal(mt: str, config: Mapping[str, Any], name: str, source: str)
                    num_channels=int(info.get("num_channels", 0)), extra=extra)
 
 
+def _chatglm_config(config: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """A ChatGLM config in the decoder reader's keys. The first generation (THUDM/chatglm-6b:
+    ``inner_hidden_size``, ``position_encoding_2d``, ``max_sequence_length``) ties its LM head and
+    biases every Linear; the second layout (chatglm2/3-6b, glm-4-9b: ``ffn_hidden_size``,
+    ``padded_vocab_size``, ``kv_channels``) follows its switches, whose remote-code defaults are
+    those of ``configuration_chatglm.py`` (multi-query off, 2 groups, qkv bias on, linear bias
+    off, RMSNorm on). A config naming neither size key is refused, not guessed."""
+    data = dict(config)
+    out: dict[str, Any] = {k: data[k] for k in ("model_type", "hidden_size", "num_attention_heads", "auto_map",
+                                               "architectures", "torch_dtype") if k in data}
+    layers = data.get("num_layers", data.get("num_hidden_layers"))
+    if layers is not None:
+        out["num_hidden_layers"] = layers
+    if "inner_hidden_size" in data or "position_encoding_2d" in data:
+        out.update(intermediate_size=data.get("inner_hidden_size", 4 * int(data.get("hidden_size") or 0)),
+                   vocab_size=data.get("vocab_size"), tie_word_embeddings=True, swiglu=False, _glm="v1",
+                   max_position_embeddings=data.get("max_sequence_length", 0))
+    elif "ffn_hidden_size" in data:
+        heads = data.get("num_attention_heads")
+        groups = data.get("multi_query_group_num", 1) if data.get("multi_query_attention", False) else heads
+        out.update(intermediate_size=data["ffn_hidden_size"],
+                   vocab_size=data.get("padded_vocab_size", data.get("vocab_size")),
+                   num_key_value_heads=groups, tie_word_embeddings=bool(data.get("tie_word_embeddings", False)),
+                   swiglu=True, _glm="v2", max_position_embeddings=data.get("seq_length", 0),
+                   add_qkv_bias=data.get("add_qkv_bias", True), add_bias_linear=data.get("add_bias_linear", False),
+                   rmsnorm=data.get("rmsnorm", True))
+        if "kv_channels" in data:
+            out["head_dim"] = data["kv_channels"]
+    else:
+        raise ArchitectureError(f"{name}: a chatglm config without inner_hidden_size or ffn_hidden_size "
+                                "(which ChatGLM layout it is) is not read")
+    return out
+
+
 def _read_one(mt: str, config: Mapping[str, Any], name: str, source: str) -> Architecture:
     from preflight.estimate import arch_vision  # imports this module: loaded on first use
 
+    if mt == "chatglm":
+        config = _chatglm_config(config, name)
     cfg = Cfg(config, mt, name)
     if mt in _DECODER_TYPES:
         return _read_decoder(mt, cfg, name, source)

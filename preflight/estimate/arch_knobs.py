@@ -22,6 +22,16 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     if mt in ("llama", "mistral", "mixtral", "granite", "olmo"):
         k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
         k["mlp_bias"] = cfg.flag("mlp_bias", False)
+    if mt == "chatglm":
+        if cfg.raw("_glm") == "v1":
+            # THUDM/chatglm-6b: biased query_key_value, dense and MLP Linears, LayerNorms, GELU MLP
+            k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", mlp_act="gelu")
+        else:
+            k.update(qkv_bias=cfg.flag("add_qkv_bias", True), o_bias=cfg.flag("add_bias_linear", False),
+                     mlp_bias=cfg.flag("add_bias_linear", False), norm="rms" if cfg.flag("rmsnorm", True) else "layer")
+    if mt == "internlm2":
+        # InternLM2Config's ``bias`` (default True) switches the wqkv and wo biases; the public configs set false
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("bias", True)
     if mt in ("qwen2", "qwen2_moe", "qwen2_vl_text", "qwen2_5_vl_text"):
         k["qkv_bias"] = True
     if mt in ("qwen3", "qwen3_moe", "gemma3_text", "olmo2"):
@@ -51,6 +61,7 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     act_key, act_default = {"gpt2": ("activation_function", "gelu_new"),
                             "gptj": ("activation_function", "gelu_new"),
                             "codegen": ("activation_function", "gelu_new"),
+                            "moss": ("activation_function", "gelu_new"),
                             "gpt_bigcode": ("activation_function", "gelu_pytorch_tanh"),
                             "phi": ("hidden_act", "gelu_new")}.get(mt, ("", ""))
     if act_key:
@@ -64,7 +75,7 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
         # fc1/fc2 and LM head
         k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", norms_per_layer=1,
                  lm_head_bias=True)
-    if mt in ("gptj", "codegen"):
+    if mt in ("gptj", "codegen", "moss"):
         # parallel block with one LayerNorm; attention projections without bias, MLP and
         # LM head with bias
         k.update(mlp_bias=True, norm="layer", norms_per_layer=1, lm_head_bias=True)
