@@ -7,7 +7,6 @@ printed for reading. Never imports the code. Usage: python bench/bugs/det130_rea
 
 from __future__ import annotations
 
-import re
 import shlex
 import subprocess
 import sys
