@@ -127,9 +127,9 @@ def _token_only_use(ctx: FileContext, node: ast.AST, functions: dict[str, ast.Fu
         return bool(loads) and all(_token_only_use(ctx, n, functions, depth) for n in loads)
     if isinstance(parent, ast.Call) and node in parent.args and depth < 2:
         callee = parent.func
-        key = callee.attr if isinstance(callee, ast.Attribute) and ast.unparse(callee.value) in ("self", "cls") \
-            else callee.id if isinstance(callee, ast.Name) else None
-        fn = functions.get(key) if key else None
+        helper: Optional[str] = callee.attr if isinstance(callee, ast.Attribute) \
+            and ast.unparse(callee.value) in ("self", "cls") else callee.id if isinstance(callee, ast.Name) else None
+        fn = functions.get(helper) if helper else None
         if fn is None:
             return False
         params = [a.arg for a in fn.args.args]
@@ -149,9 +149,9 @@ def _uses(ctx: FileContext, cls: ast.ClassDef, attr: str) -> Optional[list[ast.C
     """The calls of ``self.<attr>(...)`` in the class when every use of the encoder reads only its
     token states; None when some use reads more (or cannot be followed)."""
     functions: dict[str, ast.FunctionDef] = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
-    for node in ctx.tree.body:
-        if isinstance(node, ast.FunctionDef):
-            functions.setdefault(node.name, node)
+    for stmt in ctx.tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            functions.setdefault(stmt.name, stmt)
     calls = []
     for node in ast.walk(cls):
         if not (isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name)
@@ -208,7 +208,7 @@ def _wrap_site(pctx: PlanContext, cls_name: str) -> Optional[tuple[Any, ast.Call
         if f"{cls_name}(" not in text:
             continue
         ctx = pctx.file_context(script)
-        bound = set()
+        bound: set[str] = set()
         for node in ctx.nodes(ast.Assign):
             value = node.value
             while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
