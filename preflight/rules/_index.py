@@ -593,5 +593,6 @@ JOB = {
     "PF688": "plan.pf688_deepspeed_include_physical_gpu_ids",
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
+    "PF694": "plan.pf694_hydra_main_reads_key_not_in_config",
     "PF801": "plan.pf801_does_not_fit",
 }
