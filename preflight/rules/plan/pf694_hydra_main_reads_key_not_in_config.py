@@ -166,7 +166,9 @@ Define the key in the config (`fp_loss: true`), add it on the command line
 
 * No launch line runs the script, or its overrides are not all written out (`$ARGS`,
   `"$@"`): an override preflight cannot see may add the key.
-* The config is not composed (a group file or a ConfigStore schema not in view).
+* The config is not composed (a group file or a ConfigStore schema not in view), or was
+  composed by preflight's own composer rather than hydra-core (it covers a documented subset
+  of Hydra; a key it drops must not read as a missing key).
 * A node on the way is not a mapping (a list, `None`, an interpolation, `???`).
 * The script opens the struct flag or adds keys (`open_dict`, `OmegaConf.set_struct`,
   `flag_override`, `read_write`, `merge_with`, `OmegaConf.update`), rebinds the config
@@ -186,6 +188,8 @@ Define the key in the config (`fp_loss: true`), add it on the command line
         for comp, script, fn in hydra_main_apps(project):
             if not _launched(project, script):
                 continue
+            if not str(getattr(comp.composition, "method", "")).startswith("hydra-core"):
+                continue  # preflight's own composer covers a subset of Hydra: a key it drops is not a missing key
             text = script.source.text or ""
             if any(word in text for word in _OPENS):
                 continue
