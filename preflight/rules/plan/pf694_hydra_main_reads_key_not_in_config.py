@@ -166,6 +166,8 @@ Define the key in the config (`fp_loss: true`), add it on the command line
 
 * No launch line runs the script, or its overrides are not all written out (`$ARGS`,
   `"$@"`): an override preflight cannot see may add the key.
+* A script of the job uses `ConfigStore` (configs registered at import time), or an override
+  `+group/sub=option` names a group preflight could not find (it composes as a plain value).
 * The config is not composed (a group file or a ConfigStore schema not in view), or was
   composed by preflight's own composer rather than hydra-core (it covers a documented subset
   of Hydra; a key it drops must not read as a missing key).
@@ -175,6 +177,7 @@ Define the key in the config (`fp_loss: true`), add it on the command line
   parameter (`cfg = OmegaConf.merge(...)`), assigns the attribute anywhere in the function,
   or names the key in a string (`"key" in cfg`, `cfg.get("key")`, `getattr(cfg, "key", None)`,
   `OmegaConf.select(cfg, "a.key")`).
+* A second read on a line already reported (one finding a line).
 * The read is inside a `try` block, is a DictConfig method (`cfg.get`, `cfg.keys()`), a
   private name, or under `cfg.hydra`.
 """
@@ -197,12 +200,15 @@ Define the key in the config (`fp_loss: true`), add it on the command line
             if _rebinds(fn, root):
                 continue
             config = comp.config
-            if not isinstance(config, dict) or not config:
-                continue
+            if not isinstance(config, dict) or not config or any("/" in str(k) for k in config):
+                continue  # ``+group/sub=option`` composed as a plain value: a group preflight could not find
+            if any("ConfigStore" in (s.source.text or "") for s in project.scripts):
+                continue  # configs registered by code at import time are not in preflight's composition
             named = _strings(script.tree)
             assigned = _assigned(fn)
             guarded = _guarded(fn)
             reported: set[tuple[str, ...]] = set()
+            lines: set[int] = set()
             for node, chain in sorted(_reads(fn, root), key=lambda r: (r[0].lineno, r[0].col_offset)):
                 if chain[0] == "hydra" or id(node) in guarded:
                     continue
@@ -211,9 +217,11 @@ Define the key in the config (`fp_loss: true`), add it on the command line
                     continue
                 path = chain[:at + 1]
                 key = path[-1]
-                if key.startswith("_") or key in named or key in assigned or path in reported:
-                    continue
+                if key.startswith("_") or key in named or key in assigned or path in reported \
+                        or node.lineno in lines:
+                    continue  # one finding a line: the first key read there that the config lacks
                 reported.add(path)
+                lines.add(node.lineno)
                 parent = ".".join(path[:-1])
                 where = f"under `{parent}`" if parent else "at the top level"
                 evidence = []
