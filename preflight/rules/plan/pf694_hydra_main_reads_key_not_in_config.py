@@ -108,7 +108,7 @@ def _reads(fn: ast.FunctionDef, root: str) -> list[tuple[ast.Attribute, tuple[st
             if id(node) in callees:
                 if chain[-1] in _API or chain[-1].startswith("_"):
                     chain = chain[:-1]  # ``cfg.model.get(...)``: the read is ``cfg.model``
-                    node = node.value  # type: ignore[assignment]
+                    node = node.value
                     if not chain or not isinstance(node, ast.Attribute):
                         continue
                 else:
