@@ -593,6 +593,7 @@ JOB = {
     "PF688": "plan.pf688_deepspeed_include_physical_gpu_ids",
     "PF689": "plan.pf689_accelerate_config_processes_over_visible_gpus",
     "PF690": "plan.pf690_deepspeed_batch_keys_vs_trainer_launch",
+    "PF694": "plan.pf694_hydra_main_reads_key_not_in_config",
     "PF697": "plan.pf697_ddp_encoder_pooler_never_used",
     "PF698": "plan.pf698_from_pretrained_on_deepspeed_step_folder",
     "PF699": "plan.pf699_accelerate_deepspeed_plugin_before_0_19",

@@ -41,7 +41,29 @@ _TRAIN = textwrap.dedent("""
     trainer.fit(Regressor(), train_loader, val_loader)
     """)
 
+# lorenzo-stacchio/Stable-Diffusion-Inpaint issue 8: the module comes from a config target (not in view)
+_LDM = textwrap.dedent("""
+    # --- main.py
+    import lightning.pytorch as pl
+    from lightning.pytorch.callbacks import ModelCheckpoint
+    from omegaconf import OmegaConf
+
+    from ldm.util import instantiate_from_config
+
+
+    def main():
+        config = OmegaConf.load("configs/inpaint_ldm.yaml")
+        model = instantiate_from_config(config.model)
+        data = instantiate_from_config(config.data)
+        ckpt = ModelCheckpoint(dirpath="logs/checkpoints", monitor="{key}", save_top_k=3,
+                               {steps})  {pin}
+        trainer = pl.Trainer(max_steps=200_000, callbacks=[ckpt])
+        trainer.fit(model, datamodule=data)
+    """)
+
 BAD = [
+    # the module is not in view; the key is named as a validation metric
+    _LDM.format(key="val/loss_simple_ema", steps="every_n_train_steps=5000", pin="# warning: PF172"),
     # the form found in public training scripts: a validation loss ranked at a step interval
     _MODULE + _TRAIN,
     # Lightning issue 20919: the key is logged at validation epoch end, checked every 500 steps
@@ -82,6 +104,14 @@ BAD = [
 ]
 
 GOOD = [
+    # the fix of Stable-Diffusion-Inpaint issue 8: ranked on validation end
+    _LDM.format(key="val/loss_simple_ema", steps="every_n_epochs=1", pin=""),
+    # module not in view, a key not named as a validation metric: silent
+    _LDM.format(key="train/loss", steps="every_n_train_steps=5000", pin=""),
+    # tricky: a step-interval snapshot ranked by the step counter (latent-diffusion's main.py)
+    _LDM.format(key="step", steps="every_n_train_steps=5000", pin=""),
+    # tricky: "valence_loss" starts with "val" but is not a validation metric
+    _LDM.format(key="valence_loss", steps="every_n_train_steps=5000", pin=""),
     # no step interval: the callback ranks after each validation
     _MODULE + _TRAIN.replace(",\n                             every_n_train_steps=1_000)  # warning: PF172", ")"),
     # a training metric at a step interval is fresh at every save

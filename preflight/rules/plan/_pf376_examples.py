@@ -15,7 +15,7 @@ _APP = textwrap.dedent("""
 
     @hydra.main(version_base="1.3", config_path="conf", config_name="config")
     def main(cfg: DictConfig) -> None:
-        thk = Thickness(grid_size=cfg.thk.grid_size, units=cfg.thk.units, shape=tuple(cfg.thk.shape))
+        thk = Thickness(grid_size=cfg.thk.grid_size, units=cfg.thk.units, shape=tuple(cfg.thk.shape)){rpin}
         fit(thk, lr=cfg.iceflow.emulator_lr, max_steps=cfg.max_steps)
 
 
@@ -46,15 +46,16 @@ _APP = textwrap.dedent("""
 
 
 def _app(pin: str = "", defaults: str = "", fields: str = "units: centimeters", primary: str = "",
-         args: str = "+experiment=custom") -> str:
-    return _APP.format(pin=pin, defaults=defaults, fields=fields, primary=primary, args=args)
+         args: str = "+experiment=custom", rpin: str = "") -> str:
+    return _APP.format(pin=pin, defaults=defaults, fields=fields, primary=primary, args=args, rpin=rpin)
 
 
 PF376_BAD = [
     # hydra issue 2982 (the held-out case): the experiment sets thk.units, the thk group is never selected
-    _app(pin="  # warning: PF376"),
+    # (the read of the lost keys then fails: "Key 'grid_size' is not in struct", PF694, det129)
+    _app(pin="  # warning: PF376", rpin="  # warning: PF694"),
     # two of the group's three fields given: shape is still lost
-    _app(pin="  # warning: PF376", fields="units: centimeters\n  grid_size: 50"),
+    _app(pin="  # warning: PF376", fields="units: centimeters\n  grid_size: 50", rpin="  # warning: PF694"),
 ]
 
 PF376_GOOD = [

@@ -155,6 +155,8 @@ lr: 0.001
     # the launch line sets the key again: the file's value is not what the ordering lost
     _APP.format(name="k2") + """\
 # --- conf/base.yaml
+model:
+  _target_: mypkg.Estimator
 lr: 0.001
 # --- conf/k2.yaml
 defaults:

@@ -28,6 +28,8 @@ _HYDRA = dedent("""
     trainer:
       _target_: pytorch_lightning.Trainer
       max_epochs: 10
+    model:
+      _target_: models.Net
     # --- configs/experiment/tiny.yaml
     # @package _global_
     datamodule:
@@ -59,6 +61,8 @@ _INTERVAL = dedent("""
     if __name__ == "__main__":
         main()
     # --- configs/config.yaml
+    model:
+      _target_: models.Net
     data:
       batch_size: 512
       max_train_samples: 200000

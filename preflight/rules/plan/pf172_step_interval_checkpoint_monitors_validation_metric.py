@@ -65,6 +65,10 @@ def _where_logged(trees: list[ast.AST]) -> Optional[dict[str, list[str]]]:
     return found
 
 
+# a monitored key named as a validation metric (``val/loss_simple_ema``, ``val_loss``, ``valid/acc``)
+_VALIDATION_NAME = re.compile(r"(val|valid|validation)[/_.-]\w", re.IGNORECASE)
+
+
 def _matches(patterns: list[str], key: str) -> bool:
     stem = re.sub(r"_(step|epoch)$", "", key)
     return any(re.fullmatch(p, key) or re.fullmatch(p, stem) for p in patterns)
@@ -109,7 +113,12 @@ save_top_k=-1)` for periodic snapshots and rank the best model on validation end
 * The key is also logged outside the validation hooks (a training metric, a shared helper
   method, a callback), or some logged key is not written out.
 * No step interval, `every_n_train_steps=0`, or an interval that is not a literal.
-* The fitted module's class (or one of its bases) is not in view.
+* The fitted module's class (or one of its bases) is not in view, unless the monitored key is
+  named as a validation metric (`val/...`, `val_...`, `valid_...`, `validation/...`) and the
+  fitted module cannot be found at all (`instantiate_from_config(config.model)`, a class of an
+  installed package): the key is then taken to be logged in validation
+  (lorenzo-stacchio/Stable-Diffusion-Inpaint issue 8: `monitor="val/loss_simple_ema",
+  every_n_train_steps=5000` stopped with "could not find the monitored key").
 """
     bad_examples = examples("preflight.rules.plan._pf172_examples", "BAD")
     good_examples = examples("preflight.rules.plan._pf172_examples", "GOOD")
@@ -128,7 +137,13 @@ save_top_k=-1)` for periodic snapshots and rank the best model on validation end
                 if got is not None:
                     classes[name] = got
                     trees.append(got)
-        if not fitted or not all(lightning_class(name, classes) for name in fitted):
+        if not fitted or not all(name in classes for name in fitted):
+            # the fitted module is not in view (``instantiate_from_config(config.model)``, an imported
+            # package's class): a key named as a validation metric is taken to be logged in validation
+            if any(".fit(" in (script.source.text or "") for script in scripts):
+                yield from self._unseen_module(pctx, checkpoints)
+            return
+        if not all(lightning_class(name, classes) for name in fitted):
             return
         logged = _where_logged(trees)
         if logged is None:
@@ -147,3 +162,19 @@ save_top_k=-1)` for periodic snapshots and rank the best model on validation end
                 "validation's score (or none yet) and the \"best\" checkpoint is not the model that scored best "
                 "(Lightning issue 20919). Drop `every_n_train_steps` to rank on validation end, or keep a separate "
                 "unmonitored step-interval checkpoint")
+
+    def _unseen_module(self, pctx: PlanContext,
+                       checkpoints: list[tuple[ParsedPython, ast.keyword, str]]) -> Iterable[Finding]:
+        for script, steps, key in checkpoints:
+            if not _VALIDATION_NAME.match(key):
+                continue
+            interval = ast.unparse(steps.value)
+            yield pctx.code_finding(
+                self, script, steps.value,
+                f"this ModelCheckpoint saves every {interval} training steps and ranks the saves by `{key}`, a "
+                "validation metric by its name (the fitted module is not in view): the step-interval check runs at "
+                "the training-step boundary, so until a validation has run the key is missing (\"could not find "
+                "the monitored key\"; an error once validation has run, Stable-Diffusion-Inpaint issue 8) and "
+                "afterwards each save is ranked with the previous validation's score (Lightning issue 20919). Drop "
+                "`every_n_train_steps` to rank on validation end, or keep a separate unmonitored step-interval "
+                "checkpoint")
