@@ -4,7 +4,48 @@ from __future__ import annotations
 
 import textwrap
 
+_HAND_PADDED = textwrap.dedent("""
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader
+
+    from lm import load_model, load_tokenizer
+
+    tokenizer = load_tokenizer("aquila-7b")
+    model = load_model("aquila-7b").cuda()
+    max_length = 2048
+    loss_func = nn.CrossEntropyLoss({ignore})
+
+
+    def padding(indice, max_length, pad_idx=tokenizer.token_end_id):
+        return [ids + [pad_idx] * (max_length - len(ids)) for ids in indice]
+
+
+    def collate_fn(batch):
+        ids = [tokenizer.encode(x["text"])[:max_length] for x in batch]
+        input_ids = torch.tensor(padding(ids, max_length), dtype=torch.long)
+        labels = torch.tensor(padding(ids, max_length{label_pad}), dtype=torch.long)
+        return {{"input_ids": input_ids, "labels": labels}}
+
+
+    dataloader = DataLoader(dataset, batch_size=4, collate_fn=collate_fn)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+    for batch in dataloader:
+        input_ids, labels = batch["input_ids"].cuda(), batch["labels"].cuda()
+        logits = model(input_ids=input_ids)["logits"]
+        shift_logits, shift_labels = logits[:, :-1].contiguous(), labels[:, 1:].contiguous(){mask}
+        loss = loss_func(shift_logits.view(-1, shift_logits.size(-1)), shift_labels.view(-1)){mark}
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+""")
+
 PF125_BAD = [
+    # det131, FlagAI-Open/FlagAI#522: labels padded by hand with the end-token id, the loss ignores only -100
+    _HAND_PADDED.format(ignore="ignore_index=-100", label_pad="", mask="", mark="  # warning: PF125"),
+    # the same with the default ignore_index and the pad id given at the call
+    _HAND_PADDED.format(ignore="", label_pad=", pad_idx=tokenizer.pad_token_id", mask="",
+                        mark="  # warning: PF125"),
     # lukas-blecher/LaTeX-OCR#305 shape: token sequences padded with the tokenizer's pad id (0)
     textwrap.dedent("""
     import torch
@@ -101,6 +142,13 @@ PF125_BAD = [
 ]
 
 PF125_GOOD = [
+    # det131 fixes and tricky-correct ones: labels padded with -100, the loss ignoring the end-token id, the pad
+    # positions rewritten to -100 before the loss, labels padded with a value named as a label pad
+    _HAND_PADDED.format(ignore="ignore_index=-100", label_pad=", pad_idx=-100", mask="", mark=""),
+    _HAND_PADDED.format(ignore="ignore_index=tokenizer.token_end_id", label_pad="", mask="", mark=""),
+    _HAND_PADDED.format(ignore="", label_pad="",
+                        mask="\n    shift_labels[shift_labels == tokenizer.token_end_id] = -100", mark=""),
+    _HAND_PADDED.format(ignore="", label_pad=", pad_idx=label_pad_id", mask="", mark=""),
     # the fix: ignore_index = the pad id
     textwrap.dedent("""
     import torch
