@@ -73,8 +73,8 @@ def _token_id(value: ast.AST) -> bool:
         and not any(w in words for w in ("label", "ignore", "mask"))
 
 
-def _padded(elt: ast.AST, functions: dict[str, ast.FunctionDef],
-            consts: dict[str, list[ast.AST]]) -> Optional[tuple[ast.AST, str]]:
+def _padded(elt: ast.AST, functions: dict[str, ast.FunctionDef], consts: dict[str, list[ast.AST]],
+            params: Optional[dict[str, Optional[ast.AST]]] = None) -> Optional[tuple[ast.AST, str]]:
     """(where, pad text) when ``elt`` is a batch padded with a value other than -100: ``pad_sequence(...)``,
     or a tensor of a project helper's hand-padded lists."""
     if isinstance(elt, ast.Call) and call_last(elt) == "pad_sequence":
@@ -89,16 +89,26 @@ def _padded(elt: ast.AST, functions: dict[str, ast.FunctionDef],
             inner.func, ast.Name) else None
         if helper is not None and isinstance(inner, ast.Call):
             given = _pad_helper_value(helper, inner)
+            if isinstance(given, ast.Name) and params is not None and given.id in params:
+                given = params[given.id]  # a parameter of the collate function: what partial() or its default gives
             if given is not None and _token_id(given) and _minus_100(given, consts) is False:
                 return elt, f"`{helper.name}(...)`, which appends `{ast.unparse(given)}` to every shorter row"
     return None
 
 
 def _padded_positions(fn: ast.FunctionDef, consts: dict[str, list[ast.AST]],
-                      functions: Optional[dict[str, ast.FunctionDef]] = None) -> dict[Union[int, str],
-                                                                                     tuple[ast.AST, str]]:
+                      functions: Optional[dict[str, ast.FunctionDef]] = None,
+                      partial: Optional[ast.Call] = None) -> dict[Union[int, str], tuple[ast.AST, str]]:
     """Positions of ``fn``'s returned tuple (or keys of its returned dict) that hold a batch padded with a
-    value other than -100, with the padding call and how it pads."""
+    value other than -100, with the padding call and how it pads. ``partial``: the ``functools.partial(fn,
+    ...)`` the loader is given, whose keywords bind ``fn``'s parameters."""
+    every = fn.args.args + fn.args.kwonlyargs
+    tail = fn.args.args[len(fn.args.args) - len(fn.args.defaults):]
+    params: dict[str, Optional[ast.AST]] = {a.arg: None for a in every}
+    params.update({a.arg: d for a, d in zip(tail, fn.args.defaults)})
+    params.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults)})
+    if partial is not None:
+        params.update({k.arg: k.value for k in partial.keywords if k.arg is not None})
     local: dict[str, list[ast.AST]] = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
@@ -119,7 +129,7 @@ def _padded_positions(fn: ast.FunctionDef, consts: dict[str, list[ast.AST]],
             elt: ast.AST = item
             if isinstance(item, ast.Name) and len(local.get(item.id, [])) == 1:
                 elt = local[item.id][0]
-            found = _padded(elt, functions or {}, consts)
+            found = _padded(elt, functions or {}, consts, params)
             if found is not None:
                 out[i] = found
     return out
@@ -139,6 +149,18 @@ def _derived(node: ast.AST, names: set[str], batch: Optional[tuple[str, set[str]
         return all(isinstance(p, (ast.Slice, ast.Constant)) for p in parts) and _derived(node.value, names, batch)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEP:
         return _derived(node.func.value, names, batch)
+    return False
+
+
+def _batch_changed(loop: ast.For, name: str) -> bool:
+    """The loop writes into the dict batch ``name``, deletes or pops a key of it, or updates it."""
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
+                and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == name and node.func.attr in ("pop", "update", "setdefault", "popitem", "clear"):
+            return True
     return False
 
 
@@ -174,11 +196,13 @@ or the default 0), or padded by a helper of the file that appends a token id to 
 shorter list (`ids + [pad_idx] * (max_length - len(ids))`, `pad_idx` a number or a name
 like `tokenizer.pad_token_id` / `token_end_id`, given at the call or as the default) and
 wrapped in `torch.tensor(...)`; returned in a tuple, or in a dict read as
-`batch["labels"]`; and a training loop over that loader that passes those sequences (or
+`batch["labels"]` (a collate given as `functools.partial(collate, pad_id=...)`, inline or
+through a name, binds the collate's parameters); and a training loop over that loader that passes those sequences (or
 slices, views and moves of them) as the target of `F.cross_entropy` or of an
 `nn.CrossEntropyLoss()` built without `ignore_index` or with `ignore_index=-100`
 (FlagAI-Open/FlagAI#522: labels padded with the end-token id, "Yes you are right"), or as `labels=` of a transformers model
-built with `X.from_pretrained(...)` (its loss is cross-entropy with ignore_index=-100; the
+built with `X.from_pretrained(...)`, or in `model(**batch)` for a dict batch with a padded
+`"labels"` key that the loop does not write, pop or update (its loss is cross-entropy with ignore_index=-100; the
 shape of meta-llama/llama-cookbook#73, 01-ai/Yi#110, zai-org/ChatGLM-6B#362).
 
 ## Why it matters
@@ -224,13 +248,16 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
             call = node.value
             if not (isinstance(call, ast.Call) and call_last(call) == "DataLoader" and len(node.targets) == 1):
                 continue
-            fn_node = kwarg(call, "collate_fn")
+            fn_node: Optional[ast.AST] = kwarg(call, "collate_fn")
+            if isinstance(fn_node, ast.Name) and fn_node.id not in functions and len(consts.get(fn_node.id, [])) == 1:
+                fn_node = consts[fn_node.id][0]  # `collator = functools.partial(collate, pad_id=...)`
+            partial = None
             if isinstance(fn_node, ast.Call) and call_last(fn_node) == "partial" and fn_node.args:
-                fn_node = fn_node.args[0]
+                partial, fn_node = fn_node, fn_node.args[0]
             fn = functions.get(fn_node.id) if isinstance(fn_node, ast.Name) else None
             if fn is None:
                 continue
-            padded = _padded_positions(fn, consts, functions)
+            padded = _padded_positions(fn, consts, functions, partial)
             if padded:
                 loaders[ast.unparse(node.targets[0])] = (fn, padded)
         if not loaders:
@@ -272,6 +299,8 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
             for tgt in assign.targets:
                 if isinstance(tgt, ast.Name):
                     consts.setdefault(tgt.id, []).append(assign.value)
+        if batch is not None and _batch_changed(loop, batch[0]):
+            return  # `batch["labels"] = ...`, `batch.pop("labels")`, `del batch[...]`: not the collate's labels
         for node in statements:
             if isinstance(node, ast.Assign):
                 pairs: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
@@ -291,10 +320,17 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
                             names.discard(dst.id)
                 continue
             hf_labels = kwarg(node, "labels")
+            shown = f"`labels={ast.unparse(hf_labels)}`" if hf_labels is not None else ""
+            if hf_labels is None and batch is not None and "labels" in batch[1] and any(
+                    k.arg is None and isinstance(k.value, ast.Name) and k.value.id == batch[0] for k in node.keywords):
+                hf_labels = ast.Subscript(value=ast.Name(id=batch[0], ctx=ast.Load()),
+                                          slice=ast.Constant(value="labels"), ctx=ast.Load())  # `model(**batch)`
+                pad, how = padded["labels"]
+                shown = f"`**{batch[0]}` (its `\"labels\"`)"
             if hf_labels is not None and _derived(hf_labels, names, batch) and _hf_model(ctx, node):
                 yield ctx.finding(
                     self, node,
-                    f"`labels={ast.unparse(hf_labels)}` comes from sequences that `{fn.name}` pads with "
+                    f"{shown} comes from sequences that `{fn.name}` pads with "
                     f"{how}, and `{ast.unparse(node.func)}` is a "
                     f"transformers model whose loss is cross-entropy with ignore_index=-100: every pad position "
                     f"is a training target, so the model learns to predict padding and the loss is averaged over "
