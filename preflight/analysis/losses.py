@@ -102,7 +102,9 @@ class LossAnalysis:
         self._find_sites()
 
     @staticmethod
-    def of(ctx: FileContext) -> LossAnalysis:
+    def of(ctx: FileContext, eval_mode: bool = False) -> LossAnalysis:
+        if eval_mode:
+            return ctx.cached("loss-analysis-eval-mode", lambda: LossAnalysis(ctx, eval_mode=True))
         return ctx.cached("loss-analysis", lambda: LossAnalysis(ctx))
 
     @property
@@ -300,7 +302,7 @@ class LossAnalysis:
         found: list[tuple[LossAnalysis, ClassInfo, str]] = []
         layers: set[str] = set()
         for other, display in sibling_modules(self.ctx, "def forward"):
-            analysis = LossAnalysis.of(other)
+            analysis = LossAnalysis.of(other, self.eval_mode)
             for cls in analysis._file_models():
                 found.append((analysis, cls, display))
             for cls in analysis.scopes.classes.values():
@@ -373,7 +375,7 @@ class LossAnalysis:
         if got is None:
             return None
         other, cdef, display = got
-        analysis = LossAnalysis.of(other)
+        analysis = LossAnalysis.of(other, self.eval_mode)
         cls = analysis.scopes.classes_by_name.get(cdef.name)
         if cls is None or not cls.is_module:
             return None
@@ -507,10 +509,12 @@ def eval_mode_sites(ctx: FileContext) -> list[LossSite]:
 
 
 def _eval_mode_sites(ctx: FileContext) -> list[LossSite]:
-    if not any(_training_tests(fn) for fn in ctx.nodes(ast.FunctionDef) if fn.name == "forward"):
-        return []
     normal = {id(s.call): s for s in loss_sites(ctx)}
-    analysis = LossAnalysis(ctx, eval_mode=True)
+    if not any(s.act is None for s in normal.values()) or (not any(
+            isinstance(c.func, ast.Attribute) and c.func.attr == "eval" and not c.args for c in ctx.nodes(ast.Call))
+            and not any(fn.name in ("validation_step", "test_step") for fn in ctx.nodes(ast.FunctionDef))):
+        return []  # no loss of unknown input, or nothing put in eval mode: nothing to re-read
+    analysis = LossAnalysis.of(ctx, eval_mode=True)
     out: list[LossSite] = []
     for site in analysis.sites:
         before = normal.get(id(site.call))

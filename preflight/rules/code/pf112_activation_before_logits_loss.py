@@ -108,7 +108,8 @@ activation at prediction time.
   only when `self.training` is False (`if not self.training: x = self.final_activation(x)`,
   or `if self.training: return logits`): its output counts as probabilities where
   the model is called after `model.eval()` in the same function (no `model.train()`
-  between), or as `self(x)` in a Lightning `validation_step`/`test_step`
+  between; the model's class may be imported from a module of the project, as above), or as
+  `self(x)` in a Lightning `validation_step`/`test_step`
   (wolny/pytorch-3dunet issue 45: "the sigmoid (or softmax) was being applied twice when
   computing the loss in the validation phase"). Everywhere else (the training loss, a
   model put in eval mode by a caller) it stays silent.
@@ -124,6 +125,7 @@ activation at prediction time.
     good_examples = examples("preflight.rules.code._pf112_examples", "PF112_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        eval_mode = {id(site.call) for site in eval_mode_sites(ctx)}
         for site in [*loss_sites(ctx), *eval_mode_sites(ctx)]:
             act = site.act
             if act is None or (act.kind, site.kind) not in _WHY:
@@ -140,7 +142,7 @@ activation at prediction time.
                 fix_hint = ("pass the logits and use softmax only for predictions" if site.kind == CE
                             else "pass the logits and use sigmoid only for predictions")
                 held = f"holds {act.kind} output"
-                if any("eval mode" in m for _, m in act.chain):
+                if id(site.call) in eval_mode:  # only eval-mode sites reach here for these calls
                     held = (f"is the output of a model in eval mode, whose `forward` applies {act.kind} only "
                             f"when `self.training` is False")
                 message = (f"`{text(site.input)}` {held}, but {site.loss} is a "
