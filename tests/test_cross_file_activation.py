@@ -120,3 +120,61 @@ def test_imported_model_class_is_followed_into_its_module(tmp_path):
     assert check(folder) == [("PF112", "train.py", 11)]
     fixed = write(tmp_path / "q", {"models.py": MODELS.format(ret="scores"), "train.py": IMPORTING})
     assert check(fixed) == []
+
+
+EVAL_SOFTMAX_MODEL = """
+import torch
+from torch import nn
+
+
+class UNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 1)
+
+    def forward(self, x):
+        x = self.conv(x)
+        if not self.training:
+            x = {eval_branch}
+        return x
+"""
+
+VALIDATING = """
+import torch
+from torch import nn
+
+from models import UNet
+
+
+def validate(model, loader, criterion):
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for x, y in loader:
+            total += criterion(model(x), y).item()
+    model.train()
+    return total
+
+
+model = UNet().cuda()
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.Adam(model.parameters())
+for epoch in range(3):
+    for x, y in train_loader:
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print(validate(model, val_loader, criterion))
+"""
+
+
+def test_eval_only_softmax_of_an_imported_model_is_reported_on_the_validation_loss_only(tmp_path):
+    # det131 (pytorch-3dunet issue 45): the training loss (train mode) stays silent, the one after model.eval() is
+    # reported
+    folder = write(tmp_path / "p", {"models.py": EVAL_SOFTMAX_MODEL.format(eval_branch="torch.softmax(x, dim=1)"),
+                                    "train.py": VALIDATING})
+    assert check(folder) == [("PF112", "train.py", 13)]
+    fixed = write(tmp_path / "q", {"models.py": EVAL_SOFTMAX_MODEL.format(eval_branch="x.float()"),
+                                   "train.py": VALIDATING})
+    assert check(fixed) == []

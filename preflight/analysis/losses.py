@@ -91,8 +91,9 @@ def _agree(acts: list[Optional[Act]]) -> Optional[Act]:
 class LossAnalysis:
     """Loss calls of the file and what their input is; see the module docstring."""
 
-    def __init__(self, ctx: FileContext) -> None:
+    def __init__(self, ctx: FileContext, eval_mode: bool = False) -> None:
         self.ctx = ctx
+        self.eval_mode = eval_mode  # read `forward` as it runs after `model.eval()` (self.training False)
         self.scopes = scope_index(ctx)
         self.qualify = self.scopes.imports.qualify
         self._memo: dict[int, Optional[Act]] = {}
@@ -101,7 +102,9 @@ class LossAnalysis:
         self._find_sites()
 
     @staticmethod
-    def of(ctx: FileContext) -> LossAnalysis:
+    def of(ctx: FileContext, eval_mode: bool = False) -> LossAnalysis:
+        if eval_mode:
+            return ctx.cached("loss-analysis-eval-mode", lambda: LossAnalysis(ctx, eval_mode=True))
         return ctx.cached("loss-analysis", lambda: LossAnalysis(ctx))
 
     @property
@@ -299,7 +302,7 @@ class LossAnalysis:
         found: list[tuple[LossAnalysis, ClassInfo, str]] = []
         layers: set[str] = set()
         for other, display in sibling_modules(self.ctx, "def forward"):
-            analysis = LossAnalysis.of(other)
+            analysis = LossAnalysis.of(other, self.eval_mode)
             for cls in analysis._file_models():
                 found.append((analysis, cls, display))
             for cls in analysis.scopes.classes.values():
@@ -372,7 +375,7 @@ class LossAnalysis:
         if got is None:
             return None
         other, cdef, display = got
-        analysis = LossAnalysis.of(other)
+        analysis = LossAnalysis.of(other, self.eval_mode)
         cls = analysis.scopes.classes_by_name.get(cdef.name)
         if cls is None or not cls.is_module:
             return None
@@ -388,7 +391,46 @@ class LossAnalysis:
         forward = cls.method("forward")
         if forward is None:
             return None
+        if self.eval_mode and _training_tests(forward.node):
+            return self._eval_summary(forward)
         return self._summary(forward)
+
+    def _eval_summary(self, fn: FunctionInfo) -> Optional[Act]:
+        """What ``forward`` returns with ``self.training`` False: the ``if self.training`` /
+        ``if not self.training`` branches are chosen, and the statements run top to bottom up to the
+        first ``return``; None when another branch, loop or ``with`` holds a return or rebinds the name
+        that is returned."""
+        body = _eval_path(list(getattr(fn.node, "body", [])))
+        if body is None:
+            return None
+        env: dict[str, Optional[tuple[ast.stmt, ast.expr]]] = {}
+        for stmt in body:
+            if isinstance(stmt, ast.Return):
+                expr = stmt.value
+                chain: list[tuple[ast.AST, str]] = [(stmt, f"`{fn.cls.name if fn.cls else fn.name}.forward()` returns it "
+                                                  "when the module is in eval mode (`self.training` is False)")]
+                for _ in range(MAX_DEPTH):
+                    if not isinstance(expr, ast.Name):
+                        break
+                    if expr.id not in env or env[expr.id] is None:
+                        return None
+                    bound = env[expr.id]
+                    assert bound is not None
+                    chain.append((bound[0], f"`{text(bound[0], 60)}`"))
+                    expr = bound[1]
+                if expr is None or isinstance(expr, ast.Name):
+                    return None
+                act = self.value(expr, fn)
+                return Act(act.kind, (*chain[:1], *act.chain)) if act is not None else None
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                env[stmt.targets[0].id] = (stmt, stmt.value)
+                continue
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Return):
+                    return None
+                if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                    env[node.id] = None
+        return None
 
     def _summary(self, fn: FunctionInfo) -> Optional[Act]:
         if fn in self._summaries:
@@ -420,6 +462,92 @@ class LossAnalysis:
             if "from_pretrained" not in ast.unparse(found.node):
                 return None
         return Act(LOGITS, ((expr, f"`{text(expr)}` is the model's raw logits"),))
+
+
+def _training_test(test: ast.expr) -> Optional[bool]:
+    """True for ``self.training`` (and ``is True``/``== True``), False for its negation, else None."""
+    if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name) \
+            and test.value.id == "self":
+        return True
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _training_test(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
+            and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, bool):
+        inner = _training_test(test.left)
+        return None if inner is None else (inner if test.comparators[0].value else not inner)
+    return None
+
+
+def _training_tests(fn: ast.AST) -> bool:
+    return any(isinstance(n, ast.If) and _training_test(n.test) is not None for n in ast.walk(fn))
+
+
+def _eval_path(body: list[ast.stmt], depth: int = 0) -> Optional[list[ast.stmt]]:
+    """``body`` with every top-level ``if self.training`` replaced by the branch that runs in eval mode."""
+    if depth > 4:
+        return None
+    out: list[ast.stmt] = []
+    for stmt in body:
+        test = _training_test(stmt.test) if isinstance(stmt, ast.If) else None
+        if isinstance(stmt, ast.If) and test is not None:
+            branch = _eval_path(stmt.orelse if test else stmt.body, depth + 1)
+            if branch is None:
+                return None
+            out.extend(branch)
+        else:
+            out.append(stmt)
+    return out
+
+
+def eval_mode_sites(ctx: FileContext) -> list[LossSite]:
+    """Loss calls whose input is the output of a model put in eval mode (``model.eval()`` earlier in
+    the same function, no ``model.train()`` between; or ``self(...)`` in a Lightning evaluation hook),
+    whose ``forward`` returns an activation only when ``self.training`` is False: the sites (with that
+    activation) that :func:`loss_sites` leaves unknown."""
+    return ctx.cached("loss-sites-eval-mode", lambda: _eval_mode_sites(ctx))
+
+
+def _eval_mode_sites(ctx: FileContext) -> list[LossSite]:
+    normal = {id(s.call): s for s in loss_sites(ctx)}
+    if not any(s.act is None for s in normal.values()) or (not any(
+            isinstance(c.func, ast.Attribute) and c.func.attr == "eval" and not c.args for c in ctx.nodes(ast.Call))
+            and not any(fn.name in ("validation_step", "test_step") for fn in ctx.nodes(ast.FunctionDef))):
+        return []  # no loss of unknown input, or nothing put in eval mode: nothing to re-read
+    analysis = LossAnalysis.of(ctx, eval_mode=True)
+    out: list[LossSite] = []
+    for site in analysis.sites:
+        before = normal.get(id(site.call))
+        if site.act is None or before is None or before.act is not None:
+            continue
+        fn = analysis.scopes.function_of(site.call)
+        leaves = [site.input] if isinstance(site.input, ast.Call) else [
+            leaf.node for leaf in analysis.values.sources(site.input, fn) or ()]
+        if leaves and all(isinstance(c, ast.Call) and _in_eval_mode(ctx, c, analysis.scopes.function_of(c))
+                          for c in leaves):
+            out.append(site)
+    return out
+
+
+def _in_eval_mode(ctx: FileContext, call: ast.Call, fn: FunctionInfo) -> bool:
+    """``call`` runs a module put in eval mode before it in the same function."""
+    module = call.func
+    if isinstance(module, ast.Attribute) and module.attr == "forward":
+        module = module.value
+    if isinstance(module, ast.Name) and module.id == "self":
+        return fn.hook == "lightning-eval"
+    if not isinstance(module, (ast.Name, ast.Attribute)) or isinstance(fn.node, ast.Module):
+        return False
+    name, line = text(module), call.lineno
+    evals, trains = [], []
+    for node in ast.walk(fn.node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and text(node.func.value) == name:
+            if node.func.attr == "eval" and not node.args:
+                evals.append(node.lineno)
+            elif node.func.attr == "train":
+                trains.append(node.lineno)
+    last = max((n for n in evals if n < line), default=None)
+    return last is not None and not any(last <= n <= line for n in trains)
 
 
 _LOSS_WORDS = frozenset({*(q.rsplit(".", 1)[-1] for q in _LOSS_FUNCS), *_LOSS_CLASSES})

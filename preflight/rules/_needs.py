@@ -13,7 +13,7 @@ NEEDS = {
     "PF122": ('requires_grad',),
     "PF123": ('parameters',),
     "PF124": ('weight_decay',),
-    "PF125": ('pad_sequence',),
+    "PF125": ('collate_fn',),
     "PF126": ('torch.load',),
     "PF127": ('validation_step',),
     "PF129": ('fit',),

@@ -4,7 +4,90 @@ from __future__ import annotations
 
 import textwrap
 
+_HAND_PADDED = textwrap.dedent("""
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader
+
+    from lm import load_model, load_tokenizer
+
+    tokenizer = load_tokenizer("aquila-7b")
+    model = load_model("aquila-7b").cuda()
+    max_length = 2048
+    loss_func = nn.CrossEntropyLoss({ignore})
+
+
+    def padding(indice, max_length, pad_idx=tokenizer.token_end_id):
+        return [ids + [pad_idx] * (max_length - len(ids)) for ids in indice]
+
+
+    def collate_fn(batch):
+        ids = [tokenizer.encode(x["text"])[:max_length] for x in batch]
+        input_ids = torch.tensor(padding(ids, max_length), dtype=torch.long)
+        labels = torch.tensor(padding(ids, max_length{label_pad}), dtype=torch.long)
+        return {{"input_ids": input_ids, "labels": labels}}
+
+
+    dataloader = DataLoader(dataset, batch_size=4, collate_fn=collate_fn)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+    for batch in dataloader:
+        input_ids, labels = batch["input_ids"].cuda(), batch["labels"].cuda()
+        logits = model(input_ids=input_ids)["logits"]
+        shift_logits, shift_labels = logits[:, :-1].contiguous(), labels[:, 1:].contiguous(){mask}
+        loss = loss_func(shift_logits.view(-1, shift_logits.size(-1)), shift_labels.view(-1)){mark}
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+""")
+
+_PARTIAL_COLLATE = textwrap.dedent("""
+    import functools
+
+    import torch
+    from torch.utils.data import DataLoader
+    from transformers import AutoModelForCausalLM
+
+    from project import {model_import}
+
+
+    def collate_tokens(values, pad_idx, max_length=None):
+        if max_length is None:
+            max_length = max(len(v) for v in values)
+        return [v + [pad_idx] * (max_length - len(v)) for v in values]
+
+
+    def dynamic_collate_fn(samples, pad_id=0, label_pad_id=-100):
+        input_ids = [s["input_ids"] for s in samples]
+        labels = [s["labels"] for s in samples]
+        return {{
+            "input_ids": torch.tensor(collate_tokens(input_ids, pad_id)),
+            "labels": torch.tensor(collate_tokens(labels, {label_pad})),
+        }}
+
+
+    def main(tokenizer, train_dataset):
+        model = {model}
+        collator = functools.partial(dynamic_collate_fn, pad_id=tokenizer.pad_token_id)
+        train_dataloader = DataLoader(train_dataset, batch_size=8, shuffle=True, collate_fn=collator)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        model.train()
+        for step, batch in enumerate(train_dataloader):{rewrite}
+            outputs = model(**batch){mark}
+            outputs.loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+""")
+
 PF125_BAD = [
+    # det131: an accelerate CLM script's shape, labels hand-padded with the pad id bound by functools.partial and
+    # passed to a from_pretrained model through `**batch`
+    _PARTIAL_COLLATE.format(model_import="data", model='AutoModelForCausalLM.from_pretrained("gpt2")',
+                            label_pad="pad_id", rewrite="", mark="  # warning: PF125"),
+    # det131, FlagAI-Open/FlagAI#522: labels padded by hand with the end-token id, the loss ignores only -100
+    _HAND_PADDED.format(ignore="ignore_index=-100", label_pad="", mask="", mark="  # warning: PF125"),
+    # the same with the default ignore_index and the pad id given at the call
+    _HAND_PADDED.format(ignore="", label_pad=", pad_idx=tokenizer.pad_token_id", mask="",
+                        mark="  # warning: PF125"),
     # lukas-blecher/LaTeX-OCR#305 shape: token sequences padded with the tokenizer's pad id (0)
     textwrap.dedent("""
     import torch
@@ -101,6 +184,21 @@ PF125_BAD = [
 ]
 
 PF125_GOOD = [
+    # det131: the labels padded with the collate's -100 default; a project model (which may mask the pad id
+    # itself); the labels rewritten in the loop before the forward
+    _PARTIAL_COLLATE.format(model_import="data", model='AutoModelForCausalLM.from_pretrained("gpt2")',
+                            label_pad="label_pad_id", rewrite="", mark=""),
+    _PARTIAL_COLLATE.format(model_import="TinyLM", model="TinyLM()", label_pad="pad_id", rewrite="", mark=""),
+    _PARTIAL_COLLATE.format(model_import="data", model='AutoModelForCausalLM.from_pretrained("gpt2")',
+                            label_pad="pad_id",
+                            rewrite='\n        batch["labels"][batch["labels"] == tokenizer.pad_token_id] = -100', mark=""),
+    # det131 fixes and tricky-correct ones: labels padded with -100, the loss ignoring the end-token id, the pad
+    # positions rewritten to -100 before the loss, labels padded with a value named as a label pad
+    _HAND_PADDED.format(ignore="ignore_index=-100", label_pad=", pad_idx=-100", mask="", mark=""),
+    _HAND_PADDED.format(ignore="ignore_index=tokenizer.token_end_id", label_pad="", mask="", mark=""),
+    _HAND_PADDED.format(ignore="", label_pad="",
+                        mask="\n    shift_labels[shift_labels == tokenizer.token_end_id] = -100", mark=""),
+    _HAND_PADDED.format(ignore="", label_pad=", pad_idx=label_pad_id", mask="", mark=""),
     # the fix: ignore_index = the pad id
     textwrap.dedent("""
     import torch

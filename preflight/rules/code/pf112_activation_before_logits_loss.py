@@ -12,6 +12,7 @@ from preflight.analysis.losses import (
     NLL,
     SIGMOID,
     SOFTMAX,
+    eval_mode_sites,
     loss_sites,
     site_evidence,
 )
@@ -88,6 +89,11 @@ crashes; the numbers are just wrong. Where the loss runs with gradients off
 (`torch.no_grad()`, Lightning `validation_step`), only the reported loss is wrong,
 so the finding is a warning there.
 
+A model whose `forward` applies softmax only in eval mode gives a correct training loss
+but a validation loss computed on probabilities: the reported validation loss is squashed
+and stops tracking the training loss, and a best checkpoint chosen on it is chosen on a
+meaningless number.
+
 ## How to fix it
 
 Pass the logits (the value before the activation) to the loss, and apply
@@ -97,9 +103,16 @@ activation at prediction time.
 
 ## When preflight stays silent
 
-* The value is a softmax only on some paths (a `forward` that returns logits
-  while training and probabilities in eval, a softmax under an `if`): every
-  path must agree.
+* The value is a softmax only on some paths (a softmax under an `if`): every
+  path must agree. The one exception is a `forward` that applies its activation
+  only when `self.training` is False (`if not self.training: x = self.final_activation(x)`,
+  or `if self.training: return logits`): its output counts as probabilities where
+  the model is called after `model.eval()` in the same function (no `model.train()`
+  between; the model's class may be imported from a module of the project, as above), or as
+  `self(x)` in a Lightning `validation_step`/`test_step`
+  (wolny/pytorch-3dunet issue 45: "the sigmoid (or softmax) was being applied twice when
+  computing the loss in the validation phase"). Everywhere else (the training loss, a
+  model put in eval mode by a caller) it stays silent.
 * The name was re-bound to logits before the loss call (per value, not per name).
 * The model or value comes from code it cannot see, or the folder beside a training
   function holds more than one top-level model class (or more than 17 `.py` files).
@@ -112,7 +125,8 @@ activation at prediction time.
     good_examples = examples("preflight.rules.code._pf112_examples", "PF112_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        for site in loss_sites(ctx):
+        eval_mode = {id(site.call) for site in eval_mode_sites(ctx)}
+        for site in [*loss_sites(ctx), *eval_mode_sites(ctx)]:
             act = site.act
             if act is None or (act.kind, site.kind) not in _WHY:
                 continue
@@ -127,7 +141,11 @@ activation at prediction time.
                 loss_name = "cross-entropy" if site.kind == CE else "BCE-with-logits"
                 fix_hint = ("pass the logits and use softmax only for predictions" if site.kind == CE
                             else "pass the logits and use sigmoid only for predictions")
-                message = (f"`{text(site.input)}` holds {act.kind} output, but {site.loss} is a "
+                held = f"holds {act.kind} output"
+                if id(site.call) in eval_mode:  # only eval-mode sites reach here for these calls
+                    held = (f"is the output of a model in eval mode, whose `forward` applies {act.kind} only "
+                            f"when `self.training` is False")
+                message = (f"`{text(site.input)}` {held}, but {site.loss} is a "
                            f"{loss_name} loss that expects raw logits: "
                            f"{_WHY[(act.kind, site.kind)]}. Fix: {fix_hint}")
             severity = None

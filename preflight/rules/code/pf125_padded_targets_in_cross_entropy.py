@@ -4,7 +4,7 @@ function reach cross-entropy with the default ``ignore_index=-100``; every pad p
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from preflight.analysis.binding_kinds import MODULE
 from preflight.analysis.context import FileContext
@@ -37,39 +37,130 @@ def _minus_100(node: Optional[ast.AST], consts: dict[str, list[ast.AST]]) -> Opt
     return None if "ignore" in text else False
 
 
-def _padded_positions(fn: ast.FunctionDef, consts: dict[str, list[ast.AST]]) -> dict[int, ast.Call]:
-    """Return-tuple positions of ``fn`` that hold a ``pad_sequence(...)`` padded with a value other than -100."""
+_TENSOR_MAKERS = frozenset({"tensor", "LongTensor", "as_tensor"})
+
+
+def _pad_helper_value(helper: ast.FunctionDef, call: ast.Call) -> Optional[ast.AST]:
+    """The pad value of a project helper that pads lists by hand, ``ids + [pad] * (n - len(ids))``, with
+    ``pad`` a parameter of the helper: what ``call`` passes for it, else its default. None when the helper
+    pads otherwise."""
+    params = helper.args.args
+    defaults = dict(zip([a.arg for a in params[len(params) - len(helper.args.defaults):]], helper.args.defaults))
+    pad: Optional[str] = None
+    for node in ast.walk(helper):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(side, ast.List) and len(side.elts) == 1 and isinstance(side.elts[0], ast.Name) \
+                        and isinstance(other, ast.BinOp) and isinstance(other.op, ast.Sub) \
+                        and isinstance(other.right, ast.Call) and call_last(other.right) == "len":
+                    pad = side.elts[0].id
+    if pad is None or pad not in [a.arg for a in params]:
+        return None
+    given = kwarg(call, pad)
+    index = [a.arg for a in params].index(pad)
+    if given is None and index < len(call.args):
+        given = call.args[index]
+    return given if given is not None else defaults.get(pad)
+
+
+def _token_id(value: ast.AST) -> bool:
+    """A number, or a name/attribute that names a token id (``tokenizer.pad_token_id``, ``EOS_ID``), not a label
+    pad value (``label_pad_id``, ``ignore_id``)."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, int) and not isinstance(value.value, bool)
+    words = ast.unparse(value).lower()
+    return isinstance(value, (ast.Name, ast.Attribute)) and any(w in words for w in ("pad", "eos", "end")) \
+        and not any(w in words for w in ("label", "ignore", "mask"))
+
+
+def _padded(elt: ast.AST, functions: dict[str, ast.FunctionDef], consts: dict[str, list[ast.AST]],
+            params: Optional[dict[str, Optional[ast.AST]]] = None) -> Optional[tuple[ast.AST, str]]:
+    """(where, pad text) when ``elt`` is a batch padded with a value other than -100: ``pad_sequence(...)``,
+    or a tensor of a project helper's hand-padded lists."""
+    if isinstance(elt, ast.Call) and call_last(elt) == "pad_sequence":
+        value = kwarg(elt, "padding_value") or (elt.args[2] if len(elt.args) > 2 else None)
+        if _minus_100(value, consts) is False:
+            return elt, (f"`pad_sequence(..., padding_value={ast.unparse(value)})`" if value is not None
+                         else "`pad_sequence(...)` (padding_value 0, the default)")
+        return None
+    if isinstance(elt, ast.Call) and call_last(elt) in _TENSOR_MAKERS and len(elt.args) == 1:
+        inner = elt.args[0]
+        helper = functions.get(inner.func.id) if isinstance(inner, ast.Call) and isinstance(
+            inner.func, ast.Name) else None
+        if helper is not None and isinstance(inner, ast.Call):
+            given = _pad_helper_value(helper, inner)
+            if isinstance(given, ast.Name) and params is not None and given.id in params:
+                given = params[given.id]  # a parameter of the collate function: what partial() or its default gives
+            if given is not None and _token_id(given) and _minus_100(given, consts) is False:
+                return elt, f"`{helper.name}(...)`, which appends `{ast.unparse(given)}` to every shorter row"
+    return None
+
+
+def _padded_positions(fn: ast.FunctionDef, consts: dict[str, list[ast.AST]],
+                      functions: Optional[dict[str, ast.FunctionDef]] = None,
+                      partial: Optional[ast.Call] = None) -> dict[Union[int, str], tuple[ast.AST, str]]:
+    """Positions of ``fn``'s returned tuple (or keys of its returned dict) that hold a batch padded with a
+    value other than -100, with the padding call and how it pads. ``partial``: the ``functools.partial(fn,
+    ...)`` the loader is given, whose keywords bind ``fn``'s parameters."""
+    every = fn.args.args + fn.args.kwonlyargs
+    tail = fn.args.args[len(fn.args.args) - len(fn.args.defaults):]
+    params: dict[str, Optional[ast.AST]] = {a.arg: None for a in every}
+    params.update({a.arg: d for a, d in zip(tail, fn.args.defaults)})
+    params.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults)})
+    if partial is not None:
+        params.update({k.arg: k.value for k in partial.keywords if k.arg is not None})
     local: dict[str, list[ast.AST]] = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for tgt in node.targets:
                 if isinstance(tgt, ast.Name):
                     local.setdefault(tgt.id, []).append(node.value)
-    out: dict[int, ast.Call] = {}
+    out: dict[Union[int, str], tuple[ast.AST, str]] = {}
     for node in ast.walk(fn):
-        if not (isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)):
+        if not isinstance(node, ast.Return):
             continue
-        for i, item in enumerate(node.value.elts):
+        items: list[tuple[Union[int, str], ast.AST]] = []
+        if isinstance(node.value, ast.Tuple):
+            items = list(enumerate(node.value.elts))
+        elif isinstance(node.value, ast.Dict):
+            items = [(k.value, v) for k, v in zip(node.value.keys, node.value.values)
+                     if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        for i, item in items:
             elt: ast.AST = item
             if isinstance(item, ast.Name) and len(local.get(item.id, [])) == 1:
                 elt = local[item.id][0]
-            if isinstance(elt, ast.Call) and call_last(elt) == "pad_sequence":
-                value = kwarg(elt, "padding_value") or (elt.args[2] if len(elt.args) > 2 else None)
-                if _minus_100(value, consts) is False:
-                    out[i] = elt
+            found = _padded(elt, functions or {}, consts, params)
+            if found is not None:
+                out[i] = found
     return out
 
 
-def _derived(node: ast.AST, names: set[str]) -> bool:
-    """``node`` holds the values of one of ``names``: the name, a slice of it, a move or view of it."""
+def _derived(node: ast.AST, names: set[str], batch: Optional[tuple[str, set[str]]] = None) -> bool:
+    """``node`` holds the values of one of ``names``: the name, a slice of it, a move or view of it; or,
+    with ``batch`` = (name, keys), ``name["key"]`` for one of the padded keys of a dict batch."""
     if isinstance(node, ast.Name):
         return node.id in names
+    if batch is not None and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+            and node.value.id == batch[0] and isinstance(node.slice, ast.Constant) and node.slice.value in batch[1]:
+        return True
     if isinstance(node, ast.Subscript):
         idx = node.slice
         parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
-        return all(isinstance(p, (ast.Slice, ast.Constant)) for p in parts) and _derived(node.value, names)
+        return all(isinstance(p, (ast.Slice, ast.Constant)) for p in parts) and _derived(node.value, names, batch)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEP:
-        return _derived(node.func.value, names)
+        return _derived(node.func.value, names, batch)
+    return False
+
+
+def _batch_changed(loop: ast.For, name: str) -> bool:
+    """The loop writes into the dict batch ``name``, deletes or pops a key of it, or updates it."""
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
+                and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == name and node.func.attr in ("pop", "update", "setdefault", "popitem", "clear"):
+            return True
     return False
 
 
@@ -94,17 +185,24 @@ class PaddedTargetsInCrossEntropy(Rule):
     name = "padded-targets-in-cross-entropy"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
-    needs_text = ("pad_sequence",)
+    needs_text = ("collate_fn",)
     summary = "Target sequences padded with a token id reach cross-entropy with the default ignore_index=-100: every pad position is a training target"
     explanation = """
 ## What it finds
 
 A DataLoader whose `collate_fn` (a function of the same file) returns sequences padded
 with `pad_sequence(..., padding_value=PAD)` where `PAD` is not -100 (the tokenizer's pad id,
-or the default 0), and a training loop over that loader that passes those sequences (or
+or the default 0), or padded by a helper of the file that appends a token id to each
+shorter list (`ids + [pad_idx] * (max_length - len(ids))`, `pad_idx` a number or a name
+like `tokenizer.pad_token_id` / `token_end_id`, given at the call or as the default) and
+wrapped in `torch.tensor(...)`; returned in a tuple, or in a dict read as
+`batch["labels"]` (a collate given as `functools.partial(collate, pad_id=...)`, inline or
+through a name, binds the collate's parameters); and a training loop over that loader that passes those sequences (or
 slices, views and moves of them) as the target of `F.cross_entropy` or of an
-`nn.CrossEntropyLoss()` built without `ignore_index`, or as `labels=` of a transformers model
-built with `X.from_pretrained(...)` (its loss is cross-entropy with ignore_index=-100; the
+`nn.CrossEntropyLoss()` built without `ignore_index` or with `ignore_index=-100`
+(FlagAI-Open/FlagAI#522: labels padded with the end-token id, "Yes you are right"), or as `labels=` of a transformers model
+built with `X.from_pretrained(...)`, or in `model(**batch)` for a dict batch with a padded
+`"labels"` key that the loop does not write, pop or update (its loss is cross-entropy with ignore_index=-100; the
 shape of meta-llama/llama-cookbook#73, 01-ai/Yi#110, zai-org/ChatGLM-6B#362).
 
 ## Why it matters
@@ -122,8 +220,9 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
 
 ## When preflight stays silent
 
-* The loss has `ignore_index=` or `reduction="none"` (a mask is applied by hand), or the
-  targets are padded with -100 (also through a name bound to -100).
+* The loss has an `ignore_index=` other than -100 or `reduction="none"` (a mask is applied by
+  hand), or the targets are padded with -100 (also through a name bound to -100); a hand-padding
+  helper's pad value named like a label pad (`label_pad_id`, `ignore_id`, `mask_id`) or unknown.
 * The targets are indexed with a mask (`target[target != PAD]`) or written to before the loss
   (`target[target == PAD] = -100`, `masked_fill`).
 * The collate function is not in the file, pads in another way, or the loop does not unpack
@@ -144,18 +243,21 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
                     consts.setdefault(ast.unparse(tgt), []).append(node.value)
                     if isinstance(node.value, ast.Call) and qualify(ctx, node.value.func) == "torch.nn.CrossEntropyLoss":
                         losses.setdefault(ast.unparse(tgt), []).append(node.value)
-        loaders: dict[str, tuple[ast.FunctionDef, dict[int, ast.Call]]] = {}
+        loaders: dict[str, tuple[ast.FunctionDef, dict[Union[int, str], tuple[ast.AST, str]]]] = {}
         for node in ctx.nodes(ast.Assign):
             call = node.value
             if not (isinstance(call, ast.Call) and call_last(call) == "DataLoader" and len(node.targets) == 1):
                 continue
-            fn_node = kwarg(call, "collate_fn")
+            fn_node: Optional[ast.AST] = kwarg(call, "collate_fn")
+            if isinstance(fn_node, ast.Name) and fn_node.id not in functions and len(consts.get(fn_node.id, [])) == 1:
+                fn_node = consts[fn_node.id][0]  # `collator = functools.partial(collate, pad_id=...)`
+            partial = None
             if isinstance(fn_node, ast.Call) and call_last(fn_node) == "partial" and fn_node.args:
-                fn_node = fn_node.args[0]
+                partial, fn_node = fn_node, fn_node.args[0]
             fn = functions.get(fn_node.id) if isinstance(fn_node, ast.Name) else None
             if fn is None:
                 continue
-            padded = _padded_positions(fn, consts)
+            padded = _padded_positions(fn, consts, functions, partial)
             if padded:
                 loaders[ast.unparse(node.targets[0])] = (fn, padded)
         if not loaders:
@@ -168,23 +270,37 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
                 if isinstance(target, ast.Tuple) and len(target.elts) == 2:
                     target = target.elts[1]
             found = loaders.get(ast.unparse(it))
-            if found is None or not isinstance(target, ast.Tuple):
+            if found is None:
                 continue
             fn, padded = found
-            elts = target.elts
-            names = {e.id for i in padded if i < len(elts) for e in [elts[i]] if isinstance(e, ast.Name)}
-            if names and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                             and n.func.attr == "backward" for n in ast.walk(loop)):
-                yield from self._losses(ctx, loop, names, losses, fn, padded)
+            batch: Optional[tuple[str, set[str]]] = None
+            if isinstance(target, ast.Tuple):
+                elts = target.elts
+                names = {e.id for i in padded if isinstance(i, int) and i < len(elts) for e in [elts[i]]
+                         if isinstance(e, ast.Name)}
+            elif isinstance(target, ast.Name) and any(isinstance(i, str) for i in padded):
+                names, batch = set(), (target.id, {i for i in padded if isinstance(i, str)})
+            else:
+                continue
+            if (names or batch) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                        and n.func.attr == "backward" for n in ast.walk(loop)):
+                yield from self._losses(ctx, loop, names, losses, fn, padded, batch)
 
     def _losses(self, ctx: FileContext, loop: ast.For, names: set[str], losses: dict[str, list[ast.Call]],
-                fn: ast.FunctionDef, padded: dict[int, ast.Call]) -> Iterable[Finding]:
+                fn: ast.FunctionDef, padded: dict[Union[int, str], tuple[ast.AST, str]],
+                batch: Optional[tuple[str, set[str]]] = None) -> Iterable[Finding]:
         names = set(names)
         statements = sorted((n for n in ast.walk(loop) if isinstance(n, (ast.Assign, ast.Call))),
                             key=lambda n: (n.lineno, n.col_offset))
-        pad = next(iter(padded.values()))
-        value = kwarg(pad, "padding_value") or (pad.args[2] if len(pad.args) > 2 else None)
-        pad_text = ast.unparse(value) if value is not None else "0 (the default)"
+        keys = sorted(padded, key=lambda k: (not any(w in str(k) for w in ("label", "target", "tgt")), str(k)))
+        pad, how = padded[keys[0]]
+        consts: dict[str, list[ast.AST]] = {}
+        for assign in ctx.nodes(ast.Assign):
+            for tgt in assign.targets:
+                if isinstance(tgt, ast.Name):
+                    consts.setdefault(tgt.id, []).append(assign.value)
+        if batch is not None and _batch_changed(loop, batch[0]):
+            return  # `batch["labels"] = ...`, `batch.pop("labels")`, `del batch[...]`: not the collate's labels
         for node in statements:
             if isinstance(node, ast.Assign):
                 pairs: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
@@ -195,20 +311,27 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
                     else:
                         pairs.append((tgt, node.value))
                 for dst, val in pairs:
-                    if isinstance(dst, ast.Subscript) and _derived(dst.value, names):
+                    if isinstance(dst, ast.Subscript) and _derived(dst.value, names, batch):
                         return  # the pad positions are rewritten (`target[target == PAD] = -100`)
                     if isinstance(dst, ast.Name):
-                        if _derived(val, names):
+                        if _derived(val, names, batch):
                             names.add(dst.id)
                         else:
                             names.discard(dst.id)
                 continue
             hf_labels = kwarg(node, "labels")
-            if hf_labels is not None and _derived(hf_labels, names) and _hf_model(ctx, node):
+            shown = f"`labels={ast.unparse(hf_labels)}`" if hf_labels is not None else ""
+            if hf_labels is None and batch is not None and "labels" in batch[1] and any(
+                    k.arg is None and isinstance(k.value, ast.Name) and k.value.id == batch[0] for k in node.keywords):
+                hf_labels = ast.Subscript(value=ast.Name(id=batch[0], ctx=ast.Load()),
+                                          slice=ast.Constant(value="labels"), ctx=ast.Load())  # `model(**batch)`
+                pad, how = padded["labels"]
+                shown = f"`**{batch[0]}` (its `\"labels\"`)"
+            if hf_labels is not None and _derived(hf_labels, names, batch) and _hf_model(ctx, node):
                 yield ctx.finding(
                     self, node,
-                    f"`labels={ast.unparse(hf_labels)}` comes from sequences that `{fn.name}` pads with "
-                    f"`pad_sequence(..., padding_value={pad_text})`, and `{ast.unparse(node.func)}` is a "
+                    f"{shown} comes from sequences that `{fn.name}` pads with "
+                    f"{how}, and `{ast.unparse(node.func)}` is a "
                     f"transformers model whose loss is cross-entropy with ignore_index=-100: every pad position "
                     f"is a training target, so the model learns to predict padding and the loss is averaged over "
                     f"pad tokens. Pad the labels with -100 (or set `labels[labels == pad_id] = -100`)",
@@ -223,17 +346,18 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
             else:
                 continue
             tgt_arg = node.args[1] if len(node.args) > 1 else kwarg(node, "target")
-            if tgt_arg is None or not _derived(tgt_arg, names):
+            if tgt_arg is None or not _derived(tgt_arg, names, batch):
                 continue
             reduction = kwarg(node, "reduction") or kwarg(ctor, "reduction")
-            if kwarg(ctor, "ignore_index") is not None or kwarg(node, "ignore_index") is not None or (
+            ignore = kwarg(node, "ignore_index") or kwarg(ctor, "ignore_index")
+            if (ignore is not None and _minus_100(ignore, consts) is not True) or (
                     isinstance(reduction, ast.Constant) and reduction.value == "none") or (
                     reduction is not None and not isinstance(reduction, ast.Constant)):
                 continue
             yield ctx.finding(
                 self, node,
-                f"`{ast.unparse(tgt_arg)}` comes from sequences that `{fn.name}` pads with `pad_sequence(..., "
-                f"padding_value={pad_text})`, and this cross-entropy keeps the default ignore_index=-100: every "
+                f"`{ast.unparse(tgt_arg)}` comes from sequences that `{fn.name}` pads with {how}, and this "
+                f"cross-entropy ignores only -100 (ignore_index={ast.unparse(ignore) if ignore is not None else '-100, the default'}): every "
                 f"pad position is a training target, so the model learns to predict padding and the loss is "
                 f"averaged over pad tokens. Pass `ignore_index=` the pad id, or pad the targets with -100",
                 evidence=[ctx.evidence(pad, "the targets are padded here")])
