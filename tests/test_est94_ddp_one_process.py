@@ -1,0 +1,46 @@
+"""est94: DDP on ONE process (``ddp_one_process``). torch's Reducer allocates its gradient buckets when
+DistributedDataParallel wraps the model, whatever the world size, so a job launched with
+``--nproc_per_node 1`` (or ColossalAI's TorchDDPPlugin on one GPU) holds a second copy of every trained
+gradient, as DDP on several GPUs does; without DDP, nothing. Nothing else moves: no NCCL communicator
+buffers are charged for one process, and ZeRO / FSDP keep their own buckets."""
+
+from __future__ import annotations
+
+from preflight.estimate import EstimateInput, estimate
+from preflight.estimate.arch import from_hf_config
+
+GPT2 = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": 768, "n_layer": 12,
+        "n_head": 12, "n_positions": 1024, "vocab_size": 50257, "tie_word_embeddings": True}
+
+
+def _inp(**kw):
+    base = dict(arch=from_hf_config(GPT2, name="gpt2"), mode="train", precision="fp32", optimizer="adamw",
+                micro_batch=4, seq_len=512, attention="eager", world_size=1)
+    base.update(kw)
+    return EstimateInput(**base)
+
+
+def test_one_process_ddp_adds_a_bucket_copy_of_the_fp32_gradients():
+    plain = estimate(_inp())
+    ddp1 = estimate(_inp(ddp_one_process=True))
+    grads = plain.phases["optimizer"]["gradients"]
+    assert 0.45 * 2 ** 30 < grads < 0.48 * 2 ** 30        # 124M fp32 gradients
+    for phase in ("forward", "backward", "optimizer"):
+        assert "ddp_buckets" not in plain.phases[phase]
+        assert ddp1.phases[phase]["ddp_buckets"] == grads, phase
+    assert ddp1.allocated_peak()[0] - plain.allocated_peak()[0] == grads
+    # the same bucket as DDP on two GPUs, without the two-GPU run's NCCL buffers
+    two = estimate(_inp(world_size=2))
+    assert two.phases["backward"]["ddp_buckets"] == ddp1.phases["backward"]["ddp_buckets"]
+    assert "nccl_buffers" not in ddp1.breakdown and "nccl_buffers" in two.breakdown
+
+
+def test_bucket_view_and_sharding_and_inference_keep_their_own_terms():
+    view = estimate(_inp(ddp_one_process=True, ddp_bucket_view=True))
+    assert view.phases["backward"]["ddp_buckets"] == 25 * 2 ** 20    # one 25 MiB bucket
+    for kw in (dict(zero_stage=2), dict(fsdp="full")):
+        assert estimate(_inp(ddp_one_process=True, **kw)).breakdown.get("ddp_buckets", 0) == \
+            estimate(_inp(**kw)).breakdown.get("ddp_buckets", 0), kw
+    inference = estimate(_inp(mode="inference", ddp_one_process=True))
+    assert "ddp_buckets" not in inference.breakdown
+
