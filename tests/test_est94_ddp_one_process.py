@@ -6,8 +6,13 @@ buffers are charged for one process, and ZeRO / FSDP keep their own buckets."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from preflight.estimate import EstimateInput, estimate
 from preflight.estimate.arch import from_hf_config
+
+REPO = Path(__file__).resolve().parent.parent
 
 GPT2 = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": 768, "n_layer": 12,
         "n_head": 12, "n_positions": 1024, "vocab_size": 50257, "tie_word_embeddings": True}
@@ -44,3 +49,14 @@ def test_bucket_view_and_sharding_and_inference_keep_their_own_terms():
     inference = estimate(_inp(mode="inference", ddp_one_process=True))
     assert "ddp_buckets" not in inference.breakdown
 
+
+def test_the_rows_that_say_ddp_on_one_process_set_it():
+    """held-out-10's Mesa rows (torch.distributed.launch --nproc_per_node 1) and held-out-45's
+    Shawlleyw rows (TorchDDPPlugin, one GPU) state the wrapper; every row that sets it runs one process."""
+    marked = []
+    for name in ("heldout10.json", "heldout45.json"):
+        for row in json.loads((REPO / "calibration" / "public" / name).read_text(encoding="utf-8"))["rows"]:
+            if row["setup"].get("ddp_one_process"):
+                assert row["setup"].get("world_size", 1) == 1, row["id"]
+                marked.append(row["id"].split("/")[0])
+    assert marked.count("mesa-imagenet-train-memory") == 4
