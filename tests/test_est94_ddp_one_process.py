@@ -60,3 +60,15 @@ def test_the_rows_that_say_ddp_on_one_process_set_it():
                 assert row["setup"].get("world_size", 1) == 1, row["id"]
                 marked.append(row["id"].split("/")[0])
     assert marked.count("mesa-imagenet-train-memory") == 4
+    assert marked.count("shawlleyw-instructgpt2-colossal-v100s") == 3
+
+
+def test_shawlleyw_full_row_reads_the_logged_buffers():
+    """The README's own sum after training (parameters + DDP buffer + gradients + 2 x AdamW states =
+    2.34 GB allocated) is what the corrected full row's optimizer phase holds outside the step."""
+    rows = json.loads((REPO / "calibration" / "public" / "heldout45.json").read_text(encoding="utf-8"))["rows"]
+    full = next(r for r in rows if "gpt2-alpaca-full" in r["id"])
+    assert full["setup"]["zero_grad_keeps"] and full["setup"]["keeps_outputs"]
+    est = estimate(_inp(ddp_one_process=True, zero_grad_keeps=True, keeps_outputs=True))
+    held = sum(est.phases["optimizer"][t] for t in ("weights", "ddp_buckets", "gradients", "optimizer_states"))
+    assert abs(held / 2 ** 30 - 2.34) < 0.03
