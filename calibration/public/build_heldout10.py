@@ -225,8 +225,8 @@ def deit(width, heads):
             "layer_norm_eps": 1e-6, "num_labels": 1000}
 
 
-MESA_UNKNOWN = ("model EMA (DeiT's --model-ema default: an fp32 copy of the weights on the GPU) and DDP "
-                "over one process are not estimator inputs", "cuDNN/CUDA 10.1 workspace sizes of torch 1.7")
+MESA_UNKNOWN = ("model EMA (DeiT's --model-ema default: an fp32 copy of the weights on the GPU) is not an "
+                "estimator input", "cuDNN/CUDA 10.1 workspace sizes of torch 1.7")
 MESA_NOTE = ("ziplab/Mesa README 'Results on ImageNet' (baseline row, Mesa off): 'Memory footprint at "
              "training time is measured with a batch size of 128 and an image resolution of 224x224 on a "
              "single GPU'; issue #2: torch.cuda.max_memory_allocated() from the training log, PyTorch "
@@ -238,7 +238,12 @@ DEIT_NOTE = ("deit-mesa c5551a8 main.py: torch.distributed.launch --nproc_per_no
              "(explicit); MetricLogger 'max mem' = max_memory_allocated() / 1024**2; ")
 MESA_BASE = dict(mode="train", precision="amp-fp16", optimizer="adamw", micro_batch=128,
                  image_size=224, grad_ckpt=False, attention="eager", dropout=0.0, world_size=1,
-                 foreach=False, torch_version="1.7.1")
+                 foreach=False, torch_version="1.7.1",
+                 # est94: torch.distributed.launch --nproc_per_node 1 wraps the model in DDP on one process
+                 # (HubHop/deit-mesa main.py, read at 208a2c7: utils.init_distributed_mode sets args.distributed
+                 # under the launcher, then DistributedDataParallel(model, device_ids=[args.gpu],
+                 # find_unused_parameters=True)): the Reducer's gradient buckets exist at world size 1
+                 ddp_one_process=True)
 for rid, value, width, heads, name in (("deit-ti-amp-b128", 4171, 192, 3, "DeiT-Ti"),
                                        ("deit-s-amp-b128", 8459, 384, 6, "DeiT-S"),
                                        ("deit-b-amp-b128", 17691, 768, 12, "DeiT-B")):
@@ -253,8 +258,7 @@ add(MESA, "swin-t-apex-o1-b128", 11812, "MiB", "max_memory_allocated", "RTX 3090
     # off calls F.gelu(x) when it runs (ziplab/Mesa 460e19a mesa/custom_gelu.py): the fp32 GELU reaches it
     dict(MESA_BASE, model="Swin-tiny-patch4-window7-224", amp_impl="apex", gelu_at_call=True),
     unknown=(*MESA_UNKNOWN[1:], "apex AMP O1: torch autocast's casts except apex's fp32 GELU (amp_impl apex, "
-             "est59); the rest of apex's per-op casts and its cast cache read as autocast's",
-             "DDP over one process is not an estimator input"),
+             "est59); the rest of apex's per-op casts and its cast cache read as autocast's"),
     notes=MESA_NOTE + "swin-mesa 3127a98 main.py: torch.distributed.launch --nproc_per_node 1 (DDP, "
                       "broadcast_buffers False), apex amp.initialize(opt_level='O1') (the --amp-opt-level "
                       "default), torch.optim.AdamW, clip_grad 5.0, configs/swin_tiny_patch4_window7_224.yaml: "

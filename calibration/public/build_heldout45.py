@@ -179,7 +179,19 @@ SOURCES = {
 # ------------------------------------------------------------------ 1. Shawlleyw (GPT-2 on Alpaca, ColossalAI TorchDDP)
 SW_BASE = dict(mode="train", model="GPT-2", precision="fp32", optimizer="adamw", micro_batch=4, grad_accum=1,
                seq_len=512, padding="dynamic", truncation="truncate", grad_ckpt=False, attention="eager",
-               loss="standard", world_size=1)
+               loss="standard", world_size=1,
+               # est94 ROW INPUT corrections (cited): finetune.py at cdb6a88 / 9c11d5b / 4842e35 binds
+               # ``outputs = model(**batch)`` at loop level and calls ``booster.backward(outputs.loss, ...)``
+               # (the output object, logits included, lives through backward and the next forward); the README
+               # at 4ea6afd ('Memory Analysis') reads 0.94 GB before training as TorchDDPPlugin's DDP buffer,
+               # a second copy of every parameter, on one process (``colossalai run --nproc_per_node=1``)
+               keeps_outputs=True, ddp_one_process=True,
+               # est94 ROW INPUT correction: requirements.txt leaves transformers unpinned, but the README logging
+               # these runs is committed on 2023-07-26 (4ea6afd), when transformers' newest release was 4.31.0
+               # (2023-07-18), and from_pretrained(load_in_8bit=True) (4842e35) needs 4.20 or later; the estimator
+               # gives these rows the same estimate for every release 4.20 .. 4.35 (docs/calibration.md "est94"),
+               # so the newest possible one is written
+               transformers_version="4.31.0")
 SW_UNKNOWN = (
     "the sequence length: padding='longest' per batch of 4, truncated at 512 tokens (model_max_length); the full "
     "Alpaca prompt plus response exceeds 512 GPT-2 tokens for some records, and one epoch covers all 52,002 "
@@ -188,17 +200,23 @@ SW_UNKNOWN = (
     "(GPT-2's 50,257 written)",
     "the wrapper: ColossalAI's TorchDDPPlugin wraps the model in torch DistributedDataParallel even with one "
     "process (the README's 'Memory Analysis' reads the doubled model memory before training as DDP's buffers); "
-    "world size 1 written",
+    "world size 1 and ddp_one_process written (est94)",
     "the optimizer: ColossalAI HybridAdam (adamw_mode True by default: AdamW) with the parameters on the GPU (fp32 "
     "exp_avg / exp_avg_sq on the GPU); zero_grad through ColossalAI's OptimizerWrapper under torch 1.13 keeps the "
     "gradients as zeros (set_to_none False)",
     "the figure: torch.cuda.max_memory_allocated() / 1024**3 after the epoch (never reset), printed 'GB'; GiB written",
+    "the library versions: requirements.txt pins none; transformers 4.31.0 written (est94: the newest release when "
+    "the README with these logs was committed, 2023-07-26; every release from 4.20, which load_in_8bit needs, to "
+    "4.35 gives the same estimate); torch not written",
     "the GPU: a GRID V100S-16Q vGPU profile (a V100S with a 16 GB framebuffer); the catalog's 16 GB V100 written",
     "the code of the plain and LoRA runs: finetune.py at the commit before each later change (cdb6a88 plain, "
     "9c11d5b LoRA); print_memory_usage as utils.py prints it at 4842e35",
 )
 add(SWKEY, "gpt2-alpaca-full-ft-fp32-hybridadam-b4-s512-v100s-16gb", 7.47, "GiB", "max_memory_allocated",
-    "V100-SXM2-16GB", dict(SW_BASE), unknown=SW_UNKNOWN,
+    # est94 ROW INPUT correction (cited): the README at 4ea6afd logs 'After training: memory usage: 2.34GB' and
+    # its 'Memory Analysis' sums it as parameters + DDP buffer + gradients + 2 x optimizer state ('5 times, ~2.37GB'):
+    # the gradients stay allocated between steps (zero_grad keeps them as zeros)
+    "V100-SXM2-16GB", dict(SW_BASE, zero_grad_keeps=True), unknown=SW_UNKNOWN,
     notes="instructGPT2-colossal README 'Plain TorchDDP': 'Before training: memory usage: 0.94GB/2.40GB, max: "
           "0.94GB', 'epoch: 1 / 1: 100%| 13000/13000 [18:18<00:00, 11.84it/s, loss=1.18]', 'After training: memory "
           "usage: 2.34GB/12.94GB, max: 7.47GB'")

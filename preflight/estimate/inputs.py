@@ -74,6 +74,9 @@ class EstimateInput:
     prefetch_bucket_size: Optional[int] = None        # DeepSpeed stage3_prefetch_bucket_size, elements
     max_live_parameters: Optional[int] = None         # DeepSpeed stage3_max_live_parameters, elements
     ddp_bucket_view: bool = False                     # DDP(gradient_as_bucket_view=...)
+    # DDP wraps the model on ONE process (``torchrun``/``torch.distributed.launch --nproc_per_node 1``,
+    # ColossalAI's TorchDDPPlugin): its Reducer's gradient buckets exist at world size 1 too (est94)
+    ddp_one_process: bool = False
     weights_bits: Optional[int] = None                # 16: weights loaded in bf16/fp16 (under autocast too)
     foreach: bool = True                              # torch optimizers' foreach path (CUDA default)
     target_len: Optional[int] = None                  # encoder-decoder: decoder tokens (None: seq_len)

@@ -377,7 +377,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
         ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
             inp, trainable, n if sharded else 1, largest_trained, flat), pb)
-    if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
+    # DDP's Reducer allocates its buckets at construction whatever the world size: a job that wraps
+    # the model in DDP on one process holds them too (est94, docs/calibration.md)
+    ddp = inp.world_size > 1 or inp.ddp_one_process
+    if ddp and not inp.zero_stage and not inp.fsdp and trainable:
         if not inp.ddp_bucket_view:
             ph.every(train_phases, "ddp_buckets", grads, pb)
         else:

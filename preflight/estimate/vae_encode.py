@@ -117,10 +117,11 @@ def previous_step_grads(inp: Any, trainable: int) -> int:
 
 def ddp_bucket_bytes(inp: Any, trainable: int) -> int:
     """Bytes of DDP's gradient buckets for ``trainable`` fp32 gradients on more than one GPU
-    (module doc); 0 on one GPU."""
+    (module doc); 0 on one GPU unless DDP wraps the model there (``ddp_one_process``)."""
     from preflight.estimate import constants as C
 
-    if inp.world_size <= 1 or inp.mode != "train" or not trainable or inp.zero_stage or inp.fsdp:
+    ddp = inp.world_size > 1 or getattr(inp, "ddp_one_process", False)   # est94: DDP on one process
+    if not ddp or inp.mode != "train" or not trainable or inp.zero_stage or inp.fsdp:
         return 0
     grads = 4 * trainable
     return int(min(grads, C.DDP_BUCKET_BYTES)) if getattr(inp, "ddp_bucket_view", False) else grads
