@@ -43,6 +43,7 @@ from preflight.adapters.config_object_autocast import (
 from preflight.adapters.config_object_chain_arm import chain_arm
 from preflight.adapters.config_object_closure import closure_calls
 from preflight.adapters.config_object_d2trainer import default_trainer
+from preflight.adapters.config_object_gen_help import generation_options
 from preflight.adapters.config_object_flow import (
     _FSDP,
     _NOT_TRAIN,
@@ -138,10 +139,11 @@ class ConfigObjectAdapter(ScratchAdapter):
                       lambda text: self.note(plan, text))  # absl config files
             if not combined:
                 continue
-            self._read(project, plan, modules, combined, scopes, applied)
+            self._read(project, plan, modules, combined, scopes, applied, generation_options(project, script))
 
     def _read(self, project: Project, plan: TrainingPlan, modules: Modules, combined: Tree,
-              scopes: dict[int, dict[str, tuple]], applied: set[int]) -> None:
+              scopes: dict[int, dict[str, tuple]], applied: set[int],
+              generating: frozenset = frozenset()) -> None:
         flow = _Flow(modules, combined)
         for key, names in scopes.items():
             flow.names[key] = dict(names)
@@ -175,6 +177,9 @@ class ConfigObjectAdapter(ScratchAdapter):
             got = lookup(combined, path)
             if not isinstance(got, Leaf) or isinstance(value, Enum):
                 return
+            if field == "data.seq_len" and path[-1] in generating \
+                    and (got.how == "launch line" or got.how.startswith("declared default")):
+                return  # an option documented as the generated text's length (config_object_gen_help.py)
             key = ".".join(path)
             if got.how == "launch line" and field == "model.ref" and isinstance(value, str) \
                     and value.startswith((".", "~", "/")):

@@ -1,0 +1,98 @@
+"""jobs125: readers for misses of the real-jobs set held-out-48 (in-sample), each on a fixture of our
+own copying a real shape (repository, path and commit cited), with a twin that must stay silent."""
+
+from __future__ import annotations
+
+from plan_helpers import fact, plan_of, write
+
+from preflight.plan import TrainingPlan
+
+# williamconvertino/icl-for-language-modeling @ c230466b931a80f6824d34d4123f0b5f26aee31a: main.py:19,37
+# (--max_length "Maximum number of tokens to generate.", read only by src/util/evaluation.py:78
+# sample_tokens(model, prompt, args.max_length, ...)); src/config/config.py:11 max_seq_len = 512 ->
+# src/data/disk_dataset.py:38 the training windows.
+ICL = {
+    "main.py": """\
+        from argparse import ArgumentParser
+        from config import Config
+        from data import Windows
+        from evaluation import eval_generation
+        from training import train_model
+
+        def get_args():
+            parser = ArgumentParser()
+            parser.add_argument("--batch_size", type=int, default=32, help="Training batch size per GPU.")
+            parser.add_argument("--mode", type=str, default="train", choices=["train", "generate"])
+            parser.add_argument("--max_length", type=int, default=128, help="Maximum number of tokens to generate.")
+            return parser.parse_args()
+
+        def main():
+            args = get_args()
+            config = Config()
+            splits = Windows.get_splits(config.max_seq_len)
+            if args.mode == "train":
+                train_model(args, splits)
+            if args.mode == "generate":
+                eval_generation(args, splits)
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "config.py": """\
+        class Config:
+            max_seq_len = 512
+            d_embed = 512
+    """,
+    "data.py": """\
+        class Windows:
+            @staticmethod
+            def get_splits(max_seq_len):
+                return {"train": max_seq_len}
+    """,
+    "training.py": """\
+        import torch
+        from torch.utils.data import DataLoader
+
+        def train_model(args, splits):
+            loader = DataLoader(splits["train"], batch_size=args.batch_size, shuffle=True)
+            for batch in loader:
+                pass
+    """,
+    "evaluation.py": """\
+        def sample_tokens(model, prompt, max_length):
+            return prompt
+
+        def eval_generation(args, splits):
+            for i in range(3):
+                sample_tokens(None, splits["test"][i], args.max_length)
+    """,
+}
+
+
+def _values(plan: dict, field: str) -> list:
+    return [f.value for f in TrainingPlan.from_dict(plan).facts(field)]
+
+
+def test_generation_length_option_is_not_the_training_length(cli, tmp_path):
+    write(tmp_path, ICL)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    got = fact(plan, "data.seq_len")
+    assert got is not None and got.value == 512
+    assert got.source.line == 2 and got.source.path.endswith("config.py")
+    assert 128 not in _values(plan, "data.seq_len")
+
+
+def test_generation_length_option_stays_out_when_given_on_the_launch_line(cli, tmp_path):
+    write(tmp_path, ICL)
+    plan = plan_of(cli, "main.py", "--", "--max_length", "256", cwd=tmp_path)
+    assert 256 not in _values(plan, "data.seq_len")
+    assert fact(plan, "data.seq_len").value == 512
+
+
+def test_length_option_documented_as_training_length_is_still_read(cli, tmp_path):
+    files = dict(ICL)
+    files["main.py"] = files["main.py"].replace("Maximum number of tokens to generate.",
+                                                "Maximum sequence length of a training sample.")
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert 128 in _values(plan, "data.seq_len")
