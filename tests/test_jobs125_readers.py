@@ -96,3 +96,73 @@ def test_length_option_documented_as_training_length_is_still_read(cli, tmp_path
     write(tmp_path, files)
     plan = plan_of(cli, "main.py", cwd=tmp_path)
     assert 128 in _values(plan, "data.seq_len")
+
+
+# pcmin03/dacon-template @ f2d81eebb906cdd61d9379d5ecf60740e96b02a5 (an ashleve/lightning-hydra-template v1
+# project): configs/trainer/default.yaml ``_target_: pytorch_lightning.Trainer`` with ``gpus: 0``;
+# src/train.py:59 hydra.utils.instantiate(config.trainer); bash/ddp_train.sh:13 ``trainer.gpus=6
+# +trainer.num_nodes=1`` on the line.
+LHT = {
+    "run.py": """\
+        import hydra
+        from omegaconf import DictConfig
+
+
+        @hydra.main(config_path="configs/", config_name="config.yaml")
+        def main(config: DictConfig):
+            from src.train import train
+            return train(config)
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "src/__init__.py": "",
+    "src/train.py": """\
+        import hydra
+        from pytorch_lightning import LightningModule, Trainer
+
+
+        def train(config):
+            model: LightningModule = hydra.utils.instantiate(config.model)
+            trainer: Trainer = hydra.utils.instantiate(config.trainer, _convert_="partial")
+            trainer.fit(model=model)
+    """,
+    "configs/config.yaml": """\
+        defaults:
+          - trainer: default.yaml
+          - model: small.yaml
+    """,
+    "configs/model/small.yaml": """\
+        _target_: torch.nn.Linear
+        in_features: 4
+        out_features: 2
+    """,
+    "configs/trainer/default.yaml": """\
+        _target_: pytorch_lightning.Trainer
+        gpus: 0
+        min_epochs: 1
+        max_epochs: 50
+    """,
+}
+
+
+def test_lightning_1x_gpus_override_is_the_device_count(cli, tmp_path):
+    write(tmp_path, LHT)
+    plan = plan_of(cli, "run.py", "--", "trainer.gpus=6", "+trainer.num_nodes=1", cwd=tmp_path)
+    devices = fact(plan, "dist.devices_per_node")
+    assert devices is not None and devices.value == 6 and "gpus=6" in devices.source.detail
+    assert fact(plan, "dist.world_size").value == 6
+
+
+def test_lightning_1x_gpus_list_counts_its_ids(cli, tmp_path):
+    write(tmp_path, LHT)
+    plan = plan_of(cli, "run.py", "--", "trainer.gpus=[0,1]", cwd=tmp_path)
+    assert fact(plan, "dist.devices_per_node").value == 2
+
+
+def test_lightning_1x_gpus_zero_is_no_device_count(cli, tmp_path):
+    write(tmp_path, LHT)
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    assert fact(plan, "dist.devices_per_node") is None
+    assert fact(plan, "dist.world_size") is None
