@@ -43,7 +43,6 @@ from preflight.adapters.config_object_autocast import (
 from preflight.adapters.config_object_chain_arm import chain_arm
 from preflight.adapters.config_object_closure import closure_calls
 from preflight.adapters.config_object_d2trainer import default_trainer
-from preflight.adapters.config_object_gen_help import generation_options
 from preflight.adapters.config_object_flow import (
     _FSDP,
     _NOT_TRAIN,
@@ -51,6 +50,7 @@ from preflight.adapters.config_object_flow import (
     _Flow,
     _ObjReader,
 )
+from preflight.adapters.config_object_gen_help import generation_options
 from preflight.adapters.config_object_guards import (
     _generation,
     _only_lora_off,
@@ -241,6 +241,7 @@ class ConfigObjectAdapter(ScratchAdapter):
                 switch = autocast_switch(inner, reader, shown, trees.get(shown))  # config_object_closure.py
                 if switch is not None:
                     self._leaf_fact(plan, combined, *switch)
+            step_loop(self, plan, combined, fn, nodes, reader, parents, modules, shown)  # config_object_step_loop
             for node in nodes:
                 if isinstance(node, ast.Call):
                     if not _skipped(node, parents, reader):
@@ -463,3 +464,44 @@ class ConfigObjectAdapter(ScratchAdapter):
         else:
             src = Source("code", got.file or None, got.line, ".".join(path), f"{detail} ({got.how})")
         self.add_checked(plan, field, value, src, "medium", _PRIORITY)
+
+
+def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, fn: ast.AST, nodes: list,
+              reader: _ObjReader, parents: dict, modules: Modules, shown: str) -> None:
+    """A hand-written loop's accumulation, positional loader batch and autocast dtype read from the object's
+    keys (:mod:`preflight.adapters.config_object_step_loop`)."""
+    from preflight.adapters.config_object_step_loop import (
+        autocast_key_dtype,
+        micro_step_count,
+        positional_loader_batch,
+    )
+
+    def runs(node: ast.AST) -> bool:
+        return _runs(node, parents, reader)
+
+    counted = micro_step_count(fn, reader, runs)
+    if counted is not None:
+        value, path, line = counted
+        adapter._leaf_fact(plan, combined, "batch.grad_accum", value, path,
+                           f"for _ in range({'.'.join(map(str, path))}): one backward per pass, the optimizer "
+                           f"steps after the loop ({shown}:{line}): gradient accumulation")
+    batches, dtypes = set(), set()
+    for node in nodes:
+        if not isinstance(node, ast.Call) or not runs(node):
+            continue
+        got = positional_loader_batch(node, reader, modules, shown)
+        if got is not None:
+            batches.add((got, node.lineno))
+        mode = autocast_key_dtype(node, nodes, reader)
+        if mode is not None:
+            dtypes.add((mode, node.lineno))
+    if len({b[0][0] for b in batches}) == 1:
+        (value, path), line = sorted(batches, key=lambda b: b[1])[0]
+        adapter._leaf_fact(plan, combined, "batch.micro", value, path,
+                           f"{'.'.join(map(str, path))} given by position as the batch of a project loader class "
+                           f"({shown}:{line}): per process")
+    if len({d[0][0] for d in dtypes}) == 1:
+        (mode, path, text), line = sorted(dtypes, key=lambda d: d[1])[0]
+        adapter._leaf_fact(plan, combined, "precision.mode", mode, path,
+                           f"{'.'.join(map(str, path))} = {text!r} is the dtype of autocast ({shown}:{line}): "
+                           "mixed precision over the model's own weights")

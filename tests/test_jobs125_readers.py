@@ -166,3 +166,125 @@ def test_lightning_1x_gpus_zero_is_no_device_count(cli, tmp_path):
     plan = plan_of(cli, "run.py", cwd=tmp_path)
     assert fact(plan, "dist.devices_per_node") is None
     assert fact(plan, "dist.world_size") is None
+
+
+# vayvi/modded-nanogpt-SOAP-pom @ 7b5d2ffee4713589b30902dcc053a38ff2a5ef4e: train.py:252 @hydra.main,
+# :275-281 DistributedDataLoader(cfg.data.train.input_bin, cfg.training.batch_size, cfg.training.sequence_length,
+# rank, world) (data/distributed_loader.py:41 ``def __init__(self, filename_pattern, B, T, process_rank,
+# num_processes)``), :323 torch.amp.autocast(device_type='cuda', dtype=getattr(torch, cfg.hardware.dtype)),
+# :478-487 for _ in range(cfg.training.accumulation): ... loss.backward(); run_4_gpus.sh:6-10 overrides.
+POM = {
+    "train.py": """\
+        import os
+        import hydra
+        import torch
+        from data import DistributedDataLoader
+        from model import GPT
+
+
+        @hydra.main(version_base=None, config_path="config", config_name="config")
+        def main(cfg):
+            rank = int(os.environ["RANK"])
+            world = int(os.environ["WORLD_SIZE"])
+            train_loader = DistributedDataLoader(cfg.data.train_bin, cfg.training.batch_size,
+                                                 cfg.training.sequence_length, rank, world)
+            model = GPT().cuda()
+            ctx = torch.amp.autocast(device_type='cuda', dtype=getattr(torch, cfg.hardware.dtype))
+            optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.training.learning_rate)
+            x, y = train_loader.next_batch()
+            for step in range(cfg.training.num_iterations):
+                for _ in range(cfg.training.accumulation):
+                    with ctx:
+                        loss = model(x, y)
+                    x, y = train_loader.next_batch()
+                    loss.backward()
+                for p in model.parameters():
+                    p.grad /= cfg.training.accumulation
+                optimizer.step()
+                optimizer.zero_grad(set_to_none=True)
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "data.py": """\
+        class DistributedDataLoader:
+            def __init__(self, filename_pattern, B, T, process_rank, num_processes):
+                self.B = B
+                self.T = T
+
+            def next_batch(self):
+                return None, None
+    """,
+    "model.py": """\
+        import torch.nn as nn
+
+
+        class GPT(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+    """,
+    "config/config.yaml": """\
+        training:
+          batch_size: 16
+          accumulation: 8
+          sequence_length: 1024
+          num_iterations: 100
+          learning_rate: 0.001
+        data:
+          train_bin: data/train_*.bin
+        hardware:
+          dtype: bfloat16
+    """,
+}
+
+
+def test_hydra_nanogpt_loop_reads_accumulation_batch_and_autocast(cli, tmp_path):
+    write(tmp_path, POM)
+    plan = plan_of(cli, "train.py", "--", "training.batch_size=48", "training.accumulation=2", cwd=tmp_path)
+    accum = fact(plan, "batch.grad_accum")
+    assert accum is not None and accum.value == 2 and accum.confidence == "medium"
+    micro = fact(plan, "batch.micro")
+    assert micro is not None and micro.value == 48
+    precision = fact(plan, "precision.mode")
+    assert precision is not None and precision.value == "amp_bf16"
+
+
+def test_hydra_nanogpt_loop_defaults_from_the_config(cli, tmp_path):
+    write(tmp_path, POM)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum").value == 8
+    assert fact(plan, "batch.micro").value == 16
+
+
+def test_float32_key_and_cast_model_leave_precision_unread(cli, tmp_path):
+    files = dict(POM)
+    files["config/config.yaml"] = files["config/config.yaml"].replace("dtype: bfloat16", "dtype: float32")
+    write(tmp_path, files)
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode")
+    assert got is None or got.value != "amp_bf16"
+    cast = dict(POM)
+    cast["train.py"] = cast["train.py"].replace(
+        "model = GPT().cuda()", "model = GPT().cuda().to(getattr(torch, cfg.hardware.dtype))")
+    write(tmp_path, cast)
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode")
+    assert got is None or got.adapter != "value_flow"
+
+
+def test_a_step_inside_the_inner_loop_is_no_accumulation(cli, tmp_path):
+    files = dict(POM)
+    files["train.py"] = files["train.py"].replace(
+        "                    loss.backward()\n",
+        "                    loss.backward()\n                    optimizer.step()\n")
+    write(tmp_path, files)
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "batch.grad_accum")
+    assert got is None or got.value != 8
+
+
+def test_a_loader_class_taking_its_batch_by_keyword_only_is_not_read_by_position(cli, tmp_path):
+    files = dict(POM)
+    files["data.py"] = files["data.py"].replace("filename_pattern, B, T,", "filename_pattern, T, seq, ")
+    write(tmp_path, files)
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro")
+    assert got is None or got.value != 16

@@ -1,0 +1,110 @@
+"""Three shapes of a hand-written (nanoGPT-family) training loop whose sizes come from a configuration
+object the value_flow adapter follows (:mod:`preflight.adapters.config_object_reads`), each read
+medium with the key's line; nothing is imported or executed.
+
+vayvi/modded-nanogpt-SOAP-pom @ 7b5d2ff ``train.py`` under ``@hydra.main`` (``config/config.yaml``
+``training:``/``hardware:`` sections, overridden on the launch line ``training.batch_size=48
+training.accumulation=2``):
+
+- **micro-step loop**: ``for _ in range(cfg.training.accumulation): ... loss.backward()`` (:478-483)
+  inside the step loop, no optimizer step / ``zero_grad`` / ``no_sync`` in it (the shape
+  :mod:`preflight.adapters.micro_loop` reads when the count is a script value):
+  ``batch.grad_accum`` = the key's value;
+- **positional loader batch**: ``DistributedDataLoader(cfg.data.train.input_bin, cfg.training.batch_size,
+  cfg.training.sequence_length, rank, world)`` (:275-281), a project class named ``...Loader`` whose
+  ``__init__`` takes the batch as ``B`` or ``batch_size`` (``data/distributed_loader.py:41``, the
+  KellerJordan/modded-nanogpt and karpathy/llm.c ``train_gpt2.py`` loader): ``batch.micro`` per process;
+- **autocast dtype from a key**: ``torch.amp.autocast(device_type='cuda', dtype=getattr(torch,
+  cfg.hardware.dtype))`` (:323) with the key ``"bfloat16"``/``"float16"``: ``precision.mode``
+  ``amp_bf16``/``amp_fp16``, unless the same expression also casts something (``.to(...)``), which
+  would make the weights 16-bit too.
+
+A loop or call under an ``if`` the values do not decide to run is not read (the caller checks).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from preflight.analysis.syntax import dotted_name
+
+_AUTOCAST = ("torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast")
+_KEY_DTYPES = {"bfloat16": "amp_bf16", "bf16": "amp_bf16", "float16": "amp_fp16", "half": "amp_fp16",
+               "fp16": "amp_fp16"}
+_BATCH_PARAMS = ("B", "batch_size")
+
+
+def _int(got: Any) -> bool:
+    return got is not None and got.path is not None and isinstance(got.value, int) \
+        and not isinstance(got.value, bool) and got.value >= 1
+
+
+def micro_step_count(fn: ast.AST, reader: Any, runs: Any) -> Optional[tuple[int, tuple, int]]:
+    """(K, the key's path, line) of the micro-step loops of ``fn`` that run, all counting by one key."""
+    from preflight.adapters.micro_loop import _micro_loops
+
+    found = []
+    for loop in _micro_loops(fn):
+        if not runs(loop):
+            continue
+        assert isinstance(loop.iter, ast.Call)
+        got = reader.ev(loop.iter.args[0])
+        if not _int(got):
+            return None  # a loop counting by something else: which one trains is not read
+        found.append((got.value, tuple(got.path), loop.lineno))
+    if not found or len({(f[0], f[1]) for f in found}) != 1:
+        return None
+    return found[-1]
+
+
+def positional_loader_batch(call: ast.Call, reader: Any, modules: Any, shown: str) -> Optional[tuple[int, tuple]]:
+    """(B, the key's path) when ``call`` builds a project ``...Loader`` class positionally with its batch."""
+    name = dotted_name(call.func) or ""
+    short = name.rsplit(".", 1)[-1]
+    if not short.endswith("Loader") or any(k.arg in ("batch_size", "B", None) for k in call.keywords):
+        return None
+    got_cls = modules.klass_seen(short, shown) if hasattr(modules, "klass_seen") else modules.klass(short)
+    if got_cls is None:
+        return None
+    init = next((n for n in got_cls[1].body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None or init.args.vararg is not None:
+        return None
+    params = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
+    index = next((i for i, p in enumerate(params) if p in _BATCH_PARAMS), None)
+    if index is None or index >= len(call.args) or any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+        return None
+    got = reader.ev(call.args[index])
+    if not _int(got):
+        return None
+    return got.value, tuple(got.path)
+
+
+def autocast_key_dtype(call: ast.Call, fn_nodes: list, reader: Any) -> Optional[tuple[str, tuple, str]]:
+    """(mode, the key's path, key value) for ``autocast(device_type='cuda', dtype=getattr(torch, E))``
+    (or ``dtype=E``) with ``E`` a key naming a 16-bit dtype, no ``enabled=`` (read elsewhere)."""
+    if (dotted_name(call.func) or "") not in _AUTOCAST:
+        return None
+    kwargs = {k.arg: k.value for k in call.keywords}
+    if None in kwargs or "enabled" in kwargs or "dtype" not in kwargs:
+        return None
+    device = kwargs.get("device_type", call.args[0] if call.args else None)
+    if (dotted_name(call.func) or "") != "torch.cuda.amp.autocast" \
+            and not (isinstance(device, ast.Constant) and device.value == "cuda"):
+        return None
+    dtype = kwargs["dtype"]
+    if isinstance(dtype, ast.Call) and isinstance(dtype.func, ast.Name) and dtype.func.id == "getattr" \
+            and len(dtype.args) == 2 and isinstance(dtype.args[0], ast.Name) and dtype.args[0].id == "torch":
+        key = dtype.args[1]
+    else:
+        key = dtype
+    got = reader.ev(key)
+    if got is None or got.path is None or not isinstance(got.value, str) or got.value not in _KEY_DTYPES:
+        return None
+    text = ast.unparse(key)
+    for node in fn_nodes:  # the same key also casts the model (``model.to(getattr(torch, cfg.dtype))``)
+        if isinstance(node, ast.Call) and node is not call and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("to", "type") \
+                and any(text in ast.unparse(a) for a in [*node.args, *(k.value for k in node.keywords)]):
+            return None
+    return _KEY_DTYPES[got.value], tuple(got.path), got.value
