@@ -288,3 +288,46 @@ def test_a_loader_class_taking_its_batch_by_keyword_only_is_not_read_by_position
     write(tmp_path, files)
     got = fact(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro")
     assert got is None or got.value != 16
+
+
+# williamconvertino/icl-for-language-modeling @ c230466 scripts/run.sh:31,49-50,61 (and the LLaVA eval scripts'
+# ``IFS=',' read -ra GPULIST <<< "$gpu_list"; CHUNKS=${#GPULIST[@]}``): the process count is the length of
+# a bash array read from a comma list.
+RUN_SH = """\
+    #!/bin/bash
+    DEVICES="{devices}"
+    IFS=',' read -ra DEVICE_LIST <<< "$DEVICES"
+    NUM_DEVICES="${{#DEVICE_LIST[@]}}"
+    export CUDA_VISIBLE_DEVICES=$DEVICES
+    torchrun --nproc_per_node=$NUM_DEVICES train.py
+    """
+
+TRAIN_PY = """\
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    dist.init_process_group("nccl")
+    model = DDP(torch.nn.Linear(4, 4).cuda())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(10):
+        loss = model(torch.randn(8, 4).cuda()).sum()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    """
+
+
+def test_bash_array_length_read_from_a_comma_list_is_the_process_count(cli, tmp_path):
+    write(tmp_path, {"run.sh": RUN_SH.format(devices="0,1,2"), "train.py": TRAIN_PY})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 3
+    assert fact(plan, "dist.devices_per_node").value == 3
+
+
+def test_bash_array_of_an_unknown_list_leaves_the_count_unknown(cli, tmp_path):
+    write(tmp_path, {"run.sh": RUN_SH.format(devices="$(nvidia-smi --query-gpu=index --format=csv,noheader)"),
+                     "train.py": TRAIN_PY})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    got = fact(plan, "dist.world_size")
+    assert got is None
