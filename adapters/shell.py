@@ -36,7 +36,13 @@ import shlex
 from typing import Callable, Mapping, Optional, Sequence
 
 from preflight.adapters.launchers import LaunchInfo, parse_launch
-from preflight.adapters.shell_arrays import _ARRAY_ASSIGN, _ARRAY_REF, _assign_array, _join_arrays, read_array
+from preflight.adapters.shell_arrays import (
+    _ARRAY_ASSIGN,
+    _ARRAY_REF,
+    _assign_array,
+    _join_arrays,
+    read_array,
+)
 from preflight.adapters.shell_expand import _SELF_DIR, _arith_end, expand
 from preflight.adapters.shell_lex import (  # noqa: F401  (moved; re-exported)
     _strip_comment,
