@@ -472,6 +472,7 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
     keys (:mod:`preflight.adapters.config_object_step_loop`)."""
     from preflight.adapters.config_object_step_loop import (
         autocast_key_dtype,
+        lightning_trainer,
         micro_step_count,
         positional_loader_batch,
     )
@@ -495,6 +496,13 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
         mode = autocast_key_dtype(node, nodes, reader)
         if mode is not None:
             dtypes.add((mode, node.lineno))
+        tree = next((t for s, _, t in modules.trees if s == shown), None)
+        for t_field, t_value, t_path, t_detail in lightning_trainer(node, reader, tree):
+            if t_path is not None:
+                adapter._leaf_fact(plan, combined, t_field, t_value, t_path, f"{t_detail} ({shown})")
+            else:
+                adapter.add_checked(plan, t_field, t_value, Source("code", shown, node.lineno, None, t_detail),
+                                    "medium", _PRIORITY)
     if len({b[0][0] for b in batches}) == 1:
         (value, path), line = sorted(batches, key=lambda b: b[1])[0]
         adapter._leaf_fact(plan, combined, "batch.micro", value, path,

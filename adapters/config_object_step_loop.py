@@ -19,6 +19,13 @@ training.accumulation=2``):
   ``amp_bf16``/``amp_fp16``, unless the same expression also casts something (``.to(...)``), which
   would make the weights 16-bit too.
 
+- **a Lightning Trainer built in a project module** the object reaches (williamconvertino/icl-for-language-modeling
+  @ c230466 ``src/util/training.py:55-64`` ``Trainer(max_epochs=..., strategy=strategy, precision=precision, ...)``
+  with ``precision=args.precision``, called from ``main.py:74`` ``train_model(model, args, splits, tokenizer)``; the
+  Lightning adapter reads the entry script's own Trainer only): ``precision=E`` with ``E`` a key ->
+  ``precision.mode`` as Lightning maps it; no ``accumulate_grad_batches`` (and no ``**kwargs``, no
+  ``GradientAccumulationScheduler`` named in the module) -> ``batch.grad_accum`` 1, Lightning's default.
+
 A loop or call under an ``if`` the values do not decide to run is not read (the caller checks).
 """
 
@@ -108,3 +115,39 @@ def autocast_key_dtype(call: ast.Call, fn_nodes: list, reader: Any) -> Optional[
                 and any(text in ast.unparse(a) for a in [*node.args, *(k.value for k in node.keywords)]):
             return None
     return _KEY_DTYPES[got.value], tuple(got.path), got.value
+
+
+_TRAINERS = ("pytorch_lightning.Trainer", "lightning.pytorch.Trainer", "lightning.Trainer",
+             "pytorch_lightning.trainer.Trainer", "lightning.pytorch.trainer.Trainer",
+             "pytorch_lightning.trainer.trainer.Trainer")
+
+
+def lightning_trainer(call: ast.Call, reader: Any, module: Optional[ast.Module]) -> list[tuple[str, Any, Any, str]]:
+    """(field, value, the key's path or None, detail) of a Lightning ``Trainer(...)`` call in a project module."""
+    from preflight.adapters.import_names import import_names
+    from preflight.adapters.lightning_pass import _PRECISION
+
+    if module is None:
+        return []
+    name = dotted_name(call.func) or ""
+    head, dot, rest = name.partition(".")
+    imports = import_names(module.body)
+    qualified = f"{imports.get(head, head)}{dot}{rest}"
+    if qualified not in _TRAINERS or call.args or any(k.arg is None for k in call.keywords):
+        return []
+    kwargs = {k.arg: k.value for k in call.keywords}
+    out: list[tuple[str, Any, Any, str]] = []
+    if "precision" in kwargs:
+        got = reader.ev(kwargs["precision"])
+        accel = reader.ev(kwargs["accelerator"]) if "accelerator" in kwargs else None
+        on_cpu = accel is not None and accel.value == "cpu"
+        if got is not None and got.path is not None and not isinstance(got.value, bool) \
+                and isinstance(got.value, (str, int)) and _PRECISION.get(got.value) is not None and not on_cpu:
+            out.append(("precision.mode", _PRECISION[got.value], tuple(got.path),
+                        f"Trainer(precision={'.'.join(map(str, got.path))}) = {got.value!r} (line {call.lineno})"))
+    text = ast.unparse(module)
+    if "accumulate_grad_batches" not in kwargs and "GradientAccumulationScheduler" not in text \
+            and "accumulate_grad_batches" not in text:
+        out.append(("batch.grad_accum", 1, None,
+                    f"Trainer(...) without accumulate_grad_batches (line {call.lineno}): Lightning's default 1"))
+    return out

@@ -331,3 +331,43 @@ def test_bash_array_of_an_unknown_list_leaves_the_count_unknown(cli, tmp_path):
     plan = plan_of(cli, "run.sh", cwd=tmp_path)
     got = fact(plan, "dist.world_size")
     assert got is None
+
+
+# williamconvertino/icl-for-language-modeling @ c230466 src/util/training.py:2,8-15,55-64: the Lightning Trainer is
+# built in a project module main.py calls with its parsed options (``precision=args.precision``, argparse default
+# '16-mixed', main.py:25), without accumulate_grad_batches.
+ICL_PL = dict(ICL)
+ICL_PL["main.py"] = ICL["main.py"].replace(
+    '            parser.add_argument("--mode"',
+    '            parser.add_argument("--precision", type=str, default="16-mixed")\n'
+    '            parser.add_argument("--mode"')
+ICL_PL["training.py"] = """\
+    from pytorch_lightning import Trainer
+    from torch.utils.data import DataLoader
+
+    def train_model(args, splits):
+        precision = args.precision
+        trainer = Trainer(max_epochs=10, accelerator="gpu", precision=precision{extra})
+        loader = DataLoader(splits["train"], batch_size=args.batch_size)
+        trainer.fit(None, train_dataloaders=loader)
+    """
+
+
+def test_lightning_trainer_in_a_project_module_gives_precision_and_default_accumulation(cli, tmp_path):
+    files = dict(ICL_PL)
+    files["training.py"] = ICL_PL["training.py"].format(extra="")
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    precision = fact(plan, "precision.mode")
+    assert precision is not None and precision.value == "amp_fp16"
+    assert fact(plan, "batch.grad_accum").value == 1
+    plan = plan_of(cli, "main.py", "--", "--precision", "bf16-mixed", cwd=tmp_path)
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+
+
+def test_lightning_trainer_with_an_unread_accumulation_gets_no_default(cli, tmp_path):
+    files = dict(ICL_PL)
+    files["training.py"] = ICL_PL["training.py"].format(extra=", accumulate_grad_batches=getattr(args, 'acc', 4)")
+    write(tmp_path, files)
+    got = fact(plan_of(cli, "main.py", cwd=tmp_path), "batch.grad_accum")
+    assert got is None or got.value != 1
