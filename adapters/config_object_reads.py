@@ -472,6 +472,7 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
     keys (:mod:`preflight.adapters.config_object_step_loop`)."""
     from preflight.adapters.config_object_step_loop import (
         autocast_key_dtype,
+        fit_module_optimizer,
         lightning_trainer,
         micro_step_count,
         positional_loader_batch,
@@ -497,7 +498,15 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
         if mode is not None:
             dtypes.add((mode, node.lineno))
         tree = next((t for s, _, t in modules.trees if s == shown), None)
-        for t_field, t_value, t_path, t_detail in lightning_trainer(node, reader, tree):
+        trainer_facts = lightning_trainer(node, reader, tree)
+        if trainer_facts:
+            opt = fit_module_optimizer(nodes, modules, shown)
+            if opt is not None:
+                adapter.add_checked(plan, "optimizer.name", opt[0],
+                                    Source("code", opt[1], opt[2], None,
+                                           f"{opt[0]}(...) in {opt[3]}.configure_optimizers(), the LightningModule "
+                                           f"given to the Trainer's fit ({shown})"), "medium", _PRIORITY)
+        for t_field, t_value, t_path, t_detail in trainer_facts:
             if t_path is not None:
                 adapter._leaf_fact(plan, combined, t_field, t_value, t_path, f"{t_detail} ({shown})")
             else:

@@ -24,7 +24,10 @@ training.accumulation=2``):
   with ``precision=args.precision``, called from ``main.py:74`` ``train_model(model, args, splits, tokenizer)``; the
   Lightning adapter reads the entry script's own Trainer only): ``precision=E`` with ``E`` a key ->
   ``precision.mode`` as Lightning maps it; no ``accumulate_grad_batches`` (and no ``**kwargs``, no
-  ``GradientAccumulationScheduler`` named in the module) -> ``batch.grad_accum`` 1, Lightning's default.
+  ``GradientAccumulationScheduler`` named in the module) -> ``batch.grad_accum`` 1, Lightning's default; the
+  ``LightningModule`` of the project that the same function builds and hands to ``trainer.fit`` (``:24,69``
+  ``LightningWrapper(...)``, ``src/util/lightning.py:57`` ``torch.optim.AdamW`` in ``configure_optimizers``) ->
+  ``optimizer.name`` when that method builds one optimizer class.
 
 A loop or call under an ``if`` the values do not decide to run is not read (the caller checks).
 """
@@ -151,3 +154,47 @@ def lightning_trainer(call: ast.Call, reader: Any, module: Optional[ast.Module])
         out.append(("batch.grad_accum", 1, None,
                     f"Trainer(...) without accumulate_grad_batches (line {call.lineno}): Lightning's default 1"))
     return out
+
+
+def fit_module_optimizer(nodes: list, modules: Any, shown: str) -> Optional[tuple[str, str, int, str]]:
+    """(optimizer class, module shown, line, class name) of the project ``LightningModule`` built in the
+    function (``m = Cls(...)``, bound once) and given to ``X.fit(m, ...)``, whose ``configure_optimizers``
+    builds one optimizer class."""
+    from preflight.adapters.import_names import import_names
+    from preflight.adapters.lightning_local import _BASES, _LIGHTNING, _optimizer
+
+    binds: dict[str, list[ast.AST]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            binds.setdefault(node.targets[0].id, []).append(node.value)
+    fitted = set()
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "fit":
+            first = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "model"), None)
+            if isinstance(first, ast.Name):
+                fitted.add(first.id)
+    found = set()
+    for name in fitted:
+        bound = binds.get(name, [])
+        if len(bound) != 1 or not isinstance(bound[0], ast.Call) or not isinstance(bound[0].func, ast.Name):
+            return None
+        got = modules.klass_seen(bound[0].func.id, shown)
+        if got is None:
+            return None
+        where, cls = got
+        tree = next((t for s, _, t in modules.trees if s == where), None)
+        if tree is None:
+            return None
+        imports = import_names(tree.body)
+        bases = []
+        for base in cls.bases:
+            text = dotted_name(base) or ""
+            head, dot, rest = text.partition(".")
+            bases.append(f"{imports.get(head, head)}{dot}{rest}")
+        if not any(b.rsplit(".", 1)[-1] in _BASES and b.split(".")[0] in _LIGHTNING for b in bases):
+            return None
+        opt = _optimizer(tree, cls)
+        if opt is None:
+            return None
+        found.add((opt[0], where, opt[1], cls.name))
+    return next(iter(found)) if len(found) == 1 else None

@@ -344,20 +344,37 @@ ICL_PL["main.py"] = ICL["main.py"].replace(
 ICL_PL["training.py"] = """\
     from pytorch_lightning import Trainer
     from torch.utils.data import DataLoader
+    from wrapper import LightningWrapper
 
     def train_model(args, splits):
         precision = args.precision
+        module = LightningWrapper(args)
         trainer = Trainer(max_epochs=10, accelerator="gpu", precision=precision{extra})
         loader = DataLoader(splits["train"], batch_size=args.batch_size)
-        trainer.fit(None, train_dataloaders=loader)
+        trainer.fit(module, train_dataloaders=loader)
+    """
+# src/util/lightning.py:57-62 ``torch.optim.AdamW(self.parameters(), lr=..., betas=(0.9, 0.95), weight_decay=0.1)``
+ICL_PL["wrapper.py"] = """\
+    import pytorch_lightning as pl
+    import torch
+
+    class LightningWrapper(pl.LightningModule):
+        def __init__(self, args):
+            super().__init__()
+            self.args = args
+
+        def configure_optimizers(self):
+            return {optimizers}
     """
 
 
 def test_lightning_trainer_in_a_project_module_gives_precision_and_default_accumulation(cli, tmp_path):
     files = dict(ICL_PL)
     files["training.py"] = ICL_PL["training.py"].format(extra="")
+    files["wrapper.py"] = ICL_PL["wrapper.py"].format(optimizers="torch.optim.AdamW(self.parameters(), lr=1e-4)")
     write(tmp_path, files)
     plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert fact(plan, "optimizer.name").value == "AdamW"
     precision = fact(plan, "precision.mode")
     assert precision is not None and precision.value == "amp_fp16"
     assert fact(plan, "batch.grad_accum").value == 1
@@ -368,6 +385,10 @@ def test_lightning_trainer_in_a_project_module_gives_precision_and_default_accum
 def test_lightning_trainer_with_an_unread_accumulation_gets_no_default(cli, tmp_path):
     files = dict(ICL_PL)
     files["training.py"] = ICL_PL["training.py"].format(extra=", accumulate_grad_batches=getattr(args, 'acc', 4)")
+    files["wrapper.py"] = ICL_PL["wrapper.py"].format(
+        optimizers="[torch.optim.AdamW(self.parameters()), torch.optim.SGD(self.parameters(), lr=0.1)]")
     write(tmp_path, files)
-    got = fact(plan_of(cli, "main.py", cwd=tmp_path), "batch.grad_accum")
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    got = fact(plan, "batch.grad_accum")
     assert got is None or got.value != 1
+    assert fact(plan, "optimizer.name") is None  # two optimizer classes: which one is not read
