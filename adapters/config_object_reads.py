@@ -475,12 +475,20 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
         fit_module_optimizer,
         lightning_trainer,
         micro_step_count,
+        optimizer_selector,
         positional_loader_batch,
     )
 
     def runs(node: ast.AST) -> bool:
         return _runs(node, parents, reader)
 
+    chosen = optimizer_selector(fn, nodes, parents, reader, runs,
+                                next((t for s, _, t in modules.trees if s == shown), None))
+    if chosen is not None:
+        cls, path, value, line = chosen
+        adapter._leaf_fact(plan, combined, "optimizer.name", cls, path,
+                           f"{'.'.join(map(str, path))} = {value!r} takes the return of torch.optim.{cls} in "
+                           f"{getattr(fn, 'name', '?')}() ({shown}:{line}), which builds the optimizer")
     counted = micro_step_count(fn, reader, runs)
     if counted is not None:
         value, path, line = counted
@@ -518,7 +526,7 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
                            f"{'.'.join(map(str, path))} given by position as the batch of a project loader class "
                            f"({shown}:{line}): per process")
     if len({d[0][0] for d in dtypes}) == 1:
-        (mode, path, text), line = sorted(dtypes, key=lambda d: d[1])[0]
-        adapter._leaf_fact(plan, combined, "precision.mode", mode, path,
+        (amp_mode, path, text), line = sorted(dtypes, key=lambda d: d[1])[0]
+        adapter._leaf_fact(plan, combined, "precision.mode", amp_mode, path,
                            f"{'.'.join(map(str, path))} = {text!r} is the dtype of autocast ({shown}:{line}): "
                            "mixed precision over the model's own weights")

@@ -29,6 +29,11 @@ training.accumulation=2``):
   ``LightningWrapper(...)``, ``src/util/lightning.py:57`` ``torch.optim.AdamW`` in ``configure_optimizers``) ->
   ``optimizer.name`` when that method builds one optimizer class.
 
+- **an optimizer-class selector**: a function every ``return`` of which gives a ``torch.optim`` class
+  (KangHoML/VLSI @ 239d59d ``2024-03-22/train.py:76-84`` ``def get_optimizer(): if args.optimizer == 'SGD':
+  return SGD elif ... 'RMSprop': return RMSprop else: raise``, then ``:130-131`` ``optimizer_type(net.parameters(),
+  ...)``): the one ``return`` the object's values take -> ``optimizer.name``.
+
 A loop or call under an ``if`` the values do not decide to run is not read (the caller checks).
 """
 
@@ -198,3 +203,43 @@ def fit_module_optimizer(nodes: list, modules: Any, shown: str) -> Optional[tupl
             return None
         found.add((opt[0], where, opt[1], cls.name))
     return next(iter(found)) if len(found) == 1 else None
+
+
+def optimizer_selector(fn: ast.AST, nodes: list, parents: dict, reader: Any, runs: Any,
+                       module: Optional[ast.Module]) -> Optional[tuple[str, tuple, str, int]]:
+    """(class, the deciding key's path, its value, line) of the ``return`` taken in a function whose every
+    ``return`` gives a ``torch.optim`` class (two at least), each under an ``if``."""
+    from preflight.adapters.config_object_arms import _OPTIMIZERS
+    from preflight.adapters.import_names import import_names
+
+    if module is None or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
+    if len(returns) < 2:
+        return None
+    imports = import_names(module.body)
+    names = []
+    for ret in returns:
+        text = dotted_name(ret.value) if ret.value is not None else None
+        if not text:
+            return None
+        head, dot, rest = text.partition(".")
+        qualified = f"{imports.get(head, head)}{dot}{rest}"
+        parts = qualified.split(".")
+        if parts[-1] not in _OPTIMIZERS or parts[:2] != ["torch", "optim"]:
+            return None
+        names.append(parts[-1])
+    taken = [(ret, name) for ret, name in zip(returns, names) if runs(ret)]
+    if len(taken) != 1:
+        return None
+    ret, name = taken[0]
+    guard = parents.get(id(ret))
+    while guard is not None and not isinstance(guard, ast.If):
+        guard = parents.get(id(guard))
+    if guard is None:
+        return None
+    for sub in ast.walk(guard.test):
+        got = reader.ev(sub) if isinstance(sub, (ast.Name, ast.Attribute, ast.Subscript)) else None
+        if got is not None and got.path is not None and isinstance(got.value, str):
+            return name, tuple(got.path), got.value, ret.lineno
+    return None

@@ -392,3 +392,65 @@ def test_lightning_trainer_with_an_unread_accumulation_gets_no_default(cli, tmp_
     got = fact(plan, "batch.grad_accum")
     assert got is None or got.value != 1
     assert fact(plan, "optimizer.name") is None  # two optimizer classes: which one is not read
+
+
+# KangHoML/VLSI @ 239d59dd63b5 2024-03-22/train.py:43,76-84,130-131 (lstm.sh:1 --optimizer RMSprop): a function
+# whose every return is a torch.optim class, chosen by the parsed option.
+VLSI = {
+    "train.py": """\
+        import argparse
+        import torch
+        from torch.optim import SGD, AdamW, RMSprop
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--optimizer", type=str, default='Adam')
+        parser.add_argument("--learning_rate", type=float, default=1e-3)
+        args = parser.parse_args()
+
+
+        def get_optimizer():
+            if args.optimizer == 'SGD':
+                return SGD
+            elif args.optimizer == 'AdamW':
+                return AdamW
+            elif args.optimizer == 'RMSprop':
+                return {last}
+            else:
+                raise ValueError(args.optimizer)
+
+
+        def main():
+            net = torch.nn.Linear(4, 4)
+            optimizer_type = get_optimizer()
+            optimizer = optimizer_type(net.parameters(), lr=args.learning_rate)
+            for step in range(10):
+                loss = net(torch.randn(2, 4)).sum()
+                loss.backward()
+                optimizer.step()
+                optimizer.zero_grad()
+
+
+        main()
+    """,
+}
+
+
+def test_optimizer_selector_function_gives_the_class_the_option_takes(cli, tmp_path):
+    write(tmp_path, {"train.py": VLSI["train.py"].format(last="RMSprop")})
+    plan = plan_of(cli, "train.py", "--", "--optimizer", "RMSprop", cwd=tmp_path)
+    got = fact(plan, "optimizer.name")
+    assert got is not None and got.value == "RMSprop"
+    assert fact(plan_of(cli, "train.py", "--", "--optimizer", "SGD", cwd=tmp_path), "optimizer.name").value == "SGD"
+
+
+def test_optimizer_selector_with_an_arm_that_is_no_optimizer_class_is_not_read(cli, tmp_path):
+    write(tmp_path, {"train.py": VLSI["train.py"].format(last="make_rmsprop(args)")})
+    plan = plan_of(cli, "train.py", "--", "--optimizer", "RMSprop", cwd=tmp_path)
+    got = fact(plan, "optimizer.name")
+    assert got is None or got.adapter != "value_flow"
+
+
+def test_optimizer_selector_default_that_raises_is_not_read(cli, tmp_path):
+    write(tmp_path, {"train.py": VLSI["train.py"].format(last="RMSprop")})
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name")  # default 'Adam': the else raises
+    assert got is None or got.adapter != "value_flow"
