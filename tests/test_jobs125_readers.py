@@ -454,3 +454,52 @@ def test_optimizer_selector_default_that_raises_is_not_read(cli, tmp_path):
     write(tmp_path, {"train.py": VLSI["train.py"].format(last="RMSprop")})
     got = fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name")  # default 'Adam': the else raises
     assert got is None or got.adapter != "value_flow"
+
+
+# jkx19/ActiveQueryNew @ 09aec498735b pipeline.sh:6 ``accelerate launch --config_file
+# recipes/accelerate_configs/multi_gpu.yaml --num_processes=4 ...`` over multi_gpu.yaml:9-10 ``num_machines: 1``,
+# ``num_processes: 8``: the line's process count on the file's machines.
+ACC = {
+    "launch.sh": "accelerate launch --config_file multi_gpu.yaml --num_processes={procs} train.py\n",
+    "multi_gpu.yaml": """\
+        compute_environment: LOCAL_MACHINE
+        distributed_type: MULTI_GPU
+        mixed_precision: bf16
+        num_machines: {machines}
+        num_processes: 8
+    """,
+    "train.py": """\
+        import torch
+        from accelerate import Accelerator
+
+        accelerator = Accelerator()
+        model = torch.nn.Linear(4, 4)
+        opt = torch.optim.AdamW(model.parameters())
+        model, opt = accelerator.prepare(model, opt)
+        for step in range(10):
+            loss = model(torch.randn(2, 4)).sum()
+            accelerator.backward(loss)
+            opt.step()
+            opt.zero_grad()
+    """,
+}
+
+
+def _acc(procs: str, machines: int) -> dict:
+    return {"launch.sh": ACC["launch.sh"].format(procs=procs),
+            "multi_gpu.yaml": ACC["multi_gpu.yaml"].format(machines=machines), "train.py": ACC["train.py"]}
+
+
+def test_accelerate_line_processes_over_the_files_machines_are_the_devices_per_node(cli, tmp_path):
+    write(tmp_path, _acc("4", 1))
+    plan = plan_of(cli, "launch.sh", cwd=tmp_path)
+    got = fact(plan, "dist.devices_per_node")
+    assert got is not None and got.value == 4
+    write(tmp_path, _acc("8", 2))
+    assert fact(plan_of(cli, "launch.sh", cwd=tmp_path), "dist.devices_per_node").value == 4
+
+
+def test_accelerate_line_processes_not_divisible_by_the_machines_stay_unknown(cli, tmp_path):
+    write(tmp_path, _acc("3", 2))
+    got = fact(plan_of(cli, "launch.sh", cwd=tmp_path), "dist.devices_per_node")
+    assert got is None
