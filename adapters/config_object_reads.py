@@ -485,10 +485,10 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
     chosen = optimizer_selector(fn, nodes, parents, reader, runs,
                                 next((t for s, _, t in modules.trees if s == shown), None))
     if chosen is not None:
-        cls, path, value, line = chosen
-        adapter._leaf_fact(plan, combined, "optimizer.name", cls, path,
-                           f"{'.'.join(map(str, path))} = {value!r} takes the return of torch.optim.{cls} in "
-                           f"{getattr(fn, 'name', '?')}() ({shown}:{line}), which builds the optimizer")
+        cls, key_path, key_value, ret_line = chosen
+        adapter._leaf_fact(plan, combined, "optimizer.name", cls, key_path,
+                           f"{'.'.join(map(str, key_path))} = {key_value!r} takes the return of torch.optim.{cls} in "
+                           f"{getattr(fn, 'name', '?')}() ({shown}:{ret_line}), which builds the optimizer")
     counted = micro_step_count(fn, reader, runs)
     if counted is not None:
         value, path, line = counted
@@ -521,10 +521,10 @@ def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, 
                 adapter.add_checked(plan, t_field, t_value, Source("code", shown, node.lineno, None, t_detail),
                                     "medium", _PRIORITY)
     if len({b[0][0] for b in batches}) == 1:
-        (value, path), line = sorted(batches, key=lambda b: b[1])[0]
-        adapter._leaf_fact(plan, combined, "batch.micro", value, path,
-                           f"{'.'.join(map(str, path))} given by position as the batch of a project loader class "
-                           f"({shown}:{line}): per process")
+        (micro, micro_path), micro_line = sorted(batches, key=lambda b: b[1])[0]
+        adapter._leaf_fact(plan, combined, "batch.micro", micro, micro_path,
+                           f"{'.'.join(map(str, micro_path))} given by position as the batch of a project loader "
+                           f"class ({shown}:{micro_line}): per process")
     if len({d[0][0] for d in dtypes}) == 1:
         (amp_mode, path, text), line = sorted(dtypes, key=lambda d: d[1])[0]
         adapter._leaf_fact(plan, combined, "precision.mode", amp_mode, path,
