@@ -503,3 +503,59 @@ def test_accelerate_line_processes_not_divisible_by_the_machines_stay_unknown(cl
     write(tmp_path, _acc("3", 2))
     got = fact(plan_of(cli, "launch.sh", cwd=tmp_path), "dist.devices_per_node")
     assert got is None
+
+
+LHT_MODEL = {
+    "configs/model/small.yaml": """\
+        _target_: src.models.plant_module.PlantCls
+        lr: 0.001
+    """,
+    "src/models/__init__.py": "",
+    "src/models/plant_module.py": """\
+        import timm
+        import torch
+        from pytorch_lightning import LightningModule
+
+
+        class PlantCls(LightningModule):
+            def __init__(self, lr=0.001):
+                super().__init__()
+                self.model = timm.create_model("efficientnet_b2", pretrained=True, num_classes=2){extra}
+
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                return torch.nn.functional.cross_entropy(self.model(x), y)
+
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters(), lr=1e-3)
+    """,
+}
+
+
+def _hydra_absent(cli, tmp_path, extra: str = "", top_key: str = ""):
+    files = dict(LHT)
+    files.update(LHT_MODEL)
+    files["src/models/plant_module.py"] = LHT_MODEL["src/models/plant_module.py"].format(extra=extra)
+    files["configs/config.yaml"] = LHT["configs/config.yaml"].rstrip(" ") + top_key
+    write(tmp_path, files)
+    plan = plan_of(cli, "run.py", "--", "trainer.gpus=2", cwd=tmp_path)
+    return fact(plan, "memory.gradient_checkpointing"), fact(plan, "compile.enabled")
+
+
+def test_hydra_app_whose_code_and_targets_name_neither_has_no_checkpointing_and_no_compile(cli, tmp_path):
+    ckpt, comp = _hydra_absent(cli, tmp_path)
+    assert ckpt is not None and ckpt.value is False and ckpt.confidence == "medium"
+    assert comp is not None and comp.value is False
+
+
+def test_a_target_module_that_compiles_or_checkpoints_claims_nothing(cli, tmp_path):
+    ckpt, comp = _hydra_absent(cli, tmp_path, extra="\n        self.model = torch.compile(self.model)")
+    assert comp is None or comp.value is not False
+    ckpt, comp = _hydra_absent(cli, tmp_path, extra="\n        self.model.set_grad_checkpointing(True)")
+    assert ckpt is None or ckpt.value is not False
+
+
+def test_a_compile_key_in_the_composed_config_claims_nothing(cli, tmp_path):
+    ckpt, comp = _hydra_absent(cli, tmp_path, top_key="        compile_model: false\n")
+    assert comp is None or comp.adapter != "hydra"
+    assert ckpt is None or ckpt.adapter != "hydra"
