@@ -487,6 +487,14 @@ class _ConfigPass:
             self.add("dist.devices_per_node", procs // machines,
                      self.src("num_processes", kind="derived",
                               detail=f"num_processes / num_machines = {procs} / {machines}"))
+        line_procs = str(given.get("__num_processes", "")).strip()
+        if procs is None and line_procs.isdigit() and int(line_procs) >= 1 and _is_int(machines) and machines >= 1 \
+                and int(line_procs) % machines == 0:
+            # ``--num_processes=4`` on the line over the file's 8, ``num_machines: 1`` from the file
+            # (jkx19/ActiveQueryNew @ 09aec49 pipeline.sh:6 with recipes/accelerate_configs/multi_gpu.yaml:9-10)
+            self.add("dist.devices_per_node", int(line_procs) // machines,
+                     self.src("num_machines", kind="derived",
+                              detail=f"--num_processes {line_procs} (launch line) / num_machines {machines}"))
 
     def world_procs(self, procs: Any) -> None:
         if _is_int(procs) and procs >= 1:

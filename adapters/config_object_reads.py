@@ -50,6 +50,7 @@ from preflight.adapters.config_object_flow import (
     _Flow,
     _ObjReader,
 )
+from preflight.adapters.config_object_gen_help import generation_options
 from preflight.adapters.config_object_guards import (
     _generation,
     _only_lora_off,
@@ -138,10 +139,11 @@ class ConfigObjectAdapter(ScratchAdapter):
                       lambda text: self.note(plan, text))  # absl config files
             if not combined:
                 continue
-            self._read(project, plan, modules, combined, scopes, applied)
+            self._read(project, plan, modules, combined, scopes, applied, generation_options(project, script))
 
     def _read(self, project: Project, plan: TrainingPlan, modules: Modules, combined: Tree,
-              scopes: dict[int, dict[str, tuple]], applied: set[int]) -> None:
+              scopes: dict[int, dict[str, tuple]], applied: set[int],
+              generating: frozenset = frozenset()) -> None:
         flow = _Flow(modules, combined)
         for key, names in scopes.items():
             flow.names[key] = dict(names)
@@ -175,6 +177,9 @@ class ConfigObjectAdapter(ScratchAdapter):
             got = lookup(combined, path)
             if not isinstance(got, Leaf) or isinstance(value, Enum):
                 return
+            if field == "data.seq_len" and path[-1] in generating \
+                    and (got.how == "launch line" or got.how.startswith("declared default")):
+                return  # an option documented as the generated text's length (config_object_gen_help.py)
             key = ".".join(path)
             if got.how == "launch line" and field == "model.ref" and isinstance(value, str) \
                     and value.startswith((".", "~", "/")):
@@ -236,6 +241,7 @@ class ConfigObjectAdapter(ScratchAdapter):
                 switch = autocast_switch(inner, reader, shown, trees.get(shown))  # config_object_closure.py
                 if switch is not None:
                     self._leaf_fact(plan, combined, *switch)
+            step_loop(self, plan, combined, fn, nodes, reader, parents, modules, shown)  # config_object_step_loop
             for node in nodes:
                 if isinstance(node, ast.Call):
                     if not _skipped(node, parents, reader):
@@ -458,3 +464,69 @@ class ConfigObjectAdapter(ScratchAdapter):
         else:
             src = Source("code", got.file or None, got.line, ".".join(path), f"{detail} ({got.how})")
         self.add_checked(plan, field, value, src, "medium", _PRIORITY)
+
+
+def step_loop(adapter: ConfigObjectAdapter, plan: TrainingPlan, combined: Tree, fn: ast.AST, nodes: list,
+              reader: _ObjReader, parents: dict, modules: Modules, shown: str) -> None:
+    """A hand-written loop's accumulation, positional loader batch and autocast dtype read from the object's
+    keys (:mod:`preflight.adapters.config_object_step_loop`)."""
+    from preflight.adapters.config_object_step_loop import (
+        autocast_key_dtype,
+        fit_module_optimizer,
+        lightning_trainer,
+        micro_step_count,
+        optimizer_selector,
+        positional_loader_batch,
+    )
+
+    def runs(node: ast.AST) -> bool:
+        return _runs(node, parents, reader)
+
+    chosen = optimizer_selector(fn, nodes, parents, reader, runs,
+                                next((t for s, _, t in modules.trees if s == shown), None))
+    if chosen is not None:
+        cls, key_path, key_value, ret_line = chosen
+        adapter._leaf_fact(plan, combined, "optimizer.name", cls, key_path,
+                           f"{'.'.join(map(str, key_path))} = {key_value!r} takes the return of torch.optim.{cls} in "
+                           f"{getattr(fn, 'name', '?')}() ({shown}:{ret_line}), which builds the optimizer")
+    counted = micro_step_count(fn, reader, runs)
+    if counted is not None:
+        value, path, line = counted
+        adapter._leaf_fact(plan, combined, "batch.grad_accum", value, path,
+                           f"for _ in range({'.'.join(map(str, path))}): one backward per pass, the optimizer "
+                           f"steps after the loop ({shown}:{line}): gradient accumulation")
+    batches, dtypes = set(), set()
+    for node in nodes:
+        if not isinstance(node, ast.Call) or not runs(node):
+            continue
+        got = positional_loader_batch(node, reader, modules, shown)
+        if got is not None:
+            batches.add((got, node.lineno))
+        mode = autocast_key_dtype(node, nodes, reader)
+        if mode is not None:
+            dtypes.add((mode, node.lineno))
+        tree = next((t for s, _, t in modules.trees if s == shown), None)
+        trainer_facts = lightning_trainer(node, reader, tree)
+        if trainer_facts:
+            opt = fit_module_optimizer(nodes, modules, shown)
+            if opt is not None:
+                adapter.add_checked(plan, "optimizer.name", opt[0],
+                                    Source("code", opt[1], opt[2], None,
+                                           f"{opt[0]}(...) in {opt[3]}.configure_optimizers(), the LightningModule "
+                                           f"given to the Trainer's fit ({shown})"), "medium", _PRIORITY)
+        for t_field, t_value, t_path, t_detail in trainer_facts:
+            if t_path is not None:
+                adapter._leaf_fact(plan, combined, t_field, t_value, t_path, f"{t_detail} ({shown})")
+            else:
+                adapter.add_checked(plan, t_field, t_value, Source("code", shown, node.lineno, None, t_detail),
+                                    "medium", _PRIORITY)
+    if len({b[0][0] for b in batches}) == 1:
+        (micro, micro_path), micro_line = sorted(batches, key=lambda b: b[1])[0]
+        adapter._leaf_fact(plan, combined, "batch.micro", micro, micro_path,
+                           f"{'.'.join(map(str, micro_path))} given by position as the batch of a project loader "
+                           f"class ({shown}:{micro_line}): per process")
+    if len({d[0][0] for d in dtypes}) == 1:
+        (amp_mode, path, text), line = sorted(dtypes, key=lambda d: d[1])[0]
+        adapter._leaf_fact(plan, combined, "precision.mode", amp_mode, path,
+                           f"{'.'.join(map(str, path))} = {text!r} is the dtype of autocast ({shown}:{line}): "
+                           "mixed precision over the model's own weights")

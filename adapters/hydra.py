@@ -295,6 +295,9 @@ class _Facts:
             read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
                        self.known, self.add, lambda path: is_null(self.cfg, path), self.target_module())
             no_peft(self.adapter, self.plan, self.project, app, self.cfg)
+            from preflight.adapters.hydra_absences import no_ckpt_no_compile
+
+            no_ckpt_no_compile(self.adapter, self.plan, self.project, app, self.cfg)
             self.submitit_counts(app.script)
         from preflight.adapters.hydra_target_data import trainer_wrapper
 

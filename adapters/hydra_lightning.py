@@ -30,6 +30,16 @@ def trainer_node(facts: _Facts, path: tuple[str, ...], node: dict[str, Any]) -> 
         return (*path, key)
 
     devices = None
+    legacy = facts.known(at("gpus")) if "gpus" in node else None
+    if legacy not in (None, [], 0, "0", False) and _device_count(legacy) is not None:
+        # pytorch_lightning 1.x ``gpus: N`` (removed in 2.0), overridden on the line (``trainer.gpus=6``):
+        # a truthy gpus is the GPU count whatever ``devices`` says (1.6-1.9
+        # accelerator_connector.py _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag;
+        # the ashleve/lightning-hydra-template v1 configs/trainer/default.yaml ``gpus: 0``)
+        devices = _device_count(legacy)
+        facts.add("dist.devices_per_node", devices, at("gpus"), f"Trainer gpus={legacy!r} (pytorch_lightning 1.x)")
+        if "devices" in node:
+            node = {k: v for k, v in node.items() if k != "devices"}
     if "devices" in node:
         value = facts.known(at("devices"))
         devices = _device_count(value)
@@ -46,8 +56,9 @@ def trainer_node(facts: _Facts, path: tuple[str, ...], node: dict[str, Any]) -> 
             facts.add("dist.nodes", value, at("num_nodes"), f"Trainer num_nodes={value}")
     if devices is not None:
         world = devices * (nodes or 1)
-        source = Source("derived", *facts._loc(at("devices")), ".".join(at("devices")),
-                        f"Trainer devices x num_nodes = {devices} x {nodes or 1}"
+        count_key = "devices" if "devices" in node else "gpus"
+        source = Source("derived", *facts._loc(at(count_key)), ".".join(at(count_key)),
+                        f"Trainer {count_key} x num_nodes = {devices} x {nodes or 1}"
                         + ("" if nodes else " (num_nodes default 1)") + f" (Hydra, {facts.method})")
         facts.adapter.add_checked(facts.plan, "dist.world_size", world, source,
                                   "medium" if facts.composed.app.guess is not None else "high")

@@ -36,7 +36,13 @@ import shlex
 from typing import Callable, Mapping, Optional, Sequence
 
 from preflight.adapters.launchers import LaunchInfo, parse_launch
-from preflight.adapters.shell_arrays import _ARRAY_ASSIGN, _ARRAY_REF, _assign_array, _join_arrays
+from preflight.adapters.shell_arrays import (
+    _ARRAY_ASSIGN,
+    _ARRAY_REF,
+    _assign_array,
+    _join_arrays,
+    read_array,
+)
 from preflight.adapters.shell_expand import _SELF_DIR, _arith_end, expand
 from preflight.adapters.shell_lex import (  # noqa: F401  (moved; re-exported)
     _strip_comment,
@@ -455,6 +461,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             if array:
                 if not skipped:
                     _assign_array(arrays, vars_, empty, args, array, unknown=not taken or guarded)
+                continue
+            if "<<<" in part and not skipped and read_array(part, arrays, vars_, empty, not taken or guarded):
                 continue
             sh = _SHIFT.match(_optind_shift(part, vars_))
             if sh and not depth:

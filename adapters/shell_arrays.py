@@ -76,6 +76,36 @@ def _assign_array(arrays: dict[str, Optional[list[str]]], vars_: Mapping[str, st
     arrays[name] = words
 
 
+# ``IFS=',' read -ra GPULIST <<< "$gpu_list"`` (haotian-liu/LLaVA scripts/v1_5/eval/*.sh;
+# williamconvertino/icl-for-language-modeling @ c230466 scripts/run.sh:49 ``IFS=',' read -ra DEVICE_LIST <<< "$DEVICES"``)
+_READ_ARRAY = re.compile(r"""^IFS=(['"]?)([^'"\s])\1\s+read\s+((?:-[A-Za-z]+\s+)+)([A-Za-z_][A-Za-z0-9_]*)\s*<<<\s*(.+)$""")
+
+
+_ARRAY_LEN = re.compile(r"\$\{#([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+
+
+def read_array(part: str, arrays: dict[str, Optional[list[str]]], vars_: Mapping[str, str], empty: set[str],
+               unknown: bool) -> bool:
+    """``IFS=SEP read -ra NAME <<< WORD``: NAME is WORD split at SEP (bash drops one trailing empty field);
+    its elements unknown when WORD does not expand to a known value or the line sits under a condition
+    not known statically. False when ``part`` is not such a line."""
+    m = _READ_ARRAY.match(part.strip())
+    if not m or "a" not in m.group(3).replace("-", "").replace(" ", ""):
+        return False
+    sep, name, word = m.group(2), m.group(4), m.group(5).strip()
+    if len(word) >= 2 and word[0] == word[-1] and word[0] in "\"'":
+        word = word[1:-1] if word[0] == '"' else word
+    value = expand(word, dict(vars_), empty) if not word.startswith("'") else word[1:-1]
+    if unknown or "$" in value or "`" in value:
+        arrays[name] = None
+        return True
+    items = value.split(sep) if value else []
+    if items and items[-1] == "":
+        items = items[:-1]
+    arrays[name] = items
+    return True
+
+
 def _join_arrays(text: str, arrays: Mapping[str, Optional[list[str]]]) -> str:
     """``... ${ARGS[@]} ...`` inside a string: the known array's elements joined (quoted where
     a word needs it, so that ``eval`` splits them back); an unknown array kept as written."""
@@ -83,4 +113,10 @@ def _join_arrays(text: str, arrays: Mapping[str, Optional[list[str]]]) -> str:
         items = arrays.get(m.group(1))
         return m.group(0) if items is None else " ".join(shlex.quote(i) for i in items)
 
-    return _ARRAY_REF.sub(one, text) if "[" in text else text
+    def count(m: re.Match) -> str:  # ``NUM="${#LIST[@]}"``: a known array's length
+        items = arrays.get(m.group(1))
+        return m.group(0) if items is None else str(len(items))
+
+    if "[" not in text:
+        return text
+    return _ARRAY_REF.sub(one, _ARRAY_LEN.sub(count, text))
