@@ -360,6 +360,7 @@ JOB = {
     "PF195": "plan.pf195_deepspeed_adam_type_is_adamw",
     "PF196": "plan.pf196_oc_env_flag_read_as_bool",
     "PF198": "plan.pf198_deepspeed_fp16_zero0_loss_never_scaled",
+    "PF200": "plan.pf200_lightning_checkpoint_loaded_onto_saved_gpu_per_rank",
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
     "PF208": "plan.pf208_unprepared_schedule_sized_before_sharding",
     "PF209": "plan.pf209_step_schedule_sized_in_batches_under_accumulation",
