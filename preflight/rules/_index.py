@@ -123,6 +123,7 @@ FILE = {
     "PF294": "code.pf294_wrapper_state_dict_loaded_unwrapped",
     "PF296": "code.pf296_backward_after_accumulate_block",
     "PF297": "code.pf297_input_ids_padded_with_ignore_index",
+    "PF300": "code.pf300_wandb_run_config_assigned",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",

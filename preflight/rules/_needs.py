@@ -102,6 +102,7 @@ NEEDS = {
     "PF294": ('DataParallel', 'DDP'),
     "PF296": ('accumulate',),
     "PF297": ('pad_sequence',),
+    "PF300": ('wandb', '.config'),
     "PF306": ('peft',),
     "PF308": ('configure_optimizers',),
     "PF309": ('DataCollatorForCompletionOnlyLM',),
