@@ -143,6 +143,7 @@ FILE = {
     "PF327": "code.pf327_two_optimizers_over_one_module",
     "PF328": "code.pf328_checkpoint_dirpath_from_rank_zero_logger",
     "PF329": "code.pf329_scalar_metric_to_gather_for_metrics",
+    "PF330": "code.pf330_submitit_job_without_time_limit",
     "PF333": "code.pf333_scheduler_outside_accelerate_state",
     "PF334": "code.pf334_split_redrawn_on_resume",
     "PF335": "code.pf335_step_total_counts_micro_batches",

@@ -117,6 +117,7 @@ NEEDS = {
     "PF327": ('parameters()',),
     "PF328": ('ModelCheckpoint', 'dirpath'),
     "PF329": ('gather_for_metrics',),
+    "PF330": ('submitit',),
     "PF333": ('load_state',),
     "PF334": ('random_split',),
     "PF335": ('len',),
