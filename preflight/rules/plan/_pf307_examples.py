@@ -362,7 +362,7 @@ PF307_GOOD += [
     _FREEZE.format(version="1.7.7", train_bn="True", model="resnet50", hook="", mark=""),
 ]
 
-# det132: 1.1.x rejects an overridden optimizer_step with gradient accumulation (issue 5054; held-out-46 case
+# det132: 1.1.0-1.3.8 reject an overridden optimizer_step with gradient accumulation (issue 5054; held-out-46 case
 # h46-pl-custom-optimizer-step-with-gradient-accumulation-on-lightning-1-1)
 _STEP_GAN = textwrap.dedent("""
     # --- requirements.txt
@@ -399,13 +399,15 @@ PF307_BAD += [
     _STEP_GAN.format(version="1.1.0", acc="4", extra="", mark="  # error: PF307"),
     # a scheduled accumulation on the last 1.1 release
     _STEP_GAN.format(version="1.1.8", acc="{0: 1, 5: 4}", extra="", mark="  # error: PF307"),
+    # the last release with the check
+    _STEP_GAN.format(version="1.3.8", acc="4", extra="", mark="  # error: PF307"),
 ]
 
 PF307_GOOD += [
     # the fix of the report: 1.0.8 trains this setup
     _STEP_GAN.format(version="1.0.8", acc="4", extra="", mark=""),
-    # 1.2.0 removed the check
-    _STEP_GAN.format(version="1.2.0", acc="4", extra="", mark=""),
+    # 1.4.0 lifted the check (PR 7980)
+    _STEP_GAN.format(version="1.4.0", acc="4", extra="", mark=""),
     # no accumulation
     _STEP_GAN.format(version="1.1.0", acc="1", extra="", mark=""),
     # tricky-correct: the optimizer_step override belongs to a plain helper class, not to the LightningModule

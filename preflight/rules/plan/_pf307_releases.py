@@ -301,9 +301,10 @@ def _accumulates(pctx: PlanContext, script: ParsedPython, node: Optional[ast.AST
 
 def overridden_step_with_accumulation(pctx: PlanContext, script: ParsedPython, trainer: ast.Call, version: Any
                                       ) -> Optional[tuple[ast.AST, str, list[tuple[ParsedPython, ast.AST, str]]]]:
-    """1.1.0 <= v < 1.2.0: ``TrainerConfigValidator`` raises when the module overrides ``optimizer_step`` or
-    ``optimizer_zero_grad`` and the Trainer accumulates with automatic optimization (issue 5054)."""
-    if not in_range(version, (1, 1), (1, 2)):
+    """1.1.0 <= v < 1.4.0: ``ConfigValidator`` raises when the module overrides ``optimizer_step`` or
+    ``optimizer_zero_grad`` and the Trainer accumulates with automatic optimization (issue 5054; PR 7980 lifted the
+    check in 1.4.0)."""
+    if not in_range(version, (1, 1), (1, 4)):
         return None
     given = kwarg(trainer, "accumulate_grad_batches")
     shown = _accumulates(pctx, script, given)
@@ -319,9 +320,9 @@ def overridden_step_with_accumulation(pctx: PlanContext, script: ParsedPython, t
             continue  # the module may turn automatic optimization off itself
         return given, (
             f"`accumulate_grad_batches={shown}` with `{cls.name}.{fn.name}` overridden, on {version.describe()}: "
-            "the 1.1.x configuration check raises MisconfigurationException (\"When overriding `LightningModule` "
-            "optimizer_step or optimizer_zero_grad ... `accumulate_grad_batches` ... should to be 1\") before the "
-            "first batch, a setup 1.0.8 trained (Lightning issue 5054; 1.2.0 dropped the check). Pin "
-            "pytorch-lightning 1.0.8 or >= 1.2, or set `accumulate_grad_batches=1`"), [
+            "1.1.0-1.3.8 check the configuration in `trainer.fit` and raise MisconfigurationException (\"When "
+            "overriding `LightningModule` optimizer_step or optimizer_zero_grad, `accumulate_grad_batches` in "
+            "`Trainer` should be 1\") before the first batch, a setup 1.0.8 trained (Lightning issue 5054; PR 7980 "
+            "lifted the check in 1.4.0). Pin pytorch-lightning 1.0.8 or >= 1.4, or set `accumulate_grad_batches=1`"), [
             (owner, fn, f"`{cls.name}` overrides `{fn.name}`")]
     return None

@@ -49,7 +49,7 @@ class LightningPinnedReleaseDefect(PlanRule):
                "EarlyStopping counted twice on 0.7.x, CombinedLoader unsharded on 1.2.x, epoch schedulers before "
                "1.4, EarlyStopping on 1.4.0-1.4.4, DeepSpeed resume before 1.5.9, BatchNorm of a frozen module "
                "before 1.8.0.post1, unseeded DDP shuffle on 1.7.0-2.0.2, overridden optimizer_step with "
-               "accumulation on 1.1.x)")
+               "accumulation on 1.1-1.3)")
     explanation = """
 ## What it finds
 
@@ -93,12 +93,14 @@ documented defects, and a job that triggers it:
   anywhere in the project. These releases shard a shuffled loader with
   `DistributedSamplerWrapper(RandomSampler)`, whose permutation comes from each process's own
   random state, so the shards overlap (PR 17713, released in 2.0.3).
-* **1.1.0 to 1.1.8**: `Trainer(accumulate_grad_batches=N)` with N > 1 (or a `{epoch: N}`
+* **1.1.0 to 1.3.8**: `Trainer(accumulate_grad_batches=N)` with N > 1 (or a `{epoch: N}`
   schedule) while a LightningModule overrides `optimizer_step` or `optimizer_zero_grad` and
-  automatic optimization stays on. 1.1's configuration validator raises
-  `MisconfigurationException` ("... `accumulate_grad_batches` ... should to be 1") in
-  `trainer.fit` before the first batch; 1.0.8 trained this setup and 1.2.0 removed the check
-  (issue 5054; read in 1.1.0 and 1.1.8 `trainer/configuration_validator.py`).
+  automatic optimization stays on. The configuration validator of 1.1.0-1.3.8 raises
+  `MisconfigurationException` ("When overriding `LightningModule` optimizer_step or
+  optimizer_zero_grad, `accumulate_grad_batches` in `Trainer` should be 1") in `trainer.fit`
+  before the first batch; 1.0.8 trained this setup and PR 7980 lifted the check in 1.4.0
+  (issue 5054; priya-dwivedi/Deep-Learning#150, a T5 fine-tuner; read in 1.1.0, 1.1.8, 1.2.0,
+  1.3.8 and 1.4.0 `trainer/configuration_validator.py`).
 * **Before 1.8.0.post1**: `self.freeze(module, train_bn=False)` in a `BaseFinetuning`
   callback, in a project with BatchNorm layers (the layer, or a ResNet/EfficientNet/... model),
   and no `.eval()` in a training hook. `freeze` only turns `requires_grad` off; the Trainer puts
@@ -107,7 +109,7 @@ documented defects, and a job that triggers it:
 
 ## How to fix it
 
-Upgrade the pin past the fix (0.8, 1.2, 1.3, 1.4, 1.4.5, 1.5.9, 1.8.1, 2.0.3), or work around it on
+Upgrade the pin past the fix (0.8, 1.3, 1.4, 1.4.5, 1.5.9, 1.8.1, 2.0.3), or work around it on
 the pinned release: validate every epoch; pass `EarlyStopping(..., check_on_train_epoch_end=False)`;
 do not resume DeepSpeed runs that use a scheduler (or restore the scheduler's step yourself);
 `replace_sampler_ddp=False` with a sampler sharded per rank; a `DistributedSampler` in each
