@@ -174,6 +174,31 @@ PF115_BAD = [
                 pred.append(probe(x.cuda()).argmax(-1).cpu())  # warning: PF115
         return pred
     """),
+    # det132: an nn.Sequential MLP whose block list also holds Dropout: the mode matters
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    def fit(cfg, train_loader, val_loader):
+        layers, width = [], cfg.num_features
+        for _ in range(cfg.depth):
+            layers += [nn.Linear(width, cfg.hidden), nn.ReLU(), nn.Dropout(0.2)]
+            width = cfg.hidden
+        model = nn.Sequential(*layers, nn.Linear(width, cfg.num_classes)).cuda()
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        for epoch in range(cfg.epochs):
+            for x, y in train_loader:
+                loss = nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+        correct = 0
+        with torch.no_grad():
+            for x, y in val_loader:
+                correct += int((model(x.cuda()).argmax(-1) == y.cuda()).sum())  # warning: PF115
+        return correct
+"""),
 ]
 
 PF115_GOOD = [
@@ -388,4 +413,31 @@ PF115_GOOD = [
                 pred.append(probe(x.cuda()).argmax(-1).cpu())
         return pred
     """),
+    # det132 (held-out-46 tricky case h46-hy-tricky-resolved-container-passed-to-wandb-init): an nn.Sequential
+    # MLP of Linear/ReLU blocks only; train() and eval() run it alike, so evaluating in training mode is harmless
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    def fit(cfg, train_loader, val_loader):
+        layers, width = [], cfg.num_features
+        for _ in range(cfg.depth):
+            layers += [nn.Linear(width, cfg.hidden), nn.ReLU()]
+            width = cfg.hidden
+        layers.append(nn.Linear(width, cfg.num_classes))
+        model = nn.Sequential(*layers).cuda()
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        for epoch in range(cfg.epochs):
+            for x, y in train_loader:
+                loss = nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+        correct = 0
+        with torch.no_grad():
+            for x, y in val_loader:
+                correct += int((model(x.cuda()).argmax(-1) == y.cuda()).sum())
+        return correct
+"""),
 ]

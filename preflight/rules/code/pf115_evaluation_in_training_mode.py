@@ -23,6 +23,10 @@ _MODEL_PARAM = re.compile(r"^(model|net|network|classifier|encoder_decoder|seq2s
 # torch.nn layers whose forward is the same in both modes (a linear probe: InternVL's clip_benchmark)
 _MODE_FREE = frozenset({"Linear", "LazyLinear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "Embedding",
                         "LayerNorm", "Identity"})
+# parameter-free torch.nn layers whose forward is the same in both modes: with the layers above they make an
+# `nn.Sequential` MLP that train() and eval() run alike (det132: a Hydra MLP sweep of Linear/ReLU blocks)
+_MODE_FREE_ACT = frozenset({"ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "SELU",
+                            "Softplus", "Mish", "Hardswish", "Flatten", "Softmax", "LogSoftmax"})
 
 
 def _param_receiver(call: ast.Call, fn: FunctionInfo) -> bool:
@@ -34,6 +38,70 @@ def _param_receiver(call: ast.Call, fn: FunctionInfo) -> bool:
 
 def _pos(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _mode_free_layer(facts: Evaluation, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    qual = facts.scopes.imports.qualify(node.func) or ""
+    return qual.startswith("torch.nn.") and qual.rsplit(".", 1)[-1] in (_MODE_FREE | _MODE_FREE_ACT)
+
+
+def _list_items(value: ast.AST) -> Optional[list[ast.AST]]:
+    return list(value.elts) if isinstance(value, (ast.List, ast.Tuple)) else None
+
+
+def _mode_free_list(ctx: FileContext, facts: Evaluation, name: str, scope: Optional[ast.AST]) -> bool:
+    """Every item put into the local list ``name`` (its literal, ``+=``, ``append``, ``extend``) is a
+    mode-free layer; any other binding or use that may add to it makes the answer False."""
+    if scope is None:
+        return False
+    added: list[ast.AST] = []
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign):
+            for tgt in node.targets:
+                pairs = [(tgt, node.value)]
+                if isinstance(tgt, ast.Tuple) and isinstance(node.value, ast.Tuple) and \
+                        len(tgt.elts) == len(node.value.elts):
+                    pairs = list(zip(tgt.elts, node.value.elts))
+                for t, v in pairs:
+                    if isinstance(t, ast.Name) and t.id == name:
+                        items = _list_items(v)
+                        if items is None:
+                            return False
+                        added += items
+                    elif isinstance(t, (ast.Tuple, ast.List)) and any(
+                            isinstance(e, ast.Name) and e.id == name for e in ast.walk(t)):
+                        return False  # unpacked from something preflight does not read
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            items = _list_items(node.value)
+            if items is None:
+                return False
+            added += items
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            if node.func.attr == "append" and len(node.args) == 1:
+                added.append(node.args[0])
+            elif node.func.attr == "extend" and len(node.args) == 1 and _list_items(node.args[0]) is not None:
+                added += _list_items(node.args[0]) or []
+            else:
+                return False  # insert, +=, anything else
+    return bool(added) and all(_mode_free_layer(facts, item) for item in added)
+
+
+def _mode_free_sequential(ctx: FileContext, facts: Evaluation, call: ast.Call) -> bool:
+    """``nn.Sequential(...)`` whose layers are all mode-free: literal layer calls, or ``*layers`` of a local
+    list filled with them."""
+    if call.keywords or not call.args:
+        return False
+    scope = ctx.enclosing_function(call) or ctx.tree
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            if not (isinstance(arg.value, ast.Name) and _mode_free_list(ctx, facts, arg.value.id, scope)):
+                return False
+        elif not _mode_free_layer(facts, arg):
+            return False
+    return True
 
 
 @register
@@ -75,6 +143,8 @@ so every caller is covered) and `model.train()` before training resumes.
   `train(flag)` whose flag preflight cannot read.
 * The model is a class of the file with no dropout or BatchNorm layer (the mode
   changes nothing).
+* The model is one mode-free `torch.nn` layer, or an `nn.Sequential` of Linear/Conv/LayerNorm
+  layers and activations only (given directly or as `*layers`, a local list filled with them).
 * The loop differentiates or steps an optimizer (it trains), or nothing names it
   as an evaluation (a BatchNorm recalibration pass such as SWA's `update_bn`
   runs in training mode on purpose).
@@ -198,6 +268,8 @@ so every caller is covered) and `model.train()` before training resumes.
             qual = facts.scopes.imports.qualify(inner.node.func) or ""
             if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[-1] in _MODE_FREE:
                 return False  # one mode-free layer (`torch.nn.Linear(...)`): nothing differs in train()
+            if qual == "torch.nn.Sequential" and _mode_free_sequential(ctx, facts, inner.node):
+                return False  # `nn.Sequential(*layers, nn.Linear(...))` of Linear/ReLU blocks only
         return binding is None or binding.cls is None
 
     def _report(self, ctx: FileContext, call: ast.Call, loop: LoopInfo, why: str) -> Finding:

@@ -361,3 +361,57 @@ PF307_GOOD += [
     _UNSEEDED.format(version="2.0.2", seed="", devices="4", strategy="dp", mark=""),
     _FREEZE.format(version="1.7.7", train_bn="True", model="resnet50", hook="", mark=""),
 ]
+
+# det132: 1.1.0-1.3.8 reject an overridden optimizer_step with gradient accumulation (issue 5054; held-out-46 case
+# h46-pl-custom-optimizer-step-with-gradient-accumulation-on-lightning-1-1)
+_STEP_GAN = textwrap.dedent("""
+    # --- requirements.txt
+    torch==1.7.1
+    pytorch-lightning=={version}
+    # --- gan_module.py
+    import pytorch_lightning as pl
+    import torch
+
+
+    class GAN(pl.LightningModule):{extra}
+        def training_step(self, batch, batch_idx, optimizer_idx):
+            return self.loss(batch, optimizer_idx)
+
+        def optimizer_step(self, epoch, batch_idx, optimizer, optimizer_idx, optimizer_closure=None,
+                           on_tpu=False, using_native_amp=False, using_lbfgs=False):
+            if optimizer_idx == 1 and batch_idx % 2 == 1:
+                optimizer_closure()
+                return
+            optimizer.step(closure=optimizer_closure)
+
+        def configure_optimizers(self):
+            return [torch.optim.Adam(self.generator.parameters()), torch.optim.Adam(self.discriminator.parameters())]
+    # --- train_gan.py
+    import pytorch_lightning as pl
+
+    from gan_module import GAN
+
+    trainer = pl.Trainer(gpus=1, max_epochs=30, accumulate_grad_batches={acc}){mark}
+    trainer.fit(GAN(), loader)
+""")
+
+PF307_BAD += [
+    _STEP_GAN.format(version="1.1.0", acc="4", extra="", mark="  # error: PF307"),
+    # a scheduled accumulation on the last 1.1 release
+    _STEP_GAN.format(version="1.1.8", acc="{0: 1, 5: 4}", extra="", mark="  # error: PF307"),
+    # the last release with the check
+    _STEP_GAN.format(version="1.3.8", acc="4", extra="", mark="  # error: PF307"),
+]
+
+PF307_GOOD += [
+    # the fix of the report: 1.0.8 trains this setup
+    _STEP_GAN.format(version="1.0.8", acc="4", extra="", mark=""),
+    # 1.4.0 lifted the check (PR 7980)
+    _STEP_GAN.format(version="1.4.0", acc="4", extra="", mark=""),
+    # no accumulation
+    _STEP_GAN.format(version="1.1.0", acc="1", extra="", mark=""),
+    # tricky-correct: the optimizer_step override belongs to a plain helper class, not to the LightningModule
+    _STEP_GAN.format(version="1.1.0", acc="4", extra="", mark="").replace(
+        "class GAN(pl.LightningModule):", "class AlternatingStepper:").replace(
+        "import torch\n", "import torch\n\n\nclass GAN(pl.LightningModule):\n    pass\n", 1),
+]

@@ -281,3 +281,48 @@ def finetuning_bn_stats(pctx: PlanContext, version: Any) -> Iterator[tuple[Parse
                         "mean and variance with the new data's statistics and the \"frozen\" features drift "
                         "(Lightning issue 15062, fixed by PR 15063). Keep the module in eval mode (e.g. "
                         f"`{target}.eval()` in `on_train_epoch_start`) or upgrade")
+
+
+_OPT_HOOKS = ("optimizer_step", "optimizer_zero_grad")
+
+
+def _accumulates(pctx: PlanContext, script: ParsedPython, node: Optional[ast.AST]) -> Optional[str]:
+    """``accumulate_grad_batches`` above 1: an int > 1, or a ``{epoch: n}`` schedule with some n > 1."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Dict):
+        values = [_const(v) for v in node.values]
+        return ast.unparse(node) if any(isinstance(v, int) and not isinstance(v, bool) and v > 1
+                                        for v in values) else None
+    found = pctx.index(script).resolve(node)
+    value = found.value if found is not None else None
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) and value > 1 else None
+
+
+def overridden_step_with_accumulation(pctx: PlanContext, script: ParsedPython, trainer: ast.Call, version: Any
+                                      ) -> Optional[tuple[ast.AST, str, list[tuple[ParsedPython, ast.AST, str]]]]:
+    """1.1.0 <= v < 1.4.0: ``ConfigValidator`` raises when the module overrides ``optimizer_step`` or
+    ``optimizer_zero_grad`` and the Trainer accumulates with automatic optimization (issue 5054; PR 7980 lifted the
+    check in 1.4.0)."""
+    if not in_range(version, (1, 1), (1, 4)):
+        return None
+    given = kwarg(trainer, "accumulate_grad_batches")
+    shown = _accumulates(pctx, script, given)
+    if shown is None or given is None or _off(trainer, "automatic_optimization"):
+        return None
+    for owner, fn in _functions(pctx):
+        if fn.name not in _OPT_HOOKS:
+            continue
+        cls = next((c for c in ast.walk(owner.tree) if isinstance(c, ast.ClassDef) and fn in c.body), None)
+        if cls is None or not any("Lightning" in ast.unparse(b) or "pl." in ast.unparse(b) for b in cls.bases):
+            continue
+        if "automatic_optimization" in ast.unparse(cls):
+            continue  # the module may turn automatic optimization off itself
+        return given, (
+            f"`accumulate_grad_batches={shown}` with `{cls.name}.{fn.name}` overridden, on {version.describe()}: "
+            "1.1.0-1.3.8 check the configuration in `trainer.fit` and raise MisconfigurationException (\"When "
+            "overriding `LightningModule` optimizer_step or optimizer_zero_grad, `accumulate_grad_batches` in "
+            "`Trainer` should be 1\") before the first batch, a setup 1.0.8 trained (Lightning issue 5054; PR 7980 "
+            "lifted the check in 1.4.0). Pin pytorch-lightning 1.0.8 or >= 1.4, or set `accumulate_grad_batches=1`"), [
+            (owner, fn, f"`{cls.name}` overrides `{fn.name}`")]
+    return None

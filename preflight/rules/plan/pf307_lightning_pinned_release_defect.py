@@ -48,7 +48,8 @@ class LightningPinnedReleaseDefect(PlanRule):
     summary = ("the job triggers a known defect of the pinned Lightning release (custom sampler dropped and "
                "EarlyStopping counted twice on 0.7.x, CombinedLoader unsharded on 1.2.x, epoch schedulers before "
                "1.4, EarlyStopping on 1.4.0-1.4.4, DeepSpeed resume before 1.5.9, BatchNorm of a frozen module "
-               "before 1.8.0.post1, unseeded DDP shuffle on 1.7.0-2.0.2)")
+               "before 1.8.0.post1, unseeded DDP shuffle on 1.7.0-2.0.2, overridden optimizer_step with "
+               "accumulation on 1.1-1.3)")
     explanation = """
 ## What it finds
 
@@ -92,6 +93,14 @@ documented defects, and a job that triggers it:
   anywhere in the project. These releases shard a shuffled loader with
   `DistributedSamplerWrapper(RandomSampler)`, whose permutation comes from each process's own
   random state, so the shards overlap (PR 17713, released in 2.0.3).
+* **1.1.0 to 1.3.8**: `Trainer(accumulate_grad_batches=N)` with N > 1 (or a `{epoch: N}`
+  schedule) while a LightningModule overrides `optimizer_step` or `optimizer_zero_grad` and
+  automatic optimization stays on. The configuration validator of 1.1.0-1.3.8 raises
+  `MisconfigurationException` ("When overriding `LightningModule` optimizer_step or
+  optimizer_zero_grad, `accumulate_grad_batches` in `Trainer` should be 1") in `trainer.fit`
+  before the first batch; 1.0.8 trained this setup and PR 7980 lifted the check in 1.4.0
+  (issue 5054; priya-dwivedi/Deep-Learning#150, a T5 fine-tuner; read in 1.1.0, 1.1.8, 1.2.0,
+  1.3.8 and 1.4.0 `trainer/configuration_validator.py`).
 * **Before 1.8.0.post1**: `self.freeze(module, train_bn=False)` in a `BaseFinetuning`
   callback, in a project with BatchNorm layers (the layer, or a ResNet/EfficientNet/... model),
   and no `.eval()` in a training hook. `freeze` only turns `requires_grad` off; the Trainer puts
@@ -185,7 +194,8 @@ Releases older than the ranges above were not read; the rule stays silent on the
                         version: Any, seen: set[tuple[str, int]]) -> Iterable[Finding]:
         """The defects of ``_pf307_releases``: 0.7.x samplers and EarlyStopping, 1.2.x CombinedLoader,
         1.7.0-2.0.2 unseeded shuffle."""
-        for check in (releases.sampler_replaced, releases.unseeded_shuffle):
+        for check in (releases.sampler_replaced, releases.unseeded_shuffle,
+                      releases.overridden_step_with_accumulation):
             found = check(pctx, script, trainer, version)
             if found is not None:
                 node, message, where = found
