@@ -175,6 +175,7 @@ FILE = {
     "PF394": "code.pf394_lightning_cpu_tensor_stacked_in_step",
     "PF395": "code.pf395_token_labels_through_padding_collator",
     "PF397": "code.pf397_max_steps_counts_micro_batches",
+    "PF400": "code.pf400_model_attribute_through_parallel_wrapper",
     "PF401": "code.pf401_backward_under_accelerate",
     "PF402": "code.pf402_unprepared_train_loader",
     "PF403": "code.pf403_accumulation_without_accumulate",
