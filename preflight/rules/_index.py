@@ -457,6 +457,7 @@ JOB = {
     "PF413": "plan.pf413_zero3_model_loaded_too_early",
     "PF468": "plan.pf468_numpy_random_in_loader_workers",
     "PF469": "plan.pf469_deepspeed_config_torch_scheduler_on_wrapped_optimizer",
+    "PF500": "plan.pf500_hidden_size_auto_on_composite_config",
     "PF501": "plan.pf501_plan_conflict",
     "PF502": "plan.pf502_deepspeed_batch_triple",
     "PF503": "plan.pf503_fp16_and_bf16",
