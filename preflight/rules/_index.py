@@ -569,6 +569,7 @@ JOB = {
     "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
     "PF629": "plan.pf629_deepspeed_include_with_num_gpus",
     "PF630": "plan.pf630_zero3_model_with_device_map",
+    "PF631": "plan.pf631_deepspeed_activation_checkpointing_unused",
     "PF635": "plan.pf635_prepared_schedule_counts_processes_twice",
     "PF638": "plan.pf638_index_free_dataset_seeded_alike",
     "PF641": "plan.pf641_warmup_scheduler_first_step_default_lr",
