@@ -70,8 +70,8 @@ def _bound_names(node: ast.AST) -> set[str]:
         targets = list(node.targets)
     elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
         targets = [node.target]
-    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-        targets = [node.optional_vars]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
     while targets:  # names bound, not the ones an attribute or subscript target reads (`model.x = 1`)
         t = targets.pop()
         if isinstance(t, ast.Name):
@@ -173,7 +173,7 @@ method on it (`model_to_save = model.module if hasattr(model, "module") else mod
         scopes = scope_index(ctx)
         classes = {n.name: n for n in ctx.nodes(ast.ClassDef)
                    if n.name in scopes.classes_by_name and scopes.classes_by_name[n.name].is_module}
-        binders = [n for n in ctx.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.withitem)
+        binders = [n for n in ctx.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With)
                    if _bound_names(n)]
         attrs = ctx.nodes(ast.Attribute)
         reported: set[int] = set()
