@@ -42,6 +42,8 @@ _WRAPPER_HAS = frozenset({
     "register_comm_hook", "reducer", "replicate", "scatter", "gather", "parallel_apply", "src_device_obj",
     "logger", "require_backward_grad_sync", "require_forward_param_sync", "dump_patches",
     "call_super_init", "T_destination",
+    # set on DistributedDataParallel by some torch versions (kept silent when a local class has one too)
+    "device", "dtype", "mixed_precision", "parameters_to_ignore", "module_device",
 })
 
 _MOVES = ("to", "cuda", "cpu", "half", "float", "bfloat16", "train")
