@@ -73,9 +73,9 @@ def _early_exit(func: ast.AST, line: int) -> bool:
         cur = stack.pop()
         if isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        if isinstance(cur, (ast.If, ast.Try, ast.While, ast.For)) and getattr(cur, "lineno", line) < line:
-            if any(isinstance(n, (ast.Return, ast.Raise)) and n.lineno < line for n in ast.walk(cur)):
-                return True
+        if isinstance(cur, (ast.If, ast.Try, ast.While, ast.For)) and getattr(cur, "lineno", line) < line \
+                and any(isinstance(n, (ast.Return, ast.Raise)) and n.lineno < line for n in ast.walk(cur)):
+            return True
         stack.extend(ast.iter_child_nodes(cur))
     return False
 
