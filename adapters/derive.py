@@ -85,6 +85,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         ddp_unreached(plan, project)
     _one_process_no_wrapper(plan)
     if project is not None:
+        from preflight.adapters.ddp_one_process import ddp_one_process
+
+        ddp_one_process(plan, project)
         from preflight.adapters.one_device import one_device
 
         one_device(plan, project)

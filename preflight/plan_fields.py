@@ -307,6 +307,12 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "transformers decoder returns with use_cache on) stay allocated while the next "
               "forward runs. False: the loop keeps only the loss (loss = model(**batch).loss), "
               "deletes the output, or the framework's step drops it (the Trainer's compute_loss)."),
+    FieldSpec("dist.ddp_one_process", "bool",
+              "The model is wrapped in DistributedDataParallel on ONE process (torchrun "
+              "--nproc_per_node 1 over a script whose DDP wrap runs at any world size, ColossalAI's "
+              "TorchDDPPlugin): DDP's Reducer still allocates its gradient buckets (a second copy "
+              "of the trained gradients). Unset where the wrap is guarded by the world size or the "
+              "framework skips DDP for one process (accelerate, Lightning)."),
     FieldSpec("precision.autocast", "bool",
               "Autocast is in effect around the training forward (a torch.autocast / amp "
               "context, accelerate or Trainer mixed precision, Lightning *-mixed precision): "

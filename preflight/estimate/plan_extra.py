@@ -50,7 +50,8 @@ def extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> Non
              ("trained_embeddings", "peft.trained_embeddings"),
              ("frozen_models", "model.frozen_copies"),
              ("keeps_outputs", "memory.keeps_outputs"), ("autocast", "precision.autocast"),
-             ("weight_views", "model.weight_views"))
+             ("weight_views", "model.weight_views"),
+             ("ddp_one_process", "dist.ddp_one_process"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue
