@@ -109,7 +109,8 @@ def _row(split_file, rid):
     # -0.192 / -0.082 at est59; -0.186 / -0.077 from est88 (autocast's eager attention backward, 6 bytes a score)
     ("heldout17.json", "swin-transformer-training-logs/swin-small-224-ampfp16-ddp4-b48", -0.186, -0.077),
     ("heldout17.json", "swin-transformer-training-logs/swin-tiny-224-ampfp16-ddp8-b128", -0.276, -0.182),
-    ("heldout10.json", "mesa-imagenet-train-memory/swin-t-apex-o1-b128", -0.045, 0.073),
+    # -0.045 / 0.073 until est94; -0.036 / 0.082 since the Mesa rows state DDP on one process (buckets charged)
+    ("heldout10.json", "mesa-imagenet-train-memory/swin-t-apex-o1-b128", -0.036, 0.082),
 ])
 def test_rows_before_and_after(split_file, rid, before, after):
     sys.path.insert(0, str(ROOT / "bench"))
