@@ -299,7 +299,9 @@ class _ModelPass(_FlagsPass):
         yyDing1/ScaleQuest @ 74c12c2 qft_train/train.py:148-158 passes ``max_seq_length=
         script_args.max_length, packing=True``). A script that passes them runs a TRL that accepts
         them: rows are ``max_seq_length`` tokens, packed when ``packing`` is True. Read only when the
-        value is a literal or a parser option whose value is known (line, file, default)."""
+        value is a literal or a parser option whose value is known (line, file, default); not with
+        ``dataset_kwargs={"skip_prepare_dataset": True}`` (the script tokenizes itself and TRL
+        neither packs nor cuts; public SFT scripts that pair it with a collator of their own)."""
         tree = self.script.tree
         if tree is None or "SFTTrainer" not in self.script.source.text:
             return
@@ -308,7 +310,7 @@ class _ModelPass(_FlagsPass):
                 continue
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name != "SFTTrainer":
+            if name != "SFTTrainer" or _skips_preparation(node):
                 continue
             for kw in node.keywords:
                 if kw.arg not in ("max_seq_length", "packing"):
@@ -352,6 +354,23 @@ class _ModelPass(_FlagsPass):
         self.add("data.truncation", "cut", Source(source.kind, source.path, source.line, source.key,
                                                   f"{source.detail or found[0]}: SFTTrainer cuts each sample to "
                                                   f"{found[0]}"), "medium")
+
+
+def _skips_preparation(call: ast.Call) -> bool:
+    """``SFTTrainer(..., dataset_kwargs={"skip_prepare_dataset": True})``, or a dataset_kwargs not
+    known statically: TRL's own packing and truncation may not run."""
+    for kw in call.keywords:
+        if kw.arg is None:
+            return True  # **kwargs: keys not known
+        if kw.arg != "dataset_kwargs":
+            continue
+        if not isinstance(kw.value, ast.Dict):
+            return True
+        for key, value in zip(kw.value.keys, kw.value.values):
+            if isinstance(key, ast.Constant) and key.value == "skip_prepare_dataset" and not (
+                    isinstance(value, ast.Constant) and value.value is False):
+                return True
+    return False
 
 
 _DTYPE_MODE = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}

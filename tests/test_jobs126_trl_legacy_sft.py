@@ -87,3 +87,13 @@ def test_a_length_not_known_statically_stays_unknown(cli, tmp_path):
     assert fact(plan, "model.ref").value.endswith("gpt2")  # the script was read
     assert 256 not in _values(plan, "data.seq_len")
     assert "packed" not in _values(plan, "data.padding")
+
+
+def test_skip_prepare_dataset_leaves_length_and_packing_to_the_script(cli, tmp_path):
+    # SFT scripts that tokenize themselves pass dataset_kwargs={"skip_prepare_dataset": True}: TRL then
+    # neither packs nor cuts to max_seq_length, so neither is claimed
+    text = SCRIPT.replace("packing=True,", 'packing=True,\n        dataset_kwargs={"skip_prepare_dataset": True},')
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", "--", "--max_length", "256", cwd=tmp_path)
+    assert 256 not in _values(plan, "data.seq_len")
+    assert "packed" not in _values(plan, "data.padding")
