@@ -151,6 +151,7 @@ NEEDS = {
     "PF394": ('LightningModule',),
     "PF395": ('DataCollatorWithPadding', 'ForTokenClassification'),
     "PF397": ('max_steps', 'gradient_accumulation_steps'),
+    "PF400": ('DataParallel', 'DDP'),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),

@@ -47,6 +47,25 @@ BAD_EXAMPLES = [
 
     pl.Trainer(strategy="ddp_find_unused_parameters_false", num_nodes=2).fit(Classifier())
 """),
+    # lightning-transformers issue 7: a DataModule tokenises with `datasets` and saves the result in setup,
+    # under 8-GPU DDP (every rank writes the same Arrow files)
+    textwrap.dedent("""
+    import lightning as L
+    from datasets import load_dataset, load_from_disk
+
+    CACHE = "cache/imdb_tok"
+
+
+    class TextData(L.LightningDataModule):
+        def setup(self, stage=None):
+            raw = load_dataset("imdb", cache_dir="cache/raw")
+            tok = raw.map(self._tokenize, batched=True)
+            tok.save_to_disk(CACHE)  # warning: PF276
+            self.ds = load_from_disk(CACHE)
+
+
+    L.Trainer(accelerator="gpu", devices=8, strategy="ddp").fit(model, datamodule=TextData())
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -95,5 +114,43 @@ GOOD_EXAMPLES = [
 
 
     pl.Trainer(accelerator="gpu", devices=1, max_epochs=3).fit(model, datamodule=Data())
+"""),
+    # the fix of issue 7: download, tokenise and save in prepare_data, only load in setup
+    textwrap.dedent("""
+    import lightning as L
+    from datasets import load_dataset, load_from_disk
+
+
+    class TextData(L.LightningDataModule):
+        def prepare_data(self):
+            load_dataset("imdb").map(self._tokenize, batched=True).save_to_disk("cache/tok")
+
+        def setup(self, stage=None):
+            self.ds = load_from_disk("cache/tok")
+
+
+    L.Trainer(devices=8, strategy="ddp").fit(model, datamodule=TextData())
+"""),
+    # tricky: the save is under a rank-zero guard, or only when the files are missing, or per rank;
+    # load_dataset alone (datasets locks its own download and cache)
+    textwrap.dedent("""
+    import os
+
+    import lightning as L
+    from datasets import load_dataset, load_from_disk
+
+
+    class TextData(L.LightningDataModule):
+        def setup(self, stage=None):
+            raw = load_dataset("imdb", cache_dir="cache/raw")
+            if self.trainer.is_global_zero:
+                raw.save_to_disk("cache/tok")
+            if not os.path.exists("cache/other"):
+                raw.save_to_disk("cache/other")
+            raw.save_to_disk(f"cache/tok_{self.trainer.global_rank}")
+            self.ds = raw
+
+
+    L.Trainer(devices=8, strategy="ddp").fit(model, datamodule=TextData())
 """),
 ]

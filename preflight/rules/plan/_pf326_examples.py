@@ -148,4 +148,27 @@ GOOD_EXAMPLES = [
     # --- launch
     accelerate launch --multi_gpu --num_processes 4 train.py
     """),
+    # tricky-correct (pytorch/examples' tensor_parallel_example.py): tensor parallelism needs the same input on
+    # every rank of the group, so every rank is seeded alike on purpose before drawing it
+    textwrap.dedent("""
+    # --- tensor_parallel_example.py
+    import os
+
+    import torch
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+
+    mesh = init_device_mesh("cuda", (int(os.environ["WORLD_SIZE"]),))
+    torch.manual_seed(0)
+    model = parallelize_module(ToyMLP().to("cuda"), mesh, {"in_proj": ColwiseParallel(), "out_proj": RowwiseParallel()})
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.25)
+    for i in range(1000):
+        torch.manual_seed(i)
+        inp = torch.rand(20, 1024, device="cuda")
+        model(inp).sum().backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+    # --- launch
+    torchrun --nproc_per_node 4 tensor_parallel_example.py
+    """),
 ]

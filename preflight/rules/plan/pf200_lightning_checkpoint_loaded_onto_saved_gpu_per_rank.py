@@ -74,7 +74,6 @@ class LightningCheckpointLoadedOntoSavedGpuPerRank(PlanRule):
     severity = Severity.WARNING
     category = Category.MEMORY
     frameworks = ("lightning",)
-    needs_text = ("load_from_checkpoint",)
     summary = ("Every process of a multi-GPU Lightning run calls `load_from_checkpoint` without `map_location`: "
                "from Lightning 2.1 each copy is restored onto the GPU it was saved from (cuda:0)")
     explanation = """

@@ -53,6 +53,23 @@ def _loop_draw(tree: ast.AST) -> Optional[ast.Call]:
     return None
 
 
+# tensor/sequence parallelism splits one model over the ranks of a group, which must all see the same input:
+# seeding every rank alike is then how the input is kept identical (pytorch/examples' tensor_parallel_example.py)
+_TENSOR_PARALLEL = ("parallelize_module", "ColwiseParallel", "RowwiseParallel", "SequenceParallel",
+                    "tensor_model_parallel")
+
+
+def _tensor_parallel(tree: ast.AST) -> bool:
+    """The script shards the model with tensor/sequence parallelism (``parallelize_module``, Megatron's
+    ``tensor_model_parallel``): identical draws on the ranks of a TP group are required there."""
+    for node in ast.walk(tree):
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else \
+            node.name if isinstance(node, ast.alias) else None
+        if name and any(name.startswith(t) or name.endswith(t) for t in _TENSOR_PARALLEL):
+            return True
+    return False
+
+
 def _mentions(text: str) -> bool:
     return "seed" in text and "backward" in text \
         and any(f"torch.{d}" in text for d in ("rand", "normal", "bernoulli", "multinomial"))
@@ -101,6 +118,10 @@ from a per-rank `torch.Generator` (`generator=g`).
 * The seeding is done by a project helper (its body may add the rank; only torch's,
   accelerate's, transformers' and Lightning's seeding calls are read), or with a function
   parameter (`def train(rank, seed): torch.manual_seed(seed)`: the caller decides).
+* The script shards the model with tensor or sequence parallelism (`parallelize_module`,
+  `ColwiseParallel`, Megatron's `tensor_model_parallel`): the ranks of a tensor-parallel group
+  must draw the same input, and seeding them alike is how pytorch/examples' tensor-parallel
+  example keeps it identical (pytorch/examples PR 1424).
 * The draws take a `generator=`, or run under an `if` on the rank or the main process, or
   outside any loop that calls `backward` (initialisation, evaluation).
 """
@@ -110,7 +131,7 @@ from a per-rank `torch.Generator` (`generator=g`).
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for world, script, seed in seeded_alike(pctx, _mentions):
             draw = _loop_draw(script.tree)
-            if draw is None:
+            if draw is None or (_tensor_parallel(script.tree)):
                 continue
             evidence = [pctx.code_evidence(script, draw, "a draw from the global torch RNG in the training loop",
                                            same_file=True), *world_evidence(pctx, world)]

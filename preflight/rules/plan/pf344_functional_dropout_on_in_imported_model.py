@@ -59,28 +59,67 @@ def _module_class(cls: ast.ClassDef) -> bool:
     return any(ast.unparse(b).endswith(("Module", "nn.Module")) for b in cls.bases)
 
 
+def _built_classes(value: ast.AST, imported: dict[str, str]) -> list[str]:
+    """Imported classes an assigned value builds: ``Net(...)`` under device moves, or nested as an argument of
+    another constructor (``Wrapper(Encoder(...), n)``: the encoder is a submodule of what is bound)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _WRAPPERS:
+        value = value.func.value
+    if not isinstance(value, ast.Call):
+        return []
+    out = []
+    for sub in ast.walk(value):
+        if isinstance(sub, ast.Call):
+            name = ast.unparse(sub.func)
+            if name in imported and imported[name] not in out:
+                out.append(imported[name])
+    return out
+
+
+def _parameters_evaluated(tree: ast.AST) -> dict[str, list[tuple[int, str, ast.Call]]]:
+    """Functions of the script that call ``.eval()`` on one of their parameters:
+    ``{function: [(position, parameter, the eval call)]}``."""
+    out: dict[str, list[tuple[int, str, ast.Call]]] = {}
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "eval" \
+                    and not node.args and isinstance(node.func.value, ast.Name) and node.func.value.id in params:
+                name = node.func.value.id
+                if not any(p == name for _, p, _ in out.get(fn.name, [])):
+                    out.setdefault(fn.name, []).append((params.index(name), name, node))
+    return out
+
+
 def _evaluated(tree: ast.AST, imported: dict[str, str]) -> dict[str, ast.Call]:
-    """Imported class name -> the ``.eval()`` call on an instance of it in this script."""
-    instances: dict[str, str] = {}
+    """Imported class name -> the ``.eval()`` call on an instance of it (or on a model built around one) in
+    this script, directly or through a function of the script that the instance is passed to."""
+    instances: dict[str, list[str]] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Assign):
             continue
-        value = node.value
-        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _WRAPPERS:
-            value = value.func.value
-        if isinstance(value, ast.Call):
-            name = ast.unparse(value.func)
-            if name in imported:
-                for target in node.targets:
-                    if isinstance(target, (ast.Name, ast.Attribute)):
-                        instances[ast.unparse(target)] = imported[name]
+        built = _built_classes(node.value, imported)
+        if built:
+            for target in node.targets:
+                if isinstance(target, (ast.Name, ast.Attribute)):
+                    instances[ast.unparse(target)] = built
     out: dict[str, ast.Call] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "eval" \
                 and not node.args:
-            cls = instances.get(ast.unparse(node.func.value))
-            if cls is not None:
+            for cls in instances.get(ast.unparse(node.func.value), []):
                 out.setdefault(cls, node)
+    by_param = _parameters_evaluated(tree)
+    if by_param:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in by_param):
+                continue
+            for index, param, eval_call in by_param[node.func.id]:
+                arg = node.args[index] if index < len(node.args) else \
+                    next((k.value for k in node.keywords if k.arg == param), None)
+                for cls in instances.get(ast.unparse(arg), []) if arg is not None else []:
+                    out.setdefault(cls, eval_call)
     return out
 
 
@@ -99,14 +138,18 @@ class FunctionalDropoutOnInImportedModel(PlanRule):
 PF116 across files: a method of an `nn.Module` class in one script calls
 `F.dropout(x, p)` (or `dropout2d`, `alpha_dropout`...) with no `training` argument or
 `training=True`, outside any `if`, and another script of the job imports that class
-(`from model import TextCNN`), builds it and calls `.eval()` on the instance.
+(`from model import TextCNN`), builds it and calls `.eval()` on the instance: directly,
+on a model built around it (`model = PICKModel(Encoder(...))`: the encoder is a submodule of
+`model`), or in a function of that script that the instance is passed to
+(`def evaluate(model, loader): model.eval()` called as `evaluate(model, val_loader)`).
 
 ## Why it matters
 
 `model.eval()` switches `nn.Dropout` modules off, but a functional call does what its
 `training` argument says, and its default is True: evaluation drops features at random,
 validation accuracy fluctuates and the best checkpoint is chosen on noise (pytorch issue
-11999, "Dropout still active in .eval() mode").
+11999, "Dropout still active in .eval() mode"; PICK-pytorch issue 77, "last drop out may
+affect the validation result").
 
 ## How to fix it
 
@@ -150,7 +193,8 @@ validation accuracy fluctuates and the best checkpoint is chosen on noise (pytor
                 yield pctx.code_finding(
                     self, owner, call,
                     f"`{ast.unparse(call.func)}(...)` in `{cls_name}` leaves `training` at its default True, and "
-                    f"`{user.source.display}:{eval_call.lineno}` switches a `{cls_name}` to `eval()`: eval() does "
+                    f"`{user.source.display}:{eval_call.lineno}` switches `{ast.unparse(eval_call.func)}()`, a "
+                    f"`{cls_name}` or a model holding one, to eval mode: eval() does "
                     "not reach a functional dropout, so evaluation drops features at random. Pass "
                     "`training=self.training` (or use an `nn.Dropout` module)",
                     evidence=[pctx.code_evidence(user, eval_call, f"`{cls_name}` switched to eval() here")])
