@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any, Optional
 
 from preflight.adapters.cliargs_flags import _FlagsPass
 from preflight.adapters.cliargs_options import (
@@ -238,6 +239,7 @@ class _ModelPass(_FlagsPass):
         self.weights_dtype_option()
         self.trl_packing()
         self.trl_truncation()
+        self.trl_legacy_sft_keywords()
         if not self._trl():
             return
         bf16 = self.value("bf16")
@@ -291,6 +293,53 @@ class _ModelPass(_FlagsPass):
                                                   "into rows of max_length tokens"), found[3])
 
 
+    def trl_legacy_sft_keywords(self) -> None:
+        """``SFTTrainer(..., max_seq_length=N, packing=True)``: keywords TRL's SFTTrainer took itself
+        before they moved to SFTConfig (trl v0.7.4 sft_trainer.py ``__init__(max_seq_length, packing)``;
+        yyDing1/ScaleQuest @ 74c12c2 qft_train/train.py:148-158 passes ``max_seq_length=
+        script_args.max_length, packing=True``). A script that passes them runs a TRL that accepts
+        them: rows are ``max_seq_length`` tokens, packed when ``packing`` is True. Read only when the
+        value is a literal or a parser option whose value is known (line, file, default); not with
+        ``dataset_kwargs={"skip_prepare_dataset": True}`` (the script tokenizes itself and TRL
+        neither packs nor cuts; public SFT scripts that pair it with a collator of their own)."""
+        tree = self.script.tree
+        if tree is None or "SFTTrainer" not in self.script.source.text:
+            return
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name != "SFTTrainer" or _skips_preparation(node):
+                continue
+            for kw in node.keywords:
+                if kw.arg not in ("max_seq_length", "packing"):
+                    continue
+                got = self._legacy_keyword(kw.value, node.lineno)
+                if got is None:
+                    continue
+                value, source, conf = got
+                where = f"SFTTrainer({kw.arg}=...) ({self.script.source.display}:{node.lineno})"
+                detail = f"{source.detail}; {where}" if source.detail else where
+                if kw.arg == "max_seq_length":
+                    seq = _as_int(value)
+                    if seq is not None and seq > 0:
+                        self.add("data.seq_len", seq, Source(source.kind, source.path, source.line, source.key,
+                                                             f"{detail}: rows of max_seq_length tokens"), conf)
+                elif _as_bool(value) is True:
+                    self.add("data.padding", "packed", Source(source.kind, source.path, source.line, source.key,
+                                                              f"{detail}: SFTTrainer packs the samples into rows "
+                                                              "of max_seq_length tokens"), conf)
+
+    def _legacy_keyword(self, expr: ast.expr, line: int) -> Optional[tuple[Any, Source, str]]:
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, (bool, int)):
+            return expr.value, Source("code", self.script.source.display, line, None, None), "high"
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.attr in self.decl.options:
+            found = self.value(expr.attr)
+            if found is not None:
+                return found[1], found[2], found[3]
+        return None
+
     def trl_truncation(self) -> None:
         """``data.truncation`` cut for a TRL SFTConfig that does not pack: SFTTrainer cuts each sample to
         ``max_length`` (trl v0.19.0 sft_trainer.py:789-792 ``truncate_dataset``; ``max_seq_length`` and
@@ -305,6 +354,23 @@ class _ModelPass(_FlagsPass):
         self.add("data.truncation", "cut", Source(source.kind, source.path, source.line, source.key,
                                                   f"{source.detail or found[0]}: SFTTrainer cuts each sample to "
                                                   f"{found[0]}"), "medium")
+
+
+def _skips_preparation(call: ast.Call) -> bool:
+    """``SFTTrainer(..., dataset_kwargs={"skip_prepare_dataset": True})``, or a dataset_kwargs not
+    known statically: TRL's own packing and truncation may not run."""
+    for kw in call.keywords:
+        if kw.arg is None:
+            return True  # **kwargs: keys not known
+        if kw.arg != "dataset_kwargs":
+            continue
+        if not isinstance(kw.value, ast.Dict):
+            return True
+        for key, value in zip(kw.value.keys, kw.value.values):
+            if isinstance(key, ast.Constant) and key.value == "skip_prepare_dataset" and not (
+                    isinstance(value, ast.Constant) and value.value is False):
+                return True
+    return False
 
 
 _DTYPE_MODE = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}

@@ -89,6 +89,30 @@ def test_lookup_unknown_is_none(query):
     assert architectures.lookup(query) is None
 
 
+@pytest.mark.parametrize("query, expected, total", [
+    ("Qwen/Qwen2-Math-7B-Instruct", "Qwen2-Math-7B", 7615616512),
+    ("Qwen/Qwen2-Math-1.5B", "Qwen2-Math-1.5B", 1543714304),
+    ("Qwen/Qwen2.5-Math-7B", "Qwen2.5-Math-7B", 7615616512),
+    ("Qwen/Qwen2.5-Math-1.5B-Instruct", "Qwen2.5-Math-1.5B", 1543714304),
+])
+def test_qwen_math_models_have_their_own_entries_with_the_math_context(query, expected, total):
+    # the math series keeps the base model's shapes (so the same total) but has a 4096-position
+    # context with rope_theta 10000, not the base model's 32k/128k: its own entry, not an alias
+    arch = architectures.lookup(query)
+    assert arch is not None and arch.name == expected
+    assert arch.params_total == total
+    entry = next(e for e in ENTRIES if e["name"] == expected)
+    assert entry["config"]["max_position_embeddings"] == 4096
+    assert count_params(arch).total == total
+
+
+@pytest.mark.parametrize("query", ["Qwen/Qwen2.5-Math-72B", "open-r1/Qwen2.5-Math-7B-RoPE-300k",
+                                   "Qwen/Qwen2.5-Math-RM-72B", "Qwen/Qwen2.5-Math-PRM-7B"])
+def test_qwen_math_relatives_not_catalogued_stay_unknown(query):
+    # not in the catalog (72B, reward models with a value head, re-roped derivatives): no guess
+    assert architectures.lookup(query) is None
+
+
 def test_lookup_uses_the_published_total_for_dense_and_formula_active_for_moe():
     dense = architectures.lookup("Llama-2-7B")
     assert dense.params_source == "catalog"
