@@ -47,7 +47,9 @@ GOOD = [(c, i, ex) for c in CODES for i, ex in enumerate(RULES[c].good_examples)
 def test_bad_example_fires_only_its_rule(code: str, index: int, example: str) -> None:
     got = check(example, code)
     assert got and all(f.code == code for f in got)
-    assert all(f.severity == RULES[code].severity for f in got)
+    # a bad example may pin a lower severity on its line (`# warning: PF112`: the loss runs with gradients off)
+    allowed = {RULES[code].severity} | ({Severity.WARNING} if f"# warning: {code}" in example else set())
+    assert all(f.severity in allowed for f in got)
     assert all(f.evidence for f in got)
 
 
