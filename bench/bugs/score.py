@@ -74,6 +74,7 @@ Usage::
     python bench/bugs/score.py --set held-out-44  # the forty-fourth held-out set (bench/bugs/heldout44/)
     python bench/bugs/score.py --set held-out-45  # the forty-fifth held-out set (bench/bugs/heldout45/)
     python bench/bugs/score.py --set held-out-46  # the forty-sixth held-out set (bench/bugs/heldout46/)
+    python bench/bugs/score.py --set held-out-47  # the forty-seventh held-out set (bench/bugs/heldout47/)
 
 The case format (one ``.cases`` file per family)::
 
@@ -163,6 +164,7 @@ HELDOUT43_DIR = HERE / "heldout43"  # a forty-third held-out set, written after 
 HELDOUT44_DIR = HERE / "heldout44"  # a forty-fourth held-out set, written after the forty-third was scored
 HELDOUT45_DIR = HERE / "heldout45"  # a forty-fifth held-out set, written after the forty-fourth was scored
 HELDOUT46_DIR = HERE / "heldout46"  # a forty-sixth held-out set, written after the forty-fifth was scored
+HELDOUT47_DIR = HERE / "heldout47"  # a forty-seventh held-out set, written after the forty-sixth was scored
 SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HELDOUT2_DIR,),
         "held-out-3": (HELDOUT3_DIR,), "held-out-4": (HELDOUT4_DIR,), "held-out-5": (HELDOUT5_DIR,),
         "held-out-6": (HELDOUT6_DIR,), "held-out-7": (HELDOUT7_DIR,), "held-out-8": (HELDOUT8_DIR,),
@@ -184,6 +186,7 @@ SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HE
         "held-out-41": (HELDOUT41_DIR,), "held-out-42": (HELDOUT42_DIR,),
         "held-out-43": (HELDOUT43_DIR,), "held-out-44": (HELDOUT44_DIR,),
         "held-out-45": (HELDOUT45_DIR,), "held-out-46": (HELDOUT46_DIR,),
+        "held-out-47": (HELDOUT47_DIR,),
         "all": (CASES_DIR, HELDOUT_DIR, HELDOUT2_DIR, HELDOUT3_DIR, HELDOUT4_DIR, HELDOUT5_DIR, HELDOUT6_DIR,
                 HELDOUT7_DIR, HELDOUT8_DIR, HELDOUT9_DIR, HELDOUT10_DIR, HELDOUT11_DIR, HELDOUT12_DIR,
                 HELDOUT13_DIR, HELDOUT14_DIR, HELDOUT15_DIR, HELDOUT16_DIR, HELDOUT17_DIR, HELDOUT18_DIR,
@@ -192,7 +195,7 @@ SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HE
                 HELDOUT29_DIR, HELDOUT30_DIR, HELDOUT31_DIR, HELDOUT32_DIR, HELDOUT33_DIR,
                 HELDOUT34_DIR, HELDOUT35_DIR, HELDOUT36_DIR, HELDOUT37_DIR, HELDOUT38_DIR,
                 HELDOUT39_DIR, HELDOUT40_DIR, HELDOUT41_DIR, HELDOUT42_DIR, HELDOUT43_DIR,
-                HELDOUT44_DIR, HELDOUT45_DIR, HELDOUT46_DIR)}
+                HELDOUT44_DIR, HELDOUT45_DIR, HELDOUT46_DIR, HELDOUT47_DIR)}
 FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
 WARN = {"error", "warning"}
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
@@ -265,7 +268,7 @@ def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List
     ``held-out-37`` (heldout37/), ``held-out-38`` (heldout38/), ``held-out-39`` (heldout39/),
     ``held-out-40`` (heldout40/), ``held-out-41`` (heldout41/),
     ``held-out-42`` (heldout42/), ``held-out-43`` (heldout43/), ``held-out-44`` (heldout44/),
-    ``held-out-45`` (heldout45/), ``held-out-46`` (heldout46/) or ``all``."""
+    ``held-out-45`` (heldout45/), ``held-out-46`` (heldout46/), ``held-out-47`` (heldout47/) or ``all``."""
     out: List[Case] = []
     for folder in SETS[which]:
         for fam in FAMILIES:
@@ -498,6 +501,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                          "held-out-44: heldout44/ (a forty-fourth); "
                          "held-out-45: heldout45/ (a forty-fifth); "
                          "held-out-46: heldout46/ (a forty-sixth); "
+                         "held-out-47: heldout47/ (a forty-seventh); "
                          "all: every set")
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
