@@ -19,13 +19,14 @@ share of the pool's signed error, with the median and the signed error averaged 
 source cannot carry a group) (``contrib``: the group's summed signed error over all the pool's peaks, so the
 contributions of one grouping add up to the pooled signed figure). ``--cross A,B`` crosses two groupings.
 ``--worst N`` lists the N most negative rows of a group (``--group KEY=VALUE``); ``--smi`` gives the nvidia-smi
-peaks' shortfall in GiB for one-GPU 16-bit, one-GPU 4-/8-bit and several-GPU jobs.
+peaks' shortfall in GiB for one-GPU 16-bit, one-GPU 4-/8-bit and several-GPU jobs; ``--bands`` each measured
+quantity by the reading's size.
 
 Every split has been read by someone tuning the estimator, so every figure this prints is **in-sample**.
 
 Usage::
 
-    .venv/bin/python calibration/public/est96_groups.py [--cross size,precision] [--smi] [--group precision=fp32 --worst 30]
+    .venv/bin/python calibration/public/est96_groups.py [--cross size,precision] [--smi] [--bands] [--group precision=fp32 --worst 30]
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def pool_rows() -> List[Dict[str, Any]]:
         out.append({"id": row["id"], "split": row["split"], "source": row["source"], "setup": row["setup"],
                     "measured": row["measured"], "error": float(res.error), "inside": bool(res.inside),
                     "params": count_params(inp.arch).total,
-                    "deficit": (int(row["peak_bytes"]) - int(res.estimate or 0)) / 2 ** 30})
+                    "deficit": (int(row["peak_bytes"]) - int(res.estimate or 0)) / 2 ** 30,
+                    "gib": int(row["peak_bytes"]) / 2 ** 30})
     return out
 
 
@@ -170,12 +172,27 @@ def smi_deficits(recs: List[Dict[str, Any]]) -> None:
               f"median error {100 * statistics.median(r['error'] for r in sel):+.1f}%")
 
 
+def size_bands(recs: List[Dict[str, Any]]) -> None:
+    """Each measured quantity's peaks by the reading's size: median error and median shortfall in MiB (a constant
+    missing term shows as a shortfall that stays put while the error shrinks with size; a proportional one as an
+    error that stays put)."""
+    print("\nby measured quantity and reading size: median error, median shortfall (measured - estimated)")
+    for kind in ("allocated", "memory_reserved", "nvidia-smi"):
+        for lo, hi in ((0, 2), (2, 5), (5, 10), (10, 20), (20, 40), (40, 1000)):
+            sel = [r for r in recs if _measured(r) == kind and lo <= r["gib"] < hi]
+            if sel:
+                print(f"  {kind:16s} {lo:3d}-{hi:<4d} GiB {len(sel):4d} peaks {len({r['source'] for r in sel}):3d} "
+                      f"sources | median error {100 * statistics.median(r['error'] for r in sel):+5.1f}% | median "
+                      f"shortfall {1024 * statistics.median(r['deficit'] for r in sel):+6.0f} MiB")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cross", action="append", default=[], help="two groupings crossed, e.g. size,precision")
     ap.add_argument("--group", help="KEY=VALUE: list the rows of one group (with --worst)")
     ap.add_argument("--worst", type=int, default=0)
     ap.add_argument("--smi", action="store_true", help="the nvidia-smi peaks' shortfall in GiB by kind of job")
+    ap.add_argument("--bands", action="store_true", help="each measured quantity by the reading's size")
     args = ap.parse_args(argv)
     recs = pool_rows()
     total = len(recs)
@@ -194,6 +211,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(_line(name, sel, total))
     if args.smi:
         smi_deficits(recs)
+    if args.bands:
+        size_bands(recs)
     if args.group:
         key, value = args.group.split("=", 1)
         sel = sorted((r for r in recs if KEYS[key](r) == value), key=lambda r: r["error"])
