@@ -177,6 +177,19 @@ def basics_config(d_model: int, d_ff: int, layers: int, heads: int, ctx: int) ->
             "attention_bias": False, "mlp_bias": False}
 
 
+#: est96 (ROW INPUT correction, cited; written after every figure of this split was read): the course AdamW this
+#: job steps is the staff ``cs336-basics/cs336_basics/optimizer.py`` that the assignment-2 repository ships (read at
+#: the commit the row cites; both staff versions, md5 51ed572f / dc9259d0, compute ``m_t = beta_1 * prev_m_t +
+#: ((1 - beta_1) * grad)``, ``v_t = beta_2 * prev_v_t + ((1 - beta_2) * torch.square(grad))`` and ``p.data -=
+#: alpha_t * m_t / (torch.sqrt(v_t) + eps)`` out of place, storing m_t / v_t only after the update): five tensors
+#: the size of the parameter are alive at once (m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps) beside the
+#: kept states, against torch's for-loop AdamW's two (``EstimateInput.optimizer_loop_temps``)
+STAFF_ADAMW = {"optimizer_loop_temps": 5}
+STAFF_ADAMW_NOTE = ("est96: the staff cs336_basics AdamW holds 5 parameter-sized temporaries at its step's peak "
+                    "(m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps; out of place, states stored after the "
+                    "update): optimizer_loop_temps 5")
+
+
 SIZES = {"small": (768, 3072, 12, 12), "medium": (1024, 4096, 24, 16), "large": (1280, 5120, 36, 20),
          "xl": (2560, 10240, 32, 32)}
 BASICS_UNKNOWN = (
@@ -188,6 +201,7 @@ BASICS_UNKNOWN = (
     "more logits- and scores-sized tensors than torch's own: loss 'standard' written",
     "the optimizer: the course's AdamW (a torch.optim.Optimizer whose step loops over the parameters, state m and v "
     "in fp32, non-in-place temporaries): 'adamw' with foreach False",
+    STAFF_ADAMW_NOTE,
     "the data: random token ids of exactly the context length (no padding): padding 'max_length'",
     "est73, written after the blind scoring (heldout33_first_scoring.txt keeps it): the course model writes its "
     "attention softmax and its SiLU in Python ops (cs336_basics/nn_utils.py lines 4-7 'rescaled_input = x - "
@@ -199,7 +213,8 @@ BASICS_UNKNOWN = (
 
 def basics(size: str, ctx: int, **kw) -> dict:
     d, ff, n, h = SIZES[size]
-    return dict(dict(mode="train", hf_config=basics_config(d, ff, n, h, ctx), model_name=f"cs336-basics-{size}",
+    staff = STAFF_ADAMW if kw.get("mode", "train") == "train" else {}   # est96: duoan e26922c, EnzoDing 9cb4efb
+    return dict(dict(mode="train", **staff, hf_config=basics_config(d, ff, n, h, ctx), model_name=f"cs336-basics-{size}",
                      optimizer="adamw", foreach=False, grad_accum=1, seq_len=ctx, padding="max_length",
                      attention="eager", loss="standard", grad_ckpt=False, world_size=1, model_impl="transformers",
                      python_ops=["softmax", "silu"]),

@@ -301,6 +301,19 @@ for prec, allocated, free in (("fp32", "76.53", "1.69 GiB"), ("bf16", "66.45", "
 
 # ------------------------------------------------------------------ 3. csdiywithme (xl, course code, B200)
 CD_GPU = "B200-180GB"
+#: est96 (ROW INPUT correction, cited; written after every figure of this split was read): the course AdamW this
+#: job steps is the staff ``cs336-basics/cs336_basics/optimizer.py`` that the assignment-2 repository ships (read at
+#: the commit the row cites; both staff versions, md5 51ed572f / dc9259d0, compute ``m_t = beta_1 * prev_m_t +
+#: ((1 - beta_1) * grad)``, ``v_t = beta_2 * prev_v_t + ((1 - beta_2) * torch.square(grad))`` and ``p.data -=
+#: alpha_t * m_t / (torch.sqrt(v_t) + eps)`` out of place, storing m_t / v_t only after the update): five tensors
+#: the size of the parameter are alive at once (m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps) beside the
+#: kept states, against torch's for-loop AdamW's two (``EstimateInput.optimizer_loop_temps``)
+STAFF_ADAMW = {"optimizer_loop_temps": 5}
+STAFF_ADAMW_NOTE = ("est96: the staff cs336_basics AdamW holds 5 parameter-sized temporaries at its step's peak "
+                    "(m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps; out of place, states stored after the "
+                    "update): optimizer_loop_temps 5")
+
+
 CD_UNKNOWN = (
     *BASICS_UNKNOWN,
     "the course's cs336_basics.BasicsTransformerLM built under torch.device('cuda') (the staff package this "
@@ -317,15 +330,15 @@ CD_BF16 = "bf16: torch.autocast('cuda', dtype=torch.bfloat16) around forward and
 for prec, value in (("fp32", 51.415), ("bf16", 51.405)):
     add(CDKEY, f"xl-{prec}-b4-s128-train", value, "GiB", "max_memory_allocated", CD_GPU,
         basics("cs336-basics-xl", 128, precision="fp32" if prec == "fp32" else "amp-bf16", foreach=False,
-               torch_version="2.11.0"),
-        unknown=(*CD_UNKNOWN, CD_BF16 if prec == "bf16" else "fp32: no autocast"),
+               torch_version="2.11.0", **STAFF_ADAMW),   # est96: output/REPORT.md names the staff AdamW
+        unknown=(*CD_UNKNOWN, CD_BF16 if prec == "bf16" else "fp32: no autocast", STAFF_ADAMW_NOTE),
         notes=f"csdiywithme/cs336-assignment2-systems output/tables/EXPERIMENT_TABLES.md at bb85bbf, section 7: "
               f"'| 128/{prec} | F+CE+B+AdamW | ... | {value:.3f} | ... | ok |'")
 for prec in ("fp32", "bf16"):
     add_oom(CDKEY, f"xl-{prec}-b4-s2048-train-oom", "oom", CD_GPU,
             basics("cs336-basics-xl", 2048, precision="fp32" if prec == "fp32" else "amp-bf16", foreach=False,
-                   torch_version="2.11.0"),
-            unknown=(*CD_UNKNOWN, CD_BF16 if prec == "bf16" else "fp32: no autocast"),
+                   torch_version="2.11.0", **STAFF_ADAMW),
+            unknown=(*CD_UNKNOWN, CD_BF16 if prec == "bf16" else "fp32: no autocast", STAFF_ADAMW_NOTE),
             notes=f"csdiywithme/cs336-assignment2-systems output/tables/EXPERIMENT_TABLES.md at bb85bbf, section 7: "
                   f"'| 2048/{prec} | F+CE+B+AdamW | — | — | — | oom | 无 |'")
 

@@ -172,6 +172,19 @@ AUTOCAST = ("bf16: torch.autocast(device_type='cuda', dtype=torch.bfloat16) arou
 
 # ------------------------------------------------------------------ 1. ShibukiZero (2.7B, H100)
 SZ_GPU = "H100-SXM-80GB"
+#: est96 (ROW INPUT correction, cited; written after every figure of this split was read): the course AdamW this
+#: job steps is the staff ``cs336-basics/cs336_basics/optimizer.py`` that the assignment-2 repository ships (read at
+#: the commit the row cites; both staff versions, md5 51ed572f / dc9259d0, compute ``m_t = beta_1 * prev_m_t +
+#: ((1 - beta_1) * grad)``, ``v_t = beta_2 * prev_v_t + ((1 - beta_2) * torch.square(grad))`` and ``p.data -=
+#: alpha_t * m_t / (torch.sqrt(v_t) + eps)`` out of place, storing m_t / v_t only after the update): five tensors
+#: the size of the parameter are alive at once (m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps) beside the
+#: kept states, against torch's for-loop AdamW's two (``EstimateInput.optimizer_loop_temps``)
+STAFF_ADAMW = {"optimizer_loop_temps": 5}
+STAFF_ADAMW_NOTE = ("est96: the staff cs336_basics AdamW holds 5 parameter-sized temporaries at its step's peak "
+                    "(m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps; out of place, states stored after the "
+                    "update): optimizer_loop_temps 5")
+
+
 SZ_UNKNOWN = (
     *BASICS_UNKNOWN,
     "the GPU: the memory summary names none; the same writeup's other runs name 'a single NVIDIA H100 80GB HBM3' "
@@ -196,8 +209,8 @@ for (prec, ctx), (fwd, train) in SZ_PRINTED.items():
         notes=f"ShibukiZero/assignment2-systems artifacts/experiments/ch1/1_1_6_memory/summary.md at 00f1480, "
               f"'{table}': context length {ctx}, forward, {prec}: {fwd:.2f} GiB")
     add(SZKEY, f"2p7b-{prec}-b4-s{ctx}-train", train, "GiB", "max_memory_allocated", SZ_GPU,
-        basics(XL, "cs336-basics-2.7b", ctx, precision=precision, foreach=False),
-        unknown=(*SZ_UNKNOWN, SZ_TRAIN, AUTOCAST if prec == "bf16" else "fp32: no autocast"),
+        basics(XL, "cs336-basics-2.7b", ctx, precision=precision, foreach=False, **STAFF_ADAMW),   # 00f1480
+        unknown=(*SZ_UNKNOWN, SZ_TRAIN, STAFF_ADAMW_NOTE, AUTOCAST if prec == "bf16" else "fp32: no autocast"),
         notes=f"ShibukiZero/assignment2-systems artifacts/experiments/ch1/1_1_6_memory/summary.md at 00f1480, "
               f"'{table}': context length {ctx}, train-step, {prec}: {train:.2f} GiB")
 
@@ -262,8 +275,8 @@ for prec, ctx, value, how, quoted in (
         ("bf16", 512, 49.772, KZ_512, "# BF16 run (--mixed-precision): ... Peak GPU memory: 49.772 GB")):
     add(KZKEY, f"xl6848-{prec}-b4-s{ctx}-train", value, "GiB", "max_memory_allocated", KZ_GPU,
         basics(XL6848, "cs336-basics-xl-dff6848", ctx, precision="fp32" if prec == "fp32" else "amp-bf16",
-               foreach=False),
-        unknown=(*KZ_UNKNOWN, how, AUTOCAST if prec == "bf16" else "fp32: no autocast"),
+               foreach=False, **STAFF_ADAMW),   # est96: KevinZhou-cs336 bffb910
+        unknown=(*KZ_UNKNOWN, how, STAFF_ADAMW_NOTE, AUTOCAST if prec == "bf16" else "fp32: no autocast"),
         notes=f"KevinZhou-cs336/assignment2-systems writeup/writeup.md at bffb910: '{quoted}' (xl, batch 4, context "
               f"{ctx}, A100 80GB PCIe)")
 KZ_SIZES = ("benchmarking_script (b): 'python benchmark.py --d-model {d} --num-layers {n} --num-heads {h} --mode full "
@@ -272,14 +285,14 @@ KZ_SIZES = ("benchmarking_script (b): 'python benchmark.py --d-model {d} --num-l
 for name, (d, ff, n, h), value in (("small", (768, 2048, 12, 12), 4.25), ("medium", (1024, 2752, 24, 16), 11.40),
                                    ("large", (1280, 3392, 36, 20), 22.37)):
     add(KZKEY, f"{name}-dff{ff}-fp32-b4-s512-train", value, "GiB", "max_memory_allocated", KZ_GPU,
-        basics((d, ff, n, h), f"cs336-basics-{name}-dff{ff}", 512, precision="fp32", foreach=False),
-        unknown=(*KZ_UNKNOWN, KZ_SIZES.format(d=d, n=n, h=h, ff=ff), "fp32: no autocast"),
+        basics((d, ff, n, h), f"cs336-basics-{name}-dff{ff}", 512, precision="fp32", foreach=False, **STAFF_ADAMW),
+        unknown=(*KZ_UNKNOWN, KZ_SIZES.format(d=d, n=n, h=h, ff=ff), STAFF_ADAMW_NOTE, "fp32: no autocast"),
         notes=f"KevinZhou-cs336/assignment2-systems writeup/writeup.md at bffb910, benchmarking_script (b): '| {name} "
               f"| {d} | {n} | {h} | ... | {value:.2f} |' (Peak Mem (GB) = max_memory_allocated / 1024**3, A100 80GB "
               f"PCIe, batch 4, context 512)")
 add_oom(KZKEY, "xl6848-fp32-b4-s2048-train-oom", "oom", KZ_GPU,
-        basics(XL6848, "cs336-basics-xl-dff6848", 2048, precision="fp32", foreach=False),
-        unknown=(*KZ_UNKNOWN, "the verdict: the writeup's table gives 'OOM' for the full training step at 2048; the "
+        basics(XL6848, "cs336-basics-xl-dff6848", 2048, precision="fp32", foreach=False, **STAFF_ADAMW),
+        unknown=(*KZ_UNKNOWN, STAFF_ADAMW_NOTE, "the verdict: the writeup's table gives 'OOM' for the full training step at 2048; the "
                               "command it prints at 2048 is the forward mode (graph kept), which already fails "
                               "('Tried to allocate 2.00 GiB'), and a training step runs that same forward first",
                  "fp32: no autocast"),

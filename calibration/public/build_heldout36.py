@@ -144,6 +144,19 @@ AUTOCAST = ("bf16: torch.autocast(device_type='cuda', dtype=torch.bfloat16) arou
 # ------------------------------------------------------------------ 1. Luoluoluo0110 (xl vocab 32k, RTX PRO 6000)
 LU_GPU = "RTX-PRO-6000-Blackwell-96GB"
 LU_SHAPE = (2560, 10240, 32, 32)
+#: est96 (ROW INPUT correction, cited; written after every figure of this split was read): the course AdamW this
+#: job steps is the staff ``cs336-basics/cs336_basics/optimizer.py`` that the assignment-2 repository ships (read at
+#: the commit the row cites; both staff versions, md5 51ed572f / dc9259d0, compute ``m_t = beta_1 * prev_m_t +
+#: ((1 - beta_1) * grad)``, ``v_t = beta_2 * prev_v_t + ((1 - beta_2) * torch.square(grad))`` and ``p.data -=
+#: alpha_t * m_t / (torch.sqrt(v_t) + eps)`` out of place, storing m_t / v_t only after the update): five tensors
+#: the size of the parameter are alive at once (m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps) beside the
+#: kept states, against torch's for-loop AdamW's two (``EstimateInput.optimizer_loop_temps``)
+STAFF_ADAMW = {"optimizer_loop_temps": 5}
+STAFF_ADAMW_NOTE = ("est96: the staff cs336_basics AdamW holds 5 parameter-sized temporaries at its step's peak "
+                    "(m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps; out of place, states stored after the "
+                    "update): optimizer_loop_temps 5")
+
+
 LU_UNKNOWN = (
     *BASICS_UNKNOWN,
     "the GPU: 'NVIDIA RTX PRO 6000 Blackwell, 96 GB' (the writeup), which the GPU catalog does not hold (no fits / "
@@ -177,8 +190,8 @@ for (prec, ctx), (fwd, train) in LU_PRINTED.items():
                  "max_memory_allocated counts live tensors, which the setting does not change",)
     add(LUKEY, f"xl-v32k-{prec}-b1-s{ctx}-train", train, "MiB", "max_memory_allocated", LU_GPU,
         basics(LU_SHAPE, 32000, "cs336-basics-xl-v32k", ctx, ctx - 1, 1, precision=precision, foreach=False,
-               torch_version="2.11.0"),
-        unknown=(*LU_UNKNOWN, LU_TRAIN, prec_note, *extra),
+               torch_version="2.11.0", **STAFF_ADAMW),   # est96: Luoluoluo0110 39a51d0
+        unknown=(*LU_UNKNOWN, LU_TRAIN, prec_note, *extra, STAFF_ADAMW_NOTE),
         notes=f"Luoluoluo0110/assignment2-systems writeup/memory_profiling_results.md at 39a51d0, '(b) 峰值显存表 (MiB, "
               f"batch=1)': context length {ctx}, full training step, {prec} {train} MiB")
 

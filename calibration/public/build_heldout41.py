@@ -140,6 +140,19 @@ SOURCES = {
 
 # ------------------------------------------------------------------ 1. Cgfyufsygsm (2.7B, H800 PCIe)
 CG_SHAPE = (2560, 10240, 32, 32)
+#: est96 (ROW INPUT correction, cited; written after every figure of this split was read): the course AdamW this
+#: job steps is the staff ``cs336-basics/cs336_basics/optimizer.py`` that the assignment-2 repository ships (read at
+#: the commit the row cites; both staff versions, md5 51ed572f / dc9259d0, compute ``m_t = beta_1 * prev_m_t +
+#: ((1 - beta_1) * grad)``, ``v_t = beta_2 * prev_v_t + ((1 - beta_2) * torch.square(grad))`` and ``p.data -=
+#: alpha_t * m_t / (torch.sqrt(v_t) + eps)`` out of place, storing m_t / v_t only after the update): five tensors
+#: the size of the parameter are alive at once (m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps) beside the
+#: kept states, against torch's for-loop AdamW's two (``EstimateInput.optimizer_loop_temps``)
+STAFF_ADAMW = {"optimizer_loop_temps": 5}
+STAFF_ADAMW_NOTE = ("est96: the staff cs336_basics AdamW holds 5 parameter-sized temporaries at its step's peak "
+                    "(m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps; out of place, states stored after the "
+                    "update): optimizer_loop_temps 5")
+
+
 CG_UNKNOWN = (
     *BASICS_UNKNOWN,
     "the GPU: 'NVIDIA H800 PCIe' (80 GB): H800-80GB written",
@@ -158,8 +171,8 @@ CG_PEAKS = {("fp32", 128): 51.44, ("fp32", 256): 51.44, ("fp32", 512): 65.52,
 for (cg_prec, cg_ctx), cg_value in CG_PEAKS.items():
     add(CGKEY, f"2p7b-{cg_prec}-b4-s{cg_ctx}-train-step", cg_value, "GiB", "peak_memory_active", "H800-80GB",
         basics(CG_SHAPE, 10000, "cs336-basics-2p7b", cg_ctx, cg_ctx, 4,
-               precision="fp32" if cg_prec == "fp32" else "amp-bf16", foreach=False),
-        unknown=(*CG_UNKNOWN, AUTOCAST if cg_prec == "bf16" else "fp32: nullcontext(), no autocast"),
+               precision="fp32" if cg_prec == "fp32" else "amp-bf16", foreach=False, **STAFF_ADAMW),  # 7732001
+        unknown=(*CG_UNKNOWN, AUTOCAST if cg_prec == "bf16" else "fp32: nullcontext(), no autocast", STAFF_ADAMW_NOTE),
         notes=f"Cgfyufsygsm/CS336-assignment2-systems 'Assignment 2 writeup.md' at 7732001, memory_profiling "
               f"({'b' if cg_prec == 'fp32' else 'c'}): Context Length {cg_ctx}, 'Train-step Peak (GiB)' {cg_value:.2f}")
 
@@ -206,8 +219,9 @@ for hy_ctx, (hy_fwd, hy_train) in HY_PEAKS.items():
         unknown=(*HY_UNKNOWN, HY_FWD, "fp32: nullcontext(), no autocast"), notes=hy_note,
         not_scored=HY_FW_NOT_NOGRAD)
     add(HYKEY, f"large-fp32-b1-s{hy_ctx}-train", hy_train, "GiB", "peak_memory_active", "A10-24GB",
-        basics(HY_SHAPE, 10000, "cs336-basics-large", hy_ctx, hy_ctx, 1, precision="fp32", foreach=False),
-        unknown=(*HY_UNKNOWN, HY_TRAIN, "fp32: nullcontext(), no autocast"), notes=hy_note)
+        basics(HY_SHAPE, 10000, "cs336-basics-large", hy_ctx, hy_ctx, 1, precision="fp32", foreach=False,
+               **STAFF_ADAMW),   # est96: Hyperion-shuo 3ec468a
+        unknown=(*HY_UNKNOWN, HY_TRAIN, "fp32: nullcontext(), no autocast", STAFF_ADAMW_NOTE), notes=hy_note)
 
 # ------------------------------------------------------------------ 3. awgu (llama-recipes FSDP LoRA, 4 x A100 40 GB)
 AG_SETUP = dict(mode="train", model="Llama-2-7B", precision="bf16", optimizer="adamw", lora_r=8,

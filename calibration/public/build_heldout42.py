@@ -160,6 +160,19 @@ SOURCES = {
 
 # ------------------------------------------------------------------ 1. the xl matrix on an H200
 XL_SHAPE = (2560, 10240, 32, 32)
+#: est96 (ROW INPUT correction, cited; written after every figure of this split was read): the course AdamW this
+#: job steps is the staff ``cs336-basics/cs336_basics/optimizer.py`` that the assignment-2 repository ships (read at
+#: the commit the row cites; both staff versions, md5 51ed572f / dc9259d0, compute ``m_t = beta_1 * prev_m_t +
+#: ((1 - beta_1) * grad)``, ``v_t = beta_2 * prev_v_t + ((1 - beta_2) * torch.square(grad))`` and ``p.data -=
+#: alpha_t * m_t / (torch.sqrt(v_t) + eps)`` out of place, storing m_t / v_t only after the update): five tensors
+#: the size of the parameter are alive at once (m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps) beside the
+#: kept states, against torch's for-loop AdamW's two (``EstimateInput.optimizer_loop_temps``)
+STAFF_ADAMW = {"optimizer_loop_temps": 5}
+STAFF_ADAMW_NOTE = ("est96: the staff cs336_basics AdamW holds 5 parameter-sized temporaries at its step's peak "
+                    "(m_t, v_t, alpha_t * m_t, sqrt(v_t), sqrt(v_t) + eps; out of place, states stored after the "
+                    "update): optimizer_loop_temps 5")
+
+
 XL_UNKNOWN = (
     *BASICS_UNKNOWN,
     "the GPU: 'NVIDIA H200' (runs.jsonl 'environment'): H200-141GB written",
@@ -189,13 +202,15 @@ XL_PEAKS = {
 for (xl_mode, xl_prec, xl_b, xl_ctx), xl_bytes in XL_PEAKS.items():
     xl_mib = round(xl_bytes / 2**20, 2)
     xl_prec_in = "fp32" if xl_prec == "fp32" else "amp-bf16"
+    # est96: BraveBeter's profiling/benchmark.py imports cs336_basics.optimizer.AdamW (the template's staff package)
     xl_kw = dict(mode="infer", precision=xl_prec_in) if xl_mode == "forward" else dict(precision=xl_prec_in,
-                                                                                      foreach=False)
+                                                                                      foreach=False, **STAFF_ADAMW)
     add(XLKEY, f"xl-{xl_prec}-b{xl_b}-s{xl_ctx}-{'forward-nograd' if xl_mode == 'forward' else 'train-step'}", xl_mib,
         "MiB", "max_memory_allocated", "H200-141GB",
         basics(XL_SHAPE, 10000, "cs336-basics-xl", xl_ctx, xl_ctx, xl_b, torch_version="2.11.0", **xl_kw),
         unknown=(*XL_UNKNOWN, XL_FWD if xl_mode == "forward" else XL_TRAIN,
-                 AUTOCAST if xl_prec == "bf16" else "fp32: nullcontext(), no autocast"),
+                 AUTOCAST if xl_prec == "bf16" else "fp32: nullcontext(), no autocast",
+                 *(() if xl_mode == "forward" else (STAFF_ADAMW_NOTE,))),
         notes=f"BraveBeter/assignment2-systems results/memory/runs.jsonl at 15e8845: 'profiling/benchmark.py "
               f"--model-size xl --context-length {xl_ctx} --batch-size {xl_b} --mode {xl_mode} --dtype {xl_prec} "
               f"--seed 0 --warmup 5 --steps 1 --track-memory ...', 'peak_allocated_bytes': {xl_bytes}")
@@ -203,8 +218,8 @@ for (xl_mode, xl_prec, xl_b, xl_ctx), xl_bytes in XL_PEAKS.items():
 for xl_prec in ("fp32", "bf16"):
     book.add_oom(XLKEY, f"xl-{xl_prec}-b4-s2048-train-step-oom", "oom", "H200-141GB",
                  basics(XL_SHAPE, 10000, "cs336-basics-xl", 2048, 2048, 4, torch_version="2.11.0",
-                        precision="fp32" if xl_prec == "fp32" else "amp-bf16", foreach=False),
-                 unknown=(*XL_UNKNOWN, XL_TRAIN, AUTOCAST if xl_prec == "bf16" else "fp32: nullcontext(), no autocast",
+                        precision="fp32" if xl_prec == "fp32" else "amp-bf16", foreach=False, **STAFF_ADAMW),
+                 unknown=(*XL_UNKNOWN, XL_TRAIN, STAFF_ADAMW_NOTE, AUTOCAST if xl_prec == "bf16" else "fp32: nullcontext(), no autocast",
                           "where it ran out (warm-up or the measured step): not stated; the collector then retried "
                           "batch 1 (the batch-1 rows above)"),
                  notes=f"BraveBeter/assignment2-systems results/memory/failures.jsonl at 15e8845: {{'batch_size': 4, "
@@ -255,8 +270,9 @@ BS_UNKNOWN = (
 BS_PEAKS = {128: 51.1, 256: 51.2, 512: 65.4}
 for bs_ctx, bs_value in BS_PEAKS.items():
     add(BSKEY, f"2p7b-fp32-b4-s{bs_ctx}-train-step", bs_value, "GiB", "peak_memory_active", "H100-SXM-80GB",
-        basics(BS_SHAPE, 10000, "cs336-basics-2p7b", bs_ctx, bs_ctx, 4, precision="fp32", foreach=False),
-        unknown=BS_UNKNOWN,
+        basics(BS_SHAPE, 10000, "cs336-basics-2p7b", bs_ctx, bs_ctx, 4, precision="fp32", foreach=False,
+               **STAFF_ADAMW),   # est96: brandon-snider 0953eda
+        unknown=(*BS_UNKNOWN, STAFF_ADAMW_NOTE),
         notes=f"brandon-snider/cs336-a2 writeup.typ at 0953eda, memory_profiling (b) 'Peak memory usage by sequence "
               f"length for 2.7b model': Sequence Length {bs_ctx}, 'Full Training Step (GB)' {bs_value}")
 

@@ -79,6 +79,10 @@ class EstimateInput:
     ddp_one_process: bool = False
     weights_bits: Optional[int] = None                # 16: weights loaded in bf16/fp16 (under autocast too)
     foreach: bool = True                              # torch optimizers' foreach path (CUDA default)
+    # a hand-written optimizer whose step loops over the parameters with out-of-place arithmetic: the
+    # parameter-sized tensors alive at once at its peak beyond the kept states (est96: cs336-basics'
+    # AdamW holds 5); None: torch's for-loop AdamW (2: sqrt(exp_avg_sq) and the denominator)
+    optimizer_loop_temps: Optional[int] = None
     target_len: Optional[int] = None                  # encoder-decoder: decoder tokens (None: seq_len)
     lora_dropout: float = 0.0                         # LoraConfig(lora_dropout=0.0) default
     device: str = "cuda"                              # "cpu": the calibration reference's kernels

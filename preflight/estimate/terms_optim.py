@@ -80,6 +80,8 @@ def optimizer_temporaries(inp: EstimateInput, trainable: int, state_dtype: float
         return trainable * state_dtype * foreach_adamw_intermediates(inp)
     if inp.optimizer in ("adamw", "adafactor") and not inp.zero_stage:
         # for-loop: two temporaries the size of the parameter being updated (sqrt and the
-        # bias-corrected denominator), the largest parameter sets the peak
-        return 2 * min(prm.largest, trainable) * state_dtype
+        # bias-corrected denominator), the largest parameter sets the peak; a hand-written loop
+        # states its own count (``optimizer_loop_temps``, est96)
+        temps = 2 if inp.optimizer_loop_temps is None else inp.optimizer_loop_temps
+        return temps * min(prm.largest, trainable) * state_dtype
     return 0.0
