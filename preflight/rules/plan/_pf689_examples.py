@@ -91,6 +91,10 @@ PF689_BAD = [
                   flags=""),
     _NODES.format(gpu_ids="all", procs=16, pin="  # error: PF689", comment="# 2 nodes, 4x H100 per node",
                   flags=""),
+    # the questionnaire answered with one process for two machines: 1 // 2 = 0 per node (accelerate issue 2818)
+    _NODES.format(gpu_ids="all", procs=1, pin="  # error: PF689", comment="# node 1 of 2", flags=""),
+    # an odd total over two machines: 7 // 2 = 3 per node, 6 processes in all (open-r1 issue 353)
+    _NODES.format(gpu_ids="all", procs=7, pin="  # warning: PF689", comment="# node 1 of 2", flags=""),
     _JOB.format(extra="", procs=4, pin="  # error: PF689", machines=1, launch=_LAUNCH),
     _JOB.format(extra="", procs=2, pin="  # error: PF689", machines=1,
                 launch="CUDA_VISIBLE_DEVICES=3 accelerate launch --config_file config/default_config.yaml train.py"),
@@ -117,6 +121,7 @@ PF689_GOOD = [
     # tricky: a comment whose count may be the total (no "each"/"per node"), or no GPU count at all
     _NODES.format(gpu_ids="all", procs=4, pin="", comment="# 4 x A100", flags=""),
     _NODES.format(gpu_ids="all", procs=4, pin="", comment="# node 1 of 2", flags=""),
+    _NODES.format(gpu_ids="all", procs=16, pin="", comment="# node 1 of 2", flags=""),
     # tricky: the devices are a variable, known only at launch
     _JOB.format(extra="", procs=4, pin="", machines=1,
                 launch="CUDA_VISIBLE_DEVICES=$GPUS accelerate launch --config_file config/default_config.yaml "

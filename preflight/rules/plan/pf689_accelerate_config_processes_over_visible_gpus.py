@@ -90,22 +90,25 @@ def _mismatch(pctx: PlanContext, procs: int, machines: int, gpu_ids: Any,
     """The message and severity when ``procs // machines`` processes per node differ from the GPUs of a node
     (the literal ``gpu_ids`` list, else the per-node count of the launch script's comments)."""
     per = procs // machines
+    head = (f"num_processes {procs} with num_machines {machines}: accelerate reads num_processes as the "
+            f"total over all machines and starts {procs} // {machines} = {per} process(es) on each node, ")
+    if per == 0:
+        return (head + "so no node starts a training process and the launch fails. Set num_processes to "
+                "num_machines x the GPUs of one node"), Severity.ERROR
     gpus = _gpu_ids_count(gpu_ids)
-    if gpus is not None:
-        where = f"gpu_ids {gpu_ids}"
-    else:
-        if str("all" if gpu_ids is None else gpu_ids).strip().lower() not in ("all", ""):
-            return None
+    where = f"gpu_ids {gpu_ids}"
+    if gpus is None and str("all" if gpu_ids is None else gpu_ids).strip().lower() in ("all", ""):
         if "commented" not in cache:
             cache["commented"] = _commented_per_node(pctx)
         commented = cache["commented"]
-        if commented is None:
+        if commented is not None:
+            gpus, where = commented[0], f"`{commented[1]}` in the launch script"
+    if gpus is None or per == gpus:
+        if procs % machines == 0:
             return None
-        gpus, where = commented[0], f"`{commented[1]}` in the launch script"
-    if per == gpus:
-        return None
-    head = (f"num_processes {procs} with num_machines {machines}: accelerate reads num_processes as the "
-            f"total over all machines and starts {procs} // {machines} = {per} process(es) on each node, ")
+        return (head + f"{per * machines} in all, not {procs}: the world size, and the global batch and "
+                f"learning-rate schedule sized from it, are not the ones written. Set num_processes to a "
+                f"multiple of {machines} (num_machines x the GPUs of one node)"), Severity.WARNING
     if per > gpus:
         return (head + f"but a node has {gpus} GPU(s) ({where}): local ranks {gpus}..{per - 1} have no device "
                 "and fail with \"CUDA error: invalid device ordinal\", so the job never starts. Accelerate "
@@ -196,7 +199,12 @@ reported too: the node's GPUs are its literal `gpu_ids` list (`gpu_ids: 0,1`), o
 num_machines: 2` meant as 8 + 2 GPUs starts 5 processes on the 2-GPU node); fewer is a
 warning: `num_processes` written as the count of one node (accelerate issue 218, the
 maintainer: "It should be the total number of GPUs you want to use") leaves GPUs of every
-node idle and shrinks the global batch the run was sized for.
+node idle and shrinks the global batch the run was sized for. Whatever the GPUs, a
+`num_processes` below `num_machines` starts no process on any node (an error; accelerate
+issue 2818: `num_processes: 1, num_machines: 2` from the questionnaire), and one that is
+not a multiple of `num_machines` runs `(N // M) x M` processes, not N (a warning;
+open-r1 issue 353: `--num_processes=7` over two machines). The launch line's
+`--num_processes`/`--num_machines`/`--gpu_ids` win over the config file's values.
 
 ## Why it matters
 
@@ -220,10 +228,12 @@ count on each node, so nodes with different GPU counts run the smaller count on 
   launch line names no `--config_file` (the default config lives outside the project).
 * `CUDA_VISIBLE_DEVICES` is not a literal list, or the line/config gives `gpu_ids`.
 * `num_processes` is at most the number of visible devices (one machine).
-* Several machines: `gpu_ids: all` (or absent) and no launch-script comment gives a per-node
-  GPU count with "each"/"per node" (`# 4 x A100` alone may be the total); the launch line
-  or script passes `--num_processes`, `--num_machines` or `--gpu_ids`; `use_cpu: true`; a
-  `distributed_type` other than MULTI_GPU, DEEPSPEED, FSDP or MEGATRON_LM.
+* Several machines, a total that is a multiple of `num_machines`, and `gpu_ids: all` (or
+  absent) with no launch-script comment giving a per-node GPU count with "each"/"per node"
+  (`# 4 x A100` alone may be the total); a count that is a shell variable; a config file
+  while a launch script passes `--num_processes`, `--num_machines` or `--gpu_ids`;
+  `use_cpu: true`; a `distributed_type` other than MULTI_GPU, DEEPSPEED, FSDP or
+  MEGATRON_LM.
 """
     bad_examples = examples("preflight.rules.plan._pf689_examples", "PF689_BAD")
     good_examples = examples("preflight.rules.plan._pf689_examples", "PF689_GOOD")
