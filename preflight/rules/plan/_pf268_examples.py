@@ -137,4 +137,5 @@ PF268_GOOD = [
     # tricky: a comment that hedges about precision on the GPU it names
     _COLAB.format(comment="# on a T4 use --mixed_precision fp16 instead", precision="bf16"),
     _COLAB.format(comment="# tested on V100", precision="bf16"),
+    _COLAB.format(comment="# the paper trained on 8 V100s", precision="bf16"),
 ]

@@ -80,7 +80,30 @@ _FLAGS = dedent("""
     accelerate launch --multi_gpu --num_machines 2 --num_processes {procs} --machine_rank 0 --main_process_ip 10.0.0.11 train.py
     """)
 
+# accelerate's examples/slurm/submit_multinode.sh shape: the GPUs of a node are the #SBATCH request
+_SLURM = dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator(){pin}
+    model = torch.nn.Linear(16, 2)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    model, optimizer = accelerator.prepare(model, optimizer)
+    # --- submit_multinode.sh
+    #!/bin/bash
+    #SBATCH --nodes=4
+    #SBATCH --ntasks-per-node=1
+    #SBATCH --gres=gpu:4
+    export GPUS_PER_NODE=4
+    srun accelerate launch --num_processes {procs} --num_machines $SLURM_NNODES --rdzv_backend c10d train.py
+    # --- launch
+    srun accelerate launch --num_processes {procs} --num_machines 4 --rdzv_backend c10d train.py
+    """)
+
 PF689_BAD = [
+    # the GPUs of one node given as the total: one process on each 4-GPU node
+    _SLURM.format(procs=4, pin="  # warning: PF689"),
     _FLAGS.format(procs=8, pin="  # warning: PF689"),
     # 10 // 2 = 5 processes on a node with two GPUs
     _NODES.format(gpu_ids="0,1", procs=10, pin="  # error: PF689", comment="# node 1 of 2", flags=""),
@@ -111,7 +134,8 @@ PF689_GOOD = [
     _JOB.format(extra="", procs=4, pin="", machines=2, launch=_LAUNCH),
     # tricky: the config chooses the devices itself
     _JOB.format(extra="gpu_ids: 0,1,2,3\n", procs=4, pin="", machines=1, launch=_LAUNCH),
-    # the multi-node fixes: every GPU of both nodes
+    # the multi-node fixes: every GPU of every node
+    _SLURM.format(procs=16, pin=""),
     _FLAGS.format(procs=16, pin=""),
     _NODES.format(gpu_ids="0,1", procs=4, pin="", comment="# node 1 of 2", flags=""),
     _NODES.format(gpu_ids="0,1,2,3", procs=8, pin="", comment="# node 1 of 2", flags=""),

@@ -46,7 +46,9 @@ def _requested_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
 
 # a comment that compares GPUs or precisions, or hedges, does not say what this job runs on
 _HEDGED = re.compile(r"bf16|fp16|bfloat|float16|precision|support|instead|\bor\b|\bvs\b|\bif\b|\bnot\b|"
-                     r"\bno\b|tested|compar|\bother\b|\balso\b|\bexcept\b|\bunlike\b")
+                     r"\bno\b|tested|compar|\bother\b|\balso\b|\bexcept\b|\bunlike\b|paper|original|"
+                     r"reported|\bbefore\b|\bafter\b|\blater\b|e\.g\.|example|recommend|requir|minimum|"
+                     r"at least|\bwas\b|\bwere\b")
 
 
 def _commented_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
@@ -140,7 +142,9 @@ or request Ampere or newer GPUs (`--gres=gpu:a100:8`).
   directives of the script, else its comments, are what preflight reads).
 * The comments name two GPU models, or the comment naming the GPU compares or hedges
   (it mentions bf16/fp16/precision/support, "or", "vs", "if", "not", "no", "tested",
-  "instead", "other", "also", "except"): which GPU runs the job is then not said.
+  "instead", "other", "also", "except", "paper", "original", "before", "after",
+  "e.g.", "example", "requires", "minimum", "was"/"were"): which GPU runs the job is
+  then not said.
 * The precision is fp16, fp32, or chosen at run time (`"bf16-true" if
   torch.cuda.is_bf16_supported() else "16-true"`).
 """

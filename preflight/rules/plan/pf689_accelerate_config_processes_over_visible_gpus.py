@@ -52,8 +52,21 @@ def _gpu_ids_count(value: Any) -> Optional[int]:
 
 
 def _commented_per_node(pctx: PlanContext) -> Optional[tuple[int, str]]:
-    """(GPUs per node, the comment) when the launch script's comments give one per-node GPU count
-    (``# two nodes, 4 x A100 each``)."""
+    """(GPUs per node, where it is said) when the batch script's ``#SBATCH`` directives request a GPU count
+    per node (``--gres=gpu:4``, ``--gpus-per-node=4``), else when the launch script's comments give one
+    per-node GPU count (``# two nodes, 4 x A100 each``)."""
+    from preflight.gate.slurm import parse_sbatch
+
+    for display, path in launch_scripts(pctx):
+        try:
+            text = read_text_limited(path, errors="replace")
+        except OSError:  # InputRefused is an OSError
+            continue
+        if "#SBATCH" not in text:
+            continue
+        request = parse_sbatch(text, display).gpus()
+        if request.per_node is not None and request.option is not None and request.option.origin == "directive":
+            return request.per_node, request.how
     counts = {(m.count, m.text) for m in comment_gpus(pctx) if m.count is not None and m.per_node}
     if len({c for c, _ in counts}) != 1:
         return None
@@ -102,7 +115,8 @@ def _mismatch(pctx: PlanContext, procs: int, machines: int, gpu_ids: Any,
             cache["commented"] = _commented_per_node(pctx)
         commented = cache["commented"]
         if commented is not None:
-            gpus, where = commented[0], f"`{commented[1]}` in the launch script"
+            gpus, where = commented[0], (commented[1] if commented[1].startswith("--")
+                                         else f"`{commented[1]}` in the launch script")
     if gpus is None or per == gpus:
         if procs % machines == 0:
             return None
