@@ -87,10 +87,31 @@ _PIPELINE = dedent("""
     deepspeed --num_gpus 2 examples/finetune.py --output_dir out --do_train {precision}
     """)
 
+# kohya-ss LoRA training launched by accelerate on a Colab T4 (Linaqruf/kohya-trainer issue 246's shape): the
+# launch script's comment names the GPU, the launch line asks for bf16
+_COLAB = dedent("""
+    # --- train_network.py
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    network = torch.nn.Linear(8, 2)
+    optimizer = torch.optim.AdamW(network.parameters(), lr=1e-4)
+    network, optimizer = accelerator.prepare(network, optimizer)
+    # --- train_lora.sh
+    #!/bin/bash
+    {comment}
+    accelerate launch --num_cpu_threads_per_process 1 --mixed_precision {precision} train_network.py --network_dim=32
+    # --- launch
+    accelerate launch --num_cpu_threads_per_process 1 --mixed_precision {precision} train_network.py --network_dim=32
+    """)
+
 PF268_BAD = [
     _PIPELINE.format(gpu="2080ti", mark="  # error: PF268", precision="--bf16"),
     _TRAIN.format(gres="#SBATCH --gres=gpu:v100:8  # error: PF268", precision="--bf16 True --tf32 True"),
     _FABRIC.format(precision='"bf16-true"', gpu="t4", mark="  # error: PF268"),
+    _COLAB.format(comment="# Colab runtime: NVIDIA T4 (16 GB)  # error: PF268", precision="bf16"),
+    _COLAB.format(comment="# node: 4x V100 (32 GB)  # error: PF268", precision="bf16"),
 ]
 
 PF268_GOOD = [
@@ -107,4 +128,14 @@ PF268_GOOD = [
     # tricky: the switch turned off on the line; bf16 on an A100 node
     _PIPELINE.format(gpu="2080ti", mark="", precision="--bf16 False --fp16"),
     _PIPELINE.format(gpu="a100", mark="", precision="--bf16"),
+    # the Colab fix: fp16 on the T4
+    _COLAB.format(comment="# Colab runtime: NVIDIA T4 (16 GB) -- no bf16 on this GPU, train in fp16", precision="fp16"),
+    # tricky: the comment names a GPU with bf16
+    _COLAB.format(comment="# Colab runtime: NVIDIA A100 (40 GB)", precision="bf16"),
+    # tricky: the comments name two GPU models (which one runs is not said)
+    _COLAB.format(comment="# runs on the T4 runtime; the A100 runtime is faster", precision="bf16"),
+    # tricky: a comment that hedges about precision on the GPU it names
+    _COLAB.format(comment="# on a T4 use --mixed_precision fp16 instead", precision="bf16"),
+    _COLAB.format(comment="# tested on V100", precision="bf16"),
+    _COLAB.format(comment="# the paper trained on 8 V100s", precision="bf16"),
 ]

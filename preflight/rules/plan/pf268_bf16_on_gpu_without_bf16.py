@@ -1,49 +1,20 @@
 """PF268 bf16-on-gpu-without-bf16: bfloat16 training in a SLURM job whose ``#SBATCH`` directives request a
-GPU type without bfloat16 support (V100, T4, P100, RTX 20xx)."""
+GPU type without bfloat16 support (V100, T4, P100, RTX 20xx), or whose launch script's comment says it runs
+on one."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+import re
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._launch_hardware import comment_gpus, launch_scripts
 from preflight.sources import read_text_limited
 
 _BF16_MODES = ("bf16", "amp_bf16")
-_SHELL_SUFFIXES = (".sh", ".slurm", ".sbatch", ".bash")
-
-
-def _batch_scripts(pctx: PlanContext) -> list[tuple[str, Path]]:
-    """(display path, path) of the job's batch script: the launch script the job was read from, else the
-    shell scripts at the project's top that name one of its Python scripts."""
-    root = pctx.project.root
-    at = pctx.project.launch_at
-    if at is not None:
-        path = Path(at[0]) if Path(at[0]).is_absolute() else root / at[0]
-        return [(at[0], path)]
-    names = {Path(str(s.source.path)).name for s in pctx.scripts}
-    out = []
-    try:
-        entries = sorted(os.listdir(root))
-    except OSError:
-        return []
-    for entry in entries:
-        path = root / entry
-        if entry.endswith(_SHELL_SUFFIXES) and os.path.isfile(path) and pctx.project.may_read(path):
-            out.append((entry, path))
-    return [(d, p) for d, p in out if names and _names_any(p, names)]
-
-
-def _names_any(path: Path, names: set[str]) -> bool:
-    try:
-        text = read_text_limited(path, errors="replace")
-    except OSError:  # InputRefused is an OSError
-        return False
-    return any(n in text for n in names)
 
 
 def _requested_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
@@ -51,7 +22,7 @@ def _requested_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
     script has ``#SBATCH`` directives naming a GPU type the catalog knows."""
     from preflight.gate.slurm import parse_sbatch
 
-    for display, path in _batch_scripts(pctx):
+    for display, path in launch_scripts(pctx):
         try:
             text = read_text_limited(path, errors="replace")
         except OSError:  # InputRefused is an OSError
@@ -71,6 +42,26 @@ def _requested_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
             continue
         return display, option.line, gpu, request.how
     return None
+
+
+# a comment that compares GPUs or precisions, or hedges, does not say what this job runs on
+_HEDGED = re.compile(r"bf16|fp16|bfloat|float16|precision|support|instead|\bor\b|\bvs\b|\bif\b|\bnot\b|"
+                     r"\bno\b|tested|compar|\bother\b|\balso\b|\bexcept\b|\bunlike\b|paper|original|"
+                     r"reported|\bbefore\b|\bafter\b|\blater\b|e\.g\.|example|recommend|requir|minimum|"
+                     r"at least|\bwas\b|\bwere\b")
+
+
+def _commented_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
+    """(launch script display path, comment line, catalog GPU, the comment) when the comments of the job's
+    launch script name one GPU model, in a comment that neither compares nor hedges (``# Colab runtime:
+    NVIDIA T4 (16 GB)``)."""
+    mentions = comment_gpus(pctx)
+    if len({m.gpu.name for m in mentions}) != 1:
+        return None
+    first = mentions[0]
+    if any(_HEDGED.search(m.text.lower()) for m in mentions):
+        return None
+    return first.display, first.line, first.gpu, f"`{first.text}`"
 
 
 def _launch_bf16(pctx: PlanContext) -> Optional[str]:
@@ -105,8 +96,9 @@ class Bf16OnGpuWithoutBf16(PlanRule):
     severity = Severity.ERROR
     category = Category.CONFIG
     frameworks = ()
-    summary = ("bfloat16 training in a SLURM job that requests GPUs without bfloat16 support (V100, T4, P100): "
-               "the run stops at start-up or crawls through emulation")
+    summary = ("bfloat16 training on GPUs without bfloat16 support (V100, T4, P100) that the SLURM directives "
+               "request or the launch script's comment names: the run stops at start-up or crawls through "
+               "emulation")
     explanation = """
 ## What it finds
 
@@ -119,6 +111,11 @@ arguments classes come from a package preflight does not read (LMFlow's
 `AutoArguments`), the `--bf16` switch of a launch line that also passes `--output_dir`
 (the HF TrainingArguments) is the precision (OptimalScale/LMFlow issue 88: `--bf16` on
 RTX 2080 Ti GPUs).
+
+Without directives, a comment of the launch script that names the one GPU model the job
+runs on counts as the request (`# Colab runtime: NVIDIA T4 (16 GB)` above `accelerate
+launch --mixed_precision bf16`: Linaqruf/kohya-trainer issue 246, where accelerate stops
+with "bf16 mixed precision requires PyTorch >= 1.10 and a supported device").
 
 ## Why it matters
 
@@ -142,7 +139,12 @@ or request Ampere or newer GPUs (`--gres=gpu:a100:8`).
 * The directives name no GPU type (`--gres=gpu:8`), a type the catalog does not know,
   or one with bfloat16 support (A100, A10G, L4, H100, ...).
 * The GPU type is given on the sbatch command line or in the environment (the
-  directives of the script are what preflight reads).
+  directives of the script, else its comments, are what preflight reads).
+* The comments name two GPU models, or the comment naming the GPU compares or hedges
+  (it mentions bf16/fp16/precision/support, "or", "vs", "if", "not", "no", "tested",
+  "instead", "other", "also", "except", "paper", "original", "before", "after",
+  "e.g.", "example", "requires", "minimum", "was"/"were"): which GPU runs the job is
+  then not said.
 * The precision is fp16, fp32, or chosen at run time (`"bf16-true" if
   torch.cuda.is_bf16_supported() else "16-true"`).
 """
@@ -162,6 +164,10 @@ or request Ampere or newer GPUs (`--gres=gpu:a100:8`).
         elif fact.value not in _BF16_MODES:
             return
         found = _requested_gpu(pctx)
+        said = "requests"
+        if found is None:
+            found = _commented_gpu(pctx)
+            said = "runs on"
         if found is None:
             return
         display, line, gpu, how = found
@@ -174,7 +180,7 @@ or request Ampere or newer GPUs (`--gres=gpu:a100:8`).
             evidence = pctx.fact_evidence(fact, f"the job trains in {fact.value} here")
         yield pctx.location_finding(
             self, display, line,
-            f"the job requests {gpu.name} GPUs ({how}), which have no bfloat16 support, but trains in "
+            f"the job {said} {gpu.name} GPUs ({how}), which have no bfloat16 support, but trains in "
             f"{mode} ({where}): transformers stops at start-up with \"Your setup doesn't "
             "support bf16/gpu\", other frameworks fail in the first bf16 kernels or fall back to slow emulation. "
             "Train in fp16 mixed precision on these GPUs, or request Ampere or newer ones",
