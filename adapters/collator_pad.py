@@ -81,6 +81,44 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
         return
 
 
+def _rnn_imports(tree: ast.AST) -> set[str]:
+    return {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+            and n.module == "torch.nn.utils.rnn" for a in n.names}
+
+
+def _direct_defs(scope: ast.AST) -> list[ast.FunctionDef]:
+    """The functions ``def``-ined in ``scope``'s own body (in its ``if``/``for``/``with``/``try`` blocks too),
+    not those inside a nested function or class."""
+    out: list[ast.FunctionDef] = []
+    stack = list(getattr(scope, "body", []))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.FunctionDef):
+            out.append(stmt)
+        elif not isinstance(stmt, (ast.AsyncFunctionDef, ast.ClassDef)):
+            stack.extend(c for c in ast.iter_child_nodes(stmt) if isinstance(c, ast.stmt))
+            stack.extend(h for h in ast.iter_child_nodes(stmt) if isinstance(h, ast.excepthandler))
+    return out
+
+
+def _scoped_def(tree: ast.Module, call: ast.Call, given: ast.Name) -> Optional[ast.FunctionDef]:
+    """The function ``collate_fn=<name>`` names by Python's scoping: a ``def`` of that name in the function
+    around the call (innermost first), else at the module's top level of the same file
+    (Hzfinfdu/Diffusion-BERT @ 19d7f49 ``DDP_main.py:162-178``: ``def collate_fn(batch_input)`` nested in
+    ``main``, beside an unrelated ``collate_fn`` of an imported module). Two ``def``s of the name in that
+    scope, or none in any, give None (the caller then looks across the files read)."""
+    end = getattr(call, "end_lineno", None) or call.lineno
+    around = sorted((f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and f.lineno <= call.lineno and end <= (f.end_lineno or 0)), key=lambda f: f.lineno, reverse=True)
+    for scope in [*around, tree]:
+        found = [f for f in _direct_defs(scope) if f.name == given.id]
+        if found:
+            return found[0] if len(found) == 1 else None
+        if any(isinstance(a, ast.arg) and a.arg == given.id for a in ast.walk(getattr(scope, "args", ast.Pass()))):
+            return None  # a parameter of that name: the caller's function, not read
+    return None
+
+
 def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[ast.Module]]]) -> bool:
     """``DataLoader(..., collate_fn=dataset.collate_fn)`` (or ``collate_fn=collate``) whose function, the
     one function or method of that name in the files read, pads with ``pad_sequence``: OpenLMLab/MOSS
@@ -99,7 +137,10 @@ def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[as
             if fname is None:
                 continue
             defs: list[tuple[ast.FunctionDef, set[str]]] = []
-            for _s, _t, other in files:
+            scoped = _scoped_def(tree, node, given) if isinstance(given, ast.Name) else None
+            if scoped is not None:
+                defs.append((scoped, _rnn_imports(tree)))
+            for _s, _t, other in ([] if scoped is not None else files):
                 if other is None:
                     continue
                 imported = {a.asname or a.name for n in ast.walk(other) if isinstance(n, ast.ImportFrom)

@@ -1,0 +1,176 @@
+"""Set 48 (issue 15) misses, read from the shapes real projects write (jobs127).
+
+- A tokenizer call padding to ``"max_length"`` whose ``max_length`` is not a literal (lm-sys/FastChat
+  ``fastchat/train/train.py`` ``preprocess``, copied by icip-cas/ChatAlpaca @ b83c44a ``train/train_hf.py:91-97``:
+  ``tokenizer(conversations, return_tensors="pt", padding="max_length", max_length=tokenizer.model_max_length,
+  truncation=True)``): every row is padded to that length, whatever it is.
+- ``DataLoader(collate_fn=collate_fn)`` where ``collate_fn`` is ``def``-ined inside the function that builds the
+  loader (Hzfinfdu/Diffusion-BERT @ 19d7f49 ``DDP_main.py:162-178``), while an imported module defines another
+  ``collate_fn`` (``dataloader.py:84``): Python's scoping picks the nested one.
+- A local model folder named with the size joined to the family (ChiYeungLaw/LLaMa-EasyFT @ 522dc81
+  ``finetune.sh:2``: ``MODEL=/path/to/llama7B``) is the catalog's ``llama-7b``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plan_helpers import fact, plan_of, winner, write
+
+FASTCHAT = """\
+    from dataclasses import dataclass, field
+
+    import transformers
+
+
+    @dataclass
+    class TrainingArguments(transformers.TrainingArguments):
+        model_max_length: int = field(default=512)
+
+
+    def preprocess(conversations, tokenizer):
+        input_ids = tokenizer(
+            conversations,
+            return_tensors="pt",
+            padding=PADDING,
+            max_length=tokenizer.model_max_length,
+            truncation=True,
+        ).input_ids
+        return dict(input_ids=input_ids, labels=input_ids.clone())
+
+
+    class SupervisedDataset:
+        def __init__(self, raw, tokenizer):
+            self.data = preprocess([r["text"] for r in raw], tokenizer)
+
+
+    parser = transformers.HfArgumentParser((TrainingArguments,))
+    (training_args,) = parser.parse_args_into_dataclasses()
+    tokenizer = transformers.AutoTokenizer.from_pretrained("huggyllama/llama-7b",
+                                                           model_max_length=training_args.model_max_length)
+    model = transformers.AutoModelForCausalLM.from_pretrained("huggyllama/llama-7b")
+    dataset = SupervisedDataset([], tokenizer)
+    trainer = transformers.Trainer(model=model, args=training_args, train_dataset=dataset)
+    trainer.train()
+"""
+
+
+def _fastchat(cli, tmp_path: Path, padding: str) -> dict:
+    write(tmp_path, {"train.py": FASTCHAT.replace("PADDING", padding)})
+    return plan_of(cli, "train.py", "--", "--output_dir", "out", cwd=tmp_path)
+
+
+def test_max_length_padding_with_length_not_literal_is_max_length(cli, tmp_path: Path) -> None:
+    plan = _fastchat(cli, tmp_path, '"max_length"')
+    got = fact(plan, "data.padding")
+    assert got is not None and got.value == "max_length"
+    assert got.source.path == "train.py" and got.source.line == 15
+
+
+def test_longest_padding_with_length_not_literal_is_dynamic(cli, tmp_path: Path) -> None:
+    assert winner(_fastchat(cli, tmp_path, "True"), "data.padding") == "dynamic"
+
+
+def test_no_padding_with_length_not_literal_is_not_max_length(cli, tmp_path: Path) -> None:
+    # twin: padding=False leaves the rows at their own lengths; the Trainer's collator decides (not this call)
+    assert winner(_fastchat(cli, tmp_path, "False"), "data.padding") != "max_length"
+
+
+def test_padding_not_known_statically_stays_unknown(cli, tmp_path: Path) -> None:
+    # twin: the padding itself comes from an attribute no reader knows
+    assert winner(_fastchat(cli, tmp_path, "tokenizer.padding_side_choice"), "data.padding") is None
+
+
+def test_generation_prompt_without_max_length_says_nothing(cli, tmp_path: Path) -> None:
+    # twin: a prompt tokenized with padding=True and no max_length (a generation helper) is not the training data
+    write(tmp_path, {"train.py": FASTCHAT.replace("PADDING", "False").replace(
+        "    parser = transformers.HfArgumentParser",
+        "    def sample(tokenizer, prompts):\n"
+        "        return tokenizer(prompts, padding=True, return_tensors=\"pt\")\n\n\n"
+        "    parser = transformers.HfArgumentParser")})
+    plan = plan_of(cli, "train.py", "--", "--output_dir", "out", cwd=tmp_path)
+    got = fact(plan, "data.padding")
+    assert got is None or got.source.line != 28
+
+
+# Hzfinfdu/Diffusion-BERT @ 19d7f49: DDP_main.py's nested collate_fn pads with pad_sequence; the imported
+# dataloader.py defines another collate_fn (inside a method, for another loader)
+DIFF_MAIN = """\
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+    from dataloader import DiffusionLoader
+
+
+    def main():
+        model = torch.nn.Linear(4, 4)
+        opt = torch.optim.AdamW(model.parameters())
+        train_data = DiffusionLoader().load()
+
+        def collate_fn(batch_input):
+            input_ids = [torch.tensor(d["input_ids"]) for d in batch_input]
+            input_ids = PADDED
+            return {"input_ids": input_ids}
+
+        train_loader = torch.utils.data.DataLoader(train_data, batch_size=8, collate_fn=collate_fn)
+        for batch in train_loader:
+            model(batch["input_ids"].float()).sum().backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+DIFF_LOADER = """\
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+
+
+    class DiffusionLoader:
+        def load(self):
+            return []
+
+
+    class ConditionalLoader:
+        def load(self):
+            def collate_fn(batch_input, tokenizer):
+                return OTHER
+            return torch.utils.data.DataLoader([], collate_fn=collate_fn)
+"""
+
+
+def _diffusion(cli, tmp_path: Path, padded: str, other: str = "batch_input") -> dict:
+    write(tmp_path, {"DDP_main.py": DIFF_MAIN.replace("PADDED", padded),
+                     "dataloader.py": DIFF_LOADER.replace("OTHER", other)})
+    return plan_of(cli, "DDP_main.py", cwd=tmp_path)
+
+
+def test_nested_collate_fn_that_pads_is_dynamic(cli, tmp_path: Path) -> None:
+    plan = _diffusion(cli, tmp_path, "pad_sequence(input_ids, batch_first=True)")
+    got = fact(plan, "data.padding")
+    assert got is not None and got.value == "dynamic"
+    assert got.source.path == "DDP_main.py" and got.source.line == 16
+
+
+def test_nested_collate_fn_that_stacks_says_nothing(cli, tmp_path: Path) -> None:
+    # twin: the job's collate_fn stacks; the other module's collate_fn pads, but is not the one the loader gets
+    plan = _diffusion(cli, tmp_path, "torch.stack(input_ids)", other="pad_sequence(batch_input, batch_first=True)")
+    assert winner(plan, "data.padding") is None
+
+
+def test_joined_size_folder_is_the_catalog_model() -> None:
+    from preflight.adapters.model_local_folder import catalog_download
+
+    assert catalog_download("/path/to/llama7B") == "huggyllama/llama-7b"
+    assert catalog_download("/path/to/llama-7b") == "huggyllama/llama-7b"
+    assert catalog_download("./models/llama13b/") == "huggyllama/llama-13b"
+
+
+def test_joined_names_that_may_be_other_models_stay_unknown() -> None:
+    from preflight.adapters.model_local_folder import catalog_download
+
+    # a version number runs into the size (llama-2-7b? llama-27b?), a fine-tune's suffix, a word only
+    assert catalog_download("/path/to/llama27b") is None
+    assert catalog_download("/path/to/llama7b-sft") is None
+    assert catalog_download("/path/to/llama7bx") is None
+    assert catalog_download("/ckpt/checkpoint500") is None
