@@ -28,6 +28,50 @@ def _pads(fn: ast.AST, imported: set[str]) -> Optional[int]:
             if name.endswith("nn.utils.rnn.pad_sequence") or name == "rnn.pad_sequence" \
                     or (name == "pad_sequence" and "pad_sequence" in imported):
                 return node.lineno
+    return _hand_pads(fn)
+
+
+def _is_len(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _hand_pads(fn: ast.AST) -> Optional[int]:
+    """A batch padded by hand to its longest sample: the firefly ``SFTDataCollator`` shape
+    (yangjianxin1/Firefly ``component/collator.py``, copied by gammachen/p-llm-dialog-element-extraction @ 1f7e97a
+    ``utils.py:130-150``): ``lengths = [len(x["input_ids"]) for x in batch]``, ``batch_max_len =
+    min(max(lengths), self.max_seq_length)`` (or ``math.ceil(max(lengths) / 8) * 8``), then ``input_ids +
+    [self.pad_token_id] * (batch_max_len - len(input_ids))``. The line of the list product, or None. A ``max``
+    not over the samples' ``len(...)`` (``max(self.max_len, n)``) is not the batch's longest."""
+    lengths = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.value, (ast.ListComp, ast.GeneratorExp)) and _is_len(n.value.elt)
+               for t in n.targets if isinstance(t, ast.Name)}
+    longest: set[str] = set()
+    for n in ast.walk(fn):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+            continue
+        for c in ast.walk(n.value):
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "max" and len(c.args) == 1 \
+                    and ((isinstance(c.args[0], ast.Name) and c.args[0].id in lengths)
+                         or (isinstance(c.args[0], (ast.ListComp, ast.GeneratorExp)) and _is_len(c.args[0].elt))):
+                longest.add(n.targets[0].id)
+    if not longest:
+        return None
+    # ``padding_len = batch_max_len - len(input_ids)``: names holding the shortfall
+    short = set(longest)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.BinOp) and isinstance(n.value.op, ast.Sub) \
+                and _names(n.value.left) & longest:
+            short.add(n.targets[0].id)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+            for lst, times in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(lst, ast.List) and len(lst.elts) == 1 and _names(times) & short:
+                    return n.lineno
     return None
 
 
@@ -76,7 +120,7 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
         where = shown or _module_path(project, name)
         plan.add("data.padding", "dynamic",
                  Source("code", where or None, line if where else None, "pad_sequence",
-                        f"{name}.__call__ pads each batch with torch.nn.utils.rnn.pad_sequence to its longest sample"),
+                        f"{name}.__call__ pads each batch to its longest sample (pad_sequence or pad lists, line {line})"),
                  "medium", adapter="derive")
         return
 
@@ -154,8 +198,8 @@ def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[as
                 continue
             plan.add("data.padding", "dynamic",
                      Source("code", shown, node.lineno, "collate_fn",
-                            f"DataLoader(collate_fn={dotted_name(given) if given is not None else fname}): {fname} pads each batch with "
-                            f"torch.nn.utils.rnn.pad_sequence to its longest sample (line {line})"),
+                            f"DataLoader(collate_fn={dotted_name(given) if given is not None else fname}): {fname} pads each batch "
+                            f"to its longest sample (pad_sequence or pad lists, line {line})"),
                      "medium", adapter="derive")
             return True
     return False

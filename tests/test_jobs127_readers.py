@@ -174,3 +174,64 @@ def test_joined_names_that_may_be_other_models_stay_unknown() -> None:
     assert catalog_download("/path/to/llama7b-sft") is None
     assert catalog_download("/path/to/llama7bx") is None
     assert catalog_download("/ckpt/checkpoint500") is None
+
+
+# yangjianxin1/Firefly's SFTDataCollator as gammachen/p-llm-dialog-element-extraction @ 1f7e97a utils.py:120-150
+# copies it: each batch padded by hand (lists of pad ids) to its longest sample, rounded up to a multiple of 8
+FIREFLY = """\
+    import math
+
+    import torch
+
+
+    class DataCollator(object):
+        def __init__(self, pad_token_id, max_len=2048):
+            self.pad_token_id = pad_token_id
+            self.max_len = max_len
+
+        def __call__(self, batch):
+            lengths = [len(instance["input_ids"]) for instance in batch]
+            batch_max_len = LONGEST
+            input_ids_batch = []
+            for instance in batch:
+                input_ids = instance["input_ids"]
+                padding_len = batch_max_len - len(input_ids)
+                input_ids = input_ids + [self.pad_token_id] * padding_len
+                input_ids_batch.append(input_ids)
+            return {"input_ids": torch.tensor(input_ids_batch, dtype=torch.long)}
+
+
+    model = torch.nn.Embedding(100, 4)
+    opt = torch.optim.AdamW(model.parameters())
+    loader = torch.utils.data.DataLoader([], batch_size=2, collate_fn=DataCollator(0))
+    for batch in loader:
+        model(batch["input_ids"]).sum().backward()
+        opt.step()
+"""
+
+
+def _firefly(cli, tmp_path: Path, longest: str) -> dict:
+    write(tmp_path, {"train.py": FIREFLY.replace("LONGEST", longest)})
+    return plan_of(cli, "train.py", cwd=tmp_path)
+
+
+def test_hand_padded_collator_is_dynamic(cli, tmp_path: Path) -> None:
+    plan = _firefly(cli, tmp_path, "math.ceil(max(lengths) / 8) * 8")
+    got = fact(plan, "data.padding")
+    assert got is not None and got.value == "dynamic"
+    assert got.source.path == "train.py" and got.source.line == 18
+
+
+def test_hand_padded_collator_capped_at_max_len_is_dynamic(cli, tmp_path: Path) -> None:
+    # Firefly's own form: min(max(lengths), self.max_seq_length)
+    assert winner(_firefly(cli, tmp_path, "min(max(lengths), self.max_len)"), "data.padding") == "dynamic"
+
+
+def test_hand_padded_to_a_fixed_length_is_not_dynamic(cli, tmp_path: Path) -> None:
+    # twin: every row padded to self.max_len, not to the batch's longest sample
+    assert winner(_firefly(cli, tmp_path, "self.max_len"), "data.padding") is None
+
+
+def test_max_not_over_the_lengths_is_not_dynamic(cli, tmp_path: Path) -> None:
+    # twin: a max of two settings is a fixed length, whatever the samples are
+    assert winner(_firefly(cli, tmp_path, "max(self.max_len, 512)"), "data.padding") is None
