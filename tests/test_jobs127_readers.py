@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from plan_helpers import fact, plan_of, winner, write
 
 FASTCHAT = """\
@@ -235,3 +236,120 @@ def test_hand_padded_to_a_fixed_length_is_not_dynamic(cli, tmp_path: Path) -> No
 def test_max_not_over_the_lengths_is_not_dynamic(cli, tmp_path: Path) -> None:
     # twin: a max of two settings is a fixed length, whatever the samples are
     assert winner(_firefly(cli, tmp_path, "max(self.max_len, 512)"), "data.padding") is None
+
+
+# ZhenyuLU-Heliodore/Customized-ViT @ dab44fd: vit_classifier/modeling/vit_encoder.py:8-38 (six
+# nn.TransformerEncoderLayer(512, 8, 2048) of 3,152,384 parameters each), built by train_vit.py:27-45 from the
+# YAML the launch line names with the author's absolute path (shells/train_vit_default.sh:3)
+VIT_MODEL = """\
+    import torch
+    import torch.nn as nn
+
+
+    class VitMetaEncoder(nn.Module):
+        def __init__(self, input_size=32, input_channels=3, patch_size=2, token_dim=512, num_classes=100,
+                     num_layers=6, num_heads=8, dim_ffn=2048, dropout=0.1):
+            super().__init__()
+            self.num_tokens = int(input_size / patch_size) * int(input_size / patch_size)
+            self.cls_token = nn.Parameter(torch.zeros(1, 1, token_dim), requires_grad=True)
+            self.patch_embedding = nn.Conv2d(input_channels, token_dim, kernel_size=patch_size, stride=patch_size)
+            self.pe = nn.Parameter(torch.randn(1, self.num_tokens, token_dim), requires_grad=True)
+            self.trans_layers = nn.ModuleList([])
+            for i in range(num_layers):
+                self.trans_layers.append(
+                    nn.TransformerEncoderLayer(d_model=token_dim, nhead=num_heads, dim_feedforward=dim_ffn,
+                                               dropout=dropout, batch_first=True))
+            self.classifier = nn.Sequential(nn.Linear(token_dim, token_dim * 2), nn.ReLU(),
+                                            nn.Linear(token_dim * 2, num_classes))
+
+        def forward(self, x):
+            x = self.patch_embedding(x).flatten(2).transpose(1, 2) + self.pe
+            x = torch.cat((self.cls_token.expand(x.shape[0], -1, -1), x), dim=1)
+            for layer in self.trans_layers:
+                x = layer(x)
+            return self.classifier(x[:, 0, :])
+"""
+
+VIT_TRAIN = """\
+    import argparse
+
+    import torch
+    import yaml
+
+    from vit_model import VitMetaEncoder
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kwargs_path", type=str)
+    args = parser.parse_args()
+    with open(args.kwargs_path, "r") as file:
+        kwargs = yaml.load(file, Loader=yaml.FullLoader)
+    model = VitMetaEncoder(**kwargs["VitMetaEncoder"])
+    opt = torch.optim.AdamW(model.parameters())
+    for x, y in []:
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+"""
+
+VIT_YAML = """\
+    VitMetaEncoder:
+      dim_ffn: 2048
+      input_size: 32
+      num_classes: 100
+      num_heads: 8
+      num_layers: LAYERS
+      patch_size: 2
+      token_dim: 512
+"""
+
+# 512 (cls) + 3*512*4 + 512 (conv) + 256*512 (positions) + 6 x 3,152,384 + 512*1024 + 1024 + 1024*100 + 100
+VIT_COUNT = 19_680_356
+
+
+def _vit(cli, tmp_path: Path, path: str, layers: int = 6) -> dict:
+    write(tmp_path, {"vit_model.py": VIT_MODEL, "train.py": VIT_TRAIN,
+                     "configs/default.yml": VIT_YAML.replace("LAYERS", str(layers))})
+    return plan_of(cli, "train.py", "--", "--kwargs_path", path, cwd=tmp_path)
+
+
+def test_transformer_encoder_layers_are_counted(cli, tmp_path: Path) -> None:
+    got = fact(_vit(cli, tmp_path, "configs/default.yml"), "model.num_parameters")
+    assert got is not None and got.value == VIT_COUNT
+
+
+def test_config_at_the_authors_absolute_path_is_the_projects_file(cli, tmp_path: Path) -> None:
+    plan = _vit(cli, tmp_path, "/home/ubuntu/projects/vit-for-cifar100/configs/default.yml", layers=4)
+    # four layers, as the project's configs/default.yml says (not the class's default six)
+    assert winner(plan, "model.num_parameters") == VIT_COUNT - 2 * 3_152_384
+
+
+def test_absolute_path_with_no_such_ending_in_the_project_stays_unknown(cli, tmp_path: Path) -> None:
+    # twin: the project has configs/default.yml, the path names another folder's file
+    plan = _vit(cli, tmp_path, "/home/ubuntu/projects/vit-for-cifar100/experiments/default.yml")
+    assert winner(plan, "model.num_parameters") is None
+
+
+def test_torch_transformer_layer_counts_match_torch() -> None:
+    from preflight.adapters.module_params_torch import torch_layer
+
+    # torch's own counts: nn.Transformer() holds 44,140,544 parameters
+    assert torch_layer("TransformerEncoderLayer", [512, 8], {}, 1).n == 3_152_384
+    assert torch_layer("TransformerDecoderLayer", [512, 8], {}, 1).n == 4_204_032
+    assert torch_layer("Transformer", [], {}, 1).n == 44_140_544
+    assert torch_layer("TransformerEncoderLayer", [512, 8], {"bias": False}, 1).n == 3_146_752
+    layer = torch_layer("TransformerEncoderLayer", [256, 4, 1024], {}, 1)
+    norm = torch_layer("LayerNorm", [256], {}, 1)
+    assert torch_layer("TransformerEncoder", [layer, 3], {"norm": norm}, 1).n == 3 * layer.n + 512
+
+
+def test_torch_transformer_with_unknown_sizes_or_custom_parts_is_not_counted() -> None:
+    from preflight.adapters.module_params import _Unknown
+    from preflight.adapters.module_params_torch import torch_layer
+    from preflight.adapters.module_params_values import _UNK
+
+    with pytest.raises(_Unknown):
+        torch_layer("TransformerEncoderLayer", [_UNK, 8], {}, 1)
+    encoder = torch_layer("TransformerEncoderLayer", [512, 8], {}, 1)
+    with pytest.raises(_Unknown):
+        torch_layer("Transformer", [], {"custom_encoder": encoder}, 1)
+    with pytest.raises(_Unknown):
+        torch_layer("TransformerEncoder", [encoder, _UNK], {}, 1)
