@@ -353,3 +353,30 @@ def test_torch_transformer_with_unknown_sizes_or_custom_parts_is_not_counted() -
         torch_layer("Transformer", [], {"custom_encoder": encoder}, 1)
     with pytest.raises(_Unknown):
         torch_layer("TransformerEncoder", [encoder, _UNK], {}, 1)
+
+
+def _fastchat_imports(cli, tmp_path: Path, head: str, after_model: str = "") -> dict:
+    text = FASTCHAT.replace("PADDING", '"max_length"').replace("    import transformers\n", head + "    import transformers\n", 1)
+    text = text.replace('    dataset = SupervisedDataset', after_model + '    dataset = SupervisedDataset')
+    write(tmp_path, {"train.py": text})
+    return plan_of(cli, "train.py", "--", "--output_dir", "out", cwd=tmp_path)
+
+
+def test_fastchat_model_adapter_import_is_no_peft_adapter(cli, tmp_path: Path) -> None:
+    # icip-cas/ChatAlpaca train/train_hf.py:22: FastChat's chat-template registry, a full fine-tune
+    plan = _fastchat_imports(cli, tmp_path, "    from fastchat.model.model_adapter import get_conversation_template\n")
+    assert winner(plan, "peft.method") == "none"
+
+
+def test_fastchat_script_that_builds_lora_is_lora(cli, tmp_path: Path) -> None:
+    # twin: the same import beside a LoraConfig (FastChat's train_lora.py shape)
+    plan = _fastchat_imports(cli, tmp_path, "    from fastchat.model.model_adapter import get_conversation_template\n"
+                                            "    from peft import LoraConfig, get_peft_model\n",
+                             "    model = get_peft_model(model, LoraConfig(r=8))\n")
+    assert winner(plan, "peft.method") == "lora"
+
+
+def test_another_projects_model_adapter_still_names_adapters(cli, tmp_path: Path) -> None:
+    # twin: a module named model_adapter of another package may build adapters: full fine-tuning is not claimed
+    plan = _fastchat_imports(cli, tmp_path, "    from mylib.model_adapter import wrap_model\n")
+    assert winner(plan, "peft.method") != "none"
