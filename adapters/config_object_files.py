@@ -250,9 +250,10 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
         except OSError:
             continue
     else:
-        cand = _clone_file(raw, (root, script.parent), project)
-        if cand is None:
+        clone = _clone_file(raw, (root, script.parent), project)
+        if clone is None:
             return None
+        cand = clone
     if python:
         from preflight.adapters.config_object_mm import python_config_tree
 
