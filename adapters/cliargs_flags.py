@@ -44,10 +44,16 @@ class _FlagsPass(_PassCore):
         tv = find_version("transformers", folder, self.project.root)
         torch = find_version("torch", folder, self.project.root)
         name, detail = default_optim(tv, torch)
-        if name is not None:
-            self.add("optimizer.name", name, Source("default", None, None, "optim",
-                                                    f"{self.decl.options['optim'].library or 'TrainingArguments'} "
-                                                    f"default: {detail}"), "medium")
+        conf = "medium"
+        if name is None:
+            # the release's default not known: each candidate is an AdamW (transformers_version.py)
+            from preflight.adapters.transformers_version import default_optim_algorithm
+
+            name, detail = default_optim_algorithm(detail)
+            conf = "low"
+        self.add("optimizer.name", name, Source("default", None, None, "optim",
+                                                f"{self.decl.options['optim'].library or 'TrainingArguments'} "
+                                                f"default: {detail}"), conf)
 
     def global_batch_by_help(self) -> None:
         """An option the script documents as the global batch size (OpenRLHF

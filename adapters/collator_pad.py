@@ -28,6 +28,50 @@ def _pads(fn: ast.AST, imported: set[str]) -> Optional[int]:
             if name.endswith("nn.utils.rnn.pad_sequence") or name == "rnn.pad_sequence" \
                     or (name == "pad_sequence" and "pad_sequence" in imported):
                 return node.lineno
+    return _hand_pads(fn)
+
+
+def _is_len(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _hand_pads(fn: ast.AST) -> Optional[int]:
+    """A batch padded by hand to its longest sample: the firefly ``SFTDataCollator`` shape
+    (yangjianxin1/Firefly ``component/collator.py``, copied by gammachen/p-llm-dialog-element-extraction @ 1f7e97a
+    ``utils.py:130-150``): ``lengths = [len(x["input_ids"]) for x in batch]``, ``batch_max_len =
+    min(max(lengths), self.max_seq_length)`` (or ``math.ceil(max(lengths) / 8) * 8``), then ``input_ids +
+    [self.pad_token_id] * (batch_max_len - len(input_ids))``. The line of the list product, or None. A ``max``
+    not over the samples' ``len(...)`` (``max(self.max_len, n)``) is not the batch's longest."""
+    lengths = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.value, (ast.ListComp, ast.GeneratorExp)) and _is_len(n.value.elt)
+               for t in n.targets if isinstance(t, ast.Name)}
+    longest: set[str] = set()
+    for n in ast.walk(fn):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+            continue
+        for c in ast.walk(n.value):
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "max" and len(c.args) == 1 \
+                    and ((isinstance(c.args[0], ast.Name) and c.args[0].id in lengths)
+                         or (isinstance(c.args[0], (ast.ListComp, ast.GeneratorExp)) and _is_len(c.args[0].elt))):
+                longest.add(n.targets[0].id)
+    if not longest:
+        return None
+    # ``padding_len = batch_max_len - len(input_ids)``: names holding the shortfall
+    short = set(longest)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.BinOp) and isinstance(n.value.op, ast.Sub) \
+                and _names(n.value.left) & longest:
+            short.add(n.targets[0].id)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+            for lst, times in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(lst, ast.List) and len(lst.elts) == 1 and _names(times) & short:
+                    return n.lineno
     return None
 
 
@@ -76,9 +120,47 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
         where = shown or _module_path(project, name)
         plan.add("data.padding", "dynamic",
                  Source("code", where or None, line if where else None, "pad_sequence",
-                        f"{name}.__call__ pads each batch with torch.nn.utils.rnn.pad_sequence to its longest sample"),
+                        f"{name}.__call__ pads each batch to its longest sample (pad_sequence or pad lists, line {line})"),
                  "medium", adapter="derive")
         return
+
+
+def _rnn_imports(tree: ast.AST) -> set[str]:
+    return {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+            and n.module == "torch.nn.utils.rnn" for a in n.names}
+
+
+def _direct_defs(scope: ast.AST) -> list[ast.FunctionDef]:
+    """The functions ``def``-ined in ``scope``'s own body (in its ``if``/``for``/``with``/``try`` blocks too),
+    not those inside a nested function or class."""
+    out: list[ast.FunctionDef] = []
+    stack = list(getattr(scope, "body", []))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.FunctionDef):
+            out.append(stmt)
+        elif not isinstance(stmt, (ast.AsyncFunctionDef, ast.ClassDef)):
+            stack.extend(c for c in ast.iter_child_nodes(stmt) if isinstance(c, ast.stmt))
+            stack.extend(h for h in ast.iter_child_nodes(stmt) if isinstance(h, ast.excepthandler))
+    return out
+
+
+def _scoped_def(tree: ast.Module, call: ast.Call, given: ast.Name) -> Optional[ast.FunctionDef]:
+    """The function ``collate_fn=<name>`` names by Python's scoping: a ``def`` of that name in the function
+    around the call (innermost first), else at the module's top level of the same file
+    (Hzfinfdu/Diffusion-BERT @ 19d7f49 ``DDP_main.py:162-178``: ``def collate_fn(batch_input)`` nested in
+    ``main``, beside an unrelated ``collate_fn`` of an imported module). Two ``def``s of the name in that
+    scope, or none in any, give None (the caller then looks across the files read)."""
+    end = getattr(call, "end_lineno", None) or call.lineno
+    around = sorted((f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and f.lineno <= call.lineno and end <= (f.end_lineno or 0)), key=lambda f: f.lineno, reverse=True)
+    for scope in [*around, tree]:
+        found = [f for f in _direct_defs(scope) if f.name == given.id]
+        if found:
+            return found[0] if len(found) == 1 else None
+        if any(isinstance(a, ast.arg) and a.arg == given.id for a in ast.walk(getattr(scope, "args", ast.Pass()))):
+            return None  # a parameter of that name: the caller's function, not read
+    return None
 
 
 def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[ast.Module]]]) -> bool:
@@ -99,7 +181,10 @@ def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[as
             if fname is None:
                 continue
             defs: list[tuple[ast.FunctionDef, set[str]]] = []
-            for _s, _t, other in files:
+            scoped = _scoped_def(tree, node, given) if isinstance(given, ast.Name) else None
+            if scoped is not None:
+                defs.append((scoped, _rnn_imports(tree)))
+            for _s, _t, other in ([] if scoped is not None else files):
                 if other is None:
                     continue
                 imported = {a.asname or a.name for n in ast.walk(other) if isinstance(n, ast.ImportFrom)
@@ -113,8 +198,8 @@ def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[as
                 continue
             plan.add("data.padding", "dynamic",
                      Source("code", shown, node.lineno, "collate_fn",
-                            f"DataLoader(collate_fn={dotted_name(given) if given is not None else fname}): {fname} pads each batch with "
-                            f"torch.nn.utils.rnn.pad_sequence to its longest sample (line {line})"),
+                            f"DataLoader(collate_fn={dotted_name(given) if given is not None else fname}): {fname} pads each batch "
+                            f"to its longest sample (pad_sequence or pad lists, line {line})"),
                      "medium", adapter="derive")
             return True
     return False

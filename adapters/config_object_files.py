@@ -49,6 +49,27 @@ def _dotted(node: ast.AST) -> str:
     return ".".join(reversed(parts))
 
 
+def _clone_file(raw: str, bases: tuple[Path, ...], project: Any) -> Optional[Path]:
+    """An absolute path on the author's machine into their clone of the project, not on this one: the project's
+    file at the longest same ending of at least a folder and the file name (ZhenyuLU-Heliodore/Customized-ViT
+    @ dab44fd ``shells/train_vit_default.sh:3`` ``--kwargs_path /home/ubuntu/projects/vit-for-cifar100/configs/
+    default.yml``, the repository's ``configs/default.yml``; the launcher's own ``_find_by_tail`` reads a script
+    so). A path whose endings name no file of the project stays unread."""
+    p = Path(raw)
+    if not p.is_absolute() or p.exists():
+        return None
+    parts = p.parts
+    for k in range(1, len(parts) - 1):
+        for base in bases:
+            cand = base.joinpath(*parts[k:])
+            try:
+                if cand.is_file() and project.may_read(cand):
+                    return cand
+            except OSError:
+                continue
+    return None
+
+
 def opened(stmt: ast.With) -> dict[str, ast.AST]:
     """``with open(E) as f`` -> {"f": E}."""
     out: dict[str, ast.AST] = {}
@@ -229,7 +250,10 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
         except OSError:
             continue
     else:
-        return None
+        clone = _clone_file(raw, (root, script.parent), project)
+        if clone is None:
+            return None
+        cand = clone
     if python:
         from preflight.adapters.config_object_mm import python_config_tree
 

@@ -51,11 +51,26 @@ def _repo_index() -> dict[str, set[str]]:
 _NOT_BASE = re.compile(r"\b(checkpoint|resume|output|save|reward|critic|reference|teacher|tokenizer)\b", re.I)
 
 _INDEX: Optional[dict[str, set[str]]] = None
+_JOINED: Optional[dict[str, set[str]]] = None
+# a family name followed at once by a parameter count, no separator: ``llama7b``, ``Qwen7B``, ``vicuna13b``
+_SIZE_JOINED = re.compile(r"^[A-Za-z]+[0-9]+(\.[0-9]+)?[bBmM]$")
+
+
+def _joined_index(index: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The repository parts of the index with ``-`` and ``_`` taken out (``llama-7b`` -> ``llama7b``), for
+    the names whose parts are only a family name and a size (``llama-2-7b`` -> ``llama27b`` is not such a
+    name: a version number would run into the size)."""
+    out: dict[str, set[str]] = {}
+    for name, items in index.items():
+        joined = re.sub(r"[-_]", "", name)
+        if joined != name and _SIZE_JOINED.match(joined) and re.fullmatch(r"[a-z]+[-_][0-9.]+[bm]", name):
+            out.setdefault(joined, set()).update(items)
+    return out
 
 
 def catalog_download(value: Any) -> Optional[str]:
     """The catalog Hub id a local model folder is a download of, else None (see the module doc)."""
-    global _INDEX
+    global _INDEX, _JOINED
     if not isinstance(value, str):
         return None
     text = value.strip().rstrip("/")
@@ -72,6 +87,12 @@ def catalog_download(value: Any) -> Optional[str]:
         # ``Meta-Llama-3___1-8B-Instruct`` (a dot in a model name becomes ``___``; taishan1994/Llama3.1-Finetuning
         # @ c02a6d6e ``script/fintune_lora_llama3.1_8B_Instruct.sh:1``)
         found = _INDEX.get(folder.replace("___", ".").lower(), set())
+    if not found and _SIZE_JOINED.match(folder):
+        # the size written against the family name (``/path/to/llama7B`` for ``llama-7b``, ChiYeungLaw/LLaMa-EasyFT
+        # @ 522dc81 ``finetune.sh:2``): the same name without separators, when one catalog model spells it so
+        if _JOINED is None:
+            _JOINED = _joined_index(_INDEX)
+        found = _JOINED.get(folder.lower(), set())
     models = {item.split("\0", 1)[0] for item in found}
     if len(models) != 1:
         return None

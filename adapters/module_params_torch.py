@@ -26,8 +26,70 @@ def torch_layer(name: str, args: list[Any], kwargs: dict[str, Any], line: int) -
         if kwargs or not all(isinstance(p, _Mod) for p in parts):
             raise _Unknown(name)
         return _merge(parts, {})
+    if name in ("TransformerEncoder", "TransformerDecoder"):
+        n = _stacked(name, args, kwargs)
+        return _Mod(n, {}, [f"{name}@{line}={n}"] if n else [])
     n = _counted_layer(name, args, kwargs)
     return _Mod(n, {"": n - _bias_of(name, args, kwargs)}, [f"{name}@{line}={n}"] if n else [])
+
+
+def _stacked(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """``nn.TransformerEncoder(layer, num_layers, norm=None)`` (and the decoder): ``num_layers`` deep copies of
+    the layer (torch/nn/modules/transformer.py ``_get_clones``) and the optional final norm."""
+    a = _bound(args, kwargs, ["layer", "num_layers", "norm"], {"norm": None, "enable_nested_tensor": True,
+                                                              "mask_check": True},
+               ("enable_nested_tensor", "mask_check"))
+    layer = a["layer"]
+    if set(a) - {"layer", "num_layers", "norm", "enable_nested_tensor", "mask_check"} \
+            or not isinstance(layer, _Mod) or not isinstance(a["num_layers"], int) or isinstance(a["num_layers"], bool) \
+            or not (a["norm"] is None or isinstance(a["norm"], _Mod)):
+        raise _Unknown(f"nn.{name} arguments")
+    return a["num_layers"] * layer.n + (a["norm"].n if isinstance(a["norm"], _Mod) else 0)
+
+
+def _whole_transformer(args: list[Any], kwargs: dict[str, Any]) -> int:
+    """``nn.Transformer(d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, ...)``: the two stacks
+    of layers, each ended by a ``LayerNorm(d_model)``; 44,140,544 with the defaults, as torch counts it. Custom
+    encoder or decoder modules are not counted here."""
+    names = ["d_model", "nhead", "num_encoder_layers", "num_decoder_layers", "dim_feedforward", "dropout",
+             "activation", "custom_encoder", "custom_decoder", "layer_norm_eps", "batch_first", "norm_first", "bias"]
+    a = _bound(args, kwargs, names, {"d_model": 512, "nhead": 8, "num_encoder_layers": 6, "num_decoder_layers": 6,
+                                     "dim_feedforward": 2048, "dropout": 0.1, "activation": "relu",
+                                     "custom_encoder": None, "custom_decoder": None, "layer_norm_eps": 1e-5,
+                                     "batch_first": False, "norm_first": False, "bias": True}, _LAYER_FREE)
+    if set(kwargs) - set(names) or a["custom_encoder"] is not None or a["custom_decoder"] is not None \
+            or not isinstance(a["bias"], bool):
+        raise _Unknown("nn.Transformer options")
+    layer = {k: a[k] for k in ("d_model", "nhead", "dim_feedforward", "bias")}
+    d = _prod(a["d_model"])
+    norm = 2 * d if a["bias"] else d
+    return (_prod(a["num_encoder_layers"]) * _transformer_layer("TransformerEncoderLayer", [], layer)
+            + _prod(a["num_decoder_layers"]) * _transformer_layer("TransformerDecoderLayer", [], layer) + 2 * norm)
+
+
+# arguments of the transformer layers that size no parameter (an activation given as a name or a function)
+_LAYER_FREE = ("dropout", "activation", "layer_norm_eps", "batch_first", "norm_first")
+
+
+def _transformer_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """``nn.TransformerEncoderLayer``/``nn.TransformerDecoderLayer`` (torch/nn/modules/transformer.py): one
+    (encoder) or two (decoder: self and cross) ``MultiheadAttention(d_model, nhead, bias=bias)``, ``linear1``
+    d_model -> dim_feedforward, ``linear2`` back, and two (three) ``LayerNorm(d_model, bias=bias)``. torch 2.1's
+    ``bias=False`` drops every bias of the layer. 3,152,384 for (512, 8, 2048), as torch counts it."""
+    a = _bound(args, kwargs, ["d_model", "nhead", "dim_feedforward", "dropout", "activation", "layer_norm_eps",
+                              "batch_first", "norm_first", "bias"],
+               {"dim_feedforward": 2048, "dropout": 0.1, "activation": "relu", "layer_norm_eps": 1e-5,
+                "batch_first": False, "norm_first": False, "bias": True}, _LAYER_FREE)
+    if set(kwargs) - {"d_model", "nhead", "dim_feedforward", "dropout", "activation", "layer_norm_eps",
+                      "batch_first", "norm_first", "bias"} or not isinstance(a["bias"], bool):
+        raise _Unknown(f"nn.{name} options")
+    d, ff, bias = _prod(a["d_model"]), _prod(a["dim_feedforward"]), a["bias"]
+    attn = 4 * d * d + (4 * d if bias else 0)
+    mlp = 2 * d * ff + ((ff + d) if bias else 0)
+    norm = 2 * d if bias else d
+    if name == "TransformerEncoderLayer":
+        return attn + mlp + 2 * norm
+    return 2 * attn + mlp + 3 * norm
 
 
 def _merge(parts: list[_Mod], named: dict[str, Any]) -> _Mod:
@@ -66,10 +128,20 @@ _NO_SHAPE = ("stride", "padding", "dilation", "output_padding", "padding_mode", 
 
 def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
     """The parameter count of ``nn.<name>(*args, **kwargs)`` from evaluated arguments."""
-    if any(isinstance(v, (_Mod, _Tensor)) for v in list(args) + list(kwargs.values())):
-        raise _Unknown(f"nn.{name} of a module")
     for key in ("device", "dtype"):
         kwargs = {k: v for k, v in kwargs.items() if k != key}
+    if name in ("TransformerEncoderLayer", "TransformerDecoderLayer", "Transformer"):
+        # an activation given as a module without parameters (``activation=nn.GELU()``) sizes nothing
+        act = kwargs.get("activation")
+        if isinstance(act, _Mod) and act.n == 0:
+            kwargs = {**kwargs, "activation": "module"}
+        if any(isinstance(v, (_Mod, _Tensor)) for v in list(args) + list(kwargs.values())):
+            raise _Unknown(f"nn.{name} of a module")
+        if name == "Transformer":
+            return _whole_transformer(args, kwargs)
+        return _transformer_layer(name, args, kwargs)
+    if any(isinstance(v, (_Mod, _Tensor)) for v in list(args) + list(kwargs.values())):
+        raise _Unknown(f"nn.{name} of a module")
     if name == "Linear":
         a = _bound(args, kwargs, ["in_features", "out_features", "bias"], {"bias": True})
         return _prod(a["in_features"]) * _prod(a["out_features"]) + (_prod(a["out_features"]) if a["bias"] else 0)

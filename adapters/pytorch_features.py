@@ -406,6 +406,23 @@ class _FeaturePass(_PrecisionPass):
                 return False
         return True
 
+    def _unbounded_padding(self, site: CallSite, name: str) -> bool:
+        """``data.padding`` of a tokenizer call whose ``max_length`` is not a known integer (lm-sys/FastChat
+        ``fastchat/train/train.py`` ``preprocess``: ``tokenizer(conversations, padding="max_length",
+        max_length=tokenizer.model_max_length, truncation=True)``): ``"max_length"`` pads every row to that
+        length, ``True``/``"longest"`` to the batch's longest, whatever the length is. Only a padding read as a
+        value, in a branch that runs (:meth:`_padding_arm`), of a call that passes ``max_length=``."""
+        if site.kwarg("padding") is None or site.kwarg("max_length") is None:
+            return False  # (a call with no max_length at all, a prompt tokenized for generation, says nothing)
+        padding = self.value(site.kwarg("padding"))
+        if padding is None or padding.value not in ("max_length", True, "longest") \
+                or not self._padding_arm(site, padding.value):
+            return False
+        how = "max_length" if padding.value == "max_length" else "dynamic"
+        self.put("data.padding", Resolved(how, padding.kind, padding.line, padding.key, padding.detail),
+                 site, f"{name}(padding={padding.value!r}, max_length not known statically)", "high")
+        return True
+
     def collator_padding(self) -> None:
         """``data.padding`` from a transformers padding collator: the batch's longest sample
         (``padding=True``, its default, or ``"longest"``) or ``"max_length"``."""
@@ -452,6 +469,10 @@ class _FeaturePass(_PrecisionPass):
             if (built or "tokenizer" in name.lower()) and not name.endswith("from_pretrained"):
                 resolved = self.value(site.kwarg("max_length"))
                 if resolved is None or not isinstance(resolved.value, int):
+                    # the length not known statically (``max_length=tokenizer.model_max_length``, FastChat's
+                    # ``train.py`` preprocess): the padding still is, whatever the length
+                    if self._unbounded_padding(site, name):
+                        padded = True
                     continue
                 padding = self.value(site.kwarg("padding"))
                 fixed = padding is not None and padding.value == "max_length"

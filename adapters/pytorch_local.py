@@ -324,7 +324,14 @@ def names_peft(text: str, tree: ast.AST, script_path: Optional[Path], root: Opti
     never uses (:mod:`preflight.adapters.peft_unused_class`) names none."""
     from preflight.adapters.peft_unused_class import without_unused_classes
 
-    return _names(_PEFT_WORDS, text, tree, script_path, root, pre=lambda t: without_unused_classes(t, _PEFT_WORDS))
+    return _names(_PEFT_WORDS, text, tree, script_path, root,
+                  pre=lambda t: without_unused_classes(_FASTCHAT_ADAPTER.sub("fastchat.model.", t), _PEFT_WORDS))
+
+
+# FastChat's ``fastchat.model.model_adapter`` is its registry of chat templates per model family, not a PEFT adapter:
+# the FastChat training scripts and their copies import ``get_conversation_template`` from it (icip-cas/ChatAlpaca
+# @ b83c44a ``train/train_hf.py:22``, a full fine-tune), which made the job "name" adapters
+_FASTCHAT_ADAPTER = re.compile(r"\bfastchat\.model\.model_adapter\b")
 
 
 def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:

@@ -337,7 +337,12 @@ class _ArgsApply:
 
         name, detail = default_optim(self.o.transformers, self.o.torch)
         if name is None:
+            from preflight.adapters.transformers_version import default_optim_algorithm
+
             self.o.note(f"{self.where(site.line)}: {label} {detail}")
+            algorithm, why = default_optim_algorithm(detail)
+            self.o.add("optimizer.name", algorithm, self.o.src(site.call, f"{label} default: {why}", "default", "optim"),
+                       "low")
             return
         source = self.o.src(site.call, f"{label} default: {detail}", "default", "optim")
         self.o.add("optimizer.name", name, source, conf)

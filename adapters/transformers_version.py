@@ -76,6 +76,16 @@ def default_optim(tv: Optional[Version], torch: Optional[Version]) -> tuple[Opti
     return "adamw_torch_fused", f"optim=adamw_torch_fused ({version}, torch {torch.text} >= 2.8)"
 
 
+def default_optim_algorithm(detail: str) -> tuple[str, str]:
+    """When :func:`default_optim` cannot name the ``optim`` default (a release between 4.45 and 4.57, or torch's
+    version not found), every default it could be (``adamw_hf``, ``adamw_torch``, ``adamw_torch_fused``) runs the
+    AdamW algorithm with the same two moment buffers per parameter: ``"AdamW"``, the algorithm, is known
+    (scripts with no pinned versions: huggingface/cosmopedia @ 38789ca
+    ``classification/train_edu_bert.py:90-108``, TrainingArguments without ``optim``)."""
+    return "AdamW", (f"the default optim is one of transformers' AdamW implementations ({detail}); which one is not "
+                     "known, the algorithm is")
+
+
 def _spec_regex(package: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.-]){re.escape(package)}(?:\[[^\]]*\])?\s*(==|>=|~=|===)\s*v?(\d+(?:\.\d+)*)",
                       re.IGNORECASE)

@@ -108,7 +108,10 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
         if found is None:
             if why.startswith(("--config-name ", "-cn ")):  # a name in the Hydra app's config directory
                 continue  # (adapters/hydra.py composes it, or says why it cannot)
-            out.notes.append(f"the launch line names {name} ({why}); not found, not read")
+            tail = _find_by_tail(name, bases) if os.path.isabs(name) else None
+            also = (f" as a job config (the project's {_display(tail, root)} has the same path ending: a script that "
+                    "loads the path itself reads that file)") if tail is not None else ""
+            out.notes.append(f"the launch line names {name} ({why}); not found, not read{also}")
             continue
         key = os.path.abspath(found)
         if key in seen:
