@@ -297,4 +297,5 @@ NEEDS = {
     "PF691": ('no_sync',),
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
+    "PF695": ('len(',),
 }
