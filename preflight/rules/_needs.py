@@ -298,4 +298,5 @@ NEEDS = {
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
     "PF695": ('len(',),
+    "PF696": ('softmax', 'Softmax'),
 }

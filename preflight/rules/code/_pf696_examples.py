@@ -1,0 +1,189 @@
+"""PF696 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
+
+import textwrap
+
+BAD_EXAMPLES = [
+    # swarmapytorch/book_DeepLearning_in_PyTorch_Source issue 8: a MNIST convnet, log_softmax over the batch
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class ConvNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 10, kernel_size=5)
+            self.conv2 = nn.Conv2d(10, 20, kernel_size=5)
+            self.fc1 = nn.Linear(320, 50)
+            self.fc2 = nn.Linear(50, 10)
+
+        def forward(self, x):
+            x = F.relu(F.max_pool2d(self.conv1(x), 2))
+            x = F.relu(F.max_pool2d(self.conv2(x), 2))
+            x = x.view(-1, 320)
+            x = F.relu(self.fc1(x))
+            x = F.dropout(x, training=self.training)
+            x = self.fc2(x)
+            return F.log_softmax(x, dim=0)  # warning: PF696
+"""),
+    # torch.flatten(x, 1), the classifier applied inside the softmax call, positional dim
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    class Classifier(nn.Module):
+        def __init__(self, num_classes=5):
+            super().__init__()
+            self.features = nn.Sequential(nn.Conv2d(3, 16, 3), nn.ReLU(), nn.AdaptiveAvgPool2d(4))
+            self.head = nn.Linear(16 * 16, num_classes)
+
+        def forward(self, images):
+            feats = self.features(images)
+            feats = torch.flatten(feats, 1)
+            return torch.softmax(self.head(feats), 0)  # warning: PF696
+"""),
+    # MicrosoftDocs/pytorchfundamentals issue 4: an nn.LogSoftmax(dim=0) layer built in __init__
+    textwrap.dedent("""
+    import torch.nn as nn
+
+
+    class DenseNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden = nn.Linear(784, 100)
+            self.out = nn.Linear(100, 10)
+            self.log_softmax = nn.LogSoftmax(dim=0)
+
+        def forward(self, x):
+            x = x.view(x.size(0), -1)
+            x = nn.functional.relu(self.hidden(x))
+            x = self.out(x)
+            return self.log_softmax(x)  # warning: PF696
+"""),
+    # the flatten inside the first layer's call
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(784, 128)
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = F.relu(self.fc1(x.view(x.size(0), -1)))
+            return F.log_softmax(self.fc2(x), dim=0)  # warning: PF696
+"""),
+]
+
+GOOD_EXAMPLES = [
+    # the fix of issue 8: over the classes
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class ConvNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 10, kernel_size=5)
+            self.fc1 = nn.Linear(1440, 10)
+
+        def forward(self, x):
+            x = F.relu(F.max_pool2d(self.conv1(x), 2))
+            x = x.view(-1, 1440)
+            return F.log_softmax(self.fc1(x), dim=1)
+"""),
+    # tricky: a policy network over one unbatched state: dim 0 is the action dimension
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(4, 128)
+            self.fc2 = nn.Linear(128, 2)
+
+        def forward(self, state):
+            x = F.relu(self.fc1(state))
+            return F.softmax(self.fc2(x), dim=0)
+"""),
+    # tricky: a CBOW model sums the context embeddings over dim 0 after the reshape: 1-D again
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class CBOW(nn.Module):
+        def __init__(self, vocab, dim):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, dim)
+            self.out = nn.Linear(dim, vocab)
+
+        def forward(self, context):
+            x = self.emb(context)
+            x = x.view(-1, 64)
+            x = torch.sum(x, dim=0)
+            return F.log_softmax(self.out(x), dim=0)
+"""),
+    # tricky: the forward handles unbatched and batched inputs by rank
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class PointHead(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(256, 40)
+
+        def forward(self, x):
+            x = x.reshape(-1, 256)
+            x = self.fc(x)
+            if x.shape[0] == 1:
+                return F.log_softmax(x.squeeze(0), dim=0)
+            return F.log_softmax(x, dim=1)
+"""),
+    # tricky: attention over the time axis of a sequence-first tensor, reshaped back to (T, B)
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class AttnPool(nn.Module):
+        def __init__(self, hidden):
+            super().__init__()
+            self.score = nn.Linear(hidden, 1)
+
+        def forward(self, h):
+            T, B, H = h.shape
+            flat = h.view(-1, H)
+            scores = self.score(flat).view(T, B)
+            weights = F.softmax(scores, dim=0)
+            return (weights.unsqueeze(-1) * h).sum(0)
+"""),
+    # tricky: softmax over dim 0 of learned mixture weights, not of the batch
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class Mixture(nn.Module):
+        def __init__(self, experts):
+            super().__init__()
+            self.experts = nn.ModuleList(experts)
+            self.logits = nn.Parameter(torch.zeros(len(experts)))
+
+        def forward(self, x):
+            x = x.flatten(1)
+            w = F.softmax(self.logits, dim=0)
+            return sum(wi * e(x) for wi, e in zip(w, self.experts))
+"""),
+]
