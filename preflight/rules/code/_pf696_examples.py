@@ -77,6 +77,43 @@ BAD_EXAMPLES = [
             x = F.relu(self.fc1(x.view(x.size(0), -1)))
             return F.log_softmax(self.fc2(x), dim=0)  # warning: PF696
 """),
+    # fxia22/pointnet.pytorch issue 27: no reshape in forward, but nn.BatchNorm1d shows x is (batch, features)
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class PointNetCls(nn.Module):
+        def __init__(self, feat, k=2):
+            super().__init__()
+            self.feat = feat
+            self.fc1 = nn.Linear(1024, 512)
+            self.fc2 = nn.Linear(512, 256)
+            self.fc3 = nn.Linear(256, k)
+            self.bn1 = nn.BatchNorm1d(512)
+            self.bn2 = nn.BatchNorm1d(256)
+
+        def forward(self, x):
+            x, trans = self.feat(x)
+            x = F.relu(self.bn1(self.fc1(x)))
+            x = F.relu(self.bn2(self.fc2(x)))
+            x = self.fc3(x)
+            return F.log_softmax(x, dim=0), trans  # warning: PF696
+"""),
+    # MicrosoftDocs/pytorchfundamentals issue 4: a dense network as an nn.Sequential
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    net = nn.Sequential(
+        nn.Flatten(),
+        nn.Linear(784, 100),
+        nn.ReLU(),
+        nn.Linear(100, 10),
+        nn.LogSoftmax(dim=0))  # warning: PF696
+    optimizer = torch.optim.Adam(net.parameters(), lr=0.01)
+    loss_fn = nn.NLLLoss()
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -185,5 +222,29 @@ GOOD_EXAMPLES = [
             x = x.flatten(1)
             w = F.softmax(self.logits, dim=0)
             return sum(wi * e(x) for wi, e in zip(w, self.experts))
+"""),
+    # tricky: the Sequential flattens everything (start_dim=0): a single vector, softmax over its only dim
+    textwrap.dedent("""
+    from torch import nn
+
+    scorer = nn.Sequential(nn.Flatten(0), nn.Linear(64, 8), nn.LogSoftmax(dim=0))
+    batched = nn.Sequential(nn.Flatten(), nn.Linear(64, 8), nn.LogSoftmax(dim=1))
+"""),
+    # tricky: BatchNorm1d on a sequence-first tensor is not what dim 0 is normalised over here
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class Attn(nn.Module):
+        def __init__(self, h):
+            super().__init__()
+            self.bn = nn.BatchNorm1d(h)
+            self.score = nn.Linear(h, 1)
+
+        def forward(self, feats):
+            x = self.bn(feats)
+            w = self.score(feats).squeeze(-1)
+            return F.softmax(w, dim=0)
 """),
 ]

@@ -14,6 +14,9 @@ from preflight.rules.base import Rule, examples
 _SOFTMAX = {"softmax", "log_softmax"}
 _SOFTMAX_LAYERS = {"Softmax", "LogSoftmax"}
 # calls that keep dim 0 the batch when applied to x (first positional argument)
+# nn layers that keep a (batch, features) tensor (batch, features') between an nn.Flatten and the softmax
+_SEQ_KEEP = {"Linear", "ReLU", "LeakyReLU", "GELU", "Tanh", "Sigmoid", "ELU", "SELU", "SiLU", "Mish", "ReLU6",
+             "Dropout", "AlphaDropout", "BatchNorm1d", "LayerNorm", "Identity", "PReLU", "Softplus", "Hardtanh"}
 _ELEMENTWISE = {"relu", "relu_", "dropout", "gelu", "tanh", "sigmoid", "leaky_relu", "elu", "selu", "silu",
                 "mish", "hardtanh", "relu6", "softplus", "alpha_dropout", "batch_norm", "layer_norm"}
 
@@ -36,18 +39,7 @@ def _dim_arg(call: ast.Call, pos: int) -> Optional[ast.expr]:
 
 def _softmax_layers(cls: ast.ClassDef) -> set[str]:
     """``self.<name>`` attributes ``__init__`` binds to ``nn.Softmax(dim=0)`` / ``nn.LogSoftmax(dim=0)``."""
-    names: set[str] = set()
-    for fn in cls.body:
-        if not (isinstance(fn, ast.FunctionDef) and fn.name == "__init__"):
-            continue
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 \
-                    and isinstance(node.targets[0], ast.Attribute) \
-                    and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self" \
-                    and isinstance(node.value, ast.Call) and _last(node.value.func) in _SOFTMAX_LAYERS \
-                    and _is_zero(_dim_arg(node.value, 0)):
-                names.add(node.targets[0].attr)
-    return names
+    return _init_layers(cls, _SOFTMAX_LAYERS, zero_dim=True)
 
 
 def _last(func: ast.expr) -> str:
@@ -119,14 +111,43 @@ def _flattens_keeping_batch(value: ast.expr, name: str) -> bool:
     return False
 
 
-def _ends_flattened(value: ast.expr, name: str) -> bool:
+def _ends_flattened(value: ast.expr, name: str, bn1d: frozenset[str] = frozenset()) -> bool:
     """A flatten keeping the batch, possibly wrapped in layers / elementwise functions:
-    ``F.relu(self.fc1(x.view(x.size(0), -1)))``."""
+    ``F.relu(self.fc1(x.view(x.size(0), -1)))``; or a chain through one of the module's ``nn.BatchNorm1d``
+    layers (``F.relu(self.bn1(self.fc1(x)))``), which only takes ``(batch, features[, length])``."""
     if _flattens_keeping_batch(value, name):
         return True
     if isinstance(value, ast.Call) and value.args and _batch_preserving_func(value.func):
-        return _ends_flattened(value.args[0], name)
+        func = value.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
+                and func.attr in bn1d and _applies_to(value.args[0], name):
+            return True
+        return _ends_flattened(value.args[0], name, bn1d)
     return False
+
+
+def _applies_to(value: ast.expr, name: str) -> bool:
+    """``value`` is ``name`` or a batch-keeping chain of calls ending at ``name``."""
+    if isinstance(value, ast.Name):
+        return value.id == name
+    return isinstance(value, ast.Call) and bool(value.args) and _batch_preserving_func(value.func) \
+        and _applies_to(value.args[0], name)
+
+
+def _init_layers(cls: ast.ClassDef, kinds: set[str], zero_dim: bool = False) -> set[str]:
+    """``self.<name>`` attributes ``__init__`` binds to one of the ``nn`` layers ``kinds``."""
+    names: set[str] = set()
+    for fn in cls.body:
+        if not (isinstance(fn, ast.FunctionDef) and fn.name == "__init__"):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Attribute) \
+                    and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self" \
+                    and isinstance(node.value, ast.Call) and _last(node.value.func) in kinds \
+                    and (not zero_dim or _is_zero(_dim_arg(node.value, 0))):
+                names.add(node.targets[0].attr)
+    return names
 
 
 def _batch_preserving_func(func: ast.expr) -> bool:
@@ -188,8 +209,12 @@ In the `forward` of an `nn.Module` subclass, a `softmax` / `log_softmax` over `d
 (`F.log_softmax(x, dim=0)`, `torch.softmax(x, 0)`, `x.softmax(dim=0)`,
 `nn.LogSoftmax(dim=0)` built in `__init__` and called on `x`) of a tensor that the same
 `forward` reshaped to `(batch, features)` earlier in its body (`x.view(-1, 320)`,
-`x.view(x.size(0), -1)`, `torch.flatten(x, 1)`, `x.flatten(1)`), with only layers of the
-module and elementwise functions (`F.relu`, `F.dropout`, ...) applied to it in between.
+`x.view(x.size(0), -1)`, `torch.flatten(x, 1)`, `x.flatten(1)`) or passed through one of the
+module's `nn.BatchNorm1d` layers (which only takes `(batch, features[, length])`), with only
+layers of the module and elementwise functions (`F.relu`, `F.dropout`, ...) applied to it in
+between. Also an `nn.Sequential` whose `nn.LogSoftmax(dim=0)` / `nn.Softmax(dim=0)` follows an
+`nn.Flatten()` with only `Linear` / activation / dropout / `BatchNorm1d` / `LayerNorm` layers
+between them.
 
 ## Why it matters
 
@@ -222,15 +247,20 @@ Normalise over the class dimension: `F.log_softmax(x, dim=1)` (or `dim=-1`).
     good_examples = examples("preflight.rules.code._pf696_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        for seq in ctx.nodes(ast.Call):
+            if _last(seq.func) == "Sequential":
+                yield from self._check_sequential(ctx, seq)
         for cls in ctx.nodes(ast.ClassDef):
             if not cls.bases:
                 continue
             forward = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
             if forward is None or _shape_guard(forward):
                 continue
-            yield from self._check_forward(ctx, forward, _softmax_layers(cls))
+            yield from self._check_forward(ctx, forward, _softmax_layers(cls),
+                                           frozenset(_init_layers(cls, {"BatchNorm1d"})))
 
-    def _check_forward(self, ctx: FileContext, forward: ast.FunctionDef, layers: set[str]) -> Iterator[Finding]:
+    def _check_forward(self, ctx: FileContext, forward: ast.FunctionDef, layers: set[str],
+                       bn1d: frozenset[str]) -> Iterator[Finding]:
         body = forward.body
         for i, stmt in enumerate(body):
             for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
@@ -240,28 +270,52 @@ Normalise over the class dimension: `F.log_softmax(x, dim=1)` (or `dim=-1`).
                 name = _flowing_name(subject)
                 if name is None:
                     continue
-                flatten = self._flatten_before(body[:i], name)
+                flatten = self._flatten_before(body[:i], name, bn1d)
                 if flatten is None:
                     continue
                 yield ctx.finding(
                     self, call,
                     f"`{ast.unparse(call)}` normalises over dim 0, but `{name}` is (batch, features) here: "
-                    f"`{ast.unparse(flatten.value)}` at line {flatten.lineno} made dim 0 the batch. Every class "
+                    f"`{ast.unparse(flatten.value)}` at line {flatten.lineno} leaves dim 0 the batch. Every class "
                     "score is normalised across the samples of the batch instead of across the classes, so the "
                     "loss trains the wrong objective and predictions depend on the other samples in the batch; "
                     "use `dim=1` (or `dim=-1`)",
-                    evidence=[ctx.evidence(flatten, "flattened to (batch, features) here")])
+                    evidence=[ctx.evidence(flatten, "(batch, features) from here")])
                 return
 
+    def _check_sequential(self, ctx: FileContext, seq: ast.Call) -> Iterator[Finding]:
+        """``nn.Sequential(nn.Flatten(), nn.Linear(...), ..., nn.LogSoftmax(dim=0))``."""
+        flatten: Optional[ast.Call] = None
+        for item in seq.args:
+            if not isinstance(item, ast.Call):
+                flatten = None
+                continue
+            kind = _last(item.func)
+            if kind == "Flatten":
+                start = item.args[0] if item.args else next(
+                    (k.value for k in item.keywords if k.arg == "start_dim"), None)
+                flatten = item if start is None or (isinstance(start, ast.Constant) and start.value == 1) else None
+            elif kind in _SOFTMAX_LAYERS and flatten is not None and _is_zero(_dim_arg(item, 0)):
+                yield ctx.finding(
+                    self, item,
+                    f"`{ast.unparse(item)}` normalises over dim 0, but the `{ast.unparse(flatten)}` before it in "
+                    "this `nn.Sequential` leaves dim 0 the batch. Every class score is normalised across the samples "
+                    "of the batch instead of across the classes, so the loss trains the wrong objective and "
+                    "predictions depend on the other samples in the batch; use `dim=1` (or `dim=-1`)",
+                    evidence=[ctx.evidence(flatten, "(batch, features) from here")])
+                return
+            elif kind not in _SEQ_KEEP:
+                flatten = None
+
     @staticmethod
-    def _flatten_before(stmts: list[ast.stmt], name: str) -> Optional[ast.Assign]:
+    def _flatten_before(stmts: list[ast.stmt], name: str, bn1d: frozenset[str]) -> Optional[ast.Assign]:
         """The last top-level ``name = <flatten keeping the batch>`` before the softmax, provided every later
         rebinding of ``name`` keeps dim 0 the batch."""
         for j in range(len(stmts) - 1, -1, -1):
             stmt = stmts[j]
             value = _assigns(stmt, name)
             if value is not None:
-                if _ends_flattened(value, name):
+                if _ends_flattened(value, name, bn1d):
                     assert isinstance(stmt, ast.Assign)
                     return stmt
                 if _keeps_batch(value, name):
