@@ -114,6 +114,29 @@ BAD_EXAMPLES = [
     optimizer = torch.optim.Adam(net.parameters(), lr=0.01)
     loss_fn = nn.NLLLoss()
 """),
+    # ctallec/world-models issue 10: (seq_len, bs, gaussians), the mixture log-softmax over dim -2, the batch
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as f
+
+
+    class MDRNN(nn.Module):
+        def __init__(self, latents, actions, hiddens, gaussians):
+            super().__init__()
+            self.gaussians = gaussians
+            self.rnn = nn.LSTM(latents + actions, hiddens)
+            self.gmm_linear = nn.Linear(hiddens, (2 * latents + 1) * gaussians + 2)
+
+        def forward(self, actions, latents):
+            seq_len, bs = actions.size(0), actions.size(1)
+            outs, _ = self.rnn(torch.cat([actions, latents], dim=-1))
+            gmm_outs = self.gmm_linear(outs)
+            pi = gmm_outs[:, :, :self.gaussians]
+            pi = pi.view(seq_len, bs, self.gaussians)
+            logpi = f.log_softmax(pi, dim=-2)  # warning: PF696
+            return logpi
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -246,5 +269,26 @@ GOOD_EXAMPLES = [
             x = self.bn(feats)
             w = self.score(feats).squeeze(-1)
             return F.softmax(w, dim=0)
+"""),
+    # the fix of world-models issue 10, and a softmax over the time axis of a (seq_len, bs, k) view
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as f
+
+
+    class MDRNNHead(nn.Module):
+        def __init__(self, hiddens, gaussians):
+            super().__init__()
+            self.gaussians = gaussians
+            self.fc = nn.Linear(hiddens, gaussians)
+
+        def forward(self, outs):
+            seq_len, bs = outs.size(0), outs.size(1)
+            pi = self.fc(outs)
+            pi = pi.view(seq_len, bs, self.gaussians)
+            logpi = f.log_softmax(pi, dim=-1)
+            attn = pi.view(seq_len, bs, self.gaussians)
+            over_time = f.softmax(attn, dim=0)
+            return logpi, over_time
 """),
 ]

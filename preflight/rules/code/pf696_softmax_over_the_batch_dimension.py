@@ -71,6 +71,53 @@ def _softmax_subject(call: ast.Call, layers: set[str]) -> Optional[ast.expr]:
     return None
 
 
+def _int_dim(node: Optional[ast.AST]) -> Optional[int]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, int) and not isinstance(node.operand.value, bool):
+        return -node.operand.value
+    return None
+
+
+def _softmax_any_dim(call: ast.Call) -> Optional[tuple[ast.expr, int]]:
+    """(tensor, dim) for ``F.softmax(t, dim=d)`` / ``torch.log_softmax(t, d)`` / ``t.softmax(dim=d)`` with a
+    literal ``d`` other than 0."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in _SOFTMAX):
+        return None
+    owner = func.value
+    if (isinstance(owner, ast.Name) and owner.id in ("F", "f", "torch", "functional")) or (
+            isinstance(owner, ast.Attribute) and owner.attr == "functional"):
+        subject: Optional[ast.expr] = call.args[0] if call.args else None
+        dim = _int_dim(_dim_arg(call, 1))
+    elif isinstance(owner, ast.Name) and owner.id != "self":
+        subject, dim = owner, _int_dim(_dim_arg(call, 0))
+    else:
+        return None
+    if subject is None or dim is None or dim == 0:
+        return None
+    return subject, dim
+
+
+_BATCH_NAMES = ("bs", "b", "batch", "batch_size", "bsz", "n_batch", "nbatch")
+
+
+def _batch_axis_view(value: ast.expr, dim: int) -> Optional[str]:
+    """The batch-size expression at position ``dim`` of ``<t>.view(...)`` / ``.reshape(...)`` (``bs``,
+    ``batch_size``, ...), else None."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in ("view", "reshape") and len(value.args) >= 2 and not value.keywords):
+        return None
+    if any(isinstance(a, ast.Starred) for a in value.args) or not -len(value.args) <= dim < len(value.args):
+        return None
+    at = value.args[dim]
+    text = ast.unparse(at)
+    if isinstance(at, ast.Name) and (text.lower() in _BATCH_NAMES or "batch" in text.lower()):
+        return text
+    return None
+
+
 def _flowing_name(expr: ast.expr) -> Optional[str]:
     """``x`` for ``x`` or for ``self.fc(x)`` (a layer applied to ``x``)."""
     if isinstance(expr, ast.Name):
@@ -212,7 +259,9 @@ In the `forward` of an `nn.Module` subclass, a `softmax` / `log_softmax` over `d
 `x.view(x.size(0), -1)`, `torch.flatten(x, 1)`, `x.flatten(1)`) or passed through one of the
 module's `nn.BatchNorm1d` layers (which only takes `(batch, features[, length])`), with only
 layers of the module and elementwise functions (`F.relu`, `F.dropout`, ...) applied to it in
-between. Also an `nn.Sequential` whose `nn.LogSoftmax(dim=0)` / `nn.Softmax(dim=0)` follows an
+between. Also a softmax over another literal axis that the same `forward` just made the batch
+axis with a `view`/`reshape` naming the batch size there (`pi = pi.view(seq_len, bs, k)` then
+`log_softmax(pi, dim=-2)`, ctallec/world-models issue 10). Also an `nn.Sequential` whose `nn.LogSoftmax(dim=0)` / `nn.Softmax(dim=0)` follows an
 `nn.Flatten()` with only `Linear` / activation / dropout / `BatchNorm1d` / `LayerNorm` layers
 between them.
 
@@ -266,6 +315,20 @@ Normalise over the class dimension: `F.log_softmax(x, dim=1)` (or `dim=-1`).
             for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
                 subject = _softmax_subject(call, layers)
                 if subject is None:
+                    other = _softmax_any_dim(call)
+                    if other is not None and isinstance(other[0], ast.Name):
+                        found = self._batch_view_before(body[:i], other[0].id, other[1])
+                        if found is not None:
+                            view, axis = found
+                            yield ctx.finding(
+                                self, call,
+                                f"`{ast.unparse(call)}` normalises over dim {other[1]}, which "
+                                f"`{ast.unparse(view.value)}` at line {view.lineno} made the batch axis (`{axis}`): "
+                                "every score is normalised across the samples of the batch instead of across its "
+                                "own axis (the classes, the mixture components), so the loss trains the wrong "
+                                "objective; normalise over the intended axis (usually `dim=-1`)",
+                                evidence=[ctx.evidence(view, "the batch axis is placed here")])
+                            return
                     continue
                 name = _flowing_name(subject)
                 if name is None:
@@ -306,6 +369,26 @@ Normalise over the class dimension: `F.log_softmax(x, dim=1)` (or `dim=-1`).
                 return
             elif kind not in _SEQ_KEEP:
                 flatten = None
+
+    @staticmethod
+    def _batch_view_before(stmts: list[ast.stmt], name: str, dim: int) -> Optional[tuple[ast.Assign, str]]:
+        """The last top-level ``name = <t>.view(..., bs, ...)`` before the softmax whose position ``dim`` is the
+        batch size, provided every later rebinding of ``name`` is elementwise."""
+        for j in range(len(stmts) - 1, -1, -1):
+            stmt = stmts[j]
+            value = _assigns(stmt, name)
+            if value is not None:
+                axis = _batch_axis_view(value, dim)
+                if axis is not None:
+                    assert isinstance(stmt, ast.Assign)
+                    return stmt, axis
+                if isinstance(value, ast.Call) and value.args and _last(value.func) in _ELEMENTWISE \
+                        and isinstance(value.args[0], ast.Name) and value.args[0].id == name:
+                    continue
+                return None
+            if _touches(stmt, name):
+                return None
+        return None
 
     @staticmethod
     def _flatten_before(stmts: list[ast.stmt], name: str, bn1d: frozenset[str]) -> Optional[ast.Assign]:
