@@ -216,4 +216,21 @@ GOOD_EXAMPLES = [
                 optimizer.step()
                 scheduler.step()
 """),
+    # tricky: the one-epoch cosine is rebuilt at the end of every epoch (a warm restart per epoch, on purpose)
+    textwrap.dedent("""
+    import torch
+
+
+    def train(model, epochs, train_loader, loss_fn):
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=len(train_loader))
+        for epoch in range(epochs):
+            for x, y in train_loader:
+                loss = loss_fn(model(x), y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                scheduler.step()
+            scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=len(train_loader))
+"""),
 ]

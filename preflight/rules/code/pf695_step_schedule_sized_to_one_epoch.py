@@ -174,7 +174,8 @@ the gradient-accumulation steps when the schedule steps with the optimizer), `T_
 
 * The length multiplies or adds anything (`len(loader) * epochs`, `epochs * len(loader)`).
 * The schedule is stepped once per epoch (outside the batch loop; PF474 reports a batch-sized
-  schedule stepped per epoch), or it is built inside the epoch loop (a fresh schedule each epoch).
+  schedule stepped per epoch), or it is built inside the epoch loop or rebuilt there under the
+  same name (a fresh schedule each epoch, a restart on purpose).
 * The outer loop runs a single epoch (`range(1)`), is not a loop over epochs, or can end early
   (`break` / `return` in it, e.g. once the step count reaches the schedule's length).
 * The `len(...)` is of something other than the loader the stepping loop iterates (a dataset's
@@ -203,6 +204,8 @@ the gradient-accumulation steps when the schedule steps with the optimizer), `T_
                 continue
             if any(isinstance(a, (ast.For, ast.AsyncFor, ast.While)) for a in self._ancestors(ctx, node, scope)):
                 continue  # built inside a loop: a fresh schedule each time round
+            if self._rebound(scope, node):
+                continue  # rebuilt later (at each epoch's end): a restart per epoch, on purpose
             for step in _scheduler_steps(scope, node.targets[0].id):
                 if self._stepped_per_batch_over_epochs(ctx, step, scope, loader):
                     effect = _LENGTH_ARG[call_last(call)][2]
@@ -215,6 +218,17 @@ the gradient-accumulation steps when the schedule steps with the optimizer), `T_
                         "with the optimizer)",
                         evidence=[ctx.evidence(step, "stepped once per batch here")])
                     break
+
+    @staticmethod
+    def _rebound(scope: ast.AST, assign: ast.Assign) -> bool:
+        """The schedule's name is bound again elsewhere in the scope."""
+        target = assign.targets[0]
+        assert isinstance(target, ast.Name)
+        for node in _walk_scope(scope):
+            if node is not target and isinstance(node, ast.Name) and node.id == target.id \
+                    and isinstance(node.ctx, ast.Store):
+                return True
+        return False
 
     @staticmethod
     def _ancestors(ctx: FileContext, node: ast.AST, scope: ast.AST) -> Iterator[ast.AST]:
