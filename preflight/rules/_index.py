@@ -324,6 +324,8 @@ FILE = {
     "PF691": "code.pf691_no_sync_around_backward_only",
     "PF692": "code.pf692_no_sync_gate_misses_step",
     "PF693": "code.pf693_empty_cache_every_step",
+    "PF695": "code.pf695_step_schedule_sized_to_one_epoch",
+    "PF696": "code.pf696_softmax_over_the_batch_dimension",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }

@@ -297,4 +297,6 @@ NEEDS = {
     "PF691": ('no_sync',),
     "PF692": ('no_sync',),
     "PF693": ('empty_cache',),
+    "PF695": ('len(',),
+    "PF696": ('softmax', 'Softmax'),
 }

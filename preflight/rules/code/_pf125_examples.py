@@ -181,6 +181,33 @@ PF125_BAD = [
         optimizer.step()
         optimizer.zero_grad()
 """),
+    # EleutherAI/aria pull request 40: a language-model collate returns the padded token rows alone and the loop
+    # takes the shifted slice as the target
+    textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
+
+    PAD_ID = 0
+
+
+    def collate(seqs):
+        return pad_sequence([torch.tensor(s) for s in seqs], batch_first=True, padding_value=PAD_ID)
+
+
+    def train(model, sequences, epochs=10):
+        loader = DataLoader(sequences, batch_size=32, shuffle=True, collate_fn=collate)
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        for epoch in range(epochs):
+            for seq in loader:
+                src, tgt = seq[:, :-1].cuda(), seq[:, 1:].cuda()
+                logits = model(src)
+                loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt.reshape(-1))  # warning: PF125
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
 ]
 
 PF125_GOOD = [
@@ -332,5 +359,85 @@ PF125_GOOD = [
         tiny(input_ids, labels=labels).backward()
         tiny_opt.step()
         tiny_opt.zero_grad()
+"""),
+    # the fix of aria pull request 40: the pad id is ignored
+    textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
+
+    PAD_ID = 0
+
+
+    def collate(seqs):
+        return pad_sequence([torch.tensor(s) for s in seqs], batch_first=True, padding_value=PAD_ID)
+
+
+    def train(model, sequences, epochs=10):
+        loader = DataLoader(sequences, batch_size=32, shuffle=True, collate_fn=collate)
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        for epoch in range(epochs):
+            for seq in loader:
+                src, tgt = seq[:, :-1].cuda(), seq[:, 1:].cuda()
+                logits = model(src)
+                loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt.reshape(-1), ignore_index=PAD_ID)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
+    # tricky: the collate returns the padded inputs alone, the targets are a separate label tensor
+    textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
+
+
+    def collate(seqs):
+        return pad_sequence([torch.tensor(s) for s in seqs], batch_first=True)
+
+
+    def train(model, sequences, labels, epochs=3):
+        loader = DataLoader(sequences, batch_size=16, collate_fn=collate)
+        opt = torch.optim.Adam(model.parameters())
+        for epoch in range(epochs):
+            for i, seq in enumerate(loader):
+                y = labels[i * 16:(i + 1) * 16]
+                loss = F.cross_entropy(model(seq), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
+    # tricky: the transformers model gets the padded labels but its own loss is never read; the loop's loss
+    # ignores the pad id
+    textwrap.dedent("""
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
+    from transformers import GPT2LMHeadModel, GPT2Tokenizer
+
+    tokenizer = GPT2Tokenizer.from_pretrained("gpt2")
+    model = GPT2LMHeadModel.from_pretrained("gpt2")
+
+
+    def collate_fn(batch):
+        return pad_sequence(batch, batch_first=True, padding_value=tokenizer.pad_token_id)
+
+
+    dataloader = DataLoader(["a", "b"], batch_size=2, shuffle=True, collate_fn=collate_fn)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-5)
+    loss_fn = torch.nn.CrossEntropyLoss(ignore_index=tokenizer.pad_token_id)
+    model.train()
+    for epoch in range(3):
+        for batch in dataloader:
+            inputs = batch.to("cuda")
+            labels = inputs.clone()
+            optimizer.zero_grad()
+            outputs = model(inputs, labels=labels)
+            logits = outputs.logits[:, :-1]
+            loss = loss_fn(logits.reshape(-1, logits.size(-1)), labels[:, 1:].reshape(-1))
+            loss.backward()
+            optimizer.step()
 """),
 ]

@@ -38,6 +38,7 @@ def _minus_100(node: Optional[ast.AST], consts: dict[str, list[ast.AST]]) -> Opt
 
 
 _TENSOR_MAKERS = frozenset({"tensor", "LongTensor", "as_tensor"})
+WHOLE = -1  # key of a collate that returns the padded batch itself, not a tuple or dict
 
 
 def _pad_helper_value(helper: ast.FunctionDef, call: ast.Call) -> Optional[ast.AST]:
@@ -125,6 +126,8 @@ def _padded_positions(fn: ast.FunctionDef, consts: dict[str, list[ast.AST]],
         elif isinstance(node.value, ast.Dict):
             items = [(k.value, v) for k, v in zip(node.value.keys, node.value.values)
                      if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        elif node.value is not None:
+            items = [(WHOLE, node.value)]  # the padded batch itself (a language-model loader of token rows)
         for i, item in items:
             elt: ast.AST = item
             if isinstance(item, ast.Name) and len(local.get(item.id, [])) == 1:
@@ -195,8 +198,10 @@ with `pad_sequence(..., padding_value=PAD)` where `PAD` is not -100 (the tokeniz
 or the default 0), or padded by a helper of the file that appends a token id to each
 shorter list (`ids + [pad_idx] * (max_length - len(ids))`, `pad_idx` a number or a name
 like `tokenizer.pad_token_id` / `token_end_id`, given at the call or as the default) and
-wrapped in `torch.tensor(...)`; returned in a tuple, or in a dict read as
-`batch["labels"]` (a collate given as `functools.partial(collate, pad_id=...)`, inline or
+wrapped in `torch.tensor(...)`; returned in a tuple, in a dict read as
+`batch["labels"]`, or returned alone (a language-model loader of padded token rows iterated as
+`for seq in loader:`, its shifted slice `seq[:, 1:]` the target; EleutherAI/aria pull request 40,
+"exclude padding tokens from contributing to loss") (a collate given as `functools.partial(collate, pad_id=...)`, inline or
 through a name, binds the collate's parameters); and a training loop over that loader that passes those sequences (or
 slices, views and moves of them) as the target of `F.cross_entropy` or of an
 `nn.CrossEntropyLoss()` built without `ignore_index` or with `ignore_index=-100`
@@ -226,9 +231,10 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
 * The targets are indexed with a mask (`target[target != PAD]`) or written to before the loss
   (`target[target == PAD] = -100`, `masked_fill`).
 * The collate function is not in the file, pads in another way, or the loop does not unpack
-  the loader's tuple.
+  the loader's tuple (a collate returning the padded batch alone: the loop variable is the batch).
 * `labels=` goes to a model that is not a transformers `from_pretrained` model (a project
-  model may mask the pad id itself).
+  model may mask the pad id itself), or, for a collate returning the padded batch alone, the loop
+  never reads the model's `.loss` (it trains on a loss of its own, checked as above).
 """
     bad_examples = examples("preflight.rules.code._pf125_examples", "PF125_BAD")
     good_examples = examples("preflight.rules.code._pf125_examples", "PF125_GOOD")
@@ -274,21 +280,25 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
                 continue
             fn, padded = found
             batch: Optional[tuple[str, set[str]]] = None
+            whole = False
             if isinstance(target, ast.Tuple):
                 elts = target.elts
-                names = {e.id for i in padded if isinstance(i, int) and i < len(elts) for e in [elts[i]]
+                names = {e.id for i in padded if isinstance(i, int) and 0 <= i < len(elts) for e in [elts[i]]
                          if isinstance(e, ast.Name)}
             elif isinstance(target, ast.Name) and any(isinstance(i, str) for i in padded):
                 names, batch = set(), (target.id, {i for i in padded if isinstance(i, str)})
+            elif isinstance(target, ast.Name) and WHOLE in padded:
+                names = {target.id}  # `for seq in loader:` over a loader of padded token rows
+                whole = True
             else:
                 continue
             if (names or batch) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                                         and n.func.attr == "backward" for n in ast.walk(loop)):
-                yield from self._losses(ctx, loop, names, losses, fn, padded, batch)
+                yield from self._losses(ctx, loop, names, losses, fn, padded, batch, whole)
 
     def _losses(self, ctx: FileContext, loop: ast.For, names: set[str], losses: dict[str, list[ast.Call]],
                 fn: ast.FunctionDef, padded: dict[Union[int, str], tuple[ast.AST, str]],
-                batch: Optional[tuple[str, set[str]]] = None) -> Iterable[Finding]:
+                batch: Optional[tuple[str, set[str]]] = None, whole: bool = False) -> Iterable[Finding]:
         names = set(names)
         statements = sorted((n for n in ast.walk(loop) if isinstance(n, (ast.Assign, ast.Call))),
                             key=lambda n: (n.lineno, n.col_offset))
@@ -327,6 +337,8 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
                                           slice=ast.Constant(value="labels"), ctx=ast.Load())  # `model(**batch)`
                 pad, how = padded["labels"]
                 shown = f"`**{batch[0]}` (its `\"labels\"`)"
+            if whole and not any(isinstance(n, ast.Attribute) and n.attr == "loss" for n in ast.walk(loop)):
+                hf_labels = None  # the model's own loss is never read: the loop trains on a loss of its own
             if hf_labels is not None and _derived(hf_labels, names, batch) and _hf_model(ctx, node):
                 yield ctx.finding(
                     self, node,
