@@ -4,6 +4,7 @@ comes to zero batches, or an integer ``val_check_interval`` longer than the epoc
 
 from __future__ import annotations
 
+import ast
 import math
 import os
 import re
@@ -16,7 +17,7 @@ from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 from preflight.rules.plan._yaml_job_files import yaml_files
 
-_WORDS = re.compile(r"limit_train_batches|val_check_interval|batch_size")
+_WORDS = re.compile(r"limit_train_batches|val_check_interval|log_every_n_steps|batch_size")
 
 # keys that state how many training samples an epoch reads (an integer beside the node's batch_size)
 _SAMPLE_KEYS = ("train_samples", "max_train_samples", "num_train_samples", "n_train_samples", "num_train_examples",
@@ -52,10 +53,73 @@ def _configs(pctx: PlanContext) -> list[Any]:
     """The Hydra YAML configs of the job, and the project's YAML files that name a batch limit or a batch size
     (a config a script opens itself), each once."""
     out: dict[str, Any] = {}
-    for cfg in [*hydra_yaml_configs(pctx), *(c for _text, c in yaml_files(pctx, _WORDS))]:
+    for cfg in [*hydra_yaml_configs(pctx), *(c for _text, c in yaml_files(pctx, _WORDS)), *pctx.configs]:
         if isinstance(cfg.data, dict) and all(cfg is not c for c in out.values()):
             out.setdefault(os.path.normpath(str(cfg.path)), cfg)
     return list(out.values())
+
+
+_PATIENCE = 3  # EarlyStopping's default patience
+
+
+def _stops_early(pctx: PlanContext, texts: list[Any]) -> Optional[int]:
+    """The smallest patience of an ``EarlyStopping`` of the job (a call in a script, or a ``_target_`` node of a
+    config): the run may end after patience + 1 validation epochs. None when the job has none."""
+    found: list[int] = []
+    for script in pctx.scripts:
+        for site in pctx.index(script).calls:
+            if site.last == "EarlyStopping":
+                kw = next((k for k in site.call.keywords if k.arg == "patience"), None)
+                value = kw.value.value if kw is not None and isinstance(kw.value, ast.Constant) else \
+                    _PATIENCE if kw is None else None
+                found.append(value if isinstance(value, int) and not isinstance(value, bool) else 10 ** 6)
+    for config in texts:
+        for _path, node in walk(config.data):
+            if str(node.get("_target_", "")).endswith("EarlyStopping"):
+                value = node.get("patience", _PATIENCE)
+                found.append(value if isinstance(value, int) and not isinstance(value, bool) else 10 ** 6)
+    return min(found) if found else None
+
+
+def _code_log_intervals(pctx: PlanContext) -> list[tuple[Any, ast.keyword, int, Optional[int]]]:
+    """(script, keyword, interval, max_epochs) of each ``Trainer(log_every_n_steps=<int>)`` call of the scripts."""
+    out = []
+    for script in pctx.scripts:
+        text = script.text if script.text is not None else script.source.text
+        if not text or "log_every_n_steps" not in text:
+            continue
+        for site in pctx.index(script).calls:
+            if site.last != "Trainer":
+                continue
+            kws = {k.arg: k for k in site.call.keywords if k.arg}
+            kw = kws.get("log_every_n_steps")
+            if kw is None or not isinstance(kw.value, ast.Constant) or _int(kw.value.value) is None:
+                continue
+            epochs = kws.get("max_epochs")
+            max_epochs = _int(epochs.value.value) if epochs is not None and isinstance(epochs.value, ast.Constant) \
+                else None
+            out.append((script, kw, kw.value.value, max_epochs))
+    return out
+
+
+def _log_message(interval: int, batches: int, key: str, samples: int, batch: int, patience: Optional[int],
+                 max_epochs: Optional[int]) -> Optional[str]:
+    """The finding's text when the run can end before Lightning first writes the step metrics, else None."""
+    if interval <= batches:
+        return None
+    first = math.ceil(interval / batches)  # the epoch in which the first step log is written
+    if max_epochs is not None and 0 < max_epochs < first:
+        why = f"max_epochs={max_epochs} ends the run first"
+    elif patience is not None and first > patience + 1:
+        why = (f"EarlyStopping (patience {patience}) may end the run after {patience + 1} epochs, before the first "
+               "step log")
+    else:
+        return None
+    return (f"log_every_n_steps={interval}, but an epoch has at most {batches} training batches ({key}: {samples}, "
+            f"batch_size: {batch}): Lightning writes the step metrics only every {interval} steps, i.e. first in "
+            f"epoch {first}, and {why}: the run can finish without a single training-step point in the logger "
+            "(Lightning warns \"The number of training batches is smaller than the logging interval\"). Set "
+            "log_every_n_steps to at most the batches of an epoch")
 
 
 @register
@@ -87,6 +151,12 @@ file, else the one such data node of the job's configs, where
   "`val_check_interval` (1000) must be less than or equal to the number of the training
   batches (391)" (MEDS_EIC_AR issue 62: a larger batch size shrank the epoch).
 
+* `log_every_n_steps` (a trainer node's, or a literal of a `Trainer(...)` call of the scripts, with the
+  epoch stated by a config the job reads, JSON included) is longer than the epoch, and the run can end
+  before the first multiple of it: `max_epochs` ends it first, or an `EarlyStopping` may stop it after
+  patience + 1 epochs (facebookresearch/neuroai PR 140: 3 batches per epoch, `log_every_n_steps=50`, early
+  stopping: runs with no `train/loss_step` point in W&B; CAREamics issue 837). Reported as a warning.
+
 ## Why it matters
 
 The first trains nothing and reports the untrained model's metrics; the second loses the
@@ -94,6 +164,8 @@ job's queue time at start-up. Both appear when the batch size or the data grows,
 the trainer config that sets the limit.
 
 ## How to fix it
+
+For the logging interval: `log_every_n_steps=max(1, min(50, len(train_loader)))`.
 
 Give the limit as an integer number of batches (or remove it); set
 `check_val_every_n_epoch: null` to validate every N global steps, or use a fraction.
@@ -103,6 +175,8 @@ Give the limit as an integer number of batches (or remove it); set
 * No config states both the sample count and the batch size as integers (the dataset's
   length is known only at run time), or several data nodes do and the trainer's file has
   none.
+* `log_every_n_steps` is not a literal, is at most the epoch's batches, or its first multiple comes
+  within max_epochs and, with an `EarlyStopping`, within its patience + 1 epochs.
 * The limit is an integer or 1.0; `val_check_interval` is a fraction, at most the epoch's
   batches, or `check_val_every_n_epoch: null` is set beside it.
 """
@@ -112,12 +186,35 @@ Give the limit as an integer number of batches (or remove it); set
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         texts = _configs(pctx)
         epochs = [(c, path, e) for c in texts for path, node in walk(c.data) if (e := _epoch(node)) is not None]
+        logs = _code_log_intervals(pctx)
+        if len(epochs) == 1 and logs:
+            data_config, data_path, (key, samples, batch) = epochs[0]
+            batches = math.ceil(samples / batch)
+            patience = _stops_early(pctx, texts)
+            for script, kw, interval, max_epochs in logs:
+                message = _log_message(interval, batches, key, samples, batch, patience, max_epochs)
+                if message is not None:
+                    finding = pctx.code_finding(self, script, kw, message, evidence=[pctx.config_evidence(
+                        data_config, (*data_path, key), f"{key}: {samples} at batch_size {batch}: at most "
+                        f"{batches} training batches per epoch")])
+                    finding.severity = Severity.WARNING  # lost curves, not a failed run
+                    yield finding
         for config in texts:
             for path, node in walk(config.data):
                 if not _trainer(path, node, str(config.path)):
                     continue
                 limit = node.get("limit_train_batches")
                 interval = _int(node.get("val_check_interval"))
+                every = _int(node.get("log_every_n_steps"))
+                if every is not None and (len(epochs) == 1 or any(e[0] is config for e in epochs)):
+                    data_config, data_path, (key, samples, batch) = next(
+                        (e for e in epochs if e[0] is config), epochs[0])
+                    message = _log_message(every, math.ceil(samples / batch), key, samples, batch,
+                                           _stops_early(pctx, texts), _int(node.get("max_epochs")))
+                    if message is not None:
+                        finding = pctx.config_finding(self, config, (*path, "log_every_n_steps"), message)
+                        finding.severity = Severity.WARNING  # lost curves, not a failed run
+                        yield finding
                 fraction = isinstance(limit, float) and 0 < limit < 1
                 late = interval is not None and interval > 0 and not (
                     "check_val_every_n_epoch" in node and node["check_val_every_n_epoch"] is None)
