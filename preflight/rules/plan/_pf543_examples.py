@@ -279,3 +279,7 @@ GOOD_EXAMPLES += [
     _ONLY_FOR_BENCHMARKS.format(guard='if self.dataset_name in ("scannet", "s3dis"):', other="",
                                 monitor="val_mean_ap_50", choice="data=my_dataset"),
 ]
+# tricky: the module is handed a sub-node of the config, so `self.config` is not the composed root
+GOOD_EXAMPLES.append(_ONLY_FOR_BENCHMARKS.format(guard=_BENCH_GUARD, other="", monitor="val_mean_ap_50",
+                                                 choice="data=my_dataset").replace(
+    "InstanceSegmentation(cfg))", "InstanceSegmentation(cfg.model))"))

@@ -148,14 +148,30 @@ def _logged_only_where_false(trees: list[ast.AST], key: str, config: dict) -> Op
     return found
 
 
-def _single_config(pctx: PlanContext) -> Optional[dict]:
-    """The composed config of the job's one Hydra app (None when there is none, or several)."""
+def _single_config(pctx: PlanContext, fitted: list[str]) -> Optional[dict]:
+    """The composed config of the job's one ``@hydra.main`` app, when every fitted module class is built with
+    that app's whole config (``InstanceSegmentation(cfg)``: its ``self.config`` is the composed root); else None."""
     try:
         from preflight.adapters.hydra import Composed, compositions
     except ImportError:  # pragma: no cover - the adapter ships with preflight
         return None
     comps = compositions(pctx.project)
     if len(comps) != 1 or not isinstance(comps[0], Composed) or not isinstance(comps[0].config, dict):
+        return None
+    app = comps[0].app
+    if app.script is None or app.how != "@hydra.main" or not fitted:
+        return None
+    roots = {fn.args.args[0].arg for fn in ast.walk(app.script.tree)
+             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.args.args
+             and any("hydra" in ast.unparse(d) and "main" in ast.unparse(d) for d in fn.decorator_list)}
+    built = set()
+    for node in ast.walk(app.script.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if any(isinstance(v, ast.Name) and v.id in roots for v in values):
+                built.add(name)
+    if not all(name in built for name in fitted):
         return None
     return comps[0].config
 
@@ -211,7 +227,8 @@ the module logs.
 * The fitted module's class, or one of its bases, is neither among the audited scripts
   nor imported by them from a module of the project (`from pkg.models import Net`, one level).
 * The monitor is not a string literal.
-* For a key logged under a condition: the condition is not `self.config.<keys> in (<constants>)` or
+* For a key logged under a condition: the fitted module is not built with the `@hydra.main` function's
+  whole config (`Module(cfg)`), the condition is not `self.config.<keys> in (<constants>)` or
   `== <constant>` (`config`, `cfg` or `conf` attribute), the composed config lacks the keys or holds an
   interpolation there, the job has several Hydra apps, another branch or a `log_dict` (of keys preflight
   cannot list) may write the key, or a log call's key is not written out.
@@ -251,7 +268,7 @@ the module logs.
             logs.read(tree)
         if not logs.complete or not logs.patterns:
             return
-        config = _single_config(pctx)
+        config = _single_config(pctx, fitted)
         for path, line, key in yaml_monitors:
             if logs.has(key):
                 dead = _logged_only_where_false(trees, key, config) if config is not None else None
