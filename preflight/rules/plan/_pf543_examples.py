@@ -282,4 +282,4 @@ GOOD_EXAMPLES += [
 # tricky: the module is handed a sub-node of the config, so `self.config` is not the composed root
 GOOD_EXAMPLES.append(_ONLY_FOR_BENCHMARKS.format(guard=_BENCH_GUARD, other="", monitor="val_mean_ap_50",
                                                  choice="data=my_dataset").replace(
-    "InstanceSegmentation(cfg))", "InstanceSegmentation(cfg.model))"))
+    "InstanceSegmentation(cfg))", "InstanceSegmentation(cfg.data))"))
