@@ -38,6 +38,20 @@ render:
 """
 
 BAD_EXAMPLES = [
+    # facebookresearch/sam2 issue 375: a top-level key that only the fine-tuning config defines
+    _APP + """\
+# --- configs/train.yaml
+defaults:
+  - callback: base
+  - _self_
+
+logger:
+  video:
+    num_videos: 4
+trainer:
+  data:
+    phases: ${phases_per_epoch}  # error: PF186
+""" + _CALLBACKS,
     # atnikos/sinc issue 6: the selected callback option (base) has no `render` node
     _APP + """\
 # --- configs/train.yaml
@@ -122,7 +136,7 @@ logger:
     name: ${oc.env:RUN_NAME,run}
     sel: ${oc.select:callback.render.nvids_to_save,4}
 """ + _CALLBACKS,
-    # tricky: the first key is not composed at all (a file the job lacks may define `paths`)
+    # tricky: the key is defined by the primary config itself, below the value that reads it
     _APP + """\
 # --- configs/train.yaml
 defaults:
@@ -133,6 +147,8 @@ logger:
   video:
     num_videos: 4
     dir: ${paths.output_dir}/videos
+paths:
+  output_dir: outputs
 """ + _CALLBACKS,
     # tricky: the script adds the node at runtime before anything reads it
     textwrap.dedent("""

@@ -70,9 +70,10 @@ class HydraInterpolationKeyNotComposed(PlanRule):
 
 A value of the composed config of an `@hydra.main` app (its primary config, the options its
 defaults list selects and the launch line's overrides, composed as Hydra does) that interpolates
-an absolute key, `${callback.render.nvids_to_save}`, which that composed config lacks, while the
-node above it (`callback`) is there: the option that defines the key is not the one selected
-(`callback: base` where `callback: render` defines `render`), or the key is misspelled.
+an absolute key, `${callback.render.nvids_to_save}`, which that composed config lacks: the option
+that defines the key is not the one selected (`callback: base` where `callback: render` defines
+`render`), the key is misspelled, or it names a top-level key that only another config defines
+(SAM 2 issue 375: `${phases_per_epoch}` outside the fine-tuning config that sets it).
 
 ## Why it matters
 
@@ -90,8 +91,8 @@ the key in the option that is selected, or correct the key's spelling.
 
 * The interpolation is relative (`${.lr}`), uses a resolver (`${oc.env:X}`, `${oc.select:a.b,0}`),
   or names a key under `hydra` (Hydra's own settings are not part of the composed job config).
-* The first key of the interpolation is not in the composed config at all (`${paths.data}` with no
-  `paths` node): preflight does not report it, because a file the job lacks may define it.
+* The job lacks config files its defaults list names and the first key of the interpolation is not in
+  the config composed without them (`${paths.data}` with no `paths` node): a missing file may define it.
 * A script of the job assigns one of the interpolation's keys (`cfg.callback.render = ...`), or adds
   keys to the config at runtime (`open_dict`, `OmegaConf.merge`, `OmegaConf.update`, `set_struct`).
 * The job lacks config files its defaults list names: the config is composed without them only when
@@ -121,10 +122,10 @@ the key in the option that is selected, or correct the key's spelling.
                     continue
                 for m in _REF.finditer(value):
                     ref = tuple(m.group(1).split("."))
-                    if ref[0] == "hydra" or len(ref) < 2 or _lookup(config, ref) is not _ABSENT:
+                    if ref[0] == "hydra" or _lookup(config, ref) is not _ABSENT or any(p in assigned for p in ref):
                         continue
-                    if _lookup(config, ref[:1]) is _ABSENT or any(part in assigned for part in ref):
-                        continue
+                    if comp.dropped and _lookup(config, ref[:1]) is _ABSENT:
+                        continue  # a file the job lacks may define the whole node
                     if dropped_may_set(comp, ref):
                         continue
                     origin = comp.origins.get(path)
@@ -134,13 +135,14 @@ the key in the option that is selected, or correct the key's spelling.
                     if (file, line) in seen:
                         continue
                     seen.add((file, line))
-                    deepest = next(k for k in range(len(ref), 0, -1) if _lookup(config, ref[:k]) is not _ABSENT)
-                    have = _lookup(config, ref[:deepest])
-                    node = ".".join(ref[:deepest])
-                    keys = sorted(str(k) for k in have) if isinstance(have, dict) else []
+                    deepest = next((k for k in range(len(ref), 0, -1) if _lookup(config, ref[:k]) is not _ABSENT),
+                                   0)
+                    have = _lookup(config, ref[:deepest]) if deepest else config
+                    node = f"under `{'.'.join(ref[:deepest])}`" if deepest else "at the top level"
+                    keys = sorted(str(k) for k in have) if isinstance(have, dict) and deepest else []
                     shown = f" (it has {', '.join(f'`{k}`' for k in keys[:6])})" if keys else ""
                     message = (f"`{'.'.join(path)}` interpolates `${{{m.group(1)}}}`, but the composed config has "
-                               f"no `{'.'.join(ref[deepest:deepest + 1])}` under `{node}`{shown}: OmegaConf raises "
+                               f"no `{ref[deepest]}` {node}{shown}: OmegaConf raises "
                                f"InterpolationKeyError (\"Interpolation key '{m.group(1)}' not found\") when the app "
                                "reads the value, after the job started. Select the config option that defines the "
                                "key, define it in the one selected, or fix its spelling")
