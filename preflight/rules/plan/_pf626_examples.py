@@ -192,3 +192,36 @@ _HYDRA_LOG = dedent("""
 """)
 PF626_BAD.append(_HYDRA_LOG.format(epochs=4, pin="  # warning: PF626"))
 PF626_GOOD.append(_HYDRA_LOG.format(epochs=40, pin=""))  # 10 batches an epoch: first step log in epoch 5 of 40
+
+# luxonis-train PR 46 / DeepForest issue 859: an epoch interval the run never reaches
+_EPOCHS = dedent("""
+    # --- train.py
+    import lightning as L
+    from lightning.pytorch.callbacks import ModelCheckpoint
+
+    from data import Cifar
+    from model import Net
+
+    best = ModelCheckpoint(monitor="val_acc", mode="max"{best})
+    periodic = ModelCheckpoint(dirpath="snapshots", save_top_k=-1, every_n_epochs={every}{last}){pin_every}
+    trainer = L.Trainer(
+        max_epochs=20,{steps}
+        check_val_every_n_epoch={val},{pin_val}
+        callbacks=[best, periodic],
+    )
+    trainer.fit(Net(), datamodule=Cifar())
+    # --- launch
+    python train.py
+""")
+PF626_BAD += [
+    _EPOCHS.format(best="", every=5, last="", pin_every="", steps="", val=30, pin_val="  # warning: PF626"),
+    _EPOCHS.format(best="", every=50, last="", pin_every="  # warning: PF626", steps="", val=1, pin_val=""),
+]
+PF626_GOOD += [
+    # the fixes: intervals within the run
+    _EPOCHS.format(best="", every=5, last="", pin_every="", steps="", val=2, pin_val=""),
+    # tricky: save_last keeps a checkpoint whatever every_n_epochs is
+    _EPOCHS.format(best="", every=50, last=", save_last=True", pin_every="", steps="", val=1, pin_val=""),
+    # tricky: a step budget decides the run's length
+    _EPOCHS.format(best="", every=50, last="", pin_every="", steps="\n    max_steps=200_000,", val=30, pin_val=""),
+]

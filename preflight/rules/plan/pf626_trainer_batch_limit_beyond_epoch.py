@@ -122,6 +122,52 @@ def _log_message(interval: int, batches: int, key: str, samples: int, batch: int
             "log_every_n_steps to at most the batches of an epoch")
 
 
+def _literal_int(call: ast.Call, name: str) -> Optional[int]:
+    kw = next((k for k in call.keywords if k.arg == name), None)
+    return _int(kw.value.value) if kw is not None and isinstance(kw.value, ast.Constant) else None
+
+
+def _epoch_intervals(pctx: PlanContext) -> Iterable[tuple[Any, ast.AST, str]]:
+    """(script, node, message) for each epoch interval of a script that its ``Trainer(max_epochs=<int>)`` never
+    reaches: ``check_val_every_n_epoch`` beside a monitoring callback (validation never runs), or a
+    ``ModelCheckpoint(every_n_epochs=...)`` without ``save_last`` (it never saves)."""
+    for script in pctx.scripts:
+        text = script.text if script.text is not None else script.source.text
+        if not text or "every_n_epoch" not in text:
+            continue
+        sites = pctx.index(script).calls
+        trainers = [s.call for s in sites if s.last == "Trainer"]
+        epochs = [_literal_int(t, "max_epochs") for t in trainers]
+        if len(trainers) != 1 or epochs[0] is None or epochs[0] <= 0:
+            continue
+        max_epochs = epochs[0]
+        if any(k.arg is None for k in trainers[0].keywords) or _literal_int(trainers[0], "max_steps") not in (None, -1):
+            continue  # **kwargs or a step budget: the run's length is not max_epochs alone
+        monitors = [s.call for s in sites if s.last in ("ModelCheckpoint", "EarlyStopping")
+                    and any(k.arg == "monitor" for k in s.call.keywords)]
+        every = _literal_int(trainers[0], "check_val_every_n_epoch")
+        if every is not None and every > max_epochs and monitors:
+            kw = next(k for k in trainers[0].keywords if k.arg == "check_val_every_n_epoch")
+            yield script, kw, (
+                f"check_val_every_n_epoch={every} with max_epochs={max_epochs}: Lightning validates after epochs "
+                f"{every}, {2 * every}, ..., so this run never validates, and its monitoring callbacks never see "
+                "their metric (no best checkpoint, no early stop; luxonis-train PR 46, DeepForest issue 859). Use an "
+                "interval of at most max_epochs")
+        for site in sites:
+            if site.last != "ModelCheckpoint":
+                continue
+            n = _literal_int(site.call, "every_n_epochs")
+            last = next((k for k in site.call.keywords if k.arg == "save_last"), None)
+            if n is None or n <= max_epochs or (last is not None and not (
+                    isinstance(last.value, ast.Constant) and last.value.value in (False, None))):
+                continue
+            kw = next(k for k in site.call.keywords if k.arg == "every_n_epochs")
+            yield script, kw, (
+                f"ModelCheckpoint(every_n_epochs={n}) in a run of max_epochs={max_epochs}: the callback saves after "
+                f"epochs {n}, {2 * n}, ..., so the run ends without a checkpoint from it (and no save_last). Use "
+                "an interval of at most max_epochs, or save_last=True")
+
+
 @register
 class TrainerBatchLimitBeyondEpoch(PlanRule):
     code = "PF626"
@@ -157,6 +203,13 @@ file, else the one such data node of the job's configs, where
   patience + 1 epochs (facebookresearch/neuroai PR 140: 3 batches per epoch, `log_every_n_steps=50`, early
   stopping: runs with no `train/loss_step` point in W&B; CAREamics issue 837). Reported as a warning.
 
+* an epoch interval of a script that its `Trainer(max_epochs=<int>)` never reaches:
+  `check_val_every_n_epoch` above max_epochs beside a `ModelCheckpoint`/`EarlyStopping` with a
+  `monitor` (validation never runs: luxonis-train PR 46 bounds the interval by the epochs "which
+  ensures that at least one checkpoint is generated"; DeepForest issue 859), or
+  `ModelCheckpoint(every_n_epochs=...)` above max_epochs without `save_last` (it never saves).
+  Reported as warnings.
+
 ## Why it matters
 
 The first trains nothing and reports the untrained model's metrics; the second loses the
@@ -175,6 +228,8 @@ Give the limit as an integer number of batches (or remove it); set
 * No config states both the sample count and the batch size as integers (the dataset's
   length is known only at run time), or several data nodes do and the trainer's file has
   none.
+* For the epoch intervals: the script has several `Trainer(...)` calls, `**kwargs`, `max_steps`, or a
+  `max_epochs` that is not a literal; the interval is at most max_epochs; `save_last` is set.
 * `log_every_n_steps` is not a literal, is at most the epoch's batches, or its first multiple comes
   within max_epochs and, with an `EarlyStopping`, within its patience + 1 epochs.
 * The limit is an integer or 1.0; `val_check_interval` is a fraction, at most the epoch's
@@ -186,6 +241,10 @@ Give the limit as an integer number of batches (or remove it); set
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         texts = _configs(pctx)
         epochs = [(c, path, e) for c in texts for path, node in walk(c.data) if (e := _epoch(node)) is not None]
+        for script, node, message in _epoch_intervals(pctx):
+            finding = pctx.code_finding(self, script, node, message)
+            finding.severity = Severity.WARNING
+            yield finding
         logs = _code_log_intervals(pctx)
         if len(epochs) == 1 and logs:
             data_config, data_path, (key, samples, batch) = epochs[0]
