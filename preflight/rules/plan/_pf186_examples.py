@@ -38,20 +38,6 @@ render:
 """
 
 BAD_EXAMPLES = [
-    # facebookresearch/sam2 issue 375: a top-level key that only the fine-tuning config defines
-    _APP + """\
-# --- configs/train.yaml
-defaults:
-  - callback: base
-  - _self_
-
-logger:
-  video:
-    num_videos: 4
-trainer:
-  data:
-    phases: ${phases_per_epoch}  # error: PF186
-""" + _CALLBACKS,
     # atnikos/sinc issue 6: the selected callback option (base) has no `render` node
     _APP + """\
 # --- configs/train.yaml

@@ -3,6 +3,7 @@ the composed config lacks (the config group option that defines it is not the on
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any, Iterable, Iterator
 
@@ -35,6 +36,17 @@ def _lookup(config: Any, path: tuple[str, ...]) -> Any:
     return node
 
 
+def _below_another_node(config: Any, ref: tuple[str, ...], depth: int = 0) -> bool:
+    """Whether ``ref`` resolves below some node of ``config`` other than the root (PF525 reports that: the path
+    written as if from inside a node)."""
+    if depth > 8 or not isinstance(config, dict):
+        return False
+    for value in config.values():
+        if isinstance(value, dict) and (_lookup(value, ref) is not _ABSENT or _below_another_node(value, ref, depth + 1)):
+            return True
+    return False
+
+
 def _strings(data: Any, path: tuple[str, ...], depth: int = 0) -> Iterator[tuple[tuple[str, ...], str]]:
     if depth > 16:
         return
@@ -46,14 +58,6 @@ def _strings(data: Any, path: tuple[str, ...], depth: int = 0) -> Iterator[tuple
             yield from _strings(value, (*path, str(k)), depth + 1)
     elif isinstance(data, str) and "${" in data:
         yield path, data
-
-
-def _runtime_keys(pctx: PlanContext) -> set[str]:
-    """Attribute and string-key names the job's scripts assign (``cfg.render = ...``, ``cfg["render"] = ...``)."""
-    names: set[str] = set()
-    for script in pctx.scripts:
-        names |= assigned_names(script.tree)
-    return names
 
 
 @register
@@ -72,8 +76,7 @@ A value of the composed config of an `@hydra.main` app (its primary config, the 
 defaults list selects and the launch line's overrides, composed as Hydra does) that interpolates
 an absolute key, `${callback.render.nvids_to_save}`, which that composed config lacks: the option
 that defines the key is not the one selected (`callback: base` where `callback: render` defines
-`render`), the key is misspelled, or it names a top-level key that only another config defines
-(SAM 2 issue 375: `${phases_per_epoch}` outside the fine-tuning config that sets it).
+`render`), or the key is misspelled.
 
 ## Why it matters
 
@@ -89,12 +92,14 @@ the key in the option that is selected, or correct the key's spelling.
 
 ## When preflight stays silent
 
+* The key exists below another node (`${train_dataloader_params.batch_size}` where it is under
+  `dataset_params`): PF525 reports that.
 * The interpolation is relative (`${.lr}`), uses a resolver (`${oc.env:X}`, `${oc.select:a.b,0}`),
   or names a key under `hydra` (Hydra's own settings are not part of the composed job config).
-* The job lacks config files its defaults list names and the first key of the interpolation is not in
-  the config composed without them (`${paths.data}` with no `paths` node): a missing file may define it.
-* A script of the job assigns one of the interpolation's keys (`cfg.callback.render = ...`), or adds
-  keys to the config at runtime (`open_dict`, `OmegaConf.merge`, `OmegaConf.update`, `set_struct`).
+* The first key of the interpolation is not in the composed config at all (`${runtime.world_size}`,
+  `${phases_per_epoch}`): a node the app may add at run time, or a file the job lacks may define.
+* A file of the job (its scripts and the project modules they import) assigns one of the interpolation's
+  keys (`cfg.callback.render = ...`), or adds keys to the config at runtime (`open_dict`, `OmegaConf.merge`, `OmegaConf.update`, `set_struct`).
 * The job lacks config files its defaults list names: the config is composed without them only when
   none of them belongs to the group the key lies under, or to a group whose configs are usually global
   (`experiment`); otherwise preflight stays silent.
@@ -107,11 +112,14 @@ the key in the option that is selected, or correct the key's spelling.
         comps = [*hydra_main_apps(pctx), *partial_hydra_main_apps(pctx)]
         if not comps:
             return
-        for script in pctx.scripts:
-            text = script.text if script.text is not None else script.source.text
-            if text and any(word in text for word in _RUNTIME):
-                return
-        assigned = _runtime_keys(pctx)
+        from preflight.rules.plan._job_files import job_files
+
+        trees = [tree for _display, tree in job_files(pctx)]
+        if any(word in ast.unparse(tree) for tree in trees for word in _RUNTIME):
+            return
+        assigned: set[str] = set()
+        for tree in trees:
+            assigned |= assigned_names(tree)
         from preflight.adapters.hydra_partial import dropped_may_set
 
         seen: set[tuple[str, int]] = set()
@@ -124,8 +132,10 @@ the key in the option that is selected, or correct the key's spelling.
                     ref = tuple(m.group(1).split("."))
                     if ref[0] == "hydra" or _lookup(config, ref) is not _ABSENT or any(p in assigned for p in ref):
                         continue
-                    if comp.dropped and _lookup(config, ref[:1]) is _ABSENT:
-                        continue  # a file the job lacks may define the whole node
+                    if _lookup(config, ref[:1]) is _ABSENT:
+                        continue  # a whole node the composed config lacks: code or a missing file may add it
+                    if _below_another_node(config, ref):
+                        continue  # written as if from inside a node: PF525's finding
                     if dropped_may_set(comp, ref):
                         continue
                     origin = comp.origins.get(path)
