@@ -113,8 +113,8 @@ def _logged_only_where_false(trees: list[ast.AST], key: str, config: dict) -> Op
     for tree in trees:
         parents: dict[int, ast.AST] = {}
         for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
+            for sub in ast.iter_child_nodes(node):
+                parents[id(sub)] = node
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "log_dict":
                 arg = node.args[0] if node.args else None

@@ -93,12 +93,13 @@ def _code_log_intervals(pctx: PlanContext) -> list[tuple[Any, ast.keyword, int, 
                 continue
             kws = {k.arg: k for k in site.call.keywords if k.arg}
             kw = kws.get("log_every_n_steps")
-            if kw is None or not isinstance(kw.value, ast.Constant) or _int(kw.value.value) is None:
+            every = _int(kw.value.value) if kw is not None and isinstance(kw.value, ast.Constant) else None
+            if kw is None or every is None:
                 continue
             epochs = kws.get("max_epochs")
             max_epochs = _int(epochs.value.value) if epochs is not None and isinstance(epochs.value, ast.Constant) \
                 else None
-            out.append((script, kw, kw.value.value, max_epochs))
+            out.append((script, kw, every, max_epochs))
     return out
 
 
@@ -241,21 +242,23 @@ Give the limit as an integer number of batches (or remove it); set
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         texts = _configs(pctx)
         epochs = [(c, path, e) for c in texts for path, node in walk(c.data) if (e := _epoch(node)) is not None]
-        for script, node, message in _epoch_intervals(pctx):
-            finding = pctx.code_finding(self, script, node, message)
+        for epoch_script, epoch_node, epoch_message in _epoch_intervals(pctx):
+            finding = pctx.code_finding(self, epoch_script, epoch_node, epoch_message)
             finding.severity = Severity.WARNING
             yield finding
         logs = _code_log_intervals(pctx)
         if len(epochs) == 1 and logs:
-            data_config, data_path, (key, samples, batch) = epochs[0]
-            batches = math.ceil(samples / batch)
+            log_config, log_path, (log_key, log_samples, log_batch) = epochs[0]
+            log_batches = math.ceil(log_samples / log_batch)
             patience = _stops_early(pctx, texts)
-            for script, kw, interval, max_epochs in logs:
-                message = _log_message(interval, batches, key, samples, batch, patience, max_epochs)
-                if message is not None:
-                    finding = pctx.code_finding(self, script, kw, message, evidence=[pctx.config_evidence(
-                        data_config, (*data_path, key), f"{key}: {samples} at batch_size {batch}: at most "
-                        f"{batches} training batches per epoch")])
+            for log_script, log_kw, log_every, log_epochs in logs:
+                log_message = _log_message(log_every, log_batches, log_key, log_samples, log_batch, patience,
+                                           log_epochs)
+                if log_message is not None:
+                    finding = pctx.code_finding(self, log_script, log_kw, log_message, evidence=[
+                        pctx.config_evidence(log_config, (*log_path, log_key), f"{log_key}: {log_samples} at "
+                                             f"batch_size {log_batch}: at most {log_batches} training batches per "
+                                             "epoch")])
                     finding.severity = Severity.WARNING  # lost curves, not a failed run
                     yield finding
         for config in texts:
