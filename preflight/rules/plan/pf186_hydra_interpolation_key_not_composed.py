@@ -94,6 +94,8 @@ the key in the option that is selected, or correct the key's spelling.
 
 * The key exists below another node (`${train_dataloader_params.batch_size}` where it is under
   `dataset_params`): PF525 reports that.
+* The path runs through a plain value rather than a node (`net.encoder` set to the string `vit` by a
+  dotted override: PF574 reports that).
 * The interpolation is relative (`${.lr}`), uses a resolver (`${oc.env:X}`, `${oc.select:a.b,0}`),
   or names a key under `hydra` (Hydra's own settings are not part of the composed job config).
 * The first key of the interpolation is not in the composed config at all (`${runtime.world_size}`,
@@ -148,6 +150,8 @@ the key in the option that is selected, or correct the key's spelling.
                     deepest = next((k for k in range(len(ref), 0, -1) if _lookup(config, ref[:k]) is not _ABSENT),
                                    0)
                     have = _lookup(config, ref[:deepest]) if deepest else config
+                    if not isinstance(have, dict):
+                        continue  # the path runs through a value, not a node (a dotted group override: PF574)
                     node = f"under `{'.'.join(ref[:deepest])}`" if deepest else "at the top level"
                     keys = sorted(str(k) for k in have) if isinstance(have, dict) and deepest else []
                     shown = f" (it has {', '.join(f'`{k}`' for k in keys[:6])})" if keys else ""
