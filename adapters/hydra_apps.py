@@ -54,6 +54,8 @@ class Composed:
     missing: list[tuple[tuple[str, ...], Optional[str], Optional[int]]]  # ??? keys: path, file, line
     item_configs: list[tuple[Item, LoadedConfig]] = field(default_factory=list)  # defaults list, loaded
     config_dir: Optional[Path] = None  # the directory composed from (--config-path/--config-dir may move it)
+    # group options composed without, their files not in the project (:mod:`preflight.adapters.hydra_partial`)
+    dropped: list[str] = field(default_factory=list)
 
     @property
     def config(self) -> dict[str, Any]:
@@ -193,14 +195,22 @@ def compositions(project: Project, *, use_hydra: bool = True) -> list[Union[Comp
     return out
 
 
+def app_tokens(project: Project, app: HydraApp) -> list[str]:
+    """The overrides an app is composed with: its ``compose(overrides=...)``, then the launch line's."""
+    args = project.script_args(app.script) if app.script is not None else list(project.argv)
+    return [*app.overrides, *args]
+
+
 def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
-                 added: frozenset[str] = frozenset()) -> Union[Composed, FileError]:
+                 added: frozenset[str] = frozenset(), skipped: Optional[list[str]] = None,
+                 given: Optional[list[str]] = None) -> Union[Composed, FileError]:
     """``added``: keys whose plain ``key=value`` overrides are composed as ``++key=value``
-    (:mod:`preflight.adapters.hydra_added_keys`)."""
+    (:mod:`preflight.adapters.hydra_added_keys`); ``skipped``: composed by preflight's composer, group
+    options whose files are missing left out and named there, composed with the overrides ``given`` instead of
+    the app's own (:mod:`preflight.adapters.hydra_partial`)."""
     display = app.script.source.display if app.script is not None else relative(app.config_dir or Path("."),
                                                                                     project.root)
-    args = project.script_args(app.script) if app.script is not None else list(project.argv)
-    tokens = [*app.overrides, *args]
+    tokens = list(given) if given is not None else app_tokens(project, app)
     if added:
         tokens = [f"++{t}" if t.partition("=")[0] in added and "=" in t else t for t in tokens]
     from preflight.adapters.hydra_compose import parse_overrides
@@ -238,7 +248,7 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
         return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} "
                                   "does not exist", line=app.line)
     try:
-        composition = compose(config_dir, name, tokens, app.version_base, use_hydra=use_hydra)
+        composition = compose(config_dir, name, tokens, app.version_base, use_hydra=use_hydra, skipped=skipped)
     except ComposeError as exc:
         if exc.file is not None:  # a defaults entry of a config file: located there
             return FileError(relative(exc.file, project.root), f"Hydra config {name!r} not composed: {exc}",

@@ -211,8 +211,12 @@ _Choice = Union[str, "list[str]", None]  # a group's option, several (a list), o
 class Composer:
     """preflight's defaults-list composer (the common subset of Hydra >= 1.1)."""
 
-    def __init__(self, config_dir: Path, overrides: Sequence[Override], legacy: bool = False) -> None:
+    def __init__(self, config_dir: Path, overrides: Sequence[Override], legacy: bool = False,
+                 skipped: Optional[list[str]] = None) -> None:
         self.config_dir = config_dir
+        # given: a group option whose file is missing is left out and named here instead of stopping the
+        # composition (:mod:`preflight.adapters.hydra_partial`)
+        self.skipped = skipped
         # Hydra before 1.0 (denisyarats/pytorch_sac @ 81c5b53 ``config_path='config/train.yaml'``): a group's
         # file is merged at the top level (``config/agent/sac.yaml``'s ``agent:`` is ``agent``, not ``agent.agent``)
         self.legacy = legacy
@@ -349,6 +353,9 @@ class Composer:
             if child is None:
                 if optional:
                     continue
+                if self.skipped is not None:
+                    self.skipped.append(opt_path)
+                    continue
                 raise ComposeError(f"Could not find '{opt_path}' (in the defaults list of "
                                    f"{config_path}); ConfigStore entries are registered by code "
                                    "preflight does not run")
@@ -366,6 +373,9 @@ class Composer:
         child = find_file(self.config_dir, path)
         if child is None:
             if optional:
+                return
+            if self.skipped is not None:
+                self.skipped.append(path)
                 return
             raise ComposeError(f"Could not find '{path}' in the config directory {self.config_dir}")
         child_pkg = self._package(child, pkg, package, "")
@@ -442,9 +452,10 @@ def _relative_file(config_dir: Path, file: Path) -> str:
 
 
 def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_base: Optional[str], *,
-            use_hydra: bool = True) -> Composition:
+            use_hydra: bool = True, skipped: Optional[list[str]] = None) -> Composition:
     """Compose ``config_name`` from ``config_dir`` with the launch ``tokens``: with hydra-core
-    when it is importable (and ``use_hydra``), else with preflight's composer."""
+    when it is importable (and ``use_hydra``), else with preflight's composer (``skipped``: see
+    :class:`Composer`)."""
     from preflight.adapters.hydra_core_compose import (
         HydraReadRefused,
         _about_hydra_settings,
@@ -493,7 +504,7 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
                 notes.append(f"hydra-core could not compose Hydra's own settings ({_first_line(str(exc))}); "
                              "the job's config was composed by preflight's composer")
     if result is None:
-        composer = Composer(config_dir, overrides, legacy=legacy)
+        composer = Composer(config_dir, overrides, legacy=legacy, skipped=skipped)
         try:
             result = composer.compose(config_name)
         except ComposeError as exc:

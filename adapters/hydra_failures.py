@@ -4,7 +4,8 @@ hydra-core (or preflight's composer) refuses to compose some configs for reasons
 not depend on what preflight runs: two configs give one node as a mapping and as a list
 (``Cannot merge DictConfig with ListConfig``), the launch leaves a mandatory defaults entry
 (``group: ???``) unselected, a defaults list names an option file that is not in the
-config directory, a config selects a group the defaults list already chose without ``override``. :func:`job_failure` recognises those messages so that the plan rule
+config directory, a config selects a group the defaults list already chose without ``override``, a defaults entry whose
+option is a resolver (``${oc.env:X}``). :func:`job_failure` recognises those messages so that the plan rule
 PF216 reports them as findings (and the adapter does not also list them as unreadable
 inputs); every other failure stays an input error.
 """
@@ -33,13 +34,18 @@ _NOT_FOUND_HYDRA = re.compile(r"In '([^']+)': Could not find '([^'?]+)/([^'/?]+)
 # already has a value (Hydra 1.1 and later need `override group: option`)
 _MULTIPLE = re.compile(r"Multiple values for (\S+?)\. To override a value use 'override ([^:']+): ([^']+)'")
 
+# hydra/_internal/defaults_list.py (_update_overrides / InputDefault.resolve_interpolation): a defaults entry whose
+# option is a resolver (`- override hydra/launcher: ${oc.env:HYDRA_LAUNCHER}`): a defaults list interpolates only
+# config group choices (Hydra issue 1668)
+_RESOLVER_ENTRY = re.compile(r"Error resolving interpolation '(\$\{\s*[\w.]+\s*:[^']*\})'(?:,\s*possible interpolation keys)")
+
 _SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "__pycache__", "site-packages", ".tox"}
 _MAX_FILES = 3000
 
 
 @dataclass
 class Failure:
-    kind: str  # "merge", "mandatory", "missing-option", "multiple"
+    kind: str  # "merge", "mandatory", "missing-option", "multiple", "resolver-entry"
     config: str  # the config named by the message (``config``, ``predictor/pred_1``); "" when none
     # merge: (left type, right type); mandatory: (override key,); missing and multiple: (group, name)
     detail: tuple[str, ...]
@@ -83,6 +89,9 @@ def job_failure(project: Any, app: Any, message: str) -> Optional[Failure]:
     found = _MERGE.search(message)
     if found is not None:
         return Failure("merge", found.group(1), (found.group(2), found.group(3)))
+    resolver = _RESOLVER_ENTRY.search(message)
+    if resolver is not None:
+        return Failure("resolver-entry", "", (resolver.group(1),))
     twice = _MULTIPLE.search(message)
     if twice is not None:
         return Failure("multiple", "", (twice.group(2).strip().lstrip("/"), twice.group(3).strip()))

@@ -357,6 +357,8 @@ JOB = {
     "PF175": "plan.pf175_bf16_optimizer_with_offload",
     "PF183": "plan.pf183_constant_schedule_ignores_warmup",
     "PF184": "plan.pf184_warmup_outlasts_max_steps",
+    "PF185": "plan.pf185_submitit_requeue_without_resume",
+    "PF186": "plan.pf186_hydra_interpolation_key_not_composed",
     "PF187": "plan.pf187_hparams_monitor_not_logged",
     "PF190": "plan.pf190_oc_env_mandatory_fallback_is_a_string",
     "PF191": "plan.pf191_hydra_env_set_interpolates_task_config",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from preflight.plan_rules import PlanContext
 
@@ -20,6 +21,19 @@ def hydra_main_apps(pctx: PlanContext) -> Iterator[Any]:
         return
     for comp in compositions(pctx.project):
         if isinstance(comp, Composed) and comp.app.script is not None and comp.app.how == "@hydra.main":
+            yield comp
+
+
+def partial_hydra_main_apps(pctx: PlanContext) -> Iterator[Any]:
+    """Each ``@hydra.main`` app that could not be composed because config group options are missing from the
+    job, composed without them (``Composed.dropped``: :mod:`preflight.adapters.hydra_partial`). Its config lacks
+    what the missing files hold: a rule reads only values those options cannot set (``dropped_may_set``)."""
+    try:
+        from preflight.adapters.hydra_partial import partial_compositions
+    except ImportError:  # pragma: no cover - the adapter ships with preflight
+        return
+    for comp in partial_compositions(pctx.project):
+        if comp.app.script is not None and comp.app.how == "@hydra.main":
             yield comp
 
 
@@ -47,3 +61,30 @@ def read_hydra_config(path: Path) -> Any:
         return read_config_file(path)
     except (ComposeError, OSError, ValueError):
         return None
+
+
+def assigned_names(tree: ast.AST, main_fn: Optional[ast.AST] = None) -> set[str]:
+    """Attribute and string-key names the script assigns on any object: ``x.name = ...``,
+    ``x["name"] = ...``, ``setattr(x, "name", ...)``, outside the ``@hydra.main`` function
+    (``main_fn``), whose assignments count only before a read (``_filled_at_runtime``)."""
+    names: set[str] = set()
+    skip = {id(n) for n in ast.walk(main_fn)} if main_fn is not None else set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
+                and isinstance(node.args[1].value, str):
+            names.add(node.args[1].value)
+        for target in targets:
+            if isinstance(target, ast.Attribute):
+                names.add(target.attr)
+            elif isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
+                    and isinstance(target.slice.value, str):
+                names.add(target.slice.value)
+    return names

@@ -173,3 +173,39 @@ GOOD_EXAMPLES = [
     # tricky-correct: a launcher plugin's option (installed with the plugin, not a file of the project)
     _SPLATTER.format(hydra_entry="  - override hydra/launcher: joblib", opt="base", extra=""),
 ]
+
+
+# hydra issue 1668: a resolver picks the launcher in the defaults list (worked in Hydra 1.0, fails from 1.1)
+_ENV_LAUNCHER = textwrap.dedent("""
+    # --- main.py
+    import hydra
+
+
+    @hydra.main(config_path="config", config_name="train")
+    def main(cfg):
+        print(cfg.model.name, cfg.trainer.max_epochs)
+
+
+    if __name__ == "__main__":
+        main()
+    # --- config/train.yaml
+    defaults:
+      - model: resnet18
+      - _self_
+    {entry}
+    trainer:
+      max_epochs: 90
+    # --- config/model/resnet18.yaml
+    name: resnet18
+    # --- launch
+    python main.py {launch}
+""")
+BAD_EXAMPLES.append(_ENV_LAUNCHER.format(entry="  - override hydra/launcher: ${oc.env:HYDRA_LAUNCHER}  # error: PF216",
+                                         launch="trainer.max_epochs=50"))
+GOOD_EXAMPLES += [
+    # the fix: the launcher is chosen on the launch line
+    _ENV_LAUNCHER.format(entry="", launch="hydra/launcher=basic trainer.max_epochs=50"),
+    # tricky-correct: the launcher named in the entry, the environment read elsewhere in the config
+    _ENV_LAUNCHER.format(entry="  - override hydra/launcher: basic\nrun_name: ${oc.env:RUN_NAME,local}",
+                         launch="trainer.max_epochs=50"),
+]

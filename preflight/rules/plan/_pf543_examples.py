@@ -202,3 +202,84 @@ GOOD_EXAMPLES += [
     # tricky: the comprehension's prefix is a variable (any key may be logged)
     _COMPREHENSION.format(prefix="{self.stage}", monitor="val/loss_simple_ema", pin=""),
 ]
+
+# JonasSchult/Mask3D issue 116: the module logs the monitored AP only on the benchmark datasets' path, and the
+# launch selects the user's own dataset (`data=my_dataset`); the callbacks file is a list of nodes
+_ONLY_FOR_BENCHMARKS = textwrap.dedent("""
+    # --- main.py
+    import hydra
+    import pytorch_lightning as pl
+    from hydra.utils import instantiate
+
+    from trainer import InstanceSegmentation
+
+
+    @hydra.main(config_path="conf", config_name="config")
+    def main(cfg):
+        callbacks = [instantiate(cb) for cb in cfg.callbacks]
+        print("dataset:", cfg.data.dataset_name)
+        pl.Trainer(callbacks=callbacks, max_epochs=cfg.epochs).fit(InstanceSegmentation(cfg))
+
+
+    if __name__ == "__main__":
+        main()
+    # --- trainer.py
+    import pytorch_lightning as pl
+
+
+    class InstanceSegmentation(pl.LightningModule):
+        def __init__(self, config):
+            super().__init__()
+            self.config = config
+
+        def validation_step(self, batch, batch_idx):
+            self.log("val_loss", self.loss(batch))
+
+        def on_validation_epoch_end(self):
+            {guard}
+                self.log("val_mean_ap_50", self.ap50())
+            {other}
+    # --- conf/config.yaml
+    defaults:
+      - data: scannet
+      - callbacks: instance
+      - _self_
+    epochs: 600
+    # --- conf/data/scannet.yaml
+    dataset_name: scannet
+    # --- conf/data/my_dataset.yaml
+    dataset_name: my_dataset
+    # --- conf/callbacks/instance.yaml
+    - _target_: pytorch_lightning.callbacks.ModelCheckpoint
+      monitor: {monitor}
+      mode: max
+    # --- launch
+    python main.py {choice}
+""")
+_BENCH_GUARD = 'if self.config.data.dataset_name in ("scannet", "s3dis"):'
+BAD_EXAMPLES += [
+    _ONLY_FOR_BENCHMARKS.format(guard=_BENCH_GUARD, other="", monitor="val_mean_ap_50  # error: PF543",
+                                choice="data=my_dataset"),
+    # `==` on the one benchmark
+    _ONLY_FOR_BENCHMARKS.format(guard='if self.config.data.dataset_name == "scannet":', other="",
+                                monitor="val_mean_ap_50  # error: PF543", choice="data=my_dataset"),
+]
+GOOD_EXAMPLES += [
+    # the fix: monitor the key every run logs
+    _ONLY_FOR_BENCHMARKS.format(guard=_BENCH_GUARD, other="", monitor="val_loss", choice="data=my_dataset"),
+    # the benchmark dataset is the one selected: the key is logged
+    _ONLY_FOR_BENCHMARKS.format(guard=_BENCH_GUARD, other="", monitor="val_mean_ap_50", choice="data=scannet"),
+    # tricky: the other branch logs the key too
+    _ONLY_FOR_BENCHMARKS.format(guard=_BENCH_GUARD, other='else:\n                self.log("val_mean_ap_50", 0.0)',
+                                monitor="val_mean_ap_50", choice="data=my_dataset"),
+    # tricky: the condition reads a key the composed config lacks (set at runtime?): not judged
+    _ONLY_FOR_BENCHMARKS.format(guard='if self.config.data.benchmark in ("scannet", "s3dis"):', other="",
+                                monitor="val_mean_ap_50", choice="data=my_dataset"),
+    # tricky: the condition is not on the config (an attribute of the module)
+    _ONLY_FOR_BENCHMARKS.format(guard='if self.dataset_name in ("scannet", "s3dis"):', other="",
+                                monitor="val_mean_ap_50", choice="data=my_dataset"),
+]
+# tricky: the module is handed a sub-node of the config, so `self.config` is not the composed root
+GOOD_EXAMPLES.append(_ONLY_FOR_BENCHMARKS.format(guard=_BENCH_GUARD, other="", monitor="val_mean_ap_50",
+                                                 choice="data=my_dataset").replace(
+    "InstanceSegmentation(cfg))", "InstanceSegmentation(cfg.data))"))

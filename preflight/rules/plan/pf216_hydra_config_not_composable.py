@@ -105,6 +105,25 @@ def _entry_line(file: Path, group: str, name: str) -> Optional[int]:
     return None
 
 
+def _entry_with(config_dir: Path, text: str) -> Optional[tuple[Path, int]]:
+    """(file, line) of the first defaults entry (``- group: <text>``) of a config under ``config_dir`` that holds
+    ``text``."""
+    for folder, dirs, names in sorted(os.walk(config_dir)):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if not name.endswith((".yaml", ".yml")):
+                continue
+            path = Path(folder) / name
+            try:
+                lines = read_text_limited(path, errors="replace").splitlines()
+            except OSError:
+                continue
+            for number, line in enumerate(lines, 1):
+                if line.lstrip().startswith("-") and text in line:
+                    return path, number
+    return None
+
+
 def _plain_entry(config_dir: Path, group: str, name: str) -> Optional[tuple[Path, int]]:
     """The config file (and line) whose defaults list selects ``group: name`` without ``override``."""
     from preflight.adapters.hydra_compose import defaults_line, read_config_file
@@ -150,7 +169,7 @@ class HydraConfigNotComposable(PlanRule):
 
 A `@hydra.main` app whose config, composed the way Hydra composes it (hydra-core's
 compose API when it is installed, else preflight's composer) with the launch line's
-overrides, fails for one of four reasons that do not depend on code preflight does
+overrides, fails for one of five reasons that do not depend on code preflight does
 not run:
 
 * **a mapping merged with a list**: one config of the defaults list gives a node as a
@@ -165,6 +184,10 @@ not run:
 * **a group selected twice**: a config of the defaults list (an experiment config
   selected with `+experiment=ci_small`) lists `- /dataset: small` for a group the
   primary config already chose, without the `override` keyword.
+* **a resolver as a defaults entry's option**: `- override hydra/launcher: ${oc.env:HYDRA_LAUNCHER}`;
+  a defaults list interpolates only config group choices (`${db}`), and hydra-core 1.1 and later
+  stop with "ConfigCompositionException: Error resolving interpolation '${oc.env:HYDRA_LAUNCHER}',
+  possible interpolation keys: ..." (hydra issue 1668: it worked in Hydra 1.0).
 
 ## Why it matters
 
@@ -261,6 +284,8 @@ write `- override /group: option` to replace a group's option from another confi
             return self._at(pctx, comp, message)
         if failure.kind == "multiple":
             return self._multiple(pctx, comp, config_dir, *failure.detail)
+        if failure.kind == "resolver-entry":
+            return self._resolver_entry(pctx, comp, config_dir, failure.detail[0])
         group, name = failure.detail
         message = (f"the defaults list selects `{group}: {name}`, but the config directory has no "
                    f"{group}/{name}.yaml: Hydra stops with \"Could not find '{group}/{name}'\" before the app runs; "
@@ -280,6 +305,21 @@ write `- override /group: option` to replace a group's option from another confi
                    f"{name}'\" before the app runs; write `- override /{group}: {name}`")
         if config_dir is not None:
             found = _plain_entry(config_dir, group, name)
+            if found is not None:
+                from preflight.adapters.hydra_compose import relative
+
+                return pctx.location_finding(self, relative(found[0], Path(str(pctx.project.root))), found[1],
+                                             message)
+        return self._at(pctx, comp, message)
+
+    def _resolver_entry(self, pctx: PlanContext, comp: FileError, config_dir: Optional[Path],
+                        text: str) -> Optional[Finding]:
+        message = (f"this defaults entry's option is `{text}`, a resolver: a defaults list interpolates only config "
+                   "group choices (`${group}`), so Hydra 1.1 and later stop while composing with "
+                   f"\"ConfigCompositionException: Error resolving interpolation '{text}'\" before the app runs; "
+                   "choose the option on the launch line (`group=$VAR`) or name it in the entry")
+        if config_dir is not None:
+            found = _entry_with(config_dir, text)
             if found is not None:
                 from preflight.adapters.hydra_compose import relative
 

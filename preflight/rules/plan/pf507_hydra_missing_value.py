@@ -10,6 +10,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function
+from preflight.rules.plan._hydra_apps import assigned_names as _assigned_names
 
 
 def _filled_at_runtime(app: object, path: tuple[str, ...]) -> bool:
@@ -74,6 +75,10 @@ experiment config that the defaults list selects, or as a default in the file.
   runtime, the pattern Hydra's maintainers recommend for values computed by the app.
 * The config is not composed (the composition itself failed: that is reported as
   an error of the audit).
+* The job lacks config files its defaults list or launch line names (`model/llama.yaml` not in
+  the project): the config is composed without them, and a `???` key stays unreported when one of
+  them may set it: an option of the group the key lies under (`model.name` and `model/llama`), or
+  an option of a group whose configs are usually global (`experiment=...`, `debug`, `hparams_search`).
 * The script that composes the config assigns the key before it is used
   (`cfg.obs_shape = obs_spec.shape`, `cfg["obs_shape"] = ...`, `setattr(cfg, "obs_shape", ...)`
   on any object: facebookresearch/drqv2 `train.py:28-31` fills `agent.obs_shape: ???` this way
@@ -87,7 +92,9 @@ experiment config that the defaults list selects, or as a default in the file.
             from preflight.adapters.hydra import Composed, compositions
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
-        for comp in compositions(pctx.project):
+        from preflight.adapters.hydra_partial import dropped_may_set, partial_compositions
+
+        for comp in [*compositions(pctx.project), *partial_compositions(pctx.project)]:
             if not isinstance(comp, Composed):
                 continue
             app = comp.app
@@ -98,10 +105,14 @@ experiment config that the defaults list selects, or as a default in the file.
                     continue  # a function of the script fills it in on the node it is handed
                 if _filled_at_runtime(app, tuple(path)):
                     continue  # the app's main function fills it in before anything reads it
+                if dropped_may_set(comp, tuple(path)):
+                    continue  # a config option the job lacks may give the value
                 key = ".".join(path)
                 message = (f"`{key}` is `???` (mandatory) in the composed Hydra config and the launch does not "
                            "set it: OmegaConf raises MissingMandatoryValue as soon as the app reads it. Give it "
                            f"on the command line (`{key}=...`) or in the config")
+                if comp.dropped:
+                    message += f" (composed without {', '.join(comp.dropped[:3])}, whose files are not in the job)"
                 evidence = []
                 if app.script is not None and app.line is not None:
                     evidence.append(Evidence(line=app.line, path=app.script.source.display,
@@ -111,30 +122,3 @@ experiment config that the defaults list selects, or as a default in the file.
                 elif app.script is not None and app.line is not None:
                     yield pctx.location_finding(self, app.script.source.display, app.line, message,
                                                 evidence=evidence)
-
-
-def _assigned_names(tree: ast.AST, main_fn: Optional[ast.AST] = None) -> set[str]:
-    """Attribute and string-key names the script assigns on any object: ``x.name = ...``,
-    ``x["name"] = ...``, ``setattr(x, "name", ...)``, outside the ``@hydra.main`` function
-    (``main_fn``), whose assignments count only before a read (``_filled_at_runtime``)."""
-    names: set[str] = set()
-    skip = {id(n) for n in ast.walk(main_fn)} if main_fn is not None else set()
-    for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets)
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-            targets = [node.target]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
-                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
-                and isinstance(node.args[1].value, str):
-            names.add(node.args[1].value)
-        for target in targets:
-            if isinstance(target, ast.Attribute):
-                names.add(target.attr)
-            elif isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
-                    and isinstance(target.slice.value, str):
-                names.add(target.slice.value)
-    return names

@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._hydra_apps import hydra_main_apps
+from preflight.rules.plan._hydra_apps import hydra_main_apps, partial_hydra_main_apps
 from preflight.rules.plan._pinned_release import pinned_lightning
 from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import composed_run_dirs
 from preflight.sources import read_text_limited
@@ -70,6 +70,12 @@ def _processes(pctx: PlanContext, script: str) -> Optional[tuple[int, str]]:
 _DDP_KEYS = ("accelerator", "strategy", "distributed_backend")
 
 
+def _dropped_may_set(comp: Any, path: tuple[str, ...]) -> bool:
+    from preflight.adapters.hydra_partial import dropped_may_set
+
+    return dropped_may_set(comp, path)
+
+
 def _lightning_ddp(pctx: PlanContext, comp: Any) -> Optional[tuple[int, str]]:
     """(processes, how) when the composed config gives the Trainer the ``ddp`` launcher on more than one GPU
     (a node with ``accelerator``/``strategy``/``distributed_backend: ddp`` and an integer ``gpus``/``devices``)
@@ -84,7 +90,7 @@ def _lightning_ddp(pctx: PlanContext, comp: Any) -> Optional[tuple[int, str]]:
         if not isinstance(node, dict):
             continue
         todo.extend(v for v in node.values() if isinstance(v, dict))
-        if not any(node.get(k) == "ddp" for k in _DDP_KEYS):
+        if not any(node.get(k) == "ddp" for k in _DDP_KEYS) or _dropped_may_set(comp, ("trainer",)):
             continue
         gpus = node.get("gpus", node.get("devices"))
         if isinstance(gpus, int) and not isinstance(gpus, bool) and gpus > 1:
@@ -138,6 +144,10 @@ config instead of `${now:...}`.
 * The launch starts one process (`torchrun --nproc_per_node 1`, plain `python`), or
   the process count is unknown (`srun` with no `#SBATCH` task count preflight can read).
 * A multirun (`-m`): the sweep folder is resolved by the launcher process.
+* The job lacks config files its defaults list or launch line names (`dataset/emotion.yaml` not in the
+  project): its config is composed without them (as `preflight.adapters.hydra_partial` does) only when
+  none of them is an `experiment`-like option and none belongs to the `hydra` or `trainer` group, which
+  could set the run folder or the Trainer's launcher; otherwise preflight stays silent.
 * Processes the app spawns itself from Lightning 1.1.6 on (its DDP launcher passes the
   parent's run folder to its children as `hydra.run.dir=...`; PR 5629, in 1.1.6 and 1.2.0).
   Before 1.1.6 it did not: a composed Trainer config with `accelerator: ddp` (`strategy`,
@@ -147,8 +157,10 @@ config instead of `${now:...}`.
     good_examples = examples("preflight.rules.plan._pf595_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        for comp in hydra_main_apps(pctx):
+        for comp in [*hydra_main_apps(pctx), *partial_hydra_main_apps(pctx)]:
             script = os.path.basename(str(comp.app.script.source.path))
+            if _dropped_may_set(comp, ("hydra", "run", "dir")):
+                continue  # a config option the job lacks may set the run folder
             procs = _processes(pctx, script) or _lightning_ddp(pctx, comp)
             if procs is None:
                 continue

@@ -4,6 +4,7 @@ comes to zero batches, or an integer ``val_check_interval`` longer than the epoc
 
 from __future__ import annotations
 
+import ast
 import math
 import os
 import re
@@ -16,7 +17,7 @@ from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 from preflight.rules.plan._yaml_job_files import yaml_files
 
-_WORDS = re.compile(r"limit_train_batches|val_check_interval|batch_size")
+_WORDS = re.compile(r"limit_train_batches|val_check_interval|log_every_n_steps|batch_size")
 
 # keys that state how many training samples an epoch reads (an integer beside the node's batch_size)
 _SAMPLE_KEYS = ("train_samples", "max_train_samples", "num_train_samples", "n_train_samples", "num_train_examples",
@@ -52,10 +53,120 @@ def _configs(pctx: PlanContext) -> list[Any]:
     """The Hydra YAML configs of the job, and the project's YAML files that name a batch limit or a batch size
     (a config a script opens itself), each once."""
     out: dict[str, Any] = {}
-    for cfg in [*hydra_yaml_configs(pctx), *(c for _text, c in yaml_files(pctx, _WORDS))]:
+    for cfg in [*hydra_yaml_configs(pctx), *(c for _text, c in yaml_files(pctx, _WORDS)), *pctx.configs]:
         if isinstance(cfg.data, dict) and all(cfg is not c for c in out.values()):
             out.setdefault(os.path.normpath(str(cfg.path)), cfg)
     return list(out.values())
+
+
+_PATIENCE = 3  # EarlyStopping's default patience
+
+
+def _stops_early(pctx: PlanContext, texts: list[Any]) -> Optional[int]:
+    """The smallest patience of an ``EarlyStopping`` of the job (a call in a script, or a ``_target_`` node of a
+    config): the run may end after patience + 1 validation epochs. None when the job has none."""
+    found: list[int] = []
+    for script in pctx.scripts:
+        for site in pctx.index(script).calls:
+            if site.last == "EarlyStopping":
+                kw = next((k for k in site.call.keywords if k.arg == "patience"), None)
+                value = kw.value.value if kw is not None and isinstance(kw.value, ast.Constant) else \
+                    _PATIENCE if kw is None else None
+                found.append(value if isinstance(value, int) and not isinstance(value, bool) else 10 ** 6)
+    for config in texts:
+        for _path, node in walk(config.data):
+            if str(node.get("_target_", "")).endswith("EarlyStopping"):
+                value = node.get("patience", _PATIENCE)
+                found.append(value if isinstance(value, int) and not isinstance(value, bool) else 10 ** 6)
+    return min(found) if found else None
+
+
+def _code_log_intervals(pctx: PlanContext) -> list[tuple[Any, ast.keyword, int, Optional[int]]]:
+    """(script, keyword, interval, max_epochs) of each ``Trainer(log_every_n_steps=<int>)`` call of the scripts."""
+    out = []
+    for script in pctx.scripts:
+        text = script.text if script.text is not None else script.source.text
+        if not text or "log_every_n_steps" not in text:
+            continue
+        for site in pctx.index(script).calls:
+            if site.last != "Trainer":
+                continue
+            kws = {k.arg: k for k in site.call.keywords if k.arg}
+            kw = kws.get("log_every_n_steps")
+            every = _int(kw.value.value) if kw is not None and isinstance(kw.value, ast.Constant) else None
+            if kw is None or every is None:
+                continue
+            epochs = kws.get("max_epochs")
+            max_epochs = _int(epochs.value.value) if epochs is not None and isinstance(epochs.value, ast.Constant) \
+                else None
+            out.append((script, kw, every, max_epochs))
+    return out
+
+
+def _log_message(interval: int, batches: int, key: str, samples: int, batch: int, patience: Optional[int],
+                 max_epochs: Optional[int]) -> Optional[str]:
+    """The finding's text when the run can end before Lightning first writes the step metrics, else None."""
+    if interval <= batches:
+        return None
+    first = math.ceil(interval / batches)  # the epoch in which the first step log is written
+    if max_epochs is not None and 0 < max_epochs < first:
+        why = f"max_epochs={max_epochs} ends the run first"
+    elif patience is not None and first > patience + 1:
+        why = (f"EarlyStopping (patience {patience}) may end the run after {patience + 1} epochs, before the first "
+               "step log")
+    else:
+        return None
+    return (f"log_every_n_steps={interval}, but an epoch has at most {batches} training batches ({key}: {samples}, "
+            f"batch_size: {batch}): Lightning writes the step metrics only every {interval} steps, i.e. first in "
+            f"epoch {first}, and {why}: the run can finish without a single training-step point in the logger "
+            "(Lightning warns \"The number of training batches is smaller than the logging interval\"). Set "
+            "log_every_n_steps to at most the batches of an epoch")
+
+
+def _literal_int(call: ast.Call, name: str) -> Optional[int]:
+    kw = next((k for k in call.keywords if k.arg == name), None)
+    return _int(kw.value.value) if kw is not None and isinstance(kw.value, ast.Constant) else None
+
+
+def _epoch_intervals(pctx: PlanContext) -> Iterable[tuple[Any, ast.AST, str]]:
+    """(script, node, message) for each epoch interval of a script that its ``Trainer(max_epochs=<int>)`` never
+    reaches: ``check_val_every_n_epoch`` beside a monitoring callback (validation never runs), or a
+    ``ModelCheckpoint(every_n_epochs=...)`` without ``save_last`` (it never saves)."""
+    for script in pctx.scripts:
+        text = script.text if script.text is not None else script.source.text
+        if not text or "every_n_epoch" not in text:
+            continue
+        sites = pctx.index(script).calls
+        trainers = [s.call for s in sites if s.last == "Trainer"]
+        epochs = [_literal_int(t, "max_epochs") for t in trainers]
+        if len(trainers) != 1 or epochs[0] is None or epochs[0] <= 0:
+            continue
+        max_epochs = epochs[0]
+        if any(k.arg is None for k in trainers[0].keywords) or _literal_int(trainers[0], "max_steps") not in (None, -1):
+            continue  # **kwargs or a step budget: the run's length is not max_epochs alone
+        monitors = [s.call for s in sites if s.last in ("ModelCheckpoint", "EarlyStopping")
+                    and any(k.arg == "monitor" for k in s.call.keywords)]
+        every = _literal_int(trainers[0], "check_val_every_n_epoch")
+        if every is not None and every > max_epochs and monitors:
+            kw = next(k for k in trainers[0].keywords if k.arg == "check_val_every_n_epoch")
+            yield script, kw, (
+                f"check_val_every_n_epoch={every} with max_epochs={max_epochs}: Lightning validates after epochs "
+                f"{every}, {2 * every}, ..., so this run never validates, and its monitoring callbacks never see "
+                "their metric (no best checkpoint, no early stop; luxonis-train PR 46, DeepForest issue 859). Use an "
+                "interval of at most max_epochs")
+        for site in sites:
+            if site.last != "ModelCheckpoint":
+                continue
+            n = _literal_int(site.call, "every_n_epochs")
+            last = next((k for k in site.call.keywords if k.arg == "save_last"), None)
+            if n is None or n <= max_epochs or (last is not None and not (
+                    isinstance(last.value, ast.Constant) and last.value.value in (False, None))):
+                continue
+            kw = next(k for k in site.call.keywords if k.arg == "every_n_epochs")
+            yield script, kw, (
+                f"ModelCheckpoint(every_n_epochs={n}) in a run of max_epochs={max_epochs}: the callback saves after "
+                f"epochs {n}, {2 * n}, ..., so the run ends without a checkpoint from it (and no save_last). Use "
+                "an interval of at most max_epochs, or save_last=True")
 
 
 @register
@@ -87,6 +198,19 @@ file, else the one such data node of the job's configs, where
   "`val_check_interval` (1000) must be less than or equal to the number of the training
   batches (391)" (MEDS_EIC_AR issue 62: a larger batch size shrank the epoch).
 
+* `log_every_n_steps` (a trainer node's, or a literal of a `Trainer(...)` call of the scripts, with the
+  epoch stated by a config the job reads, JSON included) is longer than the epoch, and the run can end
+  before the first multiple of it: `max_epochs` ends it first, or an `EarlyStopping` may stop it after
+  patience + 1 epochs (facebookresearch/neuroai PR 140: 3 batches per epoch, `log_every_n_steps=50`, early
+  stopping: runs with no `train/loss_step` point in W&B; CAREamics issue 837). Reported as a warning.
+
+* an epoch interval of a script that its `Trainer(max_epochs=<int>)` never reaches:
+  `check_val_every_n_epoch` above max_epochs beside a `ModelCheckpoint`/`EarlyStopping` with a
+  `monitor` (validation never runs: luxonis-train PR 46 bounds the interval by the epochs "which
+  ensures that at least one checkpoint is generated"; DeepForest issue 859), or
+  `ModelCheckpoint(every_n_epochs=...)` above max_epochs without `save_last` (it never saves).
+  Reported as warnings.
+
 ## Why it matters
 
 The first trains nothing and reports the untrained model's metrics; the second loses the
@@ -94,6 +218,8 @@ job's queue time at start-up. Both appear when the batch size or the data grows,
 the trainer config that sets the limit.
 
 ## How to fix it
+
+For the logging interval: `log_every_n_steps=max(1, min(50, len(train_loader)))`.
 
 Give the limit as an integer number of batches (or remove it); set
 `check_val_every_n_epoch: null` to validate every N global steps, or use a fraction.
@@ -103,6 +229,10 @@ Give the limit as an integer number of batches (or remove it); set
 * No config states both the sample count and the batch size as integers (the dataset's
   length is known only at run time), or several data nodes do and the trainer's file has
   none.
+* For the epoch intervals: the script has several `Trainer(...)` calls, `**kwargs`, `max_steps`, or a
+  `max_epochs` that is not a literal; the interval is at most max_epochs; `save_last` is set.
+* `log_every_n_steps` is not a literal, is at most the epoch's batches, or its first multiple comes
+  within max_epochs and, with an `EarlyStopping`, within its patience + 1 epochs.
 * The limit is an integer or 1.0; `val_check_interval` is a fraction, at most the epoch's
   batches, or `check_val_every_n_epoch: null` is set beside it.
 """
@@ -112,12 +242,41 @@ Give the limit as an integer number of batches (or remove it); set
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         texts = _configs(pctx)
         epochs = [(c, path, e) for c in texts for path, node in walk(c.data) if (e := _epoch(node)) is not None]
+        for epoch_script, epoch_node, epoch_message in _epoch_intervals(pctx):
+            finding = pctx.code_finding(self, epoch_script, epoch_node, epoch_message)
+            finding.severity = Severity.WARNING
+            yield finding
+        logs = _code_log_intervals(pctx)
+        if len(epochs) == 1 and logs:
+            log_config, log_path, (log_key, log_samples, log_batch) = epochs[0]
+            log_batches = math.ceil(log_samples / log_batch)
+            patience = _stops_early(pctx, texts)
+            for log_script, log_kw, log_every, log_epochs in logs:
+                log_message = _log_message(log_every, log_batches, log_key, log_samples, log_batch, patience,
+                                           log_epochs)
+                if log_message is not None:
+                    finding = pctx.code_finding(self, log_script, log_kw, log_message, evidence=[
+                        pctx.config_evidence(log_config, (*log_path, log_key), f"{log_key}: {log_samples} at "
+                                             f"batch_size {log_batch}: at most {log_batches} training batches per "
+                                             "epoch")])
+                    finding.severity = Severity.WARNING  # lost curves, not a failed run
+                    yield finding
         for config in texts:
             for path, node in walk(config.data):
                 if not _trainer(path, node, str(config.path)):
                     continue
                 limit = node.get("limit_train_batches")
                 interval = _int(node.get("val_check_interval"))
+                every = _int(node.get("log_every_n_steps"))
+                if every is not None and (len(epochs) == 1 or any(e[0] is config for e in epochs)):
+                    data_config, data_path, (key, samples, batch) = next(
+                        (e for e in epochs if e[0] is config), epochs[0])
+                    message = _log_message(every, math.ceil(samples / batch), key, samples, batch,
+                                           _stops_early(pctx, texts), _int(node.get("max_epochs")))
+                    if message is not None:
+                        finding = pctx.config_finding(self, config, (*path, "log_every_n_steps"), message)
+                        finding.severity = Severity.WARNING  # lost curves, not a failed run
+                        yield finding
                 fraction = isinstance(limit, float) and 0 < limit < 1
                 late = interval is not None and interval > 0 and not (
                     "check_val_every_n_epoch" in node and node["check_val_every_n_epoch"] is None)
