@@ -134,6 +134,30 @@ def _children(node: ast.AST, guards: tuple[Guard, ...]) -> list[tuple[ast.AST, t
     return out
 
 
+
+#: peft's configurations of methods that are not LoRA (peft/tuners/*/config.py)
+_NON_LORA_CONFIGS = frozenset({"PrefixTuningConfig", "PromptTuningConfig", "PromptEncoderConfig", "IA3Config",
+                               "MultitaskPromptTuningConfig", "AdaptionPromptConfig", "OFTConfig", "BOFTConfig",
+                               "LNTuningConfig", "PolyConfig", "FourierFTConfig", "HRAConfig", "VBLoRAConfig",
+                               "CPTConfig", "BoneConfig", "XLoraConfig", "TrainableTokensConfig"})
+
+
+def _non_lora_config(tree: ast.AST, call: ast.Call) -> Optional[str]:
+    """The class of a non-LoRA peft configuration given to ``get_peft_model(model, CONFIG)``: a
+    call written there, or the one call a plain name is bound to in the module; None otherwise."""
+    arg = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "peft_config"),
+                                                       None)
+    if isinstance(arg, ast.Name):
+        bound = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == arg.id]
+        arg = bound[0] if len(bound) == 1 else None
+    if isinstance(arg, ast.Call):
+        name = arg.func.attr if isinstance(arg.func, ast.Attribute) else getattr(arg.func, "id", None)
+        if name in _NON_LORA_CONFIGS:
+            return name
+    return None
+
+
 class _Module:
     def __init__(self, parsed: ParsedPython, idx: ScriptIndex, display: str) -> None:
         self.parsed, self.idx, self.display = parsed, idx, display
@@ -252,6 +276,14 @@ class _Pass:
                         continue
                     state = mod.live(guards)
                     if last in ("LoraConfig", "get_peft_model") and self._peft(mod, last):
+                        other = _non_lora_config(mod.parsed.tree, node) if last == "get_peft_model" else None
+                        if other is not None:
+                            # ``get_peft_model(model, PrefixTuningConfig(...))`` (tohtana/ds_repro_2746
+                            # run_seq2seq_deepspeed_peft.py:109-110 @ 3e7f5ac): PEFT, but no LoRA
+                            self.adapter.note(self.plan, f"{mod.display}:{node.lineno}: get_peft_model(...) with "
+                                                         f"peft's {other}: not LoRA; peft.method is left unknown")
+                            adapter_open = True
+                            continue
                         if state is True:
                             entry = self.modules[0].idx if mod is not self.modules[0] else None
                             state = _helper_called(mod.idx, node, entry)

@@ -8,6 +8,7 @@ itself. Called by :class:`preflight.adapters.hydra._Facts` for each such node.""
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING, Any
 
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
@@ -104,8 +105,18 @@ def strategy_handed_in(facts: _Facts, tree: ast.AST) -> None:
         if isinstance(facts.composed_raw(path), dict):
             strategy_node(facts, path)
 
-def strategy_node(facts: _Facts, path: tuple[str, ...]) -> None:
+_WHOLE_INTERPOLATION = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}$")
+
+
+def strategy_node(facts: _Facts, path: tuple[str, ...], depth: int = 0) -> None:
     raw = facts.composed_raw(path)
+    ref = _WHOLE_INTERPOLATION.match(raw) if isinstance(raw, str) else None
+    if ref is not None and depth < 4 and isinstance(facts.composed_raw(tuple(ref.group(1).split("."))), (dict, str)):
+        # ``trainer: {strategy: ${strategy}}`` with a ``strategy`` group whose node is
+        # ``_target_: lightning.pytorch.strategies.DeepSpeedStrategy`` (donglinkang2021/MinVQVAE
+        # configs/trainer/train.yaml:4 and configs/strategy/deepspeed.yaml:1 @ a22527f): the node it names
+        strategy_node(facts, tuple(ref.group(1).split(".")), depth + 1)
+        return
     if isinstance(raw, dict):
         target = raw.get("_target_")
         name = target.rsplit(".", 1)[-1] if isinstance(target, str) else ""

@@ -9,6 +9,7 @@ from typing import Optional, Sequence
 
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 from preflight.adapters.launch_container import container_end
+from preflight.adapters.launch_wrappers import wrapper_end
 from preflight.adapters.launchers_fabric import is_fabric, parse_fabric
 
 from preflight._record import dataclass, field
@@ -200,11 +201,24 @@ def _set_script(info: LaunchInfo, tokens: list[str], i: int, module: bool = Fals
         info.script_args = list(tokens[i + 1:])
 
 
+def _unwrapped(tokens: list[str], i: int, info: LaunchInfo) -> int:
+    """The index after any process wrappers at ``tokens[i]`` (``numactl ...``, ``timeout 2h``,
+    ``nsys profile ...``), each named in a note, and the environment words after them."""
+    for _ in range(4):
+        end, name = wrapper_end(tokens, i)
+        if end <= i:
+            return i
+        info.notes.append(f"{name}: runs the command after it in the same process tree (no training process "
+                          "of its own); the command is read as if it were not there")
+        i = _take_env(tokens, end, info)
+    return i
+
+
 def parse_launch(argv: Sequence[str]) -> LaunchInfo:
     """Parse a launch command (tokens as the shell splits them). Never raises."""
     tokens = [str(t) for t in argv]
     info = LaunchInfo(line=shlex.join(tokens))
-    i = _take_env(tokens, 0, info)
+    i = _unwrapped(tokens, _take_env(tokens, 0, info), info)
     if i < len(tokens) and os.path.basename(tokens[i]) == "srun":
         info.wrapper = "srun"
         i = _options(tokens, i + 1, _SRUN_BOOL, info.wrapper_options, short_attached=True)
@@ -215,17 +229,18 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
         i = _take_env(tokens, i, info)
     if i >= len(tokens):
         return info
+    i = _unwrapped(tokens, i, info)
     boxed, image = container_end(tokens, i)
     if boxed > i:  # ``srun ... shifter --image=IMG python train.py``: the command runs inside the image
         info.notes.append(f"{os.path.basename(tokens[i])}: the command runs inside the container image {image} "
                           "(no process of its own)")
-        i = _take_env(tokens, boxed, info)
+        i = _unwrapped(tokens, _take_env(tokens, boxed, info), info)
         if i >= len(tokens):
             return info
     ran = runner_end(tokens, i)  # ``poetry run python train.py``: the runner starts no process of its own
     if ran > i:
         info.notes.append(f"{tokens[i]} run: the command runs in the project's environment (no process of its own)")
-        i = _take_env(tokens, ran, info)
+        i = _unwrapped(tokens, _take_env(tokens, ran, info), info)
         if i >= len(tokens):
             return info
     head = os.path.basename(tokens[i])

@@ -227,6 +227,44 @@ def _class_section(data: Any, name: str = "data") -> Optional[dict]:
     return None
 
 
+def fixed_classes(project: Project) -> dict[str, str]:
+    """``{"model": dotted path, "data": dotted path}`` of the classes a script's one ``LightningCLI(Model,
+    DataModule, ...)`` fixes (positionally or as ``model_class=`` / ``datamodule_class=``), each a name the
+    script imports from a module (snucmlrl/vi_latent_action @ a35a992 ``latent_action_model/main.py:1-9``:
+    ``LightningCLI(DINO_LAM, LightningOpenX, seed_everything_default=42)``). A class fixed this way takes the
+    config's ``model:`` / ``data:`` section itself as its ``__init__`` arguments (no ``class_path``)."""
+    out: dict[str, str] = {}
+    calls = 0
+    for script in project.scripts:
+        if "LightningCLI" not in script.source.text or script.tree is None:
+            continue
+        imported = {a.asname or a.name: f"{n.module}.{a.name}" for n in ast.walk(script.tree)
+                    if isinstance(n, ast.ImportFrom) and n.module and not n.level for a in n.names}
+        for node in ast.walk(script.tree):
+            if not isinstance(node, ast.Call) or (dotted_name(node.func) or "").rsplit(".", 1)[-1] != "LightningCLI":
+                continue
+            calls += 1
+            given = dict(zip(("model", "data"), node.args[:2]))
+            given.update({"model" if k.arg == "model_class" else "data": k.value for k in node.keywords
+                          if k.arg in ("model_class", "datamodule_class")})
+            for name, expr in given.items():
+                if isinstance(expr, ast.Name) and expr.id in imported:
+                    out[name] = imported[expr.id]
+    return out if calls == 1 else {}
+
+
+def _cli_section(data: Any, fixed: dict[str, str], name: str) -> Optional[tuple[dict, tuple[str, ...], tuple[str, ...]]]:
+    """``(section as {class_path, init_args}, key path of its init arguments, key path of its class)``: a
+    ``class_path``/``init_args`` section, or the section of a class the LightningCLI call fixes."""
+    sec = _class_section(data, name)
+    if sec is not None:
+        return sec, (name, "init_args"), (name, "class_path")
+    raw = data.get(name) if isinstance(data, dict) else None
+    if name in fixed and isinstance(raw, dict) and "class_path" not in raw and "init_args" not in raw:
+        return {"class_path": fixed[name], "init_args": raw}, (name,), (name,)
+    return None
+
+
 def _configs(project: Project) -> list[Any]:
     """The project's configs, a subcommand's section (``fit:``) as a config of its own when the launch line
     gives the config before the subcommand (:func:`preflight.adapters.lightning_cli._subcommand_section`)."""
@@ -242,18 +280,16 @@ class LightningCliDataAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any("LightningCLI" in s.source.text for s in project.scripts) and any(
-            _class_section(cfg.data) is not None for cfg in _configs(project))
+        if not any("LightningCLI" in s.source.text for s in project.scripts):
+            return False
+        fixed = fixed_classes(project)
+        return any(_cli_section(cfg.data, fixed, "data") is not None or _cli_section(cfg.data, fixed, "model") is not None
+                   for cfg in _configs(project))
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         if any(str(a).startswith("--data") for a in (project.argv or [])):
             return
-        found = [cfg for cfg in _configs(project) if _class_section(cfg.data) is not None]
-        if len(found) != 1:
-            return
-        cfg = found[0]
-        sec = _class_section(cfg.data)
-        assert sec is not None
+        fixed = fixed_classes(project)
         from preflight.adapters.pytorch_local import _import_bases
         from preflight.adapters.target_params_data import _class_of
 
@@ -262,12 +298,29 @@ class LightningCliDataAdapter(Adapter):
             if script.source.path is not None:
                 # the script's own package roots too (a console script's package outside the audited folder)
                 bases += [b for b in _import_bases(Path(str(script.source.path)).resolve().parent) if b not in bases]
+        models = [cfg for cfg in _configs(project) if _cli_section(cfg.data, fixed, "model") is not None]
+        if len(models) == 1:
+            self._optimizer(project, plan, models[0], bases, fixed)
+        found = [cfg for cfg in _configs(project) if _cli_section(cfg.data, fixed, "data") is not None]
+        if len(found) != 1:
+            return
+        cfg = found[0]
+        got_sec = _cli_section(cfg.data, fixed, "data")
+        assert got_sec is not None
+        sec, at, cp = got_sec
+        dotted = ".".join(at)
         got = _class_of(sec["class_path"], bases)
-        picked = train_loader(got[1]) if got is not None else None
-        if got is None or picked is None:
+        if got is None:
             return
         path, cls = got
-        self._optimizer(project, plan, cfg, bases)
+        picked = train_loader(cls)
+        if picked is None and method(cls, "train_dataloader") is None:
+            # the loader a base class of the same file builds (vi_latent_action genie/dataset.py:48,88-101,166:
+            # LightningOpenX(LightningDataset), whose train_dataloader reads self.batch_size and self.num_workers)
+            base = _same_file_base(path, cls)
+            picked = train_loader(base) if base is not None else None
+        if picked is None:
+            return
         call, bound = picked
         spread = any(k.arg is None for k in call.keywords)
         shown = f"{sec['class_path']} ({path.name}:{call.lineno})"
@@ -279,13 +332,13 @@ class LightningCliDataAdapter(Adapter):
                 # the loader spreads the dict the config gives one argument: its keys are the loader's keywords
                 if key in given_opts:
                     value = given_opts[key]
-                    src = project.config_source(cfg, ("data", "init_args", opts, key),
-                                                detail=f"data.init_args.{opts}.{key}, given by LightningCLI to "
+                    src = project.config_source(cfg, (*at, opts, key),
+                                                detail=f"{dotted}.{opts}.{key}, given by LightningCLI to "
                                                        f"{shown}: its train DataLoader(**self.{opts})")
                 elif key in _DEFAULTS:
                     value = _DEFAULTS[key]
-                    src = project.config_source(cfg, ("data", "init_args", opts),
-                                                detail=f"data.init_args.{opts} (spread into {shown}'s train "
+                    src = project.config_source(cfg, (*at, opts),
+                                                detail=f"{dotted}.{opts} (spread into {shown}'s train "
                                                        f"DataLoader) leaves {key} out (the default {value})")
                 else:
                     continue
@@ -294,34 +347,57 @@ class LightningCliDataAdapter(Adapter):
                 continue
             if given is None:
                 if key in _DEFAULTS and not spread:
-                    src = project.config_source(cfg, ("data", "class_path"),
+                    src = project.config_source(cfg, cp,
                                                 detail=f"{shown}: its train DataLoader leaves {key} out "
                                                        f"(the default {_DEFAULTS[key]})")
                     self.add_checked(plan, field, _DEFAULTS[key], src, "medium")
                 continue
             if isinstance(given, ast.Constant):
                 value, src = given.value, project.config_source(
-                    cfg, ("data", "class_path"), detail=f"{shown}: its train DataLoader({key}={given.value!r})")
+                    cfg, cp, detail=f"{shown}: its train DataLoader({key}={given.value!r})")
             else:
                 keys = init_key(given, cls, bound)
                 value = _dig(sec["init_args"], keys or ())
+                kept = _kept_constant(cls, given) if keys is None else None
+                if kept is not None:
+                    value, src = kept.value, project.config_source(
+                        cfg, cp, detail=f"{shown}: its train DataLoader({key}={ast.unparse(given)}), "
+                                        f"{sec['class_path'].rsplit('.', 1)[-1]}.__init__ sets "
+                                        f"{ast.unparse(given)} = {kept.value!r} (line {kept.lineno})")
+                    if value_ok(key, value):
+                        self.add_checked(plan, field, value, src, "medium")
+                    continue
                 if keys is None or value is None:
                     continue
-                src = project.config_source(cfg, ("data", "init_args", *keys),
-                                            detail=f"data.init_args.{'.'.join(keys)}, given by LightningCLI to "
+                src = project.config_source(cfg, (*at, *keys),
+                                            detail=f"{dotted}.{'.'.join(keys)}, given by LightningCLI to "
                                                    f"{shown}: its train DataLoader({key}={ast.unparse(given)})")
             if value_ok(key, value):
                 self.add_checked(plan, field, value, src, "medium")
 
-    def _optimizer(self, project: Project, plan: TrainingPlan, cfg: Any, bases: list[Path]) -> None:
+    def _optimizer(self, project: Project, plan: TrainingPlan, cfg: Any, bases: list[Path],
+                   fixed: dict[str, str]) -> None:
         """``model: class_path``: the LightningModule's ``configure_optimizers`` building ``torch.optim.<X>(...)``,
-        every optimizer it builds of that one class (vocos ``experiment.py:81-82``: two ``AdamW``)."""
+        every optimizer it builds of that one class (vocos ``experiment.py:81-82``: two ``AdamW``); or calling
+        the optimizer an ``__init__`` argument holds, which the section gives as ``class_path: torch.optim.X``
+        (jsonargparse's ``OptimizerCallable``: vi_latent_action ``config/lam.yaml:15-19`` and
+        ``genie/model.py:45,68,279-280``: ``self.optimizer = optimizer``, ``self.optimizer(self.parameters())``)."""
         from preflight.adapters.target_params_data import _class_of
 
-        sec = _class_section(cfg.data, "model")
+        got_sec = _cli_section(cfg.data, fixed, "model")
+        sec = got_sec[0] if got_sec is not None else None
         got = _class_of(sec["class_path"], bases) if sec is not None else None
         hook = method(got[1], "configure_optimizers") if got is not None else None
-        if sec is None or got is None or hook is None:
+        if got_sec is None or sec is None or got is None or hook is None:
+            return
+        called = _called_init_optimizer(got[1], hook, sec["init_args"])
+        if called is not None:
+            key, name = called
+            src = project.config_source(cfg, (*got_sec[1], key, "class_path"),
+                                        detail=f"{'.'.join(got_sec[1])}.{key}.class_path torch.optim.{name}, given "
+                                               f"by LightningCLI to {sec['class_path']} ({got[0].name}:{hook.lineno}): "
+                                               f"its configure_optimizers calls self.{key}(...)")
+            self.add_checked(plan, "optimizer.name", name, src, "medium")
             return
         built = {(dotted_name(n.func) or "").rsplit(".", 1)[-1] for n in ast.walk(hook) if isinstance(n, ast.Call)
                  and (dotted_name(n.func) or "").startswith("torch.optim.")
@@ -330,10 +406,68 @@ class LightningCliDataAdapter(Adapter):
                                        and not (dotted_name(n.func) or "").startswith("torch.optim.")
                                        for n in ast.walk(hook)):
             name = next(iter(built))
-            src = project.config_source(cfg, ("model", "class_path"),
+            src = project.config_source(cfg, got_sec[2],
                                         detail=f"{sec['class_path']} ({got[0].name}:{hook.lineno}): its "
                                                f"configure_optimizers builds torch.optim.{name}")
             self.add_checked(plan, "optimizer.name", name, src, "medium")
+
+
+def _same_file_base(path: Path, cls: ast.ClassDef) -> Optional[ast.ClassDef]:
+    """The one base class of ``cls`` defined once in the same file (by its plain name)."""
+    names = [b.id for b in cls.bases if isinstance(b, ast.Name)]
+    if len(names) != 1:
+        return None
+    from preflight.adapters.target_params_data import parse_file
+
+    try:
+        tree = parse_file(path, 2_000_000)
+    except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+        return None
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == names[0]]
+    return found[0] if len(found) == 1 else None
+
+
+def _kept_constant(cls: ast.ClassDef, node: ast.expr) -> Optional[ast.Constant]:
+    """The literal ``__init__`` sets ``self.<a>`` to, once in the class, after any ``super().__init__(...)``
+    (``self.num_workers = 0`` after ``super(LightningOpenX, self).__init__(**kwargs)``: the subclass's value
+    wins over the base's)."""
+    attr = _self_attr(node)
+    init = method(cls, "__init__")
+    if attr is None or init is None:
+        return None
+    stores = [n for n in ast.walk(cls) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+              and any(_self_attr(t) == attr for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    if len(stores) != 1 or not isinstance(stores[0], ast.Assign) or not isinstance(stores[0].value, ast.Constant) \
+            or stores[0] not in init.body:
+        return None
+    supers = [i for i, s in enumerate(init.body) if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+              and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "__init__"]
+    if any(i > init.body.index(stores[0]) for i in supers):
+        return None
+    return stores[0].value
+
+
+def _called_init_optimizer(cls: ast.ClassDef, hook: ast.FunctionDef, init_args: dict) -> Optional[tuple[str, str]]:
+    """``(init argument, torch.optim class)`` when ``configure_optimizers`` calls ``self.<a>(...)``, ``__init__``
+    stores its parameter ``a`` as ``self.<a>``, and the section gives ``a`` as ``{class_path: torch.optim.X}``."""
+    init = method(cls, "__init__")
+    if init is None:
+        return None
+    params = {a.arg for a in [*init.args.args, *init.args.kwonlyargs]}
+    stored = {t.attr: n.value.id for n in ast.walk(init) if isinstance(n, ast.Assign) and len(n.targets) == 1
+              for t in n.targets if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+              and t.value.id == "self" and isinstance(n.value, ast.Name) and n.value.id in params}
+    called = {n.func.attr for n in ast.walk(hook) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" and n.func.attr in stored}
+    if len(called) != 1:
+        return None
+    key = stored[next(iter(called))]
+    given = init_args.get(key)
+    path = given.get("class_path") if isinstance(given, dict) else None
+    if isinstance(path, str) and path.startswith("torch.optim.") and path.count(".") == 2 \
+            and path.rsplit(".", 1)[-1][:1].isupper():
+        return key, path.rsplit(".", 1)[-1]
+    return None
 
 
 # --------------------------------------------------------------------------- the flags (lightning_cli.py calls)

@@ -216,6 +216,11 @@ def is_launch_tokens(tokens: Sequence[str]) -> bool:
     boxed, _image = container_end(tokens, k)
     if boxed > k:  # ``singularity exec --nv IMG python train.py``
         return is_launch_tokens(tokens[boxed:])
+    from preflight.adapters.launch_wrappers import wrapper_end
+
+    wrapped, _name = wrapper_end(tokens, k)
+    if wrapped > k:  # ``numactl --cpunodebind=0 python train.py``, ``nsys profile -o p torchrun ...``
+        return is_launch_tokens(tokens[wrapped:])
     head = tokens[k].rsplit("/", 1)[-1]
     return head in LAUNCH_HEADS or head.startswith("python") or tokens[k].endswith(".py") \
         or is_tune_run(tokens[k:])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -88,13 +89,21 @@ def _find(name: str, bases: Sequence[Path]) -> Optional[Path]:
     return None
 
 
+_LEADING_VAR = re.compile(r"^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|~)$")
+
+
 def _find_by_tail(name: str, bases: Sequence[Path]) -> Optional[Path]:
     """``/shared/examples/mingpt/main.py`` on the cluster: the job's file with the longest
     same path ending (at least the directory and the file name) under the bases."""
     parts = Path(name).parts
-    if len(parts) < 3 or "$" in name:
+    first = 1
+    if parts and _LEADING_VAR.match(parts[0]):
+        # ``${HOME}/ViT_clouds/scripts/torchrun_test.py``, ``$WORK/proj/train.py``: a directory
+        # the shell names by a variable this run does not know, then the job's own path
+        parts, first = parts[1:], 0
+    if len(parts) < 3 - first or "$" in "/".join(parts):
         return None
-    for k in range(1, len(parts) - 1):
+    for k in range(first, len(parts) - 1):
         tail = Path(*parts[k:])
         for base in bases:
             cand = base / tail

@@ -80,3 +80,28 @@ def test_twin_an_fsdp_strategy_says_nothing_of_offload(cli, tmp_path):
     assert _value(plan, "dist.sharding") == "fsdp_full"
     assert _value(plan, "dist.offload_optimizer") is None
     assert _value(plan, "dist.offload_params") is None
+
+
+INTERPOLATED = """\
+    strategy:
+      _target_: lightning.pytorch.strategies.DeepSpeedStrategy
+      stage: 3
+    trainer:
+      _target_: lightning.Trainer
+      devices: 2
+      strategy: ${strategy}
+"""
+
+
+def test_a_strategy_named_by_interpolation_is_the_node_it_names(cli, tmp_path):
+    """donglinkang2021/MinVQVAE @ a22527f (jobs set 49): configs/trainer/train.yaml:4 ``strategy:
+    ${strategy}``, the ``strategy`` group's node ``_target_: lightning.pytorch.strategies.DeepSpeedStrategy``."""
+    plan = _plan(cli, tmp_path, INTERPOLATED)
+    assert _value(plan, "dist.sharding") == "zero3"
+    plan = _plan(cli, tmp_path, INTERPOLATED.replace("strategy: ${strategy}", "strategy: ${nowhere}"))
+    assert _value(plan, "dist.sharding") is None
+    plan = _plan(cli, tmp_path, INTERPOLATED.replace("""    strategy:
+      _target_: lightning.pytorch.strategies.DeepSpeedStrategy
+      stage: 3
+""", "    strategy: ddp\n"))
+    assert _value(plan, "dist.sharding") == "ddp"

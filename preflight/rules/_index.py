@@ -32,6 +32,7 @@ FILE = {
     "PF125": "code.pf125_padded_targets_in_cross_entropy",
     "PF126": "code.pf126_ddp_load_without_map_location",
     "PF127": "code.pf127_metric_shared_by_train_and_val",
+    "PF128": "code.pf128_head_outside_the_optimizer",
     "PF129": "code.pf129_trainer_reused_for_new_model",
     "PF131": "code.pf131_unshifted_causal_lm_argmax_metrics",
     "PF133": "code.pf133_multistep_milestones_as_floats",

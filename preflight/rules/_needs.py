@@ -16,6 +16,7 @@ NEEDS = {
     "PF125": ('collate_fn',),
     "PF126": ('torch.load',),
     "PF127": ('validation_step',),
+    "PF128": ('backward',),
     "PF129": ('fit',),
     "PF131": ('preprocess_logits_for_metrics',),
     "PF133": ('MultiStepLR',),
