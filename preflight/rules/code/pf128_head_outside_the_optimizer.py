@@ -9,6 +9,7 @@ from typing import Callable, Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import scope_index
+from preflight.analysis.syntax import own_nodes
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
@@ -191,19 +192,6 @@ def _functions(tree: ast.AST) -> Iterable[ast.AST]:
             yield node
 
 
-def _own_body(fn: ast.AST) -> list[ast.AST]:
-    """The nodes of ``fn`` outside the functions and classes nested in it."""
-    out: list[ast.AST] = []
-    todo = list(ast.iter_child_nodes(fn))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        out.append(node)
-        todo.extend(ast.iter_child_nodes(node))
-    return out
-
-
 @register
 class HeadOutsideTheOptimizer(Rule):
     code = "PF128"
@@ -266,7 +254,7 @@ list(head.parameters()), ...)`, or make the head a submodule of the model.
 
     def _check_function(self, ctx: FileContext, fn: ast.AST,
                         qualify: Callable[[ast.AST], Optional[str]]) -> Iterable[Finding]:
-        body = _own_body(fn)
+        body = list(own_nodes(fn))
         optimizers = [n for n in body if isinstance(n, ast.Call) and _optimizer_call(n, qualify)]
         if not optimizers:
             return
