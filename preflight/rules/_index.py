@@ -24,6 +24,7 @@ FILE = {
     "PF116": "code.pf116_functional_dropout_always_on",
     "PF117": "code.pf117_optimizer_step_after_scaler_step",
     "PF118": "code.pf118_clip_after_optimizer_step",
+    "PF119": "code.pf119_cosine_period_beyond_any_run",
     "PF120": "code.pf120_checkpoint_mode_min_on_score",
     "PF121": "code.pf121_plain_tensor_attribute",
     "PF122": "code.pf122_requires_grad_set_on_module",

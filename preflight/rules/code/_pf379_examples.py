@@ -57,6 +57,18 @@ BAD = [
     """),
 ]
 
+BAD.append(
+    # the indices taken back into the same augmented dataset: still augmented
+    dedent("""
+    from torch.utils.data import Subset, random_split
+    from torchvision import datasets, transforms
+
+    tf = transforms.Compose([transforms.RandomCrop(32, padding=4), transforms.ToTensor()])
+    data = datasets.CIFAR10("data", train=True, transform=tf)
+    train_part, val_part = random_split(data, [45000, 5000])  # warning: PF379
+    val_set = Subset(data, val_part.indices)  # warning: PF379
+    """))
+
 GOOD = [
     # the sampler version fixed: the validation sampler reads a dataset with the deterministic transform
     dedent("""
@@ -115,5 +127,19 @@ GOOD = [
     tf = transforms.Compose([transforms.RandomHorizontalFlip(), transforms.ToTensor()])
     data = datasets.CIFAR10("data", train=True, transform=tf)
     small_train, _rest = random_split(data, [5000, 45000])
+    """),
+    # torchgeo PR 257's fix (held-out-47 twin): the split's indices are taken into a dataset built with the test
+    # transforms, so no validation item is read from the augmented dataset
+    dedent("""
+    from torch.utils.data import Subset, random_split
+
+    def setup(root, bands, patch_size):
+        test_transforms = Compose([Normalize(bands)])
+        train_transforms = Compose([Normalize(bands), RandomCrop(patch_size), RandomFlip()])
+        dataset = OSCD(root, split="train", bands=bands, transforms=train_transforms)
+        n_val = int(len(dataset) * 0.2)
+        train_part, val_part = random_split(dataset, [len(dataset) - n_val, n_val])
+        val_source = OSCD(root, split="train", bands=bands, transforms=test_transforms)
+        return train_part, Subset(val_source, val_part.indices)
     """),
 ]

@@ -44,6 +44,31 @@ PF633_BAD = (
         val.dataset.transform = eval_tf  # warning: PF633
         return train, val
 """),
+    # 4. torchgeo PR 257's shape: the transform assigned to the Subset itself, an attribute nothing reads
+    textwrap.dedent("""\
+    from torch.utils.data import DataLoader, random_split
+
+
+    class OSCDData:
+        def setup(self):
+            dataset = OSCD("data", split="train", transforms=train_transforms)
+            n_val = int(len(dataset) * 0.2)
+            self.train_dataset, self.val_dataset = random_split(dataset, [len(dataset) - n_val, n_val])
+            self.val_dataset.transforms = test_transforms  # warning: PF633
+
+        def val_dataloader(self):
+            return DataLoader(self.val_dataset, batch_size=1)
+"""),
+    # 5. a module-level script: the split's transform set directly, then straight into a DataLoader
+    textwrap.dedent("""\
+    from torch.utils.data import DataLoader, random_split
+    from torchvision import datasets
+
+    full = datasets.ImageFolder("data/train", transform=get_transforms(is_train=True))
+    train_ds, val_ds = random_split(full, [0.9, 0.1])
+    val_ds.transform = get_transforms(is_train=False)  # warning: PF633
+    val_loader = DataLoader(val_ds, batch_size=64)
+"""),
 )
 
 PF633_GOOD = (
@@ -77,5 +102,40 @@ PF633_GOOD = (
     full = datasets.CIFAR10("data", train=True)
     small = Subset(full, range(5000))
     small.dataset.transform = train_tf
+"""),
+    # torchgeo PR 257's fix: the validation indices taken into a dataset built with the test transforms
+    textwrap.dedent("""\
+    from torch.utils.data import Subset, random_split
+
+
+    def setup(root):
+        dataset = OSCD(root, split="train", transforms=train_transforms)
+        train_part, val_part = random_split(dataset, [0.8, 0.2])
+        val_source = OSCD(root, split="train", transforms=test_transforms)
+        return train_part, Subset(val_source, val_part.indices)
+"""),
+    # tricky-correct: the split is wrapped in the project's dataset, which may read the attribute set on it
+    textwrap.dedent("""\
+    from torch.utils.data import DataLoader, random_split
+
+    train_dataset, val_dataset = random_split(full_dataset, [0.9, 0.1])
+    val_dataset.transform = eval_transforms
+    val_dataset = TransformedSubset(val_dataset)
+    val_loader = DataLoader(val_dataset, batch_size=32)
+"""),
+    # tricky-correct: the name is rebound to a wrapper before its transform is set
+    textwrap.dedent("""\
+    from torch.utils.data import random_split
+
+    train_dataset, val_dataset = random_split(full_dataset, [0.9, 0.1])
+    val_dataset = ApplyTransform(val_dataset)
+    val_dataset.transform = eval_transforms
+"""),
+    # tricky-correct: not a torch Subset (the project's own split function returns datasets with a transform)
+    textwrap.dedent("""\
+    from mydata import random_split
+
+    train_dataset, val_dataset = random_split(full_dataset, [0.9, 0.1])
+    val_dataset.transform = eval_transforms
 """),
 )

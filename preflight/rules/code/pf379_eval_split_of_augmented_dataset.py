@@ -104,6 +104,8 @@ the validation subset in a dataset that applies the test transform.
   `CenterCrop`), or preflight cannot see it (built elsewhere, a parameter).
 * No split after the first is named for validation/test.
 * The evaluation subset/loader reads a dataset built with another transform.
+* The validation split's `.indices` are taken into a dataset other than the augmented one
+  (`Subset(plain_data, val_part.indices)`: torchgeo PR 257's fix).
 * The scope later assigns a `transform` attribute (PF633's territory: `val_set.dataset.transform =`),
   rebinds the validation split, or passes it to a call that also gets a transform.
 """
@@ -164,7 +166,7 @@ the validation subset in a dataset that applies the test transform.
                 tf_text, found = datasets[base]
                 pending.append((evals[0], value, base, tf_text, found, index))
         for name, call, base, tf_text, found, index in pending:
-            if self._handled(stmts[index + 1:], name):
+            if self._handled(stmts[index + 1:], name, datasets):
                 continue
             yield ctx.finding(
                 self, call,
@@ -193,10 +195,16 @@ the validation subset in a dataset that applies the test transform.
         return None
 
     @staticmethod
-    def _handled(later: list[ast.stmt], name: str) -> bool:
-        """A later statement sets some transform, rebinds the split, or wraps it with a transform."""
+    def _handled(later: list[ast.stmt], name: str, datasets: dict[str, tuple[str, list[str]]]) -> bool:
+        """A later statement sets some transform, rebinds the split, wraps it with a transform, or takes only its
+        indices into another dataset (``Subset(plain_ds, val_part.indices)``)."""
         for stmt in later:
             for node in ast.walk(stmt):
+                if isinstance(node, ast.Call) and node.args and not (
+                        isinstance(node.args[0], ast.Name) and node.args[0].id in datasets) and any(
+                        isinstance(a, ast.Attribute) and a.attr == "indices" and isinstance(a.value, ast.Name)
+                        and a.value.id == name for a in [*node.args[1:], *(kw.value for kw in node.keywords)]):
+                    return True
                 if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
                         node.attr in ("transform", "transforms", "dataset"):
                     return True

@@ -39,13 +39,14 @@ def _base_key(node: ast.AST) -> Optional[str]:
 @register
 class TransformSetOnSharedSplitDataset(Rule):
     code = "PF633"
-    needs_text = (".dataset.",)
+    needs_text = ("random_split", "Subset")
     name = "transform-set-on-shared-split-dataset"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("pytorch", "lightning", "accelerate", "fabric")
     summary = ("`val_set.dataset.transform = ...` on a `random_split`/`Subset` split: the dataset object is "
-               "shared with the other split, whose transform changes too")
+               "shared with the other split, whose transform changes too; or `val_set.transform = ...` on the "
+               "Subset itself, an attribute nothing reads")
     explanation = """
 ## What it finds
 
@@ -54,6 +55,9 @@ Two splits made from one dataset object (`train_set, val_set = random_split(full
 `transform` (`transforms`, `target_transform`) of one split's `.dataset`:
 `val_set.dataset.transform = test_tf`.
 
+Or the transform assigned to the split itself, `val_set.transform = test_tf` (torchgeo PR 257:
+`self.val_dataset.transforms = test_transforms` after `random_split`).
+
 ## Why it matters
 
 A `Subset` holds a reference to the dataset and a list of indices; `random_split` returns
@@ -61,6 +65,12 @@ Subsets that all reference the same object. `val_set.dataset` *is* `train_set.da
 so the assignment changes the transform of every split: the training set loses its
 augmentation (or gets the evaluation preprocessing), silently (gromo PR 58: "the
 augmentation was not applied to the training set"; "Definitely a well hidden one").
+
+A `Subset` has no transform of its own: it stores `dataset` and `indices`, and
+`subset[i]` returns `dataset[indices[i]]`. `val_set.transform = test_tf` just creates a new
+attribute on the Subset that nothing reads; validation items still go through the dataset's
+training augmentation, so the validation metric (and the checkpoint chosen by it) is measured on
+randomly augmented inputs.
 
 ## How to fix it
 
@@ -74,6 +84,9 @@ applies its own transform in `__getitem__`.
   copy.deepcopy(full)`), so the assignment reaches only that split.
 * The splits come from different dataset objects.
 * The attribute set is not a transform.
+* `split.transform = ...` where the split name was rebound first (`val_set = Wrapped(val_set)`), or
+  where the split is later handed to a call other than a DataLoader (a project wrapper that may
+  read the attribute).
 * Reported once per dataset: when each split's transform is set in turn
   (`train_set.dataset.transform = aug` then `val_set.dataset.transform = plain`), at the
   last assignment, the one every split ends up with.
@@ -89,10 +102,10 @@ applies its own transform in `__getitem__`.
             yield from self._scope(ctx, imports, _statements(body))
 
     def _scope(self, ctx: FileContext, imports, stmts: list[ast.stmt]) -> Iterable[Finding]:
-        # split name -> (the dataset it reads, the call that made it, the other splits of that dataset)
+        # split key (``val_set`` or ``self.val_set``) -> (the dataset it reads, the call that made it)
         splits: dict[str, tuple[str, ast.Call]] = {}
-        last: dict[tuple[str, str], Finding] = {}  # one finding per dataset and attribute: the last assignment wins
-        for stmt in stmts:
+        last: dict[tuple[str, str], Finding] = {}  # one finding per dataset/split and attribute: the last assignment wins
+        for index, stmt in enumerate(stmts):
             if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
                 qual = imports.qualify(stmt.value.func) or ""
                 call = stmt.value
@@ -101,18 +114,39 @@ applies its own transform in `__getitem__`.
                     target = stmt.targets[0]
                     if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) >= 2:
                         for elt in target.elts:
-                            if isinstance(elt, ast.Name):
-                                splits[elt.id] = (base, call)
+                            key = _base_key(elt)
+                            if key is not None:
+                                splits[key] = (base, call)
                     continue
-                if qual in _SUBSETS and base is not None and isinstance(stmt.targets[0], ast.Name):
-                    splits[stmt.targets[0].id] = (base, call)
+                key = _base_key(stmt.targets[0])
+                if qual in _SUBSETS and base is not None and key is not None:
+                    splits[key] = (base, call)
                     continue
             if not isinstance(stmt, ast.Assign):
                 continue
             for target in stmt.targets:
+                for elt in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+                    key = _base_key(elt)
+                    if key in splits:  # the split name is rebound to something else (a wrapper dataset)
+                        splits.pop(key, None)
                 # ``split.dataset = own_copy``: that split no longer shares the object
                 if isinstance(target, ast.Attribute) and target.attr == "dataset" and isinstance(target.value, ast.Name):
                     splits.pop(target.value.id, None)
+                    continue
+                owner = _base_key(target.value) if isinstance(target, ast.Attribute) else None
+                if isinstance(target, ast.Attribute) and target.attr in _TRANSFORM_ATTRS and owner in splits \
+                        and not _wrapped_later(stmts[index + 1:], owner):
+                    # ``val_set.transform = ...`` on the Subset itself: an attribute nothing reads
+                    base, made = splits[owner]
+                    last[(owner, target.attr)] = ctx.finding(
+                        self, stmt,
+                        f"`{owner}` is a `Subset` of `{base}` (made here by `{call_name(made)}`): a Subset only holds "
+                        f"`.dataset` and `.indices` and its `__getitem__` returns `{base}[i]`, so assigning "
+                        f"`{ast.unparse(target)}` creates an attribute nothing reads: `{owner}`'s items still go "
+                        f"through `{base}`'s own `{target.attr}` (the training augmentation, for a validation split). "
+                        "Build the split from its own dataset object with this transform, e.g. "
+                        f"`Subset(Dataset(..., {target.attr}=...), {owner}.indices)`",
+                        evidence=[ctx.evidence(made, f"`{owner}` is made here from `{base}`")])
                     continue
                 if not (isinstance(target, ast.Attribute) and target.attr in _TRANSFORM_ATTRS
                         and isinstance(target.value, ast.Attribute) and target.value.attr == "dataset"
@@ -131,3 +165,18 @@ applies its own transform in `__getitem__`.
                     "augmentation). Build one dataset object per split, each with its own transform",
                     evidence=[ctx.evidence(made, f"`{name}` is made here from `{base}`")])
         yield from last.values()
+
+
+def _wrapped_later(later: list[ast.stmt], key: str) -> bool:
+    """The split is later handed to a call other than a DataLoader (a wrapper dataset of the project's, which may
+    read the attribute just set): preflight cannot see what that call does with it."""
+    for stmt in later:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call) and "loader" not in ast.unparse(node.func).lower() and any(
+                    _base_key(arg) == key for arg in [*node.args, *(kw.value for kw in node.keywords)]):
+                return True
+    return False
+
+
+def call_name(call: ast.Call) -> str:
+    return ast.unparse(call.func)

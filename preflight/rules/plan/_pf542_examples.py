@@ -223,3 +223,41 @@ _HF_CONFIG = textwrap.dedent("""
 """)
 BAD_EXAMPLES.append(_HF_CONFIG.format(version="4.27.4", mark="  # error: PF542"))
 GOOD_EXAMPLES.append(_HF_CONFIG.format(version="4.28.0", mark=""))
+
+# transformers issue 22231: an RLHF rollout under `accelerate launch` with a DeepSpeed ZeRO-3 config; transformers
+# pinned before 4.28 does not turn synced_gpus on from Accelerate's DeepSpeed state
+_ACCELERATE = textwrap.dedent("""
+    # --- requirements.txt
+    transformers=={version}
+    accelerate==0.17.1
+    # --- train_rollout.py
+    import torch
+    from accelerate import Accelerator
+    from transformers import AutoModelForCausalLM
+
+    accelerator = Accelerator()
+    policy = AutoModelForCausalLM.from_pretrained("EleutherAI/pythia-1.4b")
+    optimizer = torch.optim.AdamW(policy.parameters(), lr=1e-6)
+    policy, optimizer, loader = accelerator.prepare(policy, optimizer, loader)
+    for batch in loader:
+        with torch.no_grad():
+            responses = accelerator.unwrap_model(policy).generate(input_ids=batch["input_ids"], do_sample=True{extra}){mark}
+    # --- accelerate_ds_zero3.yaml
+    distributed_type: DEEPSPEED
+    deepspeed_config:
+      zero3_init_flag: true
+      zero_stage: {stage}
+    num_machines: 1
+    num_processes: 8
+    # --- launch
+    accelerate launch --config_file accelerate_ds_zero3.yaml train_rollout.py
+""")
+BAD_EXAMPLES.append(_ACCELERATE.format(version="4.27.1", extra="", stage=3, mark="  # error: PF542"))
+GOOD_EXAMPLES += [
+    # the fix: synced_gpus=True
+    _ACCELERATE.format(version="4.27.1", extra=", synced_gpus=True", stage=3, mark=""),
+    # tricky-correct: transformers 4.28 reads Accelerate's registered ZeRO-3 state and syncs by itself
+    _ACCELERATE.format(version="4.28.0", extra="", stage=3, mark=""),
+    # tricky-correct: ZeRO stage 2 does not shard parameters, ranks never wait on each other in generate
+    _ACCELERATE.format(version="4.27.1", extra="", stage=2, mark=""),
+]

@@ -42,6 +42,33 @@ def _under_rank_test(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
+def _prepared_names(tree: ast.AST) -> set[tuple[str, Optional[ast.AST]]]:
+    """Names bound by ``model, opt, loader = accelerator.prepare(...)``: under an Accelerate DeepSpeed config
+    the prepared model is the ZeRO engine (only a model has ``generate``, so any of them may be the one)."""
+    parents = parent_map(tree)
+    out: set[tuple[str, Optional[ast.AST]]] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "prepare"):
+            continue
+        for target in node.targets:
+            for elt in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+                if isinstance(elt, ast.Name):
+                    out.add((elt.id, enclosing_scope(node, parents)))
+                elif isinstance(elt, ast.Attribute):
+                    out.add((ast.unparse(elt), None))
+    return out
+
+
+def _receiver(call: ast.Call) -> str:
+    """The model ``generate`` is called on, through ``accelerator.unwrap_model(model)``."""
+    value = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "unwrap_model" \
+            and len(value.args) == 1:
+        value = value.args[0]
+    return ast.unparse(value)
+
+
 def _is_engine(receiver: str, fn: Optional[ast.AST], engines: set[tuple[str, Optional[ast.AST]]]) -> bool:
     """``engine``, ``engine.module``, or a local name bound to one of them in the function
     (``model = engine.module``)."""
@@ -134,7 +161,7 @@ class Zero3GenerateWithoutSyncedGpus(PlanRule):
     name = "zero3-generate-without-synced-gpus"
     severity = Severity.ERROR
     category = Category.DISTRIBUTED
-    frameworks = ("deepspeed",)
+    frameworks = ("deepspeed", "accelerate")
     summary = "`generate()` on a ZeRO-3 DeepSpeed engine without `synced_gpus=True` hangs when ranks stop at different lengths"
     explanation = """
 ## What it finds
@@ -147,6 +174,12 @@ or Accelerate `Accelerator`). The engine is followed into a helper function it i
 handed to, in the script or a project module it imports (`rollout(engine, tokenizer,
 prompts)` whose body runs `model = engine.module; model.generate(**enc, ...)`: the
 rollout helper of an on-policy distillation loop, OPSD issue's shape).
+
+Also an Accelerate DeepSpeed ZeRO-3 job (`zero_stage: 3` in the `accelerate launch`
+config) on transformers pinned before 4.28: `model.generate(...)` or
+`accelerator.unwrap_model(model).generate(...)` on a model `accelerator.prepare` returned
+(transformers issue 22231, "Detect Accelerate's DeepSpeed level 3 Env Vars and warn if
+synced_gpus is False": the RLHF rollout hung).
 
 ## Why it matters
 
@@ -174,27 +207,34 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
   alone is PF553's finding, and `synced_gpus` does not fix it.
 * The job builds the HF Trainer, `TrainingArguments`, `HfDeepSpeedConfig` or an
   Accelerate `Accelerator` (transformers 4.28 and later default `synced_gpus` to the
-  registered ZeRO-3 state). `HfDeepSpeedConfig` alone does not count when the project pins
-  transformers before 4.28, where `generate()` did not read it.
+  registered ZeRO-3 state). `HfDeepSpeedConfig` (or `Accelerator`) alone does not count when
+  the project pins transformers before 4.28, where `generate()` did not read it.
+* An Accelerate DeepSpeed ZeRO-3 job (`accelerate launch` with `zero_stage: 3`) whose
+  transformers is not pinned below 4.28.
 """
     bad_examples = examples("preflight.rules.plan._pf542_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf542_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         plan = pctx.plan
-        zero3 = next((f for f in plan.facts("dist.sharding") if f.value == "zero3" and f.adapter == "deepspeed"), None)
+        zero3 = next((f for f in plan.facts("dist.sharding")
+                      if f.value == "zero3" and f.adapter in ("deepspeed", "accelerate")), None)
         world = plan.resolve("dist.world_size")
         if zero3 is None or world is None or not isinstance(world.value, int) or world.value <= 1:
             return
+        # an Accelerate DeepSpeed config: the prepared model is the engine; its ZeRO-3 state reaches
+        # `generate()` only from transformers 4.28 on, so the rule needs a pin below it
+        accelerate = zero3.adapter == "accelerate"
         scripts = pctx.scripts
         for script in scripts:
             built = {site.last for site in pctx.index(script).calls} & set(_INTEGRATIONS)
-            if built and not (built == {"HfDeepSpeedConfig"} and _before_auto_sync(pctx, script)):
+            registers_only = {"HfDeepSpeedConfig", "Accelerator"} if accelerate else {"HfDeepSpeedConfig"}
+            if (built or accelerate) and not (built <= registers_only and _before_auto_sync(pctx, script)):
                 return
         files = job_files(pctx)
         engines: dict[str, set[tuple[str, Optional[ast.AST]]]] = {}
         for display, tree in files:
-            engines[display] = engine_names_in(tree)
+            engines[display] = _prepared_names(tree) if accelerate else engine_names_in(tree)
         # an engine handed to a helper function (`rollout(engine, tokenizer, prompts)` with the
         # helper in another module): the parameter in that position is the engine inside it
         handed = _handed_engines(files, engines)
@@ -213,7 +253,7 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                         and node.func.attr == "generate"):
                     continue
-                receiver = ast.unparse(node.func.value)
+                receiver = _receiver(node)
                 scope = enclosing_scope(node, parents)
                 if not _is_engine(receiver, scope, found):
                     continue
