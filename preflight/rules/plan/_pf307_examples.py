@@ -415,3 +415,66 @@ PF307_GOOD += [
         "class GAN(pl.LightningModule):", "class AlternatingStepper:").replace(
         "import torch\n", "import torch\n\n\nclass GAN(pl.LightningModule):\n    pass\n", 1),
 ]
+
+
+# Lightning issue 1844: a MelGAN Trainer asked for precision=16 without gpus on 0.7.6 (the model's .cuda() does not
+# count): "amp + cpu is not supported"
+_AMP_CPU = textwrap.dedent("""
+    # --- requirements.txt
+    pytorch-lightning=={version}
+    # --- train.py
+    import pytorch_lightning as pl
+
+    model = MelGANModule(lr=1e-4).cuda()
+    trainer = pl.Trainer(
+        max_epochs=3000,
+        gradient_clip_val=1.0,{devices}
+        precision={precision},{mark}
+    )
+    trainer.fit(model, train_loader, val_loader)
+""")
+
+# python-chebai issue 12: five ensemble members launched in a loop, each seeded with seed_everything() and no seed,
+# which seeds 0 from Lightning 2.2.0 on
+_MEMBERS = textwrap.dedent("""
+    # --- requirements.txt
+    lightning=={version}
+    # --- train_member.py
+    import argparse
+
+    import lightning as L
+    from lightning.pytorch import seed_everything
+
+    p = argparse.ArgumentParser()
+    p.add_argument("{flag}", type=int, required=True)
+    args = p.parse_args()
+    seed_everything({seed}){mark}
+    trainer = L.Trainer(accelerator="gpu", devices=1, max_epochs=200)
+    trainer.fit(build_model(), datamodule=build_data())
+    # --- train_ensemble.sh
+    #!/bin/bash
+    # {comment}
+    for m in 0 1 2 3 4; do
+        python train_member.py {flag} "$m"
+    done
+    # --- launch
+    bash train_ensemble.sh
+""")
+
+PF307_BAD += [
+    _AMP_CPU.format(version="0.7.6", devices="", precision="16", mark="  # error: PF307"),
+    _AMP_CPU.format(version="1.3.8", devices="", precision="16", mark="  # error: PF307"),
+    _MEMBERS.format(version="2.2.0", seed="", mark="  # warning: PF307", comment="five ensemble members", flag="--member"),
+]
+PF307_GOOD += [
+    # the fixes: the GPU requested from the Trainer; a seed per member
+    _AMP_CPU.format(version="0.7.6", devices="\n    gpus=1,", precision="16", mark=""),
+    _MEMBERS.format(version="2.2.0", seed="args.member", mark="", comment="five ensemble members", flag="--member"),
+    # tricky: 1.5 and later switch a CPU run to bf16 with a warning; 32-bit needs no GPU
+    _AMP_CPU.format(version="1.5.0", devices="", precision="16", mark=""),
+    _AMP_CPU.format(version="0.7.6", devices="", precision="32", mark=""),
+    # tricky: 2.1 drew a random seed when none was given
+    _MEMBERS.format(version="2.1.0", seed="", mark="", comment="five ensemble members", flag="--member"),
+    # tricky: a loop over datasets, where one shared seed is harmless
+    _MEMBERS.format(version="2.2.0", seed="", mark="", comment="one model per dataset split", flag="--split"),
+]

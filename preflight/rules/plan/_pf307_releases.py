@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from preflight.plan_rules import PlanContext
@@ -326,3 +327,89 @@ def overridden_step_with_accumulation(pctx: PlanContext, script: ParsedPython, t
             "lifted the check in 1.4.0). Pin pytorch-lightning 1.0.8 or >= 1.4, or set `accumulate_grad_batches=1`"), [
             (owner, fn, f"`{cls.name}` overrides `{fn.name}`")]
     return None
+
+
+# the Trainer arguments that put a pre-1.5 run on an accelerator (or leave the choice to something preflight
+# does not read)
+_DEVICE_KEYS = ("gpus", "tpu_cores", "ipus", "devices", "accelerator", "auto_select_gpus", "num_processes",
+                "distributed_backend", "strategy", "plugins")
+
+
+def amp_on_cpu(pctx: PlanContext, script: ParsedPython, trainer: ast.Call, version: Any
+               ) -> Optional[tuple[ast.AST, str, list[tuple[ParsedPython, ast.AST, str]]]]:
+    """``Trainer(precision=16)`` with no device argument on 0.7.0 <= v < 1.5: the run is placed on the CPU (``gpus``
+    defaults to None; a model moved with ``.cuda()`` does not count) and these releases refuse 16-bit there
+    ("amp + cpu is not supported. Please use a GPU option" in 0.7.6-1.2, "You have asked for native AMP on CPU,
+    but AMP is only available on GPU" in 1.2-1.4; 1.5 warns and switches to bf16 instead)."""
+    if not in_range(version, (0, 7), (1, 5)):
+        return None
+    precision = kwarg(trainer, "precision")
+    if _const(precision) not in (16, "16") or precision is None:
+        return None
+    if any(kw.arg is None or kw.arg in _DEVICE_KEYS for kw in trainer.keywords) or trainer.args:
+        return None
+    return precision, (
+        f"`Trainer(precision=16)` with no `gpus` (or other device argument) on {version.describe()}: before 1.5 "
+        "the Trainer runs on the CPU unless it is given GPUs (a model moved with `.cuda()` does not count), and "
+        "16-bit AMP is refused there: `fit` stops with \"amp + cpu is not supported. Please use a GPU option\" "
+        "(\"You have asked for native AMP on CPU\" on 1.2-1.4) before the first batch (Lightning issue 1844). "
+        "Pass `gpus=1` (or train in 32-bit)"), []
+
+
+# words that say the passes repeat one training (ensemble members, seeds, replicas), not a sweep over datasets or
+# settings where one shared seed is harmless
+_REPEATS = re.compile(r"seed|ensemble|member|repeat|replica|trial|bootstrap", re.IGNORECASE)
+_LOOP = re.compile(r"^\s*(for|while)\b.*?(\bdo\b|$)(?P<body>.*?)^\s*done\b", re.MULTILINE | re.DOTALL)
+
+
+def _relaunched(pctx: PlanContext, script: ParsedPython) -> Optional[str]:
+    """The launch script's shell loop that runs ``script`` again on each pass (``for m in 0 1 2; do python
+    train.py --member $m; done``), as its first line; None when there is none."""
+    from preflight.rules.plan._launch_hardware import launch_scripts
+    from preflight.sources import read_text_limited
+
+    name = re.escape(Path(str(script.source.path)).name)
+    for display, path in launch_scripts(pctx):
+        try:
+            text = read_text_limited(path, errors="replace")
+        except OSError:  # InputRefused is an OSError
+            continue
+        for loop in _LOOP.finditer(text):
+            before = "\n".join(text[:loop.start()].splitlines()[-2:])
+            if re.search(rf"(^|[\s/]){name}\b", loop.group("body")) \
+                    and _REPEATS.search(re.sub(r"\S*\.py\b", " ", before + "\n" + loop.group(0))):
+                return f"{display}: `{loop.group(0).strip().splitlines()[0].strip()}`"
+    return None
+
+
+def unseeded_seed_everything(pctx: PlanContext, script: ParsedPython, version: Any
+                             ) -> Optional[tuple[ast.Call, str]]:
+    """``seed_everything()`` with no seed on >= 2.2.0 in a script a launch script runs in a loop: 2.2.0 seeds 0
+    when no seed is given and ``PL_GLOBAL_SEED`` is unset (2.1 drew a random seed), so every pass of the loop
+    trains the same run (python-chebai issue 12)."""
+    if not version.at_least(2, 2) or "seed_everything" not in script.source.text:
+        return None
+    if any("PL_GLOBAL_SEED" in s.source.text for s in pctx.scripts) \
+            or any("PL_GLOBAL_SEED" in str(a) for a in (getattr(pctx.project, "argv", None) or [])):
+        return None
+    call = next((c for c in ast.walk(script.tree) if isinstance(c, ast.Call) and call_last(c) == "seed_everything"
+                 and not c.args and not any(k.arg in (None, "seed") for k in c.keywords)), None)
+    if call is None:
+        return None
+    loop = _relaunched(pctx, script)
+    if loop is None:
+        return None
+    from preflight.rules.plan._launch_hardware import launch_scripts
+    from preflight.sources import read_text_limited
+    for _display, path in launch_scripts(pctx):
+        try:
+            if "PL_GLOBAL_SEED" in read_text_limited(path, errors="replace"):
+                return None
+        except OSError:
+            continue
+    return call, (
+        f"`seed_everything()` without a seed on {version.describe()}, in a script the launch runs in a loop "
+        f"({loop}): since 2.2.0 Lightning seeds 0 when no seed is given and `PL_GLOBAL_SEED` is unset (2.1 "
+        "drew a random seed), so every pass trains with the same initialisation, data order and dropout masks "
+        "and the runs are copies of one another (python-chebai issue 12). Pass a distinct seed per run "
+        "(`seed_everything(args.member)`)")

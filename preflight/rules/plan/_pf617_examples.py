@@ -153,3 +153,46 @@ cond_dim: null
         dropout: None
         """),
 ]
+
+
+# hydra issue 2825: `max_grad_norm:` left empty ("use the script's default"), read with .get("max_grad_norm", 1.0):
+# get returns None for the existing key and the clipping branch is skipped
+_BLANK = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch
+
+
+    @hydra.main(version_base="1.3", config_path="conf", config_name="config")
+    def main(cfg):
+        model = torch.nn.Linear(8, 8)
+        opt = torch.optim.AdamW(model.parameters(), lr=cfg.optim.lr)
+        max_grad_norm = cfg.optim.get("max_grad_norm", 1.0)
+        loss = model(torch.randn(4, 8)).sum()
+        loss.backward()
+        if max_grad_norm:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)
+        opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    optim:
+      lr: 3.0e-4
+      {line}
+      warmup_steps: 2000
+    # --- launch
+    python train.py
+    """)
+
+BAD_EXAMPLES.append(_BLANK.format(line="max_grad_norm:  # warning: PF617"))
+GOOD_EXAMPLES += [
+    # the fix: the value written
+    _BLANK.format(line="max_grad_norm: 1.0"),
+    # tricky: an explicit null is a deliberate "no clipping"
+    _BLANK.format(line="max_grad_norm: null"),
+    _BLANK.format(line="max_grad_norm: ~"),
+    # tricky: a key that opens a nested mapping is not empty
+    _BLANK.format(line="max_grad_norm:\n    value: 1.0"),
+]

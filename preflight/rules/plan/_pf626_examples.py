@@ -225,3 +225,36 @@ PF626_GOOD += [
     # tricky: a step budget decides the run's length
     _EPOCHS.format(best="", every=50, last="", pin_every="", steps="\n    max_steps=200_000,", val=30, pin_val=""),
 ]
+
+
+# advimman/lama issue 159: the big-dataset recipe's val_check_interval (25000) kept for 872 images at batch size 8
+# (109 batches an epoch); the config is one file the script opens itself, data and trainer nodes side by side
+_LAMA = dedent("""
+    # --- bin/train.py
+    import argparse
+
+    import pytorch_lightning as pl
+    import yaml
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--config", required=True)
+    cfg = yaml.safe_load(open(p.parse_args().config))
+    trainer = pl.Trainer(**cfg["trainer"])
+    trainer.fit(build_model(cfg), datamodule=build_data(**cfg["data"]))
+    # --- configs/training/my_dataset.yaml
+    data:
+      num_train_images: 872
+      batch_size: 8
+    trainer:
+      max_epochs: 40
+      check_val_every_n_epoch: 1
+      val_check_interval: {interval}{pin}
+    # --- launch
+    python bin/train.py --config configs/training/my_dataset.yaml
+    """)
+PF626_BAD.append(_LAMA.format(interval=25000, pin="  # error: PF626"))
+PF626_GOOD += [
+    # the fix: a fraction of the epoch; tricky: an integer interval within the 109 batches
+    _LAMA.format(interval=1.0, pin=""),
+    _LAMA.format(interval=100, pin=""),
+]

@@ -101,6 +101,31 @@ _SLURM = dedent("""
     srun accelerate launch --num_processes {procs} --num_machines 4 --rdzv_backend c10d train.py
     """)
 
+# the questionnaire's single-process answer on a two-GPU machine (huggingface/community-events pull 6: "num_processes:
+# 1 -> so it's using only one GPU because that's what you asked for")
+_SOLO = dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+    from transformers import AutoModelForCausalLM
+
+    accelerator = Accelerator()
+    model = {model}
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-4)
+    model, optimizer = accelerator.prepare(model, optimizer)
+    # --- accelerate_config.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: '{dtype}'
+    {extra}machine_rank: 0
+    mixed_precision: 'no'
+    num_machines: 1
+    num_processes: {procs}{pin}
+    use_cpu: false
+    # --- launch
+    CUDA_VISIBLE_DEVICES={devices} accelerate launch --config_file accelerate_config.yaml train.py
+    """)
+_PLAIN = 'AutoModelForCausalLM.from_pretrained("gpt2")'
+
 PF689_BAD = [
     # the GPUs of one node given as the total: one process on each 4-GPU node
     _SLURM.format(procs=4, pin="  # warning: PF689"),
@@ -121,6 +146,9 @@ PF689_BAD = [
     _JOB.format(extra="", procs=4, pin="  # error: PF689", machines=1, launch=_LAUNCH),
     _JOB.format(extra="", procs=2, pin="  # error: PF689", machines=1,
                 launch="CUDA_VISIBLE_DEVICES=3 accelerate launch --config_file config/default_config.yaml train.py"),
+    # one process while two GPUs are visible: the second idles (community-events pull 6)
+    _SOLO.format(model=_PLAIN, dtype="NO", extra="", procs=1, pin="  # warning: PF689", devices="0,1"),
+    _SOLO.format(model=_PLAIN, dtype="MULTI_GPU", extra="", procs=1, pin="  # warning: PF689", devices="0,1,2,3"),
 ]
 
 PF689_GOOD = [
@@ -150,4 +178,14 @@ PF689_GOOD = [
     _JOB.format(extra="", procs=4, pin="", machines=1,
                 launch="CUDA_VISIBLE_DEVICES=$GPUS accelerate launch --config_file config/default_config.yaml "
                        "train.py"),
+    # the fix of community-events pull 6
+    _SOLO.format(model=_PLAIN, dtype="MULTI_GPU", extra="", procs=2, pin="", devices="0,1"),
+    # tricky: one process that spreads the model over both GPUs itself (big-model inference / naive model parallel)
+    _SOLO.format(model='AutoModelForCausalLM.from_pretrained("gpt2-xl", device_map="auto")', dtype="NO", extra="",
+                 procs=1, pin="", devices="0,1"),
+    _SOLO.format(model='torch.nn.DataParallel(AutoModelForCausalLM.from_pretrained("gpt2"))', dtype="NO",
+                 extra="", procs=1, pin="", devices="0,1"),
+    # tricky: one process pinned to one GPU by the config, or one GPU visible
+    _SOLO.format(model=_PLAIN, dtype="NO", extra="gpu_ids: '0'\n", procs=1, pin="", devices="0,1"),
+    _SOLO.format(model=_PLAIN, dtype="NO", extra="", procs=1, pin="", devices="1"),
 ]

@@ -49,7 +49,8 @@ class LightningPinnedReleaseDefect(PlanRule):
                "EarlyStopping counted twice on 0.7.x, CombinedLoader unsharded on 1.2.x, epoch schedulers before "
                "1.4, EarlyStopping on 1.4.0-1.4.4, DeepSpeed resume before 1.5.9, BatchNorm of a frozen module "
                "before 1.8.0.post1, unseeded DDP shuffle on 1.7.0-2.0.2, overridden optimizer_step with "
-               "accumulation on 1.1-1.3)")
+               "accumulation on 1.1-1.3, precision=16 without a GPU before 1.5, seed_everything() seeding 0 from "
+               "2.2 in a relaunch loop)")
     explanation = """
 ## What it finds
 
@@ -107,6 +108,22 @@ documented defects, and a job that triggers it:
   the model back in train mode, so the frozen BatchNorm layers keep updating their running
   statistics (issue 15062; PR 15063 sets `track_running_stats=False`).
 
+* **0.7.0 to 1.4.x**: `Trainer(precision=16)` (or `"16"`) with no device argument (`gpus`,
+  `devices`, `accelerator`, `tpu_cores`, `ipus`, `auto_select_gpus`, `num_processes`, a
+  strategy/backend or plugins, `**kwargs`). These releases place the run on the CPU unless the
+  Trainer is given GPUs (a model moved with `.cuda()` does not count) and refuse 16-bit AMP
+  there: "amp + cpu is not supported. Please use a GPU option" (0.7.6 to 1.2), "You have asked
+  for native AMP on CPU, but AMP is only available on GPU" (1.2 to 1.4); read at the tags 0.7.6,
+  1.0.0, 1.2.0, 1.3.0, 1.4.0; 1.5.0 warns and switches to bf16 instead (Lightning issue 1844;
+  ShannonAI/dice_loss_for_NLP issue 9). An error.
+* **2.2.0 and later**: `seed_everything()` with no seed (and `PL_GLOBAL_SEED` set nowhere) in a
+  script that a launch script runs in a shell loop whose text (or the two lines above it) says
+  the passes repeat one training (`seed`, `ensemble`, `member`, `repeat`, `replica`, `trial`,
+  `bootstrap`). From 2.2.0 `seed_everything()` seeds 0 when no seed is given (2.1 drew a random
+  one; read in `fabric/utilities/seed.py` at 2.1.0 and 2.2.0), so every pass trains with the
+  same initialisation, data order and dropout masks (python-chebai issue 12, an ensemble of
+  identical members). A warning. Silent for a loop over datasets or settings.
+
 ## How to fix it
 
 Upgrade the pin past the fix (0.8, 1.3, 1.4, 1.4.5, 1.5.9, 1.8.1, 2.0.3), or work around it on
@@ -148,6 +165,12 @@ Releases older than the ranges above were not read; the rule stays silent on the
                 continue
             if schedulers is None:
                 schedulers = lightning_schedulers(pctx)
+            seeded = releases.unseeded_seed_everything(pctx, script, version)
+            if seeded is not None and (str(script.source.path), seeded[0].lineno) not in seen:
+                seen.add((str(script.source.path), seeded[0].lineno))
+                finding = pctx.code_finding(self, script, seeded[0], seeded[1])
+                finding.severity = Severity.WARNING  # wasted runs, not a failed one
+                yield finding
             for trainer in trainers:
                 yield from self._check(pctx, script, trainer, version, schedulers)
                 yield from self._check_releases(pctx, script, trainer, version, seen)
@@ -195,7 +218,7 @@ Releases older than the ranges above were not read; the rule stays silent on the
         """The defects of ``_pf307_releases``: 0.7.x samplers and EarlyStopping, 1.2.x CombinedLoader,
         1.7.0-2.0.2 unseeded shuffle."""
         for check in (releases.sampler_replaced, releases.unseeded_shuffle,
-                      releases.overridden_step_with_accumulation):
+                      releases.overridden_step_with_accumulation, releases.amp_on_cpu):
             found = check(pctx, script, trainer, version)
             if found is not None:
                 node, message, where = found

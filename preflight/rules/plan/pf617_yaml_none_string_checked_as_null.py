@@ -31,6 +31,36 @@ def _none_strings(data: Any, prefix: tuple = ()) -> Iterator[tuple[tuple, str]]:
                 yield from _none_strings(value, (*prefix, key))
 
 
+def _blank_values(data: Any, prefix: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """(key path, key) of every mapping value that loaded as null (checked against the line afterwards: only a
+    value left empty counts, not a written ``null`` or ``~``)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not isinstance(key, str):
+                continue
+            if value is None:
+                yield (*prefix, key), key
+            else:
+                yield from _blank_values(value, (*prefix, key))
+
+
+def _get_defaults(files: list[tuple[str, ast.AST]]) -> dict[str, tuple[str, ast.Call]]:
+    """Keys read as ``<cfg>.get("key", <a constant other than None>)`` by the job's code."""
+    found: dict[str, tuple[str, ast.Call]] = {}
+    for display, tree in files:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                    and len(node.args) == 2 and not node.keywords \
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str) \
+                    and isinstance(node.args[1], ast.Constant) and node.args[1].value is not None:
+                found.setdefault(node.args[0].value, (display, node))
+    return found
+
+
+def _blank_line(line: str, key: str) -> bool:
+    return re.fullmatch(rf"\s*(-\s+)?{re.escape(key)}\s*:\s*(#.*)?", line) is not None
+
+
 def _none_tests(files: list[tuple[str, ast.AST]]) -> tuple[dict[str, tuple[str, ast.Compare]], set[str]]:
     """Keys compared with ``None`` (``is None``, ``is not None``, ``== None``) -> (file, comparison), and keys
     also compared with the string "None" (the code handles the string)."""
@@ -138,6 +168,14 @@ function of the job that declares that parameter with the default `None`
 None is the function's "off" value; jester PR 69, where `cond_dim: None` configured a
 conditional flow with the context size "None").
 
+The reverse is reported too: a key of a job's YAML config left **empty** (`max_grad_norm:`
+with nothing after the colon, not a nested mapping) while the code reads it with
+`.get("max_grad_norm", 1.0)` (a constant default other than None). An empty value is null to
+YAML and OmegaConf, and the key exists, so `get` returns None, not the default (hydra issue
+2825, "`.get()` default value doesn't work on blank values in config"; the maintainers: like
+a Python dict): an `if max_grad_norm:` guard then skips gradient clipping. Silent for an
+explicit `null` or `~` (a deliberate None) and for keys the code does not read with a default.
+
 ## Why it matters
 
 YAML's null is `null`, `~` or an empty value; `None` is not in the null pattern of
@@ -164,6 +202,7 @@ Write `null` (or `~`, or leave the value empty): `lr_scheduler: null`.
     good_examples = examples("preflight.rules.plan._pf617_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        yield from self._blank_read_with_default(pctx)
         candidates = []
         for text, cfg in _yaml_files(pctx):
             lines = text.splitlines()
@@ -199,3 +238,41 @@ Write `null` (or `~`, or leave the value empty): `lr_scheduler: null`.
                 f"`{ast.unparse(node)[:70]}` ({display}:{node.lineno}): the test is false for the string, so the "
                 f"code takes the branch for a real `{key}` with the value \"None\". Write `{key}: null`",
                 evidence=[Evidence(line=node.lineno, message=f"`{key}` is compared with None here", path=display)])
+
+    def _blank_read_with_default(self, pctx: PlanContext) -> Iterable[Finding]:
+        """``key:`` left empty in a job's YAML config (null to YAML and OmegaConf) while the code reads it with
+        ``.get("key", default)``: the key exists, so ``get`` returns None, not the default (hydra issue 2825)."""
+        from preflight.rules.plan._pf508_support import hydra_yaml_configs
+        from preflight.sources import read_text_limited
+
+        texts = {os.path.abspath(str(src.path)): src.text for src, _cfg in pctx.project.configs}
+        blanks = []
+        for cfg in hydra_yaml_configs(pctx):
+            if not isinstance(cfg.data, dict):
+                continue
+            where = str(cfg.path) if os.path.isabs(str(cfg.path)) else str(pctx.project.root / str(cfg.path))
+            text = texts.get(os.path.abspath(where))
+            if text is None:
+                try:
+                    text = read_text_limited(where, errors="replace")
+                except OSError:  # InputRefused is an OSError
+                    continue
+            lines = text.splitlines()
+            for path, key in _blank_values(cfg.data):
+                line = cfg.line_of(path)
+                if line is not None and 0 < line <= len(lines) and _blank_line(lines[line - 1], key):
+                    blanks.append((cfg, path, key))
+        if not blanks:
+            return
+        reads = _get_defaults(job_files(pctx))
+        for cfg, path, key in blanks:
+            if key not in reads:
+                continue
+            display, call = reads[key]
+            yield pctx.config_finding(
+                self, cfg, path,
+                f"`{key}:` is left empty, which YAML and OmegaConf load as an existing key holding null, but the "
+                f"code reads it with `{ast.unparse(call)[:80]}` ({display}:{call.lineno}): `get` returns the "
+                f"default only for a missing key, so it returns None here, not {ast.unparse(call.args[1])} "
+                f"(hydra issue 2825). Write the value (`{key}: {ast.unparse(call.args[1])}`) or delete the key",
+                evidence=[Evidence(line=call.lineno, message=f"`{key}` read with a default", path=display)])

@@ -21,7 +21,7 @@ _WORDS = re.compile(r"limit_train_batches|val_check_interval|log_every_n_steps|b
 
 # keys that state how many training samples an epoch reads (an integer beside the node's batch_size)
 _SAMPLE_KEYS = ("train_samples", "max_train_samples", "num_train_samples", "n_train_samples", "num_train_examples",
-                "max_train_examples", "train_size")
+                "max_train_examples", "train_size", "num_train_images", "n_train_images", "num_training_samples")
 
 
 def _int(value: Any) -> Optional[int]:
@@ -185,7 +185,8 @@ class TrainerBatchLimitBeyondEpoch(PlanRule):
 A Lightning trainer node in a YAML config of the job (a `trainer:` key, a `_target_`
 ending in `Trainer`, or a whole `trainer.yaml`; the Hydra configs and the project's YAML
 files a script may open itself) and a data node that states the epoch (an integer sample count,
-`train_samples` / `max_train_samples` / `num_train_samples` / `train_size` ..., beside an
+`train_samples` / `max_train_samples` / `num_train_samples` / `train_size` /
+`num_train_images` (advimman/lama issue 159) ..., beside an
 integer `batch_size`: at most ceil(samples / batch_size) batches per epoch), in the same
 file, else the one such data node of the job's configs, where
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -132,6 +133,35 @@ def _mismatch(pctx: PlanContext, procs: int, machines: int, gpu_ids: Any,
             f"num_processes {gpus * machines} (every GPU of every node)"), Severity.WARNING
 
 
+
+# a single process that spreads one model over the visible GPUs itself (``device_map="auto"``, a layer moved
+# to ``cuda:1``, ``.parallelize()``, a pipeline split): one process on two GPUs is then the design
+_SPREADS = re.compile(r"device_map|max_memory|cuda:[1-9]|\.to\(\s*[1-9]|\.cuda\(\s*[1-9]|parallelize\(|"
+                      r"Pipe\(|DataParallel\(|pipeline_parallel|tensor_parallel|torch\.cuda\.device_count|cuda:\{")
+
+
+def _one_process(rule: Any, pctx: PlanContext, config: Any, data: Any, value: str, visible: int,
+                 script: Any) -> Iterator[Finding]:
+    """``num_processes: 1`` in the config the launch names while the launch makes two or more GPUs visible
+    (community-events pull 6): accelerate starts one process on the first visible GPU and the others idle."""
+    if str(data.get("distributed_type", "NO")).upper() not in ("NO", "MULTI_GPU"):
+        return
+    texts = [s.source.text for s in ([script] if script is not None else pctx.scripts)]
+    if script is None and len(texts) != 1:
+        return  # the launched script is not known: another file may spread the model
+    if any(_SPREADS.search(t or "") for t in texts):
+        return
+    finding = pctx.config_finding(
+        rule, config, ["num_processes"],
+        f"num_processes: 1 (distributed_type: {data.get('distributed_type', 'NO')}) starts one training process, "
+        f"but the launch makes {visible} GPUs visible (CUDA_VISIBLE_DEVICES={value}) and the script does not "
+        f"spread the model over them itself: the run trains on the first GPU while {visible - 1} GPU(s) stay idle "
+        f"for the whole run. Set distributed_type: MULTI_GPU and num_processes: {visible} (or make one GPU visible)")
+    if finding is not None:
+        finding.severity = Severity.WARNING
+        yield finding
+
+
 def _config_gpu_job(data: Any) -> bool:
     return (isinstance(data, dict) and data.get("use_cpu") is not True
             and str(data.get("distributed_type", "")).upper() in _GPU_TYPES)
@@ -220,6 +250,17 @@ not a multiple of `num_machines` runs `(N // M) x M` processes, not N (a warning
 open-r1 issue 353: `--num_processes=7` over two machines). The launch line's
 `--num_processes`/`--num_machines`/`--gpu_ids` win over the config file's values.
 
+
+The opposite on one machine is a warning: `num_processes: 1` (with `distributed_type: NO` or
+`MULTI_GPU`) while the launch line (or the launch script's `export`) makes two or more GPUs
+visible starts one process on the first visible GPU, and the others idle for the whole run
+(huggingface/community-events pull 6, the DCGAN config from the questionnaire on a two-GPU
+machine: "num_processes: 1 -> so it's using only one GPU because that's what you asked for").
+It stays silent when the launched script spreads the model over the GPUs itself
+(`device_map`, `max_memory`, `cuda:1`, `.to(1)`, `.parallelize()`, `DataParallel(`, a pipeline
+or tensor-parallel split, `torch.cuda.device_count`), when the launched script is not known
+and the project has several scripts, when the config gives `gpu_ids`, or when one GPU is visible.
+
 ## Why it matters
 
 `accelerate launch` starts `num_processes` processes and does not compare that count with
@@ -273,11 +314,16 @@ count on each node, so nodes with different GPU counts run the smaller count on 
         procs = _count(data.get("num_processes"))
         machines = data.get("num_machines", 1)
         gpu_ids = data.get("gpu_ids")
-        if procs is None or procs <= visible or machines not in (1, None) or data.get("use_cpu") is True:
+        if procs is None or machines not in (1, None) or data.get("use_cpu") is True:
             return
         if gpu_ids is not None and str(gpu_ids).strip().lower() not in ("", "all"):
             return
         value = info.env["CUDA_VISIBLE_DEVICES"]
+        if procs == 1 and visible >= 2:
+            yield from _one_process(self, pctx, config, data, value, visible, launched_script(pctx, info.script))
+            return
+        if procs <= visible:
+            return
         finding = pctx.config_finding(
             self, config, ["num_processes"],
             f"num_processes: {procs} starts {procs} processes on one machine, but the launch makes {visible} "
