@@ -222,8 +222,9 @@ def read_section(facts: Any, handed: tuple[tuple[str, ...], int]) -> None:
     where = f"{app.script.source.display}:{line}" if app.script is not None else "the script"
     written: set[str] = set()
     fn = _enclosing(tree, line) if tree is not None else None
+    scope: Optional[ast.AST] = fn if fn is not None else tree
     for key, expr, at, decided in script_sets(tree, line):
-        value = _script_value(facts, expr, fn if fn is not None else tree, at, _params(fn)) if decided else _RUNTIME
+        value = _script_value(facts, expr, scope, at, _params(fn)) if decided and scope is not None else _RUNTIME
         block[key] = value
         written.add(key)
         shown = "not known statically" if value == _RUNTIME else repr(value)
