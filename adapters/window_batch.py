@@ -18,7 +18,8 @@ itself (``data.num_workers`` 0, no loader worker processes).
 
 Read, never run: a function of the job's code (the script and the local modules it imports) that
 draws random start indices (``torch.randint``/``numpy.random.randint``/``random.randint``), cuts
-windows from them (a slice ``data[i:i + L]`` or a broadcast ``idx[:, None] + offsets``) and also
+windows from them (a slice ``data[i:i + L]``, ``arange(i, i + L)``, a broadcast ``idx[:, None] +
+offsets`` or a start plus an ``arange``, the forms the CS336 solutions in public code use) and also
 reads the next-token shift (a ``+ 1`` in a subscript: ``data[i+1:...]``, ``data[indices + 1]``); a
 loop of the script calls it and back-propagates in the same body; the job's code builds no
 ``DataLoader``. Only fields no other reader found; medium. A random crop of an image (a window
@@ -48,19 +49,41 @@ def _plus_one(node: Optional[ast.AST]) -> bool:
         for n in ast.walk(node))
 
 
+def _has_arange(node: ast.AST, aranged: set[str]) -> bool:
+    return any((isinstance(n, ast.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "arange")
+               or (isinstance(n, ast.Name) and n.id in aranged) for n in ast.walk(node))
+
+
 def _windows(fn: ast.AST) -> bool:
-    """A slice ``x[i:i + L]`` or a broadcast ``idx[:, None] + offsets``."""
+    """A window per drawn start: a slice ``x[i:i + L]``, ``arange(i, i + L)``/``range(i, i + L)``, a
+    broadcast ``idx[:, None] + offsets``, or a start plus an ``arange`` (``idx.reshape(-1, 1) +
+    torch.arange(L)``, ``np.add.outer(starts, np.arange(L))``, through a name bound to it)."""
+    aranged: set[str] = set()
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and _has_arange(n.value, set()):
+            aranged.add(n.targets[0].id)
     for n in ast.walk(fn):
         if isinstance(n, ast.Slice) and n.lower is not None and isinstance(n.upper, ast.BinOp) \
                 and isinstance(n.upper.op, ast.Add):
             lower = ast.dump(n.lower)
             if any(lower in ast.dump(side) for side in (n.upper.left, n.upper.right)):
                 return True
+        if isinstance(n, ast.Call) and len(n.args) >= 2 and isinstance(n.args[1], ast.BinOp) \
+                and isinstance(n.args[1].op, ast.Add) \
+                and (dotted_name(n.func) or "").rsplit(".", 1)[-1] in ("arange", "range") \
+                and ast.dump(n.args[0]) in ast.dump(n.args[1]):
+            return True
+        if isinstance(n, ast.Call) and (dotted_name(n.func) or "").endswith("add.outer") \
+                and any(_has_arange(a, aranged) for a in n.args):
+            return True
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
             for side in (n.left, n.right):
                 if isinstance(side, ast.Subscript) and isinstance(side.slice, ast.Tuple) \
                         and any(isinstance(e, ast.Constant) and e.value is None for e in side.slice.elts):
                     return True
+            if _has_arange(n.left, aranged) != _has_arange(n.right, aranged):
+                return True  # a start plus a range of offsets
     return False
 
 

@@ -111,3 +111,35 @@ def test_twin_window_function_called_only_for_evaluation_says_nothing(cli, tmp_p
         + "\n    print(get_batch('val'))\n"
     write(tmp_path, {"train.py": evaluation})
     _silent(plan_of(cli, "train.py", cwd=tmp_path))
+
+
+def test_other_public_window_forms_are_read(cli, tmp_path: Path) -> None:
+    # forms seen in public CS336 solutions: a reshaped start plus torch.arange (mhaowork/assignment1-basics
+    # cs336_basics/get_batch.py), numpy's add.outer, and arange(i, i + L) per start
+    forms = (
+        "        indices = torch.randint(0, len(dataset) - context_length, (batch_size,))\n"
+        "        x_batch = dataset[indices.reshape(-1, 1) + torch.arange(context_length)]\n"
+        "        y_batch = dataset[indices.reshape(-1, 1) + torch.arange(context_length) + 1]\n"
+        "        return x_batch, y_batch\n",
+        "        starts = np.random.randint(0, len(dataset) - context_length, size=batch_size)\n"
+        "        indices = np.add.outer(starts, np.arange(context_length))\n"
+        "        return dataset[indices], dataset[indices + 1]\n",
+        "        indices = np.stack([np.arange(i, i + context_length) for i in\n"
+        "                            np.random.randint(0, len(dataset) - context_length, size=batch_size)])\n"
+        "        return dataset[indices], dataset[indices + 1]\n",
+    )
+    head = CS336_LOADING[:CS336_LOADING.index("        max_idx")]
+    for body in forms:
+        write(tmp_path, {"train.py": CS336_TRAIN, "mypkg/__init__.py": "", "mypkg/data_loading.py": head + body})
+        plan = plan_of(cli, "train.py", cwd=tmp_path)
+        assert fact(plan, "data.padding").value == "packed", body
+
+
+def test_twin_time_series_window_without_shift_says_nothing(cli, tmp_path: Path) -> None:
+    # a forecasting window: start plus arange for the input, the horizon read after it with no `+ 1`
+    body = ("        starts = np.random.randint(0, len(dataset) - context_length - 24, size=batch_size)\n"
+            "        indices = starts[:, None] + np.arange(context_length)\n"
+            "        return dataset[indices], dataset[indices[:, -1:] + np.arange(24)]\n")
+    head = CS336_LOADING[:CS336_LOADING.index("        max_idx")]
+    write(tmp_path, {"train.py": CS336_TRAIN, "mypkg/__init__.py": "", "mypkg/data_loading.py": head + body})
+    _silent(plan_of(cli, "train.py", cwd=tmp_path))
