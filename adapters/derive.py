@@ -97,6 +97,9 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.handed_batch import handed_batch_micro
 
         handed_batch_micro(plan, project)
+        from preflight.adapters.window_batch import window_batch_facts
+
+        window_batch_facts(plan, project)
         from preflight.adapters.config_object_per_rank import split_micro
 
         split_micro(plan, project)

@@ -132,6 +132,79 @@ def _resolved(value_at: Callable[[tuple], Any], raw: Any, path: tuple[str, ...])
     return value
 
 
+def _set_keys(stmt: ast.AST, name: str) -> list[tuple[str, ast.AST]]:
+    """(key, value expression) pairs that ``stmt`` writes into the dict held in ``name``:
+    ``name.update({"k": v, ...})`` or ``name["k"] = v``; empty for any other statement."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Name) \
+                and func.value.id == name:
+            pairs: list[tuple[str, ast.AST]] = []
+            if len(call.args) == 1 and isinstance(call.args[0], ast.Dict):
+                for k, v in zip(call.args[0].keys, call.args[0].values):
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                        pairs.append((k.value, v))
+            pairs.extend((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+            return pairs
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name \
+                and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+            return [(target.slice.value, stmt.value)]
+    return []
+
+
+def script_sets(tree: Optional[ast.AST], line: int) -> list[tuple[str, ast.AST, int, bool]]:
+    """The top-level keys the script writes into the converted section between its conversion and
+    ``deepspeed.initialize(config=name)`` at ``line`` (cs336-a1 ``_train_model.py:53-58``:
+    ``ds_config = OmegaConf.to_container(config.deepspeed, resolve=True)`` then
+    ``ds_config.update({"train_batch_size": global_bsz, "train_micro_batch_size_per_gpu": local_bsz,
+    "gradient_accumulation_steps": 1})``): (key, value expression, line, decided). A write under an
+    ``if``/``for``/``with``/``try`` of the function is not decided: the key is present, its value unknown."""
+    if tree is None:
+        return []
+    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n, "lineno", 0) == line
+                 and isinstance(n.func, ast.Attribute) and n.func.attr == "initialize"), None)
+    if call is None:
+        return []
+    arg = next((k.value for k in call.keywords if k.arg in ("config", "config_params")), None)
+    if not isinstance(arg, ast.Name):
+        return []
+    fn = _enclosing(tree, line)
+    scope: ast.AST = fn if fn is not None else tree
+    assign = _last_assign(scope, arg.id, line)
+    if assign is None:
+        return []
+    body = getattr(scope, "body", [])
+    found: list[tuple[str, ast.AST, int, bool]] = []
+    for stmt in body:
+        if stmt.lineno <= assign.lineno or stmt.lineno >= line:
+            continue
+        for key, value in _set_keys(stmt, arg.id):
+            found.append((key, value, stmt.lineno, True))
+        if not isinstance(stmt, (ast.Expr, ast.Assign)):
+            for node in ast.walk(stmt):
+                for key, value in _set_keys(node, arg.id):
+                    found.append((key, value, getattr(node, "lineno", stmt.lineno), False))
+    return found
+
+
+def _script_value(facts: Any, expr: ast.AST, scope: ast.AST, line: int, params: set[str]) -> Any:
+    """A value the script writes: a constant, or a value of the composed config reached through
+    simple assignments (``global_bsz = config.training.batch_size``); else present but unknown."""
+    from preflight.adapters.hydra_compose import Unknown
+
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (bool, int, float, str)):
+        return expr.value
+    path = _path(expr, scope, line, params)
+    if path:
+        value = facts.value(path)
+        if value is not None and not isinstance(value, (Unknown, dict, list)):
+            return value
+    return _RUNTIME
+
+
 def read_section(facts: Any, handed: tuple[tuple[str, ...], int]) -> None:
     """Read the handed section as a DeepSpeed config; ``facts`` is the Hydra adapter's pass
     (its composed config, value resolver, project, plan and adapter)."""
@@ -144,18 +217,32 @@ def read_section(facts: Any, handed: tuple[tuple[str, ...], int]) -> None:
     if not isinstance(raw, dict):
         return
     block = _resolved(facts.value, raw, path)
+    app = facts.composed.app
+    tree = app.script.tree if app.script is not None else None
+    where = f"{app.script.source.display}:{line}" if app.script is not None else "the script"
+    written: set[str] = set()
+    fn = _enclosing(tree, line) if tree is not None else None
+    scope: Optional[ast.AST] = fn if fn is not None else tree
+    for key, expr, at, decided in script_sets(tree, line):
+        value = _script_value(facts, expr, scope, at, _params(fn)) if decided and scope is not None else _RUNTIME
+        block[key] = value
+        written.add(key)
+        shown = "not known statically" if value == _RUNTIME else repr(value)
+        script = app.script.source.display if app.script is not None else "the script"
+        facts.adapter.note(facts.plan, f"{script}:{at}: the script sets {key} of the DeepSpeed config "
+                                       f"before deepspeed.initialize: {shown}"
+                                       + ("" if decided else " (under a branch or loop)"))
     origins = facts.composed.origins
     home = origins.get(path) or next((o for p, o in origins.items() if p[:len(path)] == path), None)
     if home is None:
         return
     file = home[0]
-    lines = {p: o[1] for p, o in origins.items() if p[:len(path)] == path and o[0] == file and o[1] is not None}
+    lines = {p: o[1] for p, o in origins.items() if p[:len(path)] == path and o[0] == file and o[1] is not None
+             and not (len(p) > len(path) and p[len(path)] in written)}  # a key the script sets has no YAML line
     data: Any = block
     for part in reversed(path):
         data = {part: data}
     loaded = LoadedConfig(path=str(file), kind="yaml", data=data, lines=lines)
-    app = facts.composed.app
-    where = f"{app.script.source.display}:{line}" if app.script is not None else "the script"
     facts.adapter.note(facts.plan, f"{where}: deepspeed.initialize(config=cfg.{'.'.join(path)}): the DeepSpeed config "
                                    f"is the Hydra section {'.'.join(path)} ({file}), read with its interpolations "
                                    "resolved")

@@ -62,9 +62,17 @@ def _writes_into(target: ast.AST, name: str) -> bool:
 
 def _literal_dict(scope: ast.AST, name: str, before: int) -> Optional[ast.expr]:
     """The one ``dict(...)``/``{...}`` bound to ``name`` in the scope, before line ``before``, when
-    nothing else writes or changes it there."""
+    nothing else writes or changes it there. Outside a loop, what the scope does to the name after that
+    line cannot reach the call (FSoft-AI4Code/XMainframe ``train_instruct.py:154-171``: ``model_kwargs =
+    dict(..., use_flash_attention_2=...)``, ``from_pretrained(..., **model_kwargs)``, then ``model_kwargs =
+    None``)."""
     bound: list[ast.expr] = []
-    for node in own_nodes(scope):
+    nodes = own_nodes(scope)
+    looped = any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) and n.lineno <= before
+                 <= (getattr(n, "end_lineno", None) or n.lineno) for n in nodes)
+    for node in nodes:
+        if not looped and getattr(node, "lineno", 0) > before:
+            continue
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:

@@ -114,3 +114,24 @@ def test_names_bound_twice_in_another_function_or_after_the_call_are_not_read():
     assert keyword_through_splat(tree, call, "batch_size") is None
     tree, call = _call("def main():\n    loader = DataLoader(ds, **kw)\n    kw = dict(batch_size=8)\n")
     assert keyword_through_splat(tree, call, "batch_size") is None
+
+
+def test_a_rebinding_after_the_call_outside_a_loop_does_not_hide_the_literal():
+    # FSoft-AI4Code/XMainframe @ 801033385e04 train_instruct.py:154-171: model_kwargs = dict(...,
+    # use_flash_attention_2=...), from_pretrained(..., **model_kwargs) under an if, then model_kwargs = None
+    src = ("def main(args):\n    model_kwargs = dict(use_flash_attention_2=args.flash, use_cache=False)\n"
+           "    if chatml:\n        model = AutoModelForCausalLM.from_pretrained(path, **model_kwargs)\n"
+           "        model_kwargs = None\n    return SFTTrainer(model=model, model_init_kwargs=model_kwargs)\n")
+    tree = ast.parse(src)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "from_pretrained")
+    assert ast.unparse(keyword_through_splat(tree, call, "use_flash_attention_2")) == "args.flash"
+    # twin: inside a loop the later rebinding reaches the next iteration's call, so nothing is read
+    looped = src.replace("    if chatml:\n", "    for _ in range(2):\n")
+    tree = ast.parse(looped)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "from_pretrained")
+    assert keyword_through_splat(tree, call, "use_flash_attention_2") is None
+    # twin: a change in place before the call still hides the literal
+    changed = src.replace("    if chatml:\n", "    model_kwargs['use_flash_attention_2'] = False\n    if chatml:\n")
+    tree = ast.parse(changed)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "from_pretrained")
+    assert keyword_through_splat(tree, call, "use_flash_attention_2") is None
