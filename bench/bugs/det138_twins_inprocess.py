@@ -14,8 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from score import SETS
-from twins_sweep import sweep
+from twins_sweep import print_sweep
 
 CODES = ("PF100",)
 
@@ -25,13 +24,7 @@ def gate(text: str, _files: dict) -> bool:
 
 
 def main() -> None:
-    sets = sys.argv[1:] or [s for s in SETS if s != "all"]
-    n, rows = sweep(CODES, gate, sets)
-    print(f"{'+'.join(CODES)} over {len(sets)} sets: variants read {n}, "
-          f"bug-variant findings {len([r for r in rows if r[2] == 'bug'])}, "
-          f"fix/correct findings {len([r for r in rows if r[2] != 'bug'])}")
-    for r in rows:
-        print("  ", *r)
+    print_sweep(CODES, gate, sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -72,3 +72,18 @@ def report_change(n: int, after: list[Row], before: list[Row]) -> None:
         print(tag, "findings", len(rows), "on fix/correct", [r for r in rows if r[2] != "bug"])
     print("new:", sorted(set(after) - set(before)))
     print("gone:", sorted(set(before) - set(after)))
+
+
+def print_sweep(codes: Iterable[str], gate: Optional[Gate], sets: Optional[list[str]] = None) -> None:
+    """Run :func:`sweep` over ``sets`` (default: every set ``score.py`` knows) and print the counts and rows: a row
+    on a fix/correct variant is a flagged twin or tricky-correct program."""
+    from score import SETS
+
+    codes = tuple(codes)
+    chosen = sets or [s for s in SETS if s != "all"]
+    n, rows = sweep(codes, gate, chosen)
+    print(f"{'+'.join(codes)} over {len(chosen)} sets: variants read {n}, "
+          f"bug-variant findings {len([r for r in rows if r[2] == 'bug'])}, "
+          f"fix/correct findings {len([r for r in rows if r[2] != 'bug'])}")
+    for r in rows:
+        print("  ", *r)
