@@ -203,3 +203,31 @@ GOOD_EXAMPLES.append(
         loss.backward()
         opt.step()
 """))
+
+GOOD_EXAMPLES.append(
+    # bugs held-out-42 h42-pt-masked-bce-after-mean-reduction-ignores-the-mask (a false positive of the first
+    # version): a project loss module with no weights, fed the model's output
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class MaskedObjective(nn.Module):
+        def __init__(self, pos_weight=None):
+            super().__init__()
+            self.bce = nn.BCEWithLogitsLoss(reduction="none", pos_weight=pos_weight)
+
+        def forward(self, logits, target, mask):
+            return (self.bce(logits, target) * mask).sum() / mask.sum()
+
+
+    model = Tagger()
+    objective = MaskedObjective()
+    opt = torch.optim.Adam(model.parameters())
+    for x, y, m in loader:
+        out = model(x)
+        loss = objective(out, y, m)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""))

@@ -28,6 +28,9 @@ _NOT_HEADS = ("Loss", "Criterion", "Metric", "Tokenizer", "Processor", "Scaler",
               # networks that score a trained model's output frozen: perceptual losses, teachers, CLIP scorers
               "Extractor", "Perceptual", "VGG", "Vgg", "LPIPS", "Lpips", "Teacher", "Frozen", "Pretrained",
               "CLIP", "Clip", "Inception")
+#: a class named with one of these endings is a loss (``MaskedBCE``, ``LabelSmoothingCE``, ``SoftDice``)
+_LOSS_ENDINGS = ("BCE", "MSE", "NLL", "CE", "L1", "L2", "Dice", "Focal", "Triplet", "Contrastive", "KLDiv", "Huber",
+                 "Hinge", "Tversky", "InfoNCE", "NTXent")
 _OPTIMIZER_NAMES = ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "LBFGS",
                     "SparseAdam", "Lion", "Adafactor", "AdamW8bit", "PagedAdamW", "PagedAdamW8bit", "FusedAdam",
                     "Lamb", "LAMB")
@@ -76,7 +79,7 @@ def _constructed(value: ast.AST) -> Optional[ast.Call]:
 def _head_class(call: ast.Call, qualify: Callable[[ast.AST], Optional[str]]) -> Optional[str]:
     qual = qualify(call.func) or ast.unparse(call.func)
     last = qual.rsplit(".", 1)[-1]
-    if not last[:1].isupper() or any(s in last for s in _NOT_HEADS):
+    if not last[:1].isupper() or any(s in last for s in _NOT_HEADS) or last.endswith(_LOSS_ENDINGS):
         return None
     if qual.startswith("torch."):
         return last if qual in (f"torch.nn.{last}", f"torch.nn.modules.{last}") and last in _WEIGHTED else None
@@ -86,12 +89,10 @@ def _head_class(call: ast.Call, qualify: Callable[[ast.AST], Optional[str]]) -> 
     return last
 
 
-def _freezes_itself(ctx: FileContext, call: ast.Call) -> bool:
-    """The head's class (in this file, or imported from a project module beside it) turns its own gradients off
-    or puts itself in eval mode: linyihaolyh/SRGAN-with-distributed-training ``utils.py:81-87`` @ c46e70f,
-    ``FeatureExtractor`` (a VGG19 perceptual loss) sets ``requires_grad = False`` on its parameters."""
+def _project_class(ctx: FileContext, call: ast.Call) -> Optional[ast.ClassDef]:
+    """The head's class, in this file or imported from a project module beside it."""
     if not isinstance(call.func, ast.Name):
-        return False
+        return None
     name = call.func.id
     cls = next((n for n in getattr(ctx.tree, "body", []) if isinstance(n, ast.ClassDef) and n.name == name), None)
     if cls is None:
@@ -99,8 +100,36 @@ def _freezes_itself(ctx: FileContext, call: ast.Call) -> bool:
 
         got = imported_class(ctx, name)
         cls = got[1] if got is not None else None
-    if cls is None:
-        return False
+    return cls
+
+
+def _no_weights(cls: ast.ClassDef) -> bool:
+    """A class read in the project whose ``__init__`` builds nothing that holds weights: no ``nn.Parameter``, no
+    layer, no other class, no ``from_pretrained``/``create_model`` (a loss module such as the ``MaskedBCE`` of bugs
+    held-out-42's ``h42-pt-masked-bce-after-mean-reduction-ignores-the-mask``, whose ``__init__`` keeps a
+    ``BCEWithLogitsLoss``)."""
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return not any((isinstance(b, ast.Name) and b.id != "Module")
+                       or (isinstance(b, ast.Attribute) and b.attr != "Module") for b in cls.bases)
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Call) or node is init:
+            continue
+        last = (ast.unparse(node.func).rsplit(".", 1)[-1]) if isinstance(node.func, (ast.Name, ast.Attribute)) else ""
+        if last == "__init__" or last == "super":
+            continue
+        if last in _WEIGHTED or last in ("Parameter", "ParameterList", "ModuleList", "ModuleDict", "from_pretrained",
+                                         "create_model", "load_state_dict"):
+            return False
+        if last[:1].isupper() and not any(s in last for s in _NOT_HEADS) and not last.endswith(_LOSS_ENDINGS):
+            return False
+    return True
+
+
+def _freezes_itself(cls: ast.ClassDef) -> bool:
+    """The head's class turns its own gradients off or puts itself in eval mode:
+    linyihaolyh/SRGAN-with-distributed-training ``utils.py:81-87`` @ c46e70f, ``FeatureExtractor`` (a VGG19
+    perceptual loss) sets ``requires_grad = False`` on its parameters."""
     for node in ast.walk(cls):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad"
                                                 for t in node.targets) \
@@ -237,8 +266,10 @@ list(head.parameters()), ...)`, or make the head a submodule of the model.
 * An optimizer is given anything but named modules' `.parameters()` (a prepared list, a
   comprehension over `named_parameters()` of something else): what it holds is not known.
 * The head's class (in the file, or imported from a project module) freezes itself
-  (`requires_grad = False`, `requires_grad_(False)`, `.eval()`): a VGG perceptual loss.
-* Classes without trainable weights by name (`*Loss`, `*Norm`, `Dropout`, metrics, tokenizers,
+  (`requires_grad = False`, `requires_grad_(False)`, `.eval()`): a VGG perceptual loss; or its
+  `__init__` builds nothing that holds weights (no layer, `nn.Parameter`, other class or
+  `from_pretrained`): a project loss module such as a masked BCE.
+* Classes without trainable weights by name (`*Loss`, `*BCE`, `*CE`, `*Dice`, `*Norm`, `Dropout`, metrics, tokenizers,
   feature extractors, perceptual/VGG/LPIPS/CLIP scorers, teachers) and library models
   (`transformers`, `timm`, `torchvision`).
 * The module's input is not the output of a trained module (a frozen feature extractor feeding the
@@ -297,7 +328,8 @@ list(head.parameters()), ...)`, or make the head a submodule of the model.
             if not fed or _frozen_or_handed_on(fn, name, stmt):
                 continue
             built = _constructed(stmt.value)
-            if built is not None and _freezes_itself(ctx, built):
+            cls_def = _project_class(ctx, built) if built is not None else None
+            if cls_def is not None and (_freezes_itself(cls_def) or _no_weights(cls_def)):
                 continue
             results = [var for var, values in assigned.items() for v in values for c in fed
                        if any(n is c for n in ast.walk(v))]
