@@ -25,7 +25,8 @@ ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", 
             "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth",
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth",
             "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth",
-            "forty-fifth", "forty-sixth", "forty-seventh", "forty-eighth", "forty-ninth")
+            "forty-fifth", "forty-sixth", "forty-seventh", "forty-eighth", "forty-ninth",
+            "fiftieth")
 
 
 def _set_of(job: dict) -> int:

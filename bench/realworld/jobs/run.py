@@ -35,6 +35,7 @@ launches it, and compare the TrainingPlan with the expert truth.
     python bench/realworld/jobs/run.py --set held-out-47  # the forty-seventh: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-48  # the forty-eighth: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-49  # the forty-ninth: twelve more new repositories
+    python bench/realworld/jobs/run.py --set held-out-50  # the fiftieth: twelve more new repositories
     python bench/realworld/jobs/run.py --set all --json results.json
     python bench/realworld/jobs/run.py --job nanogpt-gpt2-ddp -v
 
@@ -197,7 +198,8 @@ ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", 
             "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth",
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth",
             "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth",
-            "forty-fifth", "forty-sixth", "forty-seventh", "forty-eighth", "forty-ninth")
+            "forty-fifth", "forty-sixth", "forty-seventh", "forty-eighth", "forty-ninth",
+            "fiftieth")
 SETS = ("dev", "held-out", *(f"held-out-{n}" for n in range(2, len(ORDINALS) + 2)))
 
 
