@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Iterable
 
+from preflight.codes import matching_codes, sorted_codes
 from preflight.diagnostics import Category, Finding, Severity, Span
 from preflight.registry import register
 from preflight.rules.base import MetaRule, examples
@@ -91,8 +92,8 @@ def suppression_findings(ctx: FileContext, selected: Iterable[str], used: set[tu
                                 f"{directive} names `{bad}`, which is no preflight rule code or "
                                 f"prefix: it silences nothing (see `preflight rules`)")))
         if "PF902" in selected and found.codes:
-            for code in sorted(found.codes):
-                named = [k for k in known if k.startswith(code)]
+            for code in sorted_codes(found.codes):
+                named = matching_codes(code, known)
                 if (line, code) in used or not named or not all(k in ran for k in named):
                     continue
                 out.append(make(code="PF902", severity=Severity.NOTE, message=(
