@@ -26,7 +26,9 @@ class InvalidSuppression(MetaRule):
 
 A suppression comment with a preflight code that names no rule and is not the prefix of
 one: `# noqa: PF1O1` (a letter O for a zero), `# preflight: ignore[PF999]`. (`PF10` is
-valid: it is the prefix of PF101 and the other PF10x rules.) In `# preflight: ignore[...]` every code is taken
+valid: it is the prefix of PF101 and the other PF10x rules, and of any PF10xx. A complete
+code, three or four digits, is never a prefix: `PF1001` is invalid while no rule has that
+code, though its text starts with PF100's.) In `# preflight: ignore[...]` every code is taken
 as preflight's; in `# noqa: ...` only codes with a preflight letter prefix (`PF`, or a
 plugin's) are, so `# noqa: E501` for another linter is left alone.
 
