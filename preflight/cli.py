@@ -51,7 +51,9 @@ def _parser_class() -> type[argparse.ArgumentParser]:
 # Each entry: (flags, argparse keyword arguments).
 _LINT_OPTIONS: tuple[tuple[str, tuple[tuple[tuple[str, ...], dict], ...]], ...] = (
     ("rule selection", (
-        (("--select",), dict(metavar="CODES", help="comma-separated rule codes or prefixes to enable (default: all)")),
+        (("--select",), dict(metavar="CODES", help="comma-separated rule codes or prefixes to enable (default: all); "
+                                                     "a complete code (PF100) names that rule only, a shorter one "
+                                                     "(PF1) is a prefix")),
         (("--extend-select",), dict(metavar="CODES", help="codes or prefixes to enable on top of the settings")),
         (("--ignore",), dict(metavar="CODES", help="comma-separated rule codes or prefixes to disable")),
         (("--exclude",), dict(metavar="GLOBS", help="comma-separated glob patterns to skip (added to settings)")),

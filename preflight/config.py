@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from preflight._record import dataclass, field
+from preflight.codes import code_matches, sorted_codes
 from preflight.diagnostics import Severity
 
 
@@ -208,7 +209,7 @@ def _closest_code(selector: str, available: list[str]) -> Optional[str]:
     digit first (``PF1O1`` -> ``PF101``), else the closest spelling."""
     head, digits = selector[:2].upper(), selector[2:].upper().translate(_LOOKALIKES)
     fixed = head + digits
-    if any(code.startswith(fixed) for code in available):
+    if any(code_matches(code, fixed) for code in available):
         return fixed
     import difflib
 
@@ -220,7 +221,8 @@ def resolve_codes(
     select: list[str], ignore: list[str], available: list[str], *, origin: str = "--select",
     ignore_origin: Optional[str] = None, elsewhere: Optional[dict[str, str]] = None,
 ) -> list[str]:
-    """Codes enabled by prefix selection; unknown selectors raise SettingsError.
+    """Codes enabled by selection (a complete code names itself only, a shorter selector is a
+    prefix: :mod:`preflight.codes`); unknown selectors raise SettingsError.
 
     ``elsewhere`` maps the codes of rules that exist but that this command does not run (the
     scheduler gate's job rules) to the command that runs them: selecting one says so."""
@@ -228,8 +230,8 @@ def resolve_codes(
         for sel in selectors:
             if sel == "ALL":
                 continue
-            if not any(code.startswith(sel) for code in available):
-                other = sorted(c for c in (elsewhere or {}) if c.startswith(sel.upper()))
+            if not any(code_matches(code, sel) for code in available):
+                other = sorted_codes(c for c in (elsewhere or {}) if code_matches(c, sel))
                 if other:
                     where = (elsewhere or {})[other[0]]
                     named = (f"is a rule of {where}" if other == [sel.upper()] else
@@ -249,7 +251,7 @@ def resolve_codes(
         for sel in selectors:
             if sel == "ALL":
                 best = max(best, 0)
-            elif code.startswith(sel):
+            elif code_matches(code, sel):
                 best = max(best, len(sel))
         return best
 

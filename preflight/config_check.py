@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional, Sequence
 
+from preflight.codes import matching_codes
 from preflight.diagnostics import FileError, Finding
 from preflight.engine import Selection
 from preflight.workspace import Discovered
@@ -125,7 +126,7 @@ def _check_one(item: Discovered, source, selection: Selection, wanted: tuple[str
     findings: list[Finding] = []
     if wanted:
         codes = wanted if any(k in _CONFLICT_KINDS for k in report.kinds) else \
-            tuple(c for c in wanted if c.startswith("PF60"))
+            tuple(matching_codes("PF60", wanted))
         plan, project = build_plan([], [item.path], root=root)
         sub = Selection(codes, selection.severity_overrides, selection.per_file_ignores, selection.plugins)
         findings = list(run_plan_rules(plan, project, sub))

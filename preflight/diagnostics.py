@@ -12,6 +12,7 @@ import enum
 from typing import Any, Optional
 
 from preflight._record import dataclass, field
+from preflight.codes import code_sort_key
 
 
 class Severity(enum.IntEnum):
@@ -115,7 +116,7 @@ class Finding:
     analysed_lines: tuple[int, int] = (0, 0)
 
     def sort_key(self) -> tuple[Any, ...]:
-        return (self.path, self.cell or 0, self.span.line, self.span.column, self.code, self.message)
+        return (self.path, self.cell or 0, self.span.line, self.span.column, code_sort_key(self.code), self.message)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

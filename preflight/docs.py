@@ -93,6 +93,13 @@ def rules_reference() -> str:
         "",
         "Generated from the rules' metadata by `python -m preflight.docs`; do not edit by hand.",
         "",
+        "A rule code is `PF` and three or four digits (`PF101`, `PF1000`); rules are listed in",
+        "numeric order (PF999 before PF1000). Wherever you name codes (`--select`, `--ignore`,",
+        "`select`/`ignore`/`per-file-ignores` in `[tool.preflight]`, `# noqa: ...`,",
+        "`# preflight: ignore[...]`), a complete code names that rule only (`PF100` is never",
+        "PF1000-PF1009) and anything shorter is a prefix: `PF1` is every code starting PF1",
+        "(PF100-PF199 and PF1000-PF1999), `PF10` is PF100-PF109 and PF1000-PF1099, `PF` every rule.",
+        "",
         "| code | name | severity | category | fix | summary |",
         "|---|---|---|---|---|---|",
     ]

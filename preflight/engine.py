@@ -137,9 +137,10 @@ def is_suppressed(finding: Finding, comments: dict[int, str]) -> bool:
 
 
 def _per_file_ignored(display: str, code: str, per_file: Sequence[tuple[str, tuple[str, ...]]]) -> bool:
+    from preflight.codes import code_matches
     from preflight.workspace import _matches
 
-    return any(_matches(display, (pattern,)) and any(code.startswith(c) for c in codes)
+    return any(_matches(display, (pattern,)) and any(code_matches(code, c) for c in codes)
                for pattern, codes in per_file)
 
 

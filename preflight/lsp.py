@@ -332,7 +332,7 @@ def create_server() -> LanguageServer:
             if not _overlaps(span_range(lines, f.span), here):
                 continue
             cls = all_rules().get(f.code)
-            if cls is None or any(p.startswith(f"**{f.code}") for p in parts):
+            if cls is None or any(p.startswith(f"**{f.code} ") for p in parts):
                 continue
             text = f"**{f.code} `{cls.name}`**: {cls.summary}\n\n{textwrap.dedent(cls.explanation).strip()}"
             url = rule_url(f.code)

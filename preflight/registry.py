@@ -13,6 +13,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, TypeVar
 
+from preflight.codes import code_sort_key, sorted_codes
+
 if TYPE_CHECKING:
     from preflight.adapters_api import Adapter
     from preflight.rules.base import Rule
@@ -30,6 +32,11 @@ R = TypeVar("R")
 
 class RegistryError(Exception):
     pass
+
+
+def _by_code(item: tuple[str, object]) -> tuple[str, int, str]:
+    """Sort key of a (code, rule) pair: numeric code order (PF999 before PF1000)."""
+    return code_sort_key(item[0])
 
 
 def _import(name: str):
@@ -232,7 +239,7 @@ def plugin_fingerprint() -> tuple[str, ...]:
     edit of an editable install changes it)."""
     builtin = _builtin_index()
     out = []
-    for code, cls in sorted(_RULES.items()):
+    for code, cls in sorted(_RULES.items(), key=_by_code):
         if code in builtin:
             continue
         module = sys.modules.get(cls.__module__)
@@ -272,7 +279,7 @@ def all_rules(plugins: bool = True) -> dict[str, type[Rule]]:
         _import_package_modules("preflight.rules", recursive=True)
     if plugins:
         _ensure_rule_plugins()
-    return dict(sorted(_RULES.items()))
+    return dict(sorted(_RULES.items(), key=_by_code))
 
 
 def rule_codes(plugins: bool = True) -> list[str]:
@@ -280,7 +287,7 @@ def rule_codes(plugins: bool = True) -> list[str]:
     come from the generated index; a plugin's from its loaded module)."""
     if plugins:
         _ensure_rule_plugins()
-    return sorted(set(_builtin_index()) | set(_RULES))
+    return sorted_codes(set(_builtin_index()) | set(_RULES))
 
 
 def file_rules(codes: Iterable[str]) -> list[type[Rule]]:
@@ -328,4 +335,4 @@ def documented_rules(plugins: bool = True) -> dict[str, type[Rule]]:
     from preflight.gate.rules import job_rules
 
     merged = {**all_rules(plugins=plugins), **job_rules()}
-    return dict(sorted(merged.items()))
+    return dict(sorted(merged.items(), key=_by_code))

@@ -4,7 +4,8 @@ Finding the comments is :mod:`preflight.sources`' job; this module only interpre
 comment's text against the known rule codes, so the two can change independently.
 
 * ``# noqa`` and ``# preflight: ignore`` (no codes) silence every rule on the line.
-* ``# noqa: PF101, E501`` silences PF101 (and PF1 would silence every PF1xx rule). Codes of
+* ``# noqa: PF101, E501`` silences PF101 only (never PF1010-PF1019: a complete code names one
+  rule), and PF1 would silence every code starting PF1 (see :mod:`preflight.codes`). Codes of
   other tools (``E501``, ``F401``: a letter prefix no preflight rule uses) are left alone.
 * A code with a preflight prefix that names no rule (``PF1O1``, a letter O for a zero) is
   *invalid*: it silences nothing (a typo never widens to a bare ``noqa``) and is reported
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import re
 from typing import Iterable, NamedTuple, Optional
+
+from preflight.codes import code_matches
 
 _NOQA_RE = re.compile(r"#\s*noqa\b(?P<colon>\s*:\s*(?P<codes>[A-Za-z]+[0-9][A-Za-z0-9]*"
                       r"(?:(?:\s*,\s*|\s+)[A-Za-z]+[0-9][A-Za-z0-9]*)*))?", re.I)
@@ -37,7 +40,7 @@ def interpret(comment: str, known: Iterable[str]) -> Optional[Suppression]:
     """The suppression ``comment`` holds, or None when it is not one.
 
     ``known`` is every registered rule code; a code is valid when it is one of them or a
-    prefix of one (``PF1``).
+    prefix of one (``PF1``); a complete code (``PF100``) is never a prefix of a longer one.
     """
     m = _IGNORE_RE.search(comment)
     if m:
@@ -56,7 +59,7 @@ def interpret(comment: str, known: Iterable[str]) -> Optional[Suppression]:
     invalid: list[str] = []
     for token in tokens:
         code = token.upper()
-        if any(k.startswith(code) for k in known):
+        if any(code_matches(k, code) for k in known):
             codes.add(code)
             continue
         letters = _PREFIX_RE.match(code)
@@ -72,7 +75,7 @@ def silences(suppression: Optional[Suppression], code: str) -> Optional[str]:
         return None
     if suppression.codes is None:
         return ""
-    return next((c for c in sorted(suppression.codes, key=len, reverse=True) if code.startswith(c)),
+    return next((c for c in sorted(suppression.codes, key=len, reverse=True) if code_matches(code, c)),
                 None)
 
 
@@ -88,7 +91,7 @@ def with_code_disabled(line: str, code: str) -> Optional[str]:
         codes = m.group("codes")
         if codes is None:
             return None  # a bare noqa silences every rule already
-        if any(code.startswith(c.upper()) for c in re.split(r"[\s,]+", codes) if c):
+        if any(code_matches(code, c) for c in re.split(r"[\s,]+", codes) if c):
             return None
         end = m.end("codes")
         return body[:end] + f", {code}" + body[end:] + ending

@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 RULES = Path(__file__).resolve().parents[1] / "preflight" / "rules"
-_RULE_MODULE = re.compile(r"^pf\d{3}")
+_RULE_MODULE = re.compile(r"^pf\d{3,4}")
 
 
 def private_rule_imports(root: Path) -> list[str]:

@@ -29,6 +29,7 @@ Usage::
     python bench/bugs/score.py --json out.json
     python bench/bugs/score.py --set all --jobs 2  # every set, variants run on two threads (same output)
     python bench/bugs/score.py --set held-out  # the held-out cases (bench/bugs/heldout/) alone
+    python bench/bugs/score.py --set held-out-45 --family accelerate,deepspeed -v  # two families of one set
     python bench/bugs/score.py --set held-out-2  # the second held-out set (bench/bugs/heldout2/)
     python bench/bugs/score.py --set held-out-3  # the third held-out set (bench/bugs/heldout3/)
     python bench/bugs/score.py --set held-out-4  # the fourth held-out set (bench/bugs/heldout4/)
@@ -374,7 +375,7 @@ def counted(findings: List[tuple]) -> Counter:
 def still_buggy_codes(case: Case) -> set:
     """The codes a case's ``still_buggy`` line names (before its ``|``)."""
     head = case.still_buggy.split("|", 1)[0]
-    return set(re.findall(r"PF\d{3}|validate:[\w-]+", head))
+    return set(re.findall(r"PF\d{3,4}|validate:[\w-]+", head))
 
 
 def _runs(cases: List[Case], exe: List[str], tmp: str, jobs: int) -> Dict[int, tuple]:
@@ -514,12 +515,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--jobs", "-j", type=int, default=1,
                     help="run the variants on this many threads (same output as one; default 1)")
     ap.add_argument("--preflight", default=None, help="the preflight command (default: this Python's module)")
+    ap.add_argument("--family", action="append", default=[], metavar="FAMILIES",
+                    help="score only the cases of these families (comma-separated or repeated, e.g. "
+                         "accelerate,deepspeed), under a '## SET: N FAMILIES cases' header: before/after runs "
+                         "of the families a change touches, in the time a helper has")
     args = ap.parse_args(argv)
     exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
     cases = load_cases(args.case, args.which)
     if not cases:
         print("no case selected", file=sys.stderr)
         return 2
+    families = [f for arg in args.family for f in arg.split(",") if f]
+    if families:
+        cases = [c for c in cases if c.family in families]
+        print(f"## {args.which}: {len(cases)} {'/'.join(families)} cases", flush=True)
     result = score(cases, exe, args.verbose, args.show, max(1, args.jobs))
     print(table(result))
     if args.json:

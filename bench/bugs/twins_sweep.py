@@ -87,3 +87,68 @@ def print_sweep(codes: Iterable[str], gate: Optional[Gate], sets: Optional[list[
           f"fix/correct findings {len([r for r in rows if r[2] != 'bug'])}")
     for r in rows:
         print("  ", *r)
+
+
+# -- plan rules: each variant written to a temporary project and its plan built as ``audit`` builds it --------------
+
+def launch_line(files: dict, fallback: str) -> list:
+    """The launch line of a variant: the last command of its shell script that runs a ``.py`` file (continuation
+    lines joined), else ``fallback`` (the case's ``launch:`` line), split as a shell would."""
+    import shlex
+
+    for name, text in sorted(files.items()):
+        if not name.endswith((".sh", ".sbatch", ".bash")):
+            continue
+        joined = text.replace("\\\n", " ")
+        runs = [ln.strip() for ln in joined.splitlines() if ".py" in ln and not ln.strip().startswith("#")]
+        if runs:
+            try:
+                return shlex.split(runs[-1])
+            except ValueError:
+                break
+    try:
+        return shlex.split(fallback) if fallback else []
+    except ValueError:
+        return []
+
+
+def plan_findings(files: dict, argv: list, codes: Iterable[str], prefix: str = "plan-sweep-") -> list:
+    """The findings of the plan rules ``codes`` on one variant (every Python file a script, every config a config),
+    built under a temporary ``example/project`` folder; a code the checkout lacks (a base run) is skipped."""
+    import tempfile
+
+    from preflight.plan_rules import PlanContext, build_files
+    from preflight.registry import all_rules
+
+    out = []
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        plan, project = build_files(files, argv, Path(tmp) / "example" / "project", strict=False)
+        pctx = PlanContext(plan, project)
+        rules = all_rules(plugins=False)
+        for code in codes:
+            if code in rules:
+                out.extend(rules[code]().check_plan(pctx))  # type: ignore[attr-defined]
+    return out
+
+
+def print_plan_sweep(codes: Iterable[str], gate: Optional[Gate], sets: Optional[list[str]] = None,
+                     prefix: str = "plan-sweep-") -> None:
+    """Run the plan rules ``codes`` on every variant of ``sets`` (default: every set ``score.py`` knows) that ``gate``
+    lets through and print, per code, the bug-variant and fix/correct findings, then every row (a row on a fix/correct
+    variant is a newly flagged twin or tricky-correct program)."""
+    codes = tuple(codes)
+    chosen = sets or [s for s in SETS if s != "all"]
+    launches = {case.id: case.launch for which in chosen for folder in SETS[which]
+                for cases in sorted(folder.glob("*.cases")) for case in parse_cases(cases)}
+    n = 0
+    rows: list[Row] = []
+    for which, case_id, label, files in variants(chosen, gate):
+        n += 1
+        for f in plan_findings(files, launch_line(files, launches.get(case_id, "")), codes, prefix):
+            rows.append((which, case_id, label, f.code, f.path, f.span.line))
+    print("sets", len(chosen), "variants read", n)
+    for code in codes:
+        print(code, "bug-variant findings", len([r for r in rows if r[2] == "bug" and r[3] == code]),
+              "fix/correct findings", len([r for r in rows if r[2] != "bug" and r[3] == code]))
+    for r in rows:
+        print("  ", *r)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import quote
 
+from preflight.codes import sorted_codes
 from preflight.report import fix_note, json_safe, load_rules, split_cell_path, split_cell_prefix
 from preflight.report.text import Sources
 
@@ -236,7 +237,7 @@ def sarif_document(
     levels: dict[str, str] = {}
     for f in result.findings:
         levels.setdefault(f.code, f.severity.label)
-    codes = sorted(levels)
+    codes = sorted_codes(levels)
     index = {code: i for i, code in enumerate(codes)}
 
     sources: Optional[Sources] = None

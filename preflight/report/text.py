@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from preflight.codes import code_sort_key
 from preflight.report import fix_note, load_rules, plural, split_cell_path, split_cell_prefix
 
 if TYPE_CHECKING:
@@ -325,7 +326,7 @@ def statistics_table(result: RunResult, rules: dict[str, type[Rule]]) -> list[st
         if f.fix is not None:
             fixable.add(f.code)
     out = []
-    for code in sorted(counts, key=lambda c: (-counts[c], c)):
+    for code in sorted(counts, key=lambda c: (-counts[c], code_sort_key(c))):
         rule = rules.get(code)
         mark = "[*]" if code in fixable else "[ ]"
         out.append(f"{counts[code]}\t{code}\t{mark} {rule.name if rule else ''}".rstrip())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Iterable
 
+from preflight.codes import matching_codes, sorted_codes
 from preflight.diagnostics import Category, Finding, Severity, Span
 from preflight.registry import register
 from preflight.rules.base import MetaRule, examples
@@ -25,7 +26,9 @@ class InvalidSuppression(MetaRule):
 
 A suppression comment with a preflight code that names no rule and is not the prefix of
 one: `# noqa: PF1O1` (a letter O for a zero), `# preflight: ignore[PF999]`. (`PF10` is
-valid: it is the prefix of PF101 and the other PF10x rules.) In `# preflight: ignore[...]` every code is taken
+valid: it is the prefix of PF101 and the other PF10x rules, and of any PF10xx. A complete
+code, three or four digits, is never a prefix: `PF1001` is invalid while no rule has that
+code, though its text starts with PF100's.) In `# preflight: ignore[...]` every code is taken
 as preflight's; in `# noqa: ...` only codes with a preflight letter prefix (`PF`, or a
 plugin's) are, so `# noqa: E501` for another linter is left alone.
 
@@ -91,8 +94,8 @@ def suppression_findings(ctx: FileContext, selected: Iterable[str], used: set[tu
                                 f"{directive} names `{bad}`, which is no preflight rule code or "
                                 f"prefix: it silences nothing (see `preflight rules`)")))
         if "PF902" in selected and found.codes:
-            for code in sorted(found.codes):
-                named = [k for k in known if k.startswith(code)]
+            for code in sorted_codes(found.codes):
+                named = matching_codes(code, known)
                 if (line, code) in used or not named or not all(k in ran for k in named):
                     continue
                 out.append(make(code="PF902", severity=Severity.NOTE, message=(
