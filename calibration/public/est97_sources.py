@@ -91,6 +91,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--errors", action="store_true", help="score each half (imports the estimator; needs the venv)")
     ap.add_argument("--rows", action="store_true", help="with --errors: every peak of the regime")
     ap.add_argument("--regime", default="a", choices=("a", "b"))
+    ap.add_argument("--half", choices=("choose", "check"), help="with --rows: list one half's peaks only")
     args = ap.parse_args(argv)
     rows = regime_rows()
     choose, check = halves(rows, args.regime)
@@ -121,7 +122,8 @@ def main(argv: Optional[List[str]] = None) -> int:
               f"| signed {100 * sum(errs) / n:+6.2f}% | by-publisher {100 * per_pub:+6.2f}% "
               f"| inside {100 * sum(r['inside'] for r in part) / n:5.1f}%")
     if args.rows:
-        for r in sorted(recs, key=lambda r: (half_of[pub_of[r["id"]]], pub_of[r["id"]], r["id"])):
+        listed = [r for r in recs if args.half in (None, half_of[pub_of[r["id"]]])]
+        for r in sorted(listed, key=lambda r: (half_of[pub_of[r["id"]]], pub_of[r["id"]], r["id"])):
             print(f"  {half_of[pub_of[r['id']]]:6s} {pub_of[r['id']][:22]:22s} {r['split']:12s} {r['id'][:70]:70s} "
                   f"{r['measured'][:12]:12s} {r['gib']:6.2f} GiB {100 * r['error']:+6.1f}% {r['deficit']:+6.2f} GiB")
     return 0
