@@ -91,6 +91,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--errors", action="store_true", help="score each half (imports the estimator; needs the venv)")
     ap.add_argument("--rows", action="store_true", help="with --errors: every peak of the regime")
     ap.add_argument("--regime", default="a", choices=("a", "b"))
+    ap.add_argument("--torch-preflight", dest="tp", help="with --errors: torch-preflight's error on the rows it can "
+                    "express (bench/public_accuracy.torch_preflight), beside preflight's")
     ap.add_argument("--half", choices=("choose", "check"), help="with --rows: list one half's peaks only")
     args = ap.parse_args(argv)
     rows = regime_rows()
@@ -104,7 +106,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"  {name:6s} {len(pubs):3d} publishers {n:4d} rows: {', '.join(pubs)}")
     if not args.errors:
         return 0
-    import est96_groups as g  # noqa: E402  (imports the estimator)
+    import est96_groups as g  # imports the estimator
 
     pub_of = {r["id"]: r["publisher"] for r in sel}
     recs = [r for r in g.pool_rows() if r["id"] in pub_of]
@@ -121,6 +123,29 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"  {name:6s} {n:4d} peaks {len(by_pub):3d} publishers | MAE {100 * sum(abs(e) for e in errs) / n:5.2f}% "
               f"| signed {100 * sum(errs) / n:+6.2f}% | by-publisher {100 * per_pub:+6.2f}% "
               f"| inside {100 * sum(r['inside'] for r in part) / n:5.1f}%")
+    if args.tp:
+        import public_accuracy as pa
+
+        raw = {row["id"]: row for doc in _docs() for row in doc["rows"] if row["id"] in pub_of}
+        pairs = []
+        for r in recs:
+            if not pa.tp_expressible(r["setup"]):
+                continue
+            got = pa.torch_preflight(args.tp, raw[r["id"]])
+            if got is None:
+                continue
+            tp_err = (got[0] - raw[r["id"]]["peak_bytes"]) / raw[r["id"]]["peak_bytes"]
+            pairs.append((r, tp_err))
+            print(f"  tp {half_of[pub_of[r['id']]]:6s} {r['id'][:70]:70s} preflight {100 * r['error']:+6.1f}% "
+                  f"torch-preflight {100 * tp_err:+6.1f}%")
+        expressible = sum(1 for r in recs if pa.tp_expressible(r["setup"]))
+        print(f"  torch-preflight: {len(recs)} scored peaks, {expressible} expressible (no LoRA, quantization, FSDP "
+              f"or offload), {len(pairs)} estimated")
+        if pairs:
+            n = len(pairs)
+            print(f"  on those {n}: preflight MAE {100 * sum(abs(r['error']) for r, _ in pairs) / n:.2f}% signed "
+                  f"{100 * sum(r['error'] for r, _ in pairs) / n:+.2f}% | torch-preflight MAE "
+                  f"{100 * sum(abs(e) for _, e in pairs) / n:.2f}% signed {100 * sum(e for _, e in pairs) / n:+.2f}%")
     if args.rows:
         listed = [r for r in recs if args.half in (None, half_of[pub_of[r["id"]]])]
         for r in sorted(listed, key=lambda r: (half_of[pub_of[r["id"]]], pub_of[r["id"]], r["id"])):
