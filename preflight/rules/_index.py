@@ -7,6 +7,7 @@ The strings a FILE rule needs in a file's text are in the generated ``_needs.py`
 
 FILE = {
     "PF100": "code.pf100_accelerate_total_limit_without_automatic_naming",
+    "PF1001": "code.pf1001_parameter_loop_name_rebound",
     "PF101": "code.pf101_retained_graph",
     "PF102": "code.pf102_retain_graph_in_loop",
     "PF103": "code.pf103_missing_zero_grad",
@@ -334,6 +335,7 @@ FILE = {
 }
 
 JOB = {
+    "PF1000": "plan.pf1000_hydra_interpolated_target_built_twice",
     "PF130": "plan.pf130_offload_optimizer_with_torch_adam",
     "PF132": "plan.pf132_remove_unused_columns_drops_compute_loss_field",
     "PF138": "plan.pf138_structured_config_tuple_field",
