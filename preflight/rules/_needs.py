@@ -50,7 +50,7 @@ NEEDS = {
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF182": ('self.log',),
-    "PF188": ('state_dict',),
+    "PF188": ('state_dict', 'best'),
     "PF189": ('forward',),
     "PF192": ('Parameter',),
     "PF197": ('load_checkpoint',),

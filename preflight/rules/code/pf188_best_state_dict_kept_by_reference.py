@@ -206,7 +206,7 @@ class BestStateDictKeptByReference(Rule):
     category = Category.CORRECTNESS
     summary = ("The best epoch's weights are kept as `model.state_dict()` (references to the live tensors) and "
                "restored or saved after the loop: they are the last epoch's weights")
-    needs_text = ("state_dict",)
+    needs_text = ("state_dict", "best")
     explanation = """
 ## What it finds
 
