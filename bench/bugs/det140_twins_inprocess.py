@@ -1,6 +1,7 @@
 """det140: the in-process twins sweep for PF1001 (parameter-loop-name-rebound, new), PF226 (extended to a
-multi-device Trainer in the DataModule's own file) and PF188 (extended to `best_model = model`). Every
-bug/fix/tricky-correct variant of every bug set named (default: all sets score.py knows) runs through the three
+multi-device Trainer in the DataModule's own file), PF188 (extended to `best_model = model`) and PF1002
+(monitored-train-metric-last-batch, new) and PF1003 (optimizer-left-on-deep-copied-model, new). Every
+bug/fix/tricky-correct variant of every bug set named (default: all sets score.py knows) runs through the five
 rules, one Python file at a time.
 
 A row on a fix/correct variant is a flagged twin or tricky-correct program (must be none); rows on bug variants
@@ -20,12 +21,12 @@ from twins_sweep import print_sweep
 
 from preflight.registry import all_rules
 
-CODES = tuple(c for c in ("PF1001", "PF226", "PF188") if c in all_rules(plugins=False))
+CODES = tuple(c for c in ("PF1001", "PF1002", "PF1003", "PF226", "PF188") if c in all_rules(plugins=False))
 
 
 def gate(text: str, _files: dict) -> bool:
-    """The variants one of the three rules could fire on."""
-    return "for " in text or "split" in text or "best" in text
+    """The variants one of the five rules could fire on."""
+    return "for " in text or "split" in text or "best" in text or "monitor" in text or "deepcopy" in text
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ FILE = {
     "PF100": "code.pf100_accelerate_total_limit_without_automatic_naming",
     "PF1001": "code.pf1001_parameter_loop_name_rebound",
     "PF1002": "code.pf1002_monitored_train_metric_last_batch",
+    "PF1003": "code.pf1003_optimizer_left_on_deep_copied_model",
     "PF101": "code.pf101_retained_graph",
     "PF102": "code.pf102_retain_graph_in_loop",
     "PF103": "code.pf103_missing_zero_grad",

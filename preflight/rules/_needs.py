@@ -8,6 +8,7 @@ NEEDS = {
     "PF100": ('total_limit',),
     "PF1001": ('for ',),
     "PF1002": ('monitor',),
+    "PF1003": ('deepcopy',),
     "PF116": ('dropout',),
     "PF117": ('GradScaler',),
     "PF118": ('clip_grad',),
