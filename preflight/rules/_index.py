@@ -331,6 +331,9 @@ FILE = {
     "PF696": "code.pf696_softmax_over_the_batch_dimension",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
+    "PF1001": "code.pf1001_parameter_loop_name_rebound",
+    "PF1002": "code.pf1002_monitored_train_metric_last_batch",
+    "PF1003": "code.pf1003_optimizer_left_on_deep_copied_model",
 }
 
 JOB = {
@@ -611,4 +614,5 @@ JOB = {
     "PF698": "plan.pf698_from_pretrained_on_deepspeed_step_folder",
     "PF699": "plan.pf699_accelerate_deepspeed_plugin_before_0_19",
     "PF801": "plan.pf801_does_not_fit",
+    "PF1000": "plan.pf1000_hydra_interpolated_target_built_twice",
 }

@@ -48,7 +48,7 @@ NEEDS = {
     "PF180": ('metric_for_best_model',),
     "PF181": ('xla',),
     "PF182": ('self.log',),
-    "PF188": ('state_dict',),
+    "PF188": ('state_dict', 'best'),
     "PF189": ('forward',),
     "PF192": ('Parameter',),
     "PF197": ('load_checkpoint',),
@@ -302,4 +302,7 @@ NEEDS = {
     "PF693": ('empty_cache',),
     "PF695": ('len(',),
     "PF696": ('softmax', 'Softmax'),
+    "PF1001": ('for ',),
+    "PF1002": ('monitor',),
+    "PF1003": ('deepcopy',),
 }

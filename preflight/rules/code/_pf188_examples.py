@@ -163,6 +163,25 @@ BAD_EXAMPLES = [
                 kept = {k: v for k, v in ema.module.state_dict().items()}  # warning: PF188
         return kept
 """),
+    # astnn issue 8: the "best" model is the model object itself, saved after the last epoch
+    textwrap.dedent("""
+    import torch
+
+
+    def train(model, optimizer, loader, val_loader, evaluate, epochs):
+        best_acc, best_model = 0.0, model
+        for epoch in range(epochs):
+            model.train()
+            for x, y in loader:
+                optimizer.zero_grad()
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                optimizer.step()
+            acc = evaluate(model, val_loader)
+            if acc > best_acc:
+                best_acc = acc
+                best_model = model  # warning: PF188
+        torch.save(best_model.state_dict(), "best.pt")
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -274,5 +293,56 @@ GOOD_EXAMPLES = [
         final = make_model()
         final.load_state_dict(best_state)
         return final
+"""),
+    # the fix of astnn issue 8: a deep copy of the best model; and a fresh model per trial kept by name
+    textwrap.dedent("""
+    import copy
+
+    import torch
+
+
+    def train(model, optimizer, loader, evaluate, epochs):
+        best_acc, best_model = 0.0, None
+        for epoch in range(epochs):
+            model.train()
+            for x, y in loader:
+                optimizer.zero_grad()
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                optimizer.step()
+            acc = evaluate(model)
+            if acc > best_acc:
+                best_acc = acc
+                best_model = copy.deepcopy(model)
+        torch.save(best_model.state_dict(), "best.pt")
+"""),
+    textwrap.dedent("""
+    import torch
+
+
+    def search(configs, make_model, fit, evaluate):
+        best_acc, best_model = 0.0, None
+        for cfg in configs:
+            model = make_model(cfg)
+            model.train()
+            fit(model, cfg)
+            acc = evaluate(model)
+            if acc > best_acc:
+                best_acc, best_model = acc, model
+        torch.save(best_model.state_dict(), "best.pt")
+"""),
+    # tricky-correct: model selection over candidate models, each a different object
+    textwrap.dedent("""
+    import torch
+
+
+    def select(candidates, fit, evaluate):
+        best_acc, best_model = 0.0, None
+        for name, model in candidates.items():
+            model.train()
+            fit(model)
+            acc = evaluate(model)
+            if acc > best_acc:
+                best_acc, best_model = acc, model
+        torch.save(best_model.state_dict(), "best.pt")
 """),
 ]

@@ -35,6 +35,29 @@ _DATAMODULE = textwrap.dedent("""
     trainer.test(model, datamodule=data)
 """)
 
+_SAME_FILE = textwrap.dedent("""
+    import lightning.pytorch as pl
+    import torch
+    from torch.utils.data import DataLoader, random_split
+
+
+    class MNISTData(pl.LightningDataModule):
+        def setup(self, stage=None):
+            full = load_mnist()
+            self.train_set, self.val_set = random_split(full, [55000, 5000]){pin}
+
+        def train_dataloader(self):
+            return DataLoader(self.train_set, batch_size=64, shuffle=True)
+
+        def val_dataloader(self):
+            return DataLoader(self.val_set, batch_size=64)
+
+
+    if __name__ == "__main__":
+        {seed}trainer = pl.Trainer(accelerator="gpu", devices=4, strategy="ddp", max_epochs=10)
+        trainer.fit(model, datamodule=MNISTData())
+""")
+
 PF226_BAD = [
     # a datasets split with no seed in an accelerate script: each process splits its own way
     textwrap.dedent("""
@@ -87,6 +110,8 @@ PF226_BAD = [
     # Lightning issue 9865: setup() runs again for trainer.test and redraws the unseeded split
     _DATAMODULE.replace("{split}", "self.train_set, self.val_set, self.test_set = random_split(  # warning: PF226\n"
                         "                self.full, [n - n // 5, n // 10, n // 10])"),
+    # Lightning issues 7728 and 18638: the DataModule and the 4-GPU DDP Trainer in one file, no seed
+    _SAME_FILE.replace("{pin}", "  # warning: PF226").replace("{seed}", ""),
 ]
 
 
@@ -166,4 +191,6 @@ PF226_GOOD = [
     # tricky: a train/val split only (the test set is a separate file), redrawn harmlessly for test
     _DATAMODULE.replace("{split}", "self.train_set, self.val_set = random_split(self.full, [n - n // 10, n // 10])\n"
                         "        self.test_set = load_test()"),
+    # the fix of Lightning issue 7728 in one file: the same global seed on every process first
+    _SAME_FILE.replace("{pin}", "").replace("{seed}", "pl.seed_everything(42)\n    "),
 ]

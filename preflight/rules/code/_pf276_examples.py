@@ -16,7 +16,7 @@ BAD_EXAMPLES = [
     class MNISTData(L.LightningDataModule):
         def setup(self, stage):
             dataset = tv.datasets.MNIST(".", download=True, transform=tv.transforms.ToTensor())  # warning: PF276
-            self.train, self.val = random_split(dataset, [55000, 5000])
+            self.train, self.val = random_split(dataset, [55000, 5000])  # warning: PF226
 
         def train_dataloader(self):
             return DataLoader(self.train, batch_size=64)

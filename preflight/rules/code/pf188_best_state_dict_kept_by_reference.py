@@ -117,9 +117,14 @@ def _fresh_each_iteration(loop: ast.AST, value: ast.AST, line: int) -> bool:
     """The module whose state is kept is built anew inside the same loop before it (``for lr in lrs: model =
     Net(lr); train(model); if ...: best = model.state_dict()``): the kept tensors belong to a model that is
     not trained any more once the next iteration builds its own, so they stay the best ones."""
-    name = _receiver(value)
+    name = _receiver(value) or (value.id if isinstance(value, ast.Name) else None)
     if name is None:
         return False
+    for node in [loop, *_walk_local(loop)]:
+        # ``for name, model in candidates.items():`` binds another model on each pass
+        if isinstance(node, (ast.For, ast.AsyncFor)) and node.lineno <= line \
+                and any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(node.target)):
+            return True
     for node in _walk_local(loop):
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno < line and node.value is not None:
             targets: list[ast.expr] = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
@@ -149,10 +154,11 @@ def _restores(node: ast.AST, text: str) -> Optional[str]:
     """How ``node`` hands the kept dict ``text`` on after training: ``load_state_dict(text)``,
     ``torch.save(text, ...)`` or ``return text`` (alone or in a tuple/dict); None otherwise."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if node.func.attr == "load_state_dict" and node.args and ast.unparse(node.args[0]) == text:
+        first = ast.unparse(node.args[0]) if node.args else ""
+        if node.func.attr == "load_state_dict" and first in (text, f"{text}.state_dict()"):
             return "load_state_dict"
         if node.func.attr == "save" and node.args and (
-                ast.unparse(node.args[0]) == text or (isinstance(node.args[0], ast.Dict)
+                first in (text, f"{text}.state_dict()") or (isinstance(node.args[0], ast.Dict)
                 and any(v is not None and ast.unparse(v) == text for v in node.args[0].values))):
             return "save"
     if isinstance(node, ast.Return) and node.value is not None:
@@ -161,6 +167,19 @@ def _restores(node: ast.AST, text: str) -> Optional[str]:
             [v for v in value.values if v is not None] if isinstance(value, ast.Dict) else [value]
         if any(ast.unparse(v) == text for v in items):
             return "return"
+    return None
+
+
+def _live_model(value: ast.AST, scope: ast.AST) -> Optional[str]:
+    """``best_model = model`` where ``model`` is a module the scope trains or evaluates (``model.parameters()``,
+    ``model.train()``, ``model.eval()``): a second name for the same object, not a snapshot (astnn issue 8)."""
+    if not isinstance(value, ast.Name):
+        return None
+    for node in _walk_local(scope):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("parameters", "train", "eval") and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == value.id:
+            return "model"
     return None
 
 
@@ -187,7 +206,7 @@ class BestStateDictKeptByReference(Rule):
     category = Category.CORRECTNESS
     summary = ("The best epoch's weights are kept as `model.state_dict()` (references to the live tensors) and "
                "restored or saved after the loop: they are the last epoch's weights")
-    needs_text = ("state_dict",)
+    needs_text = ("state_dict", "best")
     explanation = """
 ## What it finds
 
@@ -196,6 +215,13 @@ bound to `model.state_dict()` or to a shallow copy of it (`.copy()`, `copy.copy(
 `dict(...)`, `OrderedDict(...)`, `{k: v for k, v in model.state_dict().items()}`), which the
 same function hands on after that loop: `model.load_state_dict(best_state)`,
 `torch.save(best_state, path)` (or a dict holding it), or `return best_state`.
+
+The same for the model object itself: `best_model = model` where the function trains or
+evaluates `model` (`model.parameters()`, `model.train()`, `model.eval()`), then saves
+`best_model.state_dict()`, loads it or returns `best_model` after the loop (astnn issue 8,
+"Shallow copy when finding best_model"): a second name for the object being trained. Silent
+when the loop binds a different model on each pass (`for name, model in candidates.items()`,
+or `model = make_model(cfg)` inside the loop).
 
 ## Why it matters
 
@@ -242,7 +268,7 @@ the GPU), or write the checkpoint to disk at that point.
         for node in _walk_local(scope):
             if not isinstance(node, ast.Assign):
                 continue
-            pairs = [(t, v, _live_state_dict(v)) for t, v in _pairs(node)]
+            pairs = [(t, v, _live_state_dict(v) or _live_model(v, scope)) for t, v in _pairs(node)]
             pairs = [(t, v, how) for t, v, how in pairs if how is not None]
             if not pairs:
                 continue
@@ -287,9 +313,17 @@ the GPU), or write the checkpoint to disk at that point.
     def _finding(self, ctx: FileContext, node: ast.Assign, text: str, value: ast.AST, how: str,
                  use: tuple[ast.AST, str]) -> Finding:
         shallow = (f" (`{how}` is a shallow copy: a new dict holding the same tensors)"
-                   if how != "state_dict()" else "")
+                   if how not in ("state_dict()", "model") else "")
         verb = {"load_state_dict": "restored", "save": "saved", "return": "returned"}[use[1]]
         use_line = getattr(use[0], "lineno", 0)
+        if how == "model":
+            return ctx.finding(
+                self, node,
+                f"`{text} = {ast.unparse(value)}` is a second name for the model being trained, not a copy: every "
+                f"later optimizer step changes `{text}` too, so what is {verb} after training (line {use_line}) is "
+                "the last epoch's model, not the best one; keep a snapshot (`copy.deepcopy(model)` or "
+                "`copy.deepcopy(model.state_dict())`) or save the checkpoint to disk here",
+                evidence=[ctx.evidence(use[0], f"the kept model is {verb} here, after training moved on")])
         return ctx.finding(
             self, node,
             f"`{text} = {ast.unparse(value)}` keeps references to the live parameters, not a copy{shallow}: "

@@ -78,14 +78,12 @@ def _in_lightning_setup(ctx: FileContext, node: ast.AST) -> bool:
 
 
 def _multi_process_trainer(ctx: FileContext, seeded: dict[str, object]) -> Optional[ast.Call]:
-    """A multi-device Lightning ``Trainer(...)`` in a script beside the file (``devices`` > 1 or
+    """A multi-device Lightning ``Trainer(...)`` in the file or a script beside it (``devices`` > 1 or
     ``-1``, ``num_nodes`` > 1, or a ``ddp``/``fsdp``/``deepspeed`` strategy); the seeding calls
     of that script are merged into ``seeded``."""
     from preflight.analysis.project_imports import sibling_modules
 
-    for other, _display in sibling_modules(ctx, "Trainer"):
-        if other is ctx:
-            continue
+    for other in [ctx, *(o for o, _ in sibling_modules(ctx, "Trainer") if o is not ctx)]:
         imports = scope_index(other).imports
         for call in other.nodes(ast.Call):
             qual = imports.qualify(call.func) or ""
@@ -101,7 +99,7 @@ def _multi_process_trainer(ctx: FileContext, seeded: dict[str, object]) -> Optio
                     and strategy.value.startswith(("ddp", "fsdp", "deepspeed")))
             if not many:
                 continue
-            for rng, state in RandomSplitPerProcess._seeding(other).items():
+            for rng, state in (RandomSplitPerProcess._seeding(other).items() if other is not ctx else ()):
                 if state == "shared" or rng not in seeded:
                     seeded[rng] = state
             return call
