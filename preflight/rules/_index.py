@@ -11,6 +11,7 @@ FILE = {
     "PF102": "code.pf102_retain_graph_in_loop",
     "PF103": "code.pf103_missing_zero_grad",
     "PF104": "code.pf104_zero_grad_wipes_gradients",
+    "PF1040": "code.pf1040_visible_devices_set_after_cuda_init",
     "PF105": "code.pf105_fp16_without_grad_scaler",
     "PF106": "code.pf106_scaler_step_without_update",
     "PF107": "code.pf107_clip_before_unscale",
