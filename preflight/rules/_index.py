@@ -336,6 +336,7 @@ FILE = {
 
 JOB = {
     "PF1041": "plan.pf1041_concurrent_launches_share_rendezvous_port",
+    "PF1042": "plan.pf1042_script_overrides_launch_visible_devices",
     "PF130": "plan.pf130_offload_optimizer_with_torch_adam",
     "PF132": "plan.pf132_remove_unused_columns_drops_compute_loss_field",
     "PF138": "plan.pf138_structured_config_tuple_field",
