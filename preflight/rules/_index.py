@@ -334,6 +334,7 @@ FILE = {
     "PF1001": "code.pf1001_parameter_loop_name_rebound",
     "PF1002": "code.pf1002_monitored_train_metric_last_batch",
     "PF1003": "code.pf1003_optimizer_left_on_deep_copied_model",
+    "PF1040": "code.pf1040_visible_devices_set_after_cuda_init",
 }
 
 JOB = {
@@ -615,4 +616,6 @@ JOB = {
     "PF699": "plan.pf699_accelerate_deepspeed_plugin_before_0_19",
     "PF801": "plan.pf801_does_not_fit",
     "PF1000": "plan.pf1000_hydra_interpolated_target_built_twice",
+    "PF1041": "plan.pf1041_concurrent_launches_share_rendezvous_port",
+    "PF1042": "plan.pf1042_script_overrides_launch_visible_devices",
 }

@@ -305,4 +305,5 @@ NEEDS = {
     "PF1001": ('for ',),
     "PF1002": ('monitor',),
     "PF1003": ('deepcopy',),
+    "PF1040": ('CUDA_VISIBLE_DEVICES',),
 }
