@@ -9,6 +9,7 @@ FILE = {
     "PF100": "code.pf100_accelerate_total_limit_without_automatic_naming",
     "PF101": "code.pf101_retained_graph",
     "PF102": "code.pf102_retain_graph_in_loop",
+    "PF1020": "code.pf1020_completion_template_out_of_context",
     "PF103": "code.pf103_missing_zero_grad",
     "PF104": "code.pf104_zero_grad_wipes_gradients",
     "PF105": "code.pf105_fp16_without_grad_scaler",
