@@ -19,13 +19,14 @@ from twins_sweep import print_sweep
 
 from preflight.registry import all_rules
 
-CODES = tuple(c for c in ("PF1020", "PF612") if c in all_rules(plugins=False))
+CODES = tuple(c for c in ("PF1020", "PF612", "PF1021") if c in all_rules(plugins=False))
 DEFAULT_SETS = [f"held-out-{n}" for n in range(40, 48)]
 
 
 def gate(text: str, _files: dict) -> bool:
     """The variants a rule could fire on."""
-    return "DataCollatorForCompletionOnlyLM" in text or "get_peft_model" in text or "peft_config" in text
+    return "DataCollatorForCompletionOnlyLM" in text or "get_peft_model" in text or "peft_config" in text \
+        or "padding_side" in text
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ FILE = {
     "PF101": "code.pf101_retained_graph",
     "PF102": "code.pf102_retain_graph_in_loop",
     "PF1020": "code.pf1020_completion_template_out_of_context",
+    "PF1021": "code.pf1021_left_padded_prompt_mask_from_column_zero",
     "PF103": "code.pf103_missing_zero_grad",
     "PF104": "code.pf104_zero_grad_wipes_gradients",
     "PF105": "code.pf105_fp16_without_grad_scaler",
