@@ -72,11 +72,10 @@ def _label_names(fn: ast.AST, batches: set[str]) -> set[str]:
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 value = node.value
-                if _ids_of(value, batches):
-                    ids.add(node.targets[0].id)
-                elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                        and value.func.attr == "clone" and isinstance(value.func.value, ast.Name) \
-                        and value.func.value.id in ids:
+                renamed = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr == "clone" and isinstance(value.func.value, ast.Name) \
+                    and value.func.value.id in ids
+                if renamed or _ids_of(value, batches):
                     ids.add(node.targets[0].id)
     return ids
 
