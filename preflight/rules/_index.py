@@ -334,6 +334,8 @@ FILE = {
     "PF1001": "code.pf1001_parameter_loop_name_rebound",
     "PF1002": "code.pf1002_monitored_train_metric_last_batch",
     "PF1003": "code.pf1003_optimizer_left_on_deep_copied_model",
+    "PF1020": "code.pf1020_completion_template_out_of_context",
+    "PF1021": "code.pf1021_left_padded_prompt_mask_from_column_zero",
     "PF1040": "code.pf1040_visible_devices_set_after_cuda_init",
 }
 

@@ -305,5 +305,7 @@ NEEDS = {
     "PF1001": ('for ',),
     "PF1002": ('monitor',),
     "PF1003": ('deepcopy',),
+    "PF1020": ('DataCollatorForCompletionOnlyLM',),
+    "PF1021": ('padding_side', '-100'),
     "PF1040": ('CUDA_VISIBLE_DEVICES',),
 }

@@ -66,7 +66,42 @@ PF612_BAD = [
 """),
 ]
 
+_SFT = textwrap.dedent("""
+    # --- requirements.txt
+    transformers==4.41.2
+    trl==0.9.4
+    # --- sft.py
+    from datasets import load_dataset
+    from peft import LoraConfig
+    from transformers import AutoModelForCausalLM
+    from trl import SFTConfig, SFTTrainer
+
+    dataset = load_dataset("imdb", split="train")
+    model = AutoModelForCausalLM.from_pretrained("facebook/opt-350m")
+    peft_config = LoraConfig(r=8, target_modules=["q_proj"], lora_alpha=16, lora_dropout=0, bias="none"{task})
+    sft_config = SFTConfig(output_dir="/tmp", eval_strategy="steps", eval_steps=50, num_train_epochs=1,{mark}
+                           save_steps=50, load_best_model_at_end=True, dataset_text_field="text"{labels})
+    trainer = SFTTrainer(model, train_dataset=dataset, eval_dataset=dataset.select(range(100)), args=sft_config,
+                         peft_config=peft_config)
+    trainer.train()
+""")
+
+PF612_BAD.append(
+    # peft issue 1881 as reported: periodic evaluation only, the eval_loss never appears
+    _SFT.replace("save_steps=50, load_best_model_at_end=True, ", "").format(task="", mark="  # warning: PF612",
+                                                                             labels=""))
+PF612_BAD.append(
+    # peft issue 1881: SFTTrainer wraps the model with the task-type-less LoraConfig itself; best model on the loss
+    _SFT.format(task="", mark="  # warning: PF612", labels=""))
+
 PF612_GOOD = [
+    # tricky-correct: the same SFT run, but no evaluation at all
+    _SFT.replace("eval_strategy=\"steps\", eval_steps=50, ", "").replace(
+        "save_steps=50, load_best_model_at_end=True, ", "").format(task="", mark="", labels=""),
+    # the SFTTrainer fix: label_names given
+    _SFT.format(task="", mark="", labels=', label_names=["labels"]'),
+    # tricky-correct: the SFTTrainer's config has a task type (peft builds PeftModelForCausalLM, forward takes labels)
+    _SFT.format(task=', task_type="CAUSAL_LM"', mark="", labels=""),
     # the fix of issue 33420: label_names given
     _VIT.format(version="4.43.3", task="", pin="", label_names='\n        label_names=["labels"],'),
     # tricky-correct: the config names its task, so the wrapper's forward takes `labels`

@@ -14,7 +14,7 @@ from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
 from preflight.sources import ParsedPython
 
-_TRAINERS = frozenset({"Trainer", "Seq2SeqTrainer"})
+_TRAINERS = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
 # transformers PR 39265 (merged 2025-07-08): Trainer.__init__ reads the label names from the base model
 # of a PeftModel (`find_labels(model_to_inspect.__class__)`); the first release with it is 4.54
 _FIXED_IN = (4, 54)
@@ -72,11 +72,24 @@ def _generic_wrap(tree: ast.AST, model: Optional[ast.AST]) -> Optional[tuple[ast
         return None
     cfg_expr = wrap.args[1] if len(wrap.args) > 1 else kwarg(wrap, "peft_config")
     config = _call_of(tree, cfg_expr)
+    return _task_less(config, wrap)
+
+
+def _task_less(config: Optional[ast.Call], wrap: ast.Call) -> Optional[tuple[ast.Call, ast.Call]]:
     if config is None or not call_last(config).endswith("Config") or any(k.arg is None for k in config.keywords):
         return None
     if kwarg(config, "task_type") is not None or len(config.args) > 0:
         return None
     return wrap, config
+
+
+def _sft_wrap(tree: ast.AST, call: ast.Call) -> Optional[tuple[ast.Call, ast.Call]]:
+    """``(SFTTrainer(...), its peft_config call)``: TRL's SFTTrainer wraps the model itself with
+    ``get_peft_model(model, peft_config)``, so a config without ``task_type`` gives the generic ``PeftModel``
+    (peft issue 1881)."""
+    if call_last(call) != "SFTTrainer":
+        return None
+    return _task_less(_call_of(tree, kwarg(call, "peft_config")), call)
 
 
 @register
@@ -91,12 +104,17 @@ class GenericPeftModelHidesLabelNames(PlanRule):
     explanation = """
 ## What it finds
 
-A `Trainer(...)`/`Seq2SeqTrainer(...)` whose `model` is `get_peft_model(base, config)` with a
+A `Trainer(...)`/`Seq2SeqTrainer(...)`/`SFTTrainer(...)` whose `model` is `get_peft_model(base, config)` with a
 PEFT config built in the file without `task_type` (`LoraConfig(r=16, ...)`), whose `args`
-is a `TrainingArguments(...)` of the file without `label_names`, that evaluates with
-`compute_metrics=` or picks the best model on the loss (`load_best_model_at_end=True`
-with the default or a `*loss` metric), in a project that pins a transformers release
+is a `TrainingArguments(...)` (or TRL `SFTConfig(...)`) of the file without `label_names`, that evaluates with
+`compute_metrics=`, picks the best model on the loss (`load_best_model_at_end=True`
+with the default or a `*loss` metric) or evaluates periodically (`eval_strategy="steps"`/`"epoch"`
+with an `eval_dataset`: no `eval_loss` is ever reported), in a project that pins a transformers release
 before 4.54 (requirements, pyproject, lock file, `--transformers-version`).
+
+TRL's `SFTTrainer(model, peft_config=config, ...)` counts too: it wraps the model itself with
+`get_peft_model(model, peft_config)` (peft issue 1881: "eval_loss missing when using peft model
+with SFTTrainer", a `LoraConfig` without `task_type`).
 
 ## Why it matters
 
@@ -126,7 +144,8 @@ Pass `label_names=["labels"]` to `TrainingArguments`, or give the PEFT config it
   lower bound is declared (the installed release may have the fix).
 * The PEFT config sets `task_type` (or is built elsewhere, with `**kwargs`, or positionally).
 * `label_names` is given, or the arguments are built with `**kwargs` or elsewhere.
-* No `compute_metrics` and no best-model choice on the loss.
+* No `compute_metrics`, no best-model choice on the loss, and no periodic evaluation
+  (`eval_strategy="steps"`/`"epoch"` with an `eval_dataset`).
 """
     bad_examples = examples("preflight.rules.plan._pf612_examples", "PF612_BAD")
     good_examples = examples("preflight.rules.plan._pf612_examples", "PF612_GOOD")
@@ -134,7 +153,8 @@ Pass `label_names=["labels"]` to `TrainingArguments`, or give the PEFT config it
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
-            if "get_peft_model" not in text or "TrainingArguments" not in text:
+            if ("get_peft_model" not in text and "peft_config" not in text) \
+                    or ("TrainingArguments" not in text and "SFTConfig" not in text):
                 continue
             for call in ast.walk(script.tree):
                 if not isinstance(call, ast.Call) or call_last(call) not in _TRAINERS \
@@ -147,11 +167,11 @@ Pass `label_names=["labels"]` to `TrainingArguments`, or give the PEFT config it
     def _check_trainer(self, pctx: PlanContext, script: ParsedPython, call: ast.Call) -> Optional[Finding]:
         tree = script.tree
         model = kwarg(call, "model") or (call.args[0] if call.args else None)
-        wrapped = _generic_wrap(tree, model)
+        wrapped = _generic_wrap(tree, model) or _sft_wrap(tree, call)
         if wrapped is None:
             return None
         targs = _call_of(tree, kwarg(call, "args") or (call.args[1] if len(call.args) > 1 else None))
-        if targs is None or not call_last(targs).endswith("TrainingArguments") \
+        if targs is None or not (call_last(targs).endswith("TrainingArguments") or call_last(targs) == "SFTConfig") \
                 or kwarg(targs, "label_names") is not None or any(k.arg is None for k in targs.keywords):
             return None
         metrics = kwarg(call, "compute_metrics")
@@ -161,23 +181,28 @@ Pass `label_names=["labels"]` to `TrainingArguments`, or give the PEFT config it
         chosen = kwarg(targs, "metric_for_best_model")
         on_loss = isinstance(best, ast.Constant) and best.value is True and (
             chosen is None or (isinstance(chosen, ast.Constant) and "loss" in str(chosen.value)))
-        if metrics is None and not on_loss:
+        strategy = kwarg(targs, "eval_strategy") or kwarg(targs, "evaluation_strategy")
+        evaluates = kwarg(call, "eval_dataset") is not None and isinstance(strategy, ast.Constant) \
+            and str(strategy.value).lower() in ("steps", "epoch")
+        if metrics is None and not on_loss and not evaluates:
             return None
         version = pctx.version("transformers", script)
         if version is None or version.how == "lower bound" or version.at_least(*_FIXED_IN):
             return None
         wrap, config = wrapped
+        sft = " (called by SFTTrainer on its `peft_config`)" if wrap is call else ""
         effect = ("`compute_metrics` is never called" if metrics is not None else "no `eval_loss` is computed")
         if isinstance(best, ast.Constant) and best.value is True:
             metric = str(chosen.value) if isinstance(chosen, ast.Constant) else "loss"
             metric = metric if metric.startswith("eval_") else f"eval_{metric}"
             effect += f", and `load_best_model_at_end` fails at the first save with KeyError '{metric}'"
         return pctx.code_finding(self, script, targs, (
-            f"`TrainingArguments` without `label_names` for a PEFT model built from `{call_last(config)}` without "
-            f"`task_type`: `get_peft_model` returns the generic `PeftModel`, whose `forward(*args, **kwargs)` names "
+            f"`{call_last(targs)}` without `label_names` for a PEFT model built from `{call_last(config)}` without "
+            f"`task_type`: `get_peft_model`{sft} returns the generic `PeftModel`, whose `forward(*args, **kwargs)` names "
             f"no label, and the project pins {version.describe()}, whose Trainer takes its label names from that "
             f"signature (fixed in 4.54). Evaluation batches count as unlabelled, so {effect}. Set "
             "`label_names=[\"labels\"]` (or the config's `task_type`)"),
             evidence=[pctx.code_evidence(script, config, "PEFT config without task_type", same_file=True),
-                      pctx.code_evidence(script, wrap, "generic PeftModel", same_file=True),
+                      *([] if wrap is call else [pctx.code_evidence(script, wrap, "generic PeftModel",
+                                                                    same_file=True)]),
                       pctx.code_evidence(script, call, "this Trainer evaluates it", same_file=True)])
