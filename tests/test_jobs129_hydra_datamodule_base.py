@@ -95,3 +95,31 @@ def test_subclass_handing_on_another_value_states_no_batch(cli, tmp_path):
     """Twin: the subclass hands its base a batch of its own making; the node's batch_size is not the loader's."""
     _job(tmp_path, "batch_size * 2")
     assert fact(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
+
+
+TASK = """\
+    import lightning as L
+    import torch
+
+
+    class Task(L.LightningModule):
+        def configure_optimizers(self):
+            return torch.optim.AdamW(self.parameters(), lr=1e-3)
+"""
+
+
+def test_optimizer_of_the_fitted_module_built_from_another_key(cli, tmp_path):
+    """``model = instantiate(cfg.task)`` then ``trainer.fit(model, dm)`` (MinVQVAE ``train.py:13-18``):
+    the LightningModule of ``task`` holds the optimizer."""
+    _job(tmp_path, "batch_size")
+    write(tmp_path, {"pkg/task.py": TASK})
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name")
+    assert got is not None and got.value == "AdamW" and got.confidence == "medium"
+
+
+def test_optimizer_of_a_module_not_fitted_states_nothing(cli, tmp_path):
+    """Twin: the fitted module is built by the script's own code, not the instantiated node."""
+    _job(tmp_path, "batch_size")
+    write(tmp_path, {"pkg/task.py": TASK,
+                     "train.py": TRAIN.replace("trainer.fit(model, dm)", "trainer.fit(wrap(model), dm)")})
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name") is None
