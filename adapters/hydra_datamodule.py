@@ -95,8 +95,9 @@ def _local_base(file: Path, name: str) -> Optional[tuple[tuple[ast.Module, ast.C
     ``__init__`` parameters have in the subclass (donglinkang2021/MinVQVAE ``minvqvae/datasets/cifar10.py:4-6``
     ``class CIFAR10DataModule(VisionDataModule)`` whose ``__init__(self, data_dir, batch_size, num_workers,
     image_size)`` is ``super().__init__(data_dir, batch_size, num_workers, image_size)``; ``base.py:18-56``
-    sets ``self.batch_size`` and builds the loaders). Only a subclass that adds no loader of its own, sets no
-    attribute in ``__init__`` and hands its own parameters on unchanged, by position or keyword."""
+    sets ``self.batch_size`` and builds the loaders). Only a subclass that adds no loader of its own and hands its
+    own parameters on unchanged, by position or keyword, in one ``super().__init__(...)``; a loader attribute
+    the subclass sets itself (``self.batch_size = 32``) is not read (its key ``"self.<attr>"`` maps to "")."""
     from preflight.adapters.module_params_target import _imported_from
     from preflight.local_trees import parse_project_file
 
@@ -117,14 +118,13 @@ def _local_base(file: Path, name: str) -> Optional[tuple[tuple[ast.Module, ast.C
     init = _method(sub, "__init__")
     if init is None:
         return found, {}
-    if base_init is None or init.args.vararg or init.args.kwarg or len(init.body) != 1 \
-            or not isinstance(init.body[0], ast.Expr) or not isinstance(init.body[0].value, ast.Call):
+    supers = [st.value for st in (init.body if init is not None else []) if isinstance(st, ast.Expr)
+              and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute)
+              and st.value.func.attr == "__init__" and isinstance(st.value.func.value, ast.Call)
+              and isinstance(st.value.func.value.func, ast.Name) and st.value.func.value.func.id == "super"]
+    if base_init is None or init.args.vararg or len(supers) != 1:
         return None
-    call = init.body[0].value
-    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"
-            and isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name)
-            and call.func.value.func.id == "super"):
-        return None
+    call = supers[0]
     own = {a.arg for a in (*init.args.args[1:], *init.args.kwonlyargs)}
     names = [a.arg for a in base_init.args.args[1:]]
     rename: dict[str, str] = {}
@@ -138,6 +138,11 @@ def _local_base(file: Path, name: str) -> Optional[tuple[tuple[ast.Module, ast.C
         if kw.arg is None or not isinstance(kw.value, ast.Name) or kw.value.id not in own:
             return None
         rename[kw.arg] = kw.value.id
+    # what the subclass sets itself (``self.image_size = image_size`` beside the call) is its own: a loader
+    # attribute it sets is not the base's parameter
+    rename.update({d: "" for n in ast.walk(sub) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                   for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                   for d in [dotted_name(t) or ""] if d.startswith("self.")})
     return found, rename
 
 
@@ -155,6 +160,8 @@ def _read(facts: _Facts, path: tuple[str, ...], node: dict[str, Any], cls: ast.C
             continue
         attr = _attribute(expr)
         param = _init_param(cls, attr[0]) if attr is not None else None
+        if rename and attr is not None and f"self.{attr[0]}" in rename:
+            continue  # set by the subclass itself
         if rename and param is not None:  # the base class's parameter, as the subclass names it
             param = rename.get(param)
         if attr is None or param is None or param not in node:

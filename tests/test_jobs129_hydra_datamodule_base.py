@@ -49,6 +49,7 @@ SUB = """\
     class Cifar(VisionDataModule):
         def __init__(self, data_dir, batch_size, num_workers, image_size):
             super().__init__(data_dir, {handed}, num_workers, image_size)
+            {after}
 """
 
 CONFIG = """\
@@ -69,14 +70,14 @@ CONFIG = """\
 """
 
 
-def _job(tmp_path, handed: str):
+def _job(tmp_path, handed: str, after: str = "pass"):
     write(tmp_path, {
         "train.py": TRAIN,
         "pkg/__init__.py": "",
         "pkg/task.py": "import lightning as L\n\n\nclass Task(L.LightningModule):\n    pass\n",
         "pkg/data/__init__.py": "",
         "pkg/data/base.py": BASE,
-        "pkg/data/cifar.py": SUB.format(handed=handed),
+        "pkg/data/cifar.py": SUB.format(handed=handed, after=after),
         "configs/train.yaml": CONFIG,
         "configs/train/default.yaml": "batch_size: 96\nnum_workers: 3\n",
     })
@@ -89,6 +90,19 @@ def test_loader_of_the_project_base_class_reads_the_subclass_node(cli, tmp_path)
     assert micro is not None and micro.value == 96 and micro.confidence == "medium"
     assert fact(plan, "data.num_workers").value == 3
     assert fact(plan, "data.pin_memory").value is False
+
+
+def test_subclass_setting_its_own_attributes_beside_the_call_is_read(cli, tmp_path):
+    """``super().__init__(data_dir, batch_size, num_workers)`` then ``self.image_size = image_size`` (a real
+    form, e.g. ImageNet latents DataModules): the base's loader still reads the node's batch_size."""
+    _job(tmp_path, "batch_size", after="self.image_size = image_size")
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro").value == 96
+
+
+def test_subclass_resetting_the_loader_batch_states_no_batch(cli, tmp_path):
+    """Twin: the subclass sets ``self.batch_size`` itself after the call; the node's key is not the loader's."""
+    _job(tmp_path, "batch_size", after="self.batch_size = 32")
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
 
 
 def test_subclass_handing_on_another_value_states_no_batch(cli, tmp_path):
