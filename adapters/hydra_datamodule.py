@@ -98,7 +98,8 @@ def _local_base(file: Path, name: str) -> Optional[tuple[tuple[ast.Module, ast.C
     sets ``self.batch_size`` and builds the loaders). Only a subclass that adds no loader of its own and hands its
     own parameters on unchanged, by position or keyword, in one ``super().__init__(...)``; a loader attribute
     the subclass sets itself (``self.batch_size = 32``) is not read (its key ``"self.<attr>"`` maps to "")."""
-    from preflight.adapters.module_params_target import _imported_from
+    from preflight.adapters.module_params_target import imported_from
+
     from preflight.local_trees import parse_project_file
 
     tree = parse_project_file(file)
@@ -110,7 +111,7 @@ def _local_base(file: Path, name: str) -> Optional[tuple[tuple[ast.Module, ast.C
         return None
     base_name = defs[0].bases[0].id
     base_file = file if any(isinstance(n, ast.ClassDef) and n.name == base_name for n in tree.body) \
-        else _imported_from(file, tree, base_name)
+        else imported_from(file, tree, base_name)
     found = _lightning_class(base_file, base_name) if base_file is not None else None
     if found is None:
         return None

@@ -36,7 +36,7 @@ def _parse(path: Path) -> Optional[ast.Module]:
         return None
 
 
-def _imported_from(path: Path, tree: ast.Module, name: str) -> Optional[Path]:
+def imported_from(path: Path, tree: ast.Module, name: str) -> Optional[Path]:
     """The project file that ``tree`` (the module at ``path``) imports ``name`` from, by its own name."""
     from preflight.local_trees import module_file
 
@@ -71,7 +71,7 @@ def defining_module(path: Path, name: str) -> Optional[tuple[Path, ast.Module, a
             return path, tree, cls
         if any(isinstance(n, (ast.Assign, ast.FunctionDef)) and name in _bound(n) for n in tree.body):
             return None  # the name is bound otherwise here
-        nxt = _imported_from(path, tree, name)
+        nxt = imported_from(path, tree, name)
         if nxt is None or nxt == path:
             return None
         path = nxt
