@@ -7,7 +7,7 @@ generate_and_tokenize_prompt)`` (:464-478), sits in a string literal: the traini
 ``make_supervised_data_module`` (:439), truncated at the tokenizer's ``model_max_length=1024`` (:362). Its other
 read is the f-string of a log line (:301).
 
-A function defined inside another function is dead when its name is loaded nowhere but inside itself or inside
+A function defined inside another function, undecorated, is dead when its name is loaded nowhere but inside itself or inside
 other dead closures (a fixed point); methods and module-level functions are never called dead (a framework may
 call them). :func:`only_dead_reads` says whether every load of the option (a bare name, or ``x.<name>``) outside
 f-strings is inside dead closures, and there is at least one. Read, never run.
@@ -23,7 +23,9 @@ def _closures(tree: ast.AST) -> list[ast.FunctionDef]:
     out: list[ast.FunctionDef] = []
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out.extend(n for n in ast.walk(fn) if n is not fn and isinstance(n, ast.FunctionDef))
+            # a decorated closure may be registered by its decorator (``@app.route``, ``@register``): never dead
+            out.extend(n for n in ast.walk(fn) if n is not fn and isinstance(n, ast.FunctionDef)
+                       and not n.decorator_list)
     return list({id(f): f for f in out}.values())
 
 

@@ -54,3 +54,14 @@ def test_length_of_a_mapped_closure_is_stated(cli, tmp_path):
     write(tmp_path, {"train.py": SCRIPT.format(use=LIVE)})
     got = fact(plan_of(cli, "train.py", cwd=tmp_path), "data.seq_len")
     assert got is not None and got.value == 256
+
+
+def test_decorated_closure_is_never_called_dead(cli, tmp_path):
+    """Twin: a decorator may register the closure (``@register``), so its tokenizer length still counts."""
+    script = SCRIPT.format(use='train_data = data["train"].map(REG["f"])').replace(
+        "        def generate_and_tokenize_prompt(point):",
+        "        @register\n        def generate_and_tokenize_prompt(point):").replace(
+        "import fire\n", "import fire\n    REG = {}\n\n\n    def register(f):\n        REG['f'] = f\n        return f\n")
+    write(tmp_path, {"train.py": script})
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "data.seq_len")
+    assert got is not None and got.value == 256
