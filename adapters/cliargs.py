@@ -141,6 +141,13 @@ class _Pass(_ModelPass):
         for names, target in ((_MICRO, "batch.micro"), (_ACCUM, "batch.grad_accum"), (_SEQ, "data.seq_len"),
                               (_IMAGE, "data.image_size")):
             found = self.value(*names)
+            if found is not None and target == "data.seq_len" and self.script.tree is not None:
+                from preflight.adapters.cliargs_dead_reads import only_dead_reads
+
+                left = list(names)
+                while found is not None and only_dead_reads(self.script.tree, found[0]):
+                    left.remove(found[0])  # read only by closures never called (cliargs_dead_reads.py)
+                    found = self.value(*left) if left else None
             if found is None:
                 continue
             name, value, source, conf = found

@@ -26,9 +26,12 @@ from preflight.plan import Source
 
 def _cut_lengths(tree: ast.AST) -> list[tuple[str, int]]:
     """(the option name handed as max_length, line) of each tokenizer call that truncates."""
+    from preflight.adapters.cliargs_dead_reads import dead_nodes
+
     out: list[tuple[str, int]] = []
+    dead = dead_nodes(tree)  # a closure the script never calls cuts no training sample
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or "tok" not in (dotted_name(node.func) or "").lower():
+        if not isinstance(node, ast.Call) or "tok" not in (dotted_name(node.func) or "").lower() or id(node) in dead:
             continue
         kws = {k.arg: k.value for k in node.keywords if k.arg is not None}
         cut, bound = kws.get("truncation"), kws.get("max_length")

@@ -49,9 +49,39 @@ _NOT_TRAIN = ("val", "eval", "test", "valid")
 _DUMPS = ("model_dump", "dict")  # pydantic v2 / v1: the model's fields as a dict
 
 
+_CONTAINER_KW = ("resolve", "throw_on_missing", "enum_to_str")
+
+
+def _omegaconf_copy(node: ast.Call) -> Optional[ast.AST]:
+    """``OmegaConf.to_container(E[, resolve=..., throw_on_missing=...])`` / ``OmegaConf.to_object(E)`` /
+    ``dict(E)`` -> ``E``: a plain dict of the same keys (bigohofone/assignment1-basics-solution
+    ``cs336_basics/solutions/_train_model.py:48`` ``TransformerLM(**OmegaConf.to_container(config.model,
+    resolve=True))``). An interpolation left unresolved would reach the class as a ``${...}`` string, which no
+    size accepts; the job's values are the ones its run can use. Other keywords (``structured_config_mode``)
+    are not followed."""
+    f = node.func
+    if isinstance(f, ast.Name) and f.id == "dict" and len(node.args) == 1 and not node.keywords \
+            and not isinstance(node.args[0], ast.Starred):
+        return node.args[0]
+    if isinstance(f, ast.Attribute) and f.attr in ("to_container", "to_object") and len(node.args) == 1 \
+            and not isinstance(node.args[0], ast.Starred) \
+            and ((isinstance(f.value, ast.Name) and f.value.id == "OmegaConf")
+                 or (isinstance(f.value, ast.Attribute) and f.value.attr == "OmegaConf"
+                     and isinstance(f.value.value, ast.Name) and f.value.value.id == "omegaconf")) \
+            and all(k.arg in _CONTAINER_KW and isinstance(k.value, ast.Constant) for k in node.keywords) \
+            and (f.attr == "to_container" or not node.keywords):
+        return node.args[0]
+    return None
+
+
 def dumped(node: ast.AST) -> ast.AST:
     """``E.model_dump()`` / ``E.dict()`` / ``asdict(E)`` / ``vars(E)`` -> ``E``: the same keys, spread by ``**``
-    (DALLE2-pytorch train_decoder.py:581-591 ``create_dataloaders(..., **config.data.model_dump())``)."""
+    (DALLE2-pytorch train_decoder.py:581-591 ``create_dataloaders(..., **config.data.model_dump())``), and an
+    OmegaConf section copied into a plain dict (:func:`_omegaconf_copy`)."""
+    if isinstance(node, ast.Call):
+        copied = _omegaconf_copy(node)
+        if copied is not None:
+            return copied
     if isinstance(node, ast.Call) and not node.keywords:
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in _DUMPS and not node.args:

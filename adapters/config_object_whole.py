@@ -122,6 +122,9 @@ def _section(node: ast.AST, reader: Any, modules: Any, hows_out: Optional[set[st
 
     ``reads`` (default: every reading of ``_READ``) are the readings at least one value must come from,
     ``also`` the others allowed beside them, and ``check`` a last test of the section's raw tree."""
+    from preflight.adapters.config_object_flow import dumped
+
+    node = dumped(node)  # ``OmegaConf.to_container(cfg.model, resolve=True)``: the same keys as a plain dict
     saved = reader.bare
     reader.bare = True  # a bare name means its object here
     try:

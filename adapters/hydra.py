@@ -58,6 +58,7 @@ from preflight.adapters.hydra_compose import (
 )
 from preflight.adapters.hydra_lightning import strategy_handed_in, trainer_node
 from preflight.adapters.module_params import COMPILES, DIVIDES, count_target, source_says
+from preflight.adapters.module_params_target import count_node
 
 from preflight.adapters_api import Adapter, Project
 from preflight.diagnostics import FileError
@@ -418,6 +419,8 @@ class _Facts:
                 continue
             kwargs = {k: self.value((*path, k)) for k in node if not k.startswith("_")}
             got = count_target(Path(self.project.root), target, kwargs)
+            if got is None and isinstance(node, dict):  # built of blocks, loops, re-exported (module_params_target)
+                got = count_node(Path(self.project.root), path, node, self.value, Unknown)
             if got is not None:
                 counted.append((path, target, got))
             where = source_says(Path(self.project.root), target, COMPILES) if isinstance(node.get("compile"), bool) \

@@ -455,6 +455,11 @@ class _FeaturePass(_PrecisionPass):
                                          "is the sequence length")
             tokenizers = set()
         targets = _target_tokenizer_calls(getattr(self.script, "tree", None))
+        from preflight.adapters.cliargs_dead_reads import dead_nodes
+
+        # a tokenizer call in a closure the script never calls cuts no training sample (FastLoRAChat's
+        # ``tokenize``: adapters/cliargs_dead_reads.py)
+        targets |= dead_nodes(getattr(self.script, "tree", None))
         for site in self.calls:
             if split is not None:
                 break
