@@ -81,6 +81,23 @@ BAD_EXAMPLES = [
     ckpt = torch.load("checkpoints/best.pt", map_location="cpu")
     plain.load_state_dict(ckpt["state_dict"], strict=False)
 """),
+    # det143: the strict load in an evaluate() that rebinds the wrapper's name to a fresh plain network
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    def train():
+        model = nn.DataParallel(Net().cuda())
+        fit(model)
+        torch.save(model.state_dict(), "net.pth")  # warning: PF294
+
+
+    def evaluate():
+        model = Net().cuda()
+        model.load_state_dict(torch.load("net.pth"))
+        return model
+"""),
 ]
 
 GOOD_EXAMPLES = [

@@ -144,9 +144,10 @@ def _strict_plain_load(other: FileContext, wrapped: Optional[set[str]] = None) -
             continue  # an optimizer, a scheduler, an EMA helper: its state is not the network's keys
         if _caller_given(other, call):
             continue
-        if wrapped is not None and not (isinstance(call.func.value, ast.Name) and owner not in wrapped):
+        rebound = wrapped is not None and owner in wrapped and _rebound_plain(other, call, owner)
+        if wrapped is not None and not (isinstance(call.func.value, ast.Name) and (owner not in wrapped or rebound)):
             continue
-        if owner in own:
+        if owner in own and not rebound:
             continue  # the script saves this object's own state: it loads its own checkpoint back
         return call
     return None
@@ -192,7 +193,8 @@ A training script that binds a model wrapped in `nn.DataParallel(...)` or
 while another script in the same folder (an `eval.py`, a `test.py`) loads a `torch.load`
 checkpoint with `model.load_state_dict(...)` (strict, the default) and neither wraps its model
 nor handles the prefix (or the training script itself loads a `torch.load` checkpoint strictly
-into a model name that is never wrapped, such as an `evaluate()` that builds a fresh network) (no `module.` string, no `[7:]`, no
+into a model name that is never wrapped, or one rebound to a plain network in the loading
+function, such as an `evaluate()` that builds a fresh `model = Net()` while `train()` wraps its own `model`) (no `module.` string, no `[7:]`, no
 `consume_prefix_in_state_dict_if_present`, no `removeprefix`).
 
 The training script itself may also load a file it writes with `torch.save` (the same path
