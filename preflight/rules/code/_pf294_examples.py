@@ -47,6 +47,57 @@ BAD_EXAMPLES = [
         net.load_state_dict(torch.load(path)["state_dict"])
         return net
 """),
+    # det143: the deadends.dev "state-dict-key-mismatch" / Stack Overflow "results different on each run
+    # with strict=False" shape: the DataParallel wrapper's state saved, then loaded with strict=False into a
+    # fresh plain network in the same script; nothing is loaded, silently
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    def train():
+        model = nn.DataParallel(Net().cuda())
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(100):
+            step(model, opt)
+        torch.save(model.state_dict(), "net.pth")  # warning: PF294
+
+
+    def evaluate():
+        model = Net().cuda()
+        model.load_state_dict(torch.load("net.pth"), strict=False)
+        model.eval()
+        return model
+"""),
+    # det143: the loaded dict bound to a name first, the plain model under another name
+    textwrap.dedent("""
+    import torch
+
+    net = torch.nn.DataParallel(build_net()).cuda()
+    for epoch in range(30):
+        train_one_epoch(net)
+    torch.save({"state_dict": net.state_dict()}, "checkpoints/best.pt")  # warning: PF294
+    plain = build_net()
+    ckpt = torch.load("checkpoints/best.pt", map_location="cpu")
+    plain.load_state_dict(ckpt["state_dict"], strict=False)
+"""),
+    # det143: the strict load in an evaluate() that rebinds the wrapper's name to a fresh plain network
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    def train():
+        model = nn.DataParallel(Net().cuda())
+        fit(model)
+        torch.save(model.state_dict(), "net.pth")  # warning: PF294
+
+
+    def evaluate():
+        model = Net().cuda()
+        model.load_state_dict(torch.load("net.pth"))
+        return model
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -168,5 +219,51 @@ GOOD_EXAMPLES = [
     for epoch in range(100):
         train_one_epoch(model)
         save(resume_path)
+"""),
+    # det143: the fix, the inner network's state saved, then loaded non-strictly into a plain model
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    model = nn.DataParallel(Net().cuda())
+    train(model)
+    torch.save(model.module.state_dict(), "net.pth")
+    plain = Net()
+    plain.load_state_dict(torch.load("net.pth"), strict=False)
+"""),
+    # det143 tricky-correct: strict=False loads another file (ImageNet weights into a backbone), not the one
+    # the wrapper's state went to
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    backbone = Backbone()
+    backbone.load_state_dict(torch.load("imagenet_backbone.pth"), strict=False)
+    model = nn.DataParallel(Detector(backbone)).cuda()
+    train(model)
+    torch.save(model.state_dict(), "detector.pth")
+"""),
+    # det143 tricky-correct: the non-strict load goes back into the wrapper itself (the same keys)
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    model = nn.DataParallel(Net()).cuda()
+    if resume:
+        model.load_state_dict(torch.load("last.pth"), strict=False)
+    train(model)
+    torch.save(model.state_dict(), "last.pth")
+"""),
+    # det143 tricky-correct: the loading code strips the prefix first
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    model = nn.DataParallel(Net()).cuda()
+    train(model)
+    torch.save(model.state_dict(), "net.pth")
+    plain = Net()
+    sd = {k.replace("module.", ""): v for k, v in torch.load("net.pth").items()}
+    plain.load_state_dict(sd, strict=False)
 """),
 ]
