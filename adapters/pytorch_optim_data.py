@@ -195,11 +195,30 @@ class _OptimDataPass(_ModelPass):
             # ``opt_clz = {'adamw': partial(torch.optim.AdamW, ...), ...}[args.opt.lower().strip()]`` then
             # ``opt_clz(params=...)`` (FoundationVision/VAR @ 78b9539 ``train.py:117-125``)
             return self._table_alias(value)
+        arm = isinstance(value, ast.IfExp)
+        if isinstance(value, ast.IfExp):
+            value = self._decided_arm(value)
         value = self._unpartial(value)
         dotted = dotted_name(value) if isinstance(value, (ast.Attribute, ast.Name)) else None
-        if not dotted or "." not in dotted:
+        if not dotted:
             return None
+        if "." not in dotted:
+            # a class imported by name (``from deepspeed.ops.adam import FusedAdam``), reached through an
+            # arm of a conditional expression: its import says what it is
+            qualified = self.idx.qualify(dotted) if arm else None
+            return qualified if qualified and "." in qualified else None
         return self.idx.qualify(dotted)
+
+    def _decided_arm(self, value: ast.IfExp) -> Optional[ast.expr]:
+        """``AdamOptimizer = DeepSpeedCPUAdam if args.offload else FusedAdam`` (the DeepSpeed-Chat training
+        scripts and their forks; Infini-AI-Lab/S2FT ``experiments/train/finetune.py:426``): the arm the
+        test takes when the test is known (a launch-line flag, a default); None when it is not, or when
+        either arm is itself another conditional."""
+        test = self.idx.resolve(value.test)
+        if test is None or not isinstance(test.value, (bool, int, type(None))) \
+                or isinstance(value.body, ast.IfExp) or isinstance(value.orelse, ast.IfExp):
+            return None
+        return value.body if test.value else value.orelse
 
     def _table_alias(self, func: ast.Subscript) -> Optional[str]:
         """``opts[args.optimizer](...)`` with ``opts`` bound once to a dict literal of classes and the key an
