@@ -133,7 +133,7 @@ def _imported_parse(scripts: list[ParsedPython], app: ParsedPython) -> Optional[
             if call is not None and not any(word in (text or "") for word in _TOLERANT) \
                     and not _takes_positionals(module.tree):
                 return module, call, first
-            for stmt, level, names in _imports(module.tree):
+            for _stmt, level, names in _imports(module.tree):
                 for name in names:
                     found = _resolve(name, level, module, by_name, by_path)
                     if found is not None and id(found) not in seen:
