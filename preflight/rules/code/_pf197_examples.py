@@ -54,6 +54,13 @@ BAD = [
         _, client_state = engine.load_checkpoint(args.output_dir)  # warning: PF197
         step = client_state["step"] if client_state else args.resume_step
     """, save_args=", save_latest=False"),
+    # held-out-48 (transformers issue 22170): the load path is tested, but only to fall back to epoch 0, so
+    # the "resumed" job still trains from its initial weights without a word
+    _case("""
+        load_path, client_state = engine.load_checkpoint(args.output_dir)  # warning: PF197
+        if load_path is not None:
+            step = client_state["step"]
+    """, save_args=", save_latest=False"),
 ]
 
 GOOD = [
@@ -82,6 +89,19 @@ GOOD = [
 ]
 
 GOOD.extend((
+    # tricky: save_latest=False and no tag, but a failed load ends the job with an error instead of a restart
+    _case("""
+        load_path, client_state = engine.load_checkpoint(args.output_dir)
+        if load_path is None:
+            sys.exit(f"no checkpoint to resume in {args.output_dir}")
+        step = client_state["step"]
+    """, save_args=", save_latest=False"),
+    # tricky: asserted
+    _case("""
+        load_path, client_state = engine.load_checkpoint(args.output_dir)
+        assert load_path is not None, "nothing to resume"
+        step = client_state["step"]
+    """, save_args=", save_latest=False"),
     # tricky: a checkpoint FILE named after the step, loaded by a project's own helper in a DeepSpeed file
     _case("""
         state = trainer_utils.load_checkpoint(os.path.join(args.output_dir, f"global_step_{args.resume_step}.pth"))

@@ -46,8 +46,27 @@ def _saves_without_latest(ctx: FileContext) -> Optional[ast.Call]:
     return None
 
 
+_EXIT_CALLS = ("exit", "quit", "_exit", "abort")
+
+
+def _stops(nodes: Iterable[ast.stmt]) -> bool:
+    """The statements raise or end the process (``raise``, ``sys.exit(...)``, ``os._exit(...)``)."""
+    for stmt in nodes:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Raise):
+                return True
+            if isinstance(sub, ast.Call):
+                name = sub.func.attr if isinstance(sub.func, ast.Attribute) else \
+                    sub.func.id if isinstance(sub.func, ast.Name) else ""
+                if name in _EXIT_CALLS:
+                    return True
+    return False
+
+
 def _result_checked(ctx: FileContext, call: ast.Call) -> bool:
-    """The returned load path is bound and then tested (``if load_path is None``, ``assert load_path``)."""
+    """The returned load path is bound and a failed load stops the job: ``assert load_path``, or an ``if``
+    on it whose branch raises or exits. A test that only falls back (``if load_path is not None: epoch =
+    ...``) keeps the silent restart from scratch, so it does not count."""
     parent = ctx.parent(call)
     if not isinstance(parent, ast.Assign) or len(parent.targets) != 1:
         return False
@@ -56,13 +75,13 @@ def _result_checked(ctx: FileContext, call: ast.Call) -> bool:
     if not isinstance(first, ast.Name) or first.id == "_":
         return False
     for node in ast.walk(ctx.tree):
-        if isinstance(node, (ast.If, ast.Assert, ast.IfExp, ast.While)):
-            scope: ast.AST = node.test
-        elif isinstance(node, ast.Compare):
-            scope = node
+        if isinstance(node, ast.Assert):
+            test: ast.AST = node.test
+        elif isinstance(node, ast.If) and (_stops(node.body) or _stops(node.orelse)):
+            test = node.test
         else:
             continue
-        if any(isinstance(n, ast.Name) and n.id == first.id for n in ast.walk(scope)):
+        if any(isinstance(n, ast.Name) and n.id == first.id for n in ast.walk(test)):
             return True
     return False
 
@@ -118,7 +137,10 @@ or keep `save_latest=True` (the default); and check the result:
 
 * A `tag` is passed, or the path is a plain folder the default `save_checkpoint` writes
   `latest` into.
-* The returned load path is bound and tested (`if load_path is None`, `assert load_path`).
+* The returned load path is bound and a failed load stops the job (`assert load_path`, or
+  `if load_path is None:` with a `raise` or `sys.exit`). A test that only falls back
+  (`if load_path is not None: start_epoch = ...`) still restarts from scratch and is reported
+  (held-out-48's resume case, from transformers issue 22170).
 * `load_checkpoint` is called on something that is not a DeepSpeed engine in a file that
   never imports DeepSpeed (mmcv runners, Lightning, a project's own helper).
 """

@@ -47,6 +47,74 @@ PF555_GOOD = [
     _APP.format(parse="parser.parse_args([])", pin="", args="optimizer.lr=0.05"),
 ]
 
+# an imported project module that parses the command line when it is imported
+_PKG = textwrap.dedent("""
+    # --- src/train.py
+    import hydra
+
+    from src import utils
+
+
+    @hydra.main(version_base="1.3", config_path="../configs", config_name="train.yaml")
+    def main(cfg):
+        utils.extras(cfg)
+        return utils.global_vector(cfg.model.csv)
+
+
+    if __name__ == "__main__":
+        main()
+    # --- src/__init__.py
+    # --- src/utils/__init__.py
+    from src.utils.pooling import global_vector
+    from src.utils.utils import extras
+    # --- src/utils/utils.py
+    def extras(cfg):
+        return cfg
+    # --- src/utils/pooling.py
+    import argparse
+
+    {top}
+
+
+    def global_vector(csv_file, size=7):
+        return csv_file, size
+
+
+    if __name__ == "__main__":
+    {main}
+    # --- configs/train.yaml
+    model:
+      csv: data/a.csv
+      resize: 7
+    # --- launch
+    python src/train.py {args}
+""")
+
+_PARSER = ('parser = argparse.ArgumentParser(description="preprocess")\n'
+           'parser.add_argument("--csv_path", type=str, default="data")\n')
+
+
+def _pkg(top: str, main: str, args: str = "model.resize=7") -> str:
+    return _PKG.replace("{top}", top.rstrip()) \
+        .replace("{main}", "    " + main.replace("\n", "\n    ").rstrip()).replace("{args}", args)
+
+
+PF555_BAD.extend([
+    # lightning-hydra-template issue 556: a helper imported through src/utils/__init__.py parses argv on import
+    _pkg(_PARSER + "args = parser.parse_args()  # error: PF555", "print(args.csv_path)"),
+])
+
+PF555_GOOD.extend([
+    # the fix: the helper parses only when run as a script
+    _pkg("", _PARSER + "args = parser.parse_args()\nprint(args.csv_path)"),
+    # tricky-correct: the helper parses on import but leaves unknown words alone
+    _pkg(_PARSER + "args, _ = parser.parse_known_args()", "print(args.csv_path)"),
+    # tricky-correct: parse_args inside a function nobody calls on import
+    _pkg("def cli():\n    " + _PARSER.replace("\n", "\n    ") + "return parser.parse_args()", "print(cli())"),
+    # no override on the launch line
+    _pkg(_PARSER + "args = parser.parse_args()", "print(args.csv_path)", args=""),
+])
+
 _SPHERE = textwrap.dedent("""
     # --- sphere.py
     import hydra
