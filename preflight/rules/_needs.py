@@ -310,4 +310,5 @@ NEEDS = {
     "PF1040": ('CUDA_VISIBLE_DEVICES',),
     "PF1090": ('backward',),
     "PF1091": ('softmax', 'Softmax', 'softmin', 'Softmin'),
+    "PF1092": ('fit(',),
 }
