@@ -124,6 +124,8 @@ a `repackage_hidden` helper), or start every batch from a fresh `init_hidden()`.
 * The model's `forward` in the same file returns a detached state.
 * The loss is not computed from the call's output, or the backward is not in the same loop.
 * The state is first bound inside the loop (a new sequence every iteration).
+* The backward passes `retain_graph=...`: the run does not fail, and PF102 (retain-graph-in-loop)
+  reports the graph kept across iterations.
 """
     bad_examples = examples("preflight.rules.code._pf1090_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf1090_examples", "GOOD_EXAMPLES")
@@ -144,8 +146,8 @@ a `repackage_hidden` helper), or start every batch from a fresh `init_hidden()`.
                     self, assign,
                     f"`{state}` returned here is fed into the next iteration's forward without `.detach()`: "
                     f"the next `backward()` (line {backward.lineno}) reaches into this step's freed graph "
-                    "(\"Trying to backward through the graph a second time\"; with `retain_graph=True` every "
-                    f"step's graph is kept and memory grows). Cut it each step: `{state} = {state}.detach()`",
+                    "(\"Trying to backward through the graph a second time\"). "
+                    f"Cut it each step: `{state} = {state}.detach()`",
                     evidence=[ctx.evidence(backward, "the backward that walks into the previous step's graph")])
 
     def _loop(self, ctx: FileContext, loop: _Loop, index: ScopeIndex) -> Iterable[tuple[ast.Assign, str, ast.Call]]:
@@ -186,8 +188,8 @@ a `repackage_hidden` helper), or start every batch from a fresh `init_hidden()`.
                     continue
                 outputs = set(targets) - {state} or {state}
                 backward = _fed_backward(loop.body, stmt, outputs, backwards, inner)
-                if backward is None:
-                    continue
+                if backward is None or any(kw.arg == "retain_graph" for kw in backward.keywords):
+                    continue  # a backward that keeps the graph: PF102 reports the growing memory
                 yield stmt, state, backward
 
 
