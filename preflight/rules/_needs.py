@@ -308,4 +308,7 @@ NEEDS = {
     "PF1020": ('DataCollatorForCompletionOnlyLM',),
     "PF1021": ('padding_side', '-100'),
     "PF1040": ('CUDA_VISIBLE_DEVICES',),
+    "PF1090": ('backward',),
+    "PF1091": ('softmax', 'Softmax', 'softmin', 'Softmin'),
+    "PF1092": ('fit(',),
 }

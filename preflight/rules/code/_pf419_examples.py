@@ -7,6 +7,33 @@ from __future__ import annotations
 import textwrap
 
 PF419_BAD = [
+    # CUNY-CL/yoyodyne issue 243: the file's own inverse-square-root warmup class, sized in steps
+    textwrap.dedent("""
+    import math
+
+    import lightning.pytorch as pl
+    import torch
+
+
+    class WarmupInverseSquareRootSchedule(torch.optim.lr_scheduler.LambdaLR):
+        def __init__(self, optimizer, warmup_steps=4000):
+            self.warmup_steps = warmup_steps
+
+            def lr_lambda(step):
+                step = max(step, 1)
+                if step < warmup_steps:
+                    return step / warmup_steps
+                return math.sqrt(warmup_steps) / math.sqrt(step)
+
+            super().__init__(optimizer, lr_lambda)
+
+
+    class Model(pl.LightningModule):
+        def configure_optimizers(self):
+            opt = torch.optim.Adam(self.parameters(), lr=1e-3, betas=(0.9, 0.98))
+            sched = WarmupInverseSquareRootSchedule(opt, warmup_steps=4000)
+            return [opt], [sched]  # warning: PF419
+"""),
     textwrap.dedent("""
     import torch
     import lightning as L
@@ -66,6 +93,60 @@ PF419_BAD = [
 ]
 
 PF419_GOOD = [
+    # the fix of yoyodyne issue 243: the same class returned with interval step
+    textwrap.dedent("""
+    import math
+
+    import lightning.pytorch as pl
+    import torch
+
+
+    class WarmupInverseSquareRootSchedule(torch.optim.lr_scheduler.LambdaLR):
+        def __init__(self, optimizer, warmup_steps=4000):
+            self.warmup_steps = warmup_steps
+
+            def lr_lambda(step):
+                step = max(step, 1)
+                if step < warmup_steps:
+                    return step / warmup_steps
+                return math.sqrt(warmup_steps) / math.sqrt(step)
+
+            super().__init__(optimizer, lr_lambda)
+
+
+    class Model(pl.LightningModule):
+        def configure_optimizers(self):
+            opt = torch.optim.Adam(self.parameters(), lr=1e-3, betas=(0.9, 0.98))
+            sched = WarmupInverseSquareRootSchedule(opt, warmup_steps=4000)
+            return [opt], [{"scheduler": sched, "interval": "step"}]
+"""),
+    # tricky-correct: the file's warmup class sized in epochs (self.hparams.warmup_epochs), stepped per epoch
+    textwrap.dedent("""
+    import math
+
+    import lightning.pytorch as pl
+    import torch
+
+
+    class WarmupInverseSquareRootSchedule(torch.optim.lr_scheduler.LambdaLR):
+        def __init__(self, optimizer, warmup_steps=4000):
+            self.warmup_steps = warmup_steps
+
+            def lr_lambda(step):
+                step = max(step, 1)
+                if step < warmup_steps:
+                    return step / warmup_steps
+                return math.sqrt(warmup_steps) / math.sqrt(step)
+
+            super().__init__(optimizer, lr_lambda)
+
+
+    class Model(pl.LightningModule):
+        def configure_optimizers(self):
+            opt = torch.optim.Adam(self.parameters(), lr=1e-3, betas=(0.9, 0.98))
+            sched = WarmupInverseSquareRootSchedule(opt, warmup_steps=self.hparams.warmup_epochs)
+            return [opt], [sched]
+"""),
     # the dict(...) call form with interval="step" (Lightning issue 18570's module)
     textwrap.dedent("""
     import torch

@@ -68,6 +68,10 @@ warmup never ends (Lightning issues 3869, 6948; the docs example fixed in PR 197
 * The dict is written as a `dict(scheduler=..., interval="step")` call, or its
   `"interval"` is computed (`"interval": self.interval`).
 * The lambda does not read its argument (a constant factor).
+* A scheduler class of the file (a `LambdaLR`/`LRScheduler` subclass) is reported only when the
+  call sizes it in steps by keyword (`warmup_steps=4000`, `total_steps=self.hparams.max_steps`);
+  given an epoch count or positional arguments only it stays silent (CUNY-CL/yoyodyne issue 243,
+  "Epoch-based warmup": an inverse-square-root warmup of 4000 steps stepped once per epoch).
 * The schedule's length is a number of epochs (`num_training_steps=self.trainer.max_epochs`):
   stepped per epoch it is right; with `"interval": "step"` it is PF490's.
 * The module steps its schedulers itself (`self.lr_schedulers()`, manual optimization).
@@ -91,7 +95,7 @@ warmup never ends (Lightning issues 3869, 6948; the docs example fixed in PR 197
     def _check(self, ctx: FileContext, fn: ast.FunctionDef) -> Iterable[Finding]:
         scheds = [n for n in ast.walk(fn) if isinstance(n, ast.Call)
                   and ((call_last(n) in STEP_SCHEDULERS and not sized_in_epochs(fn, n))
-                       or _step_counted_lambda(ctx, fn, n))]
+                       or _step_counted_lambda(ctx, fn, n) or _step_sized_scheduler_class(ctx, n))]
         if not scheds:
             return
         misplaced: Optional[ast.expr] = None
@@ -130,6 +134,30 @@ warmup never ends (Lightning issues 3869, 6948; the docs example fixed in PR 197
 
 
 _LAMBDA_SCHEDULERS = frozenset({"LambdaLR", "MultiplicativeLR"})
+_SCHEDULER_BASES = frozenset({"LambdaLR", "MultiplicativeLR", "_LRScheduler", "LRScheduler"})
+# keyword arguments that size a schedule in optimizer steps
+_STEP_SIZE_KEYWORDS = frozenset({"warmup_steps", "num_warmup_steps", "warmup_updates", "total_steps",
+                                 "num_training_steps", "max_steps", "total_updates"})
+
+
+def _step_sized_scheduler_class(ctx: FileContext, call: ast.Call) -> bool:
+    """``Warmup(opt, warmup_steps=4000)``: a scheduler class of this file (a ``LambdaLR`` /
+    ``LRScheduler`` subclass) given a length in optimizer steps, a constant number (not an epoch count)."""
+    if not isinstance(call.func, ast.Name):
+        return False
+    cls = next((c for c in ctx.tree.body if isinstance(c, ast.ClassDef) and c.name == call.func.id), None) \
+        if isinstance(ctx.tree, ast.Module) else None
+    if cls is None or not any(ast.unparse(b).rsplit(".", 1)[-1] in _SCHEDULER_BASES for b in cls.bases):
+        return False
+    for kw in call.keywords:
+        if kw.arg not in _STEP_SIZE_KEYWORDS:
+            continue
+        if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, int) and kw.value.value > 1:
+            return True
+        text = ast.unparse(kw.value).lower()
+        if isinstance(kw.value, (ast.Name, ast.Attribute)) and "step" in text and "epoch" not in text:
+            return True
+    return False
 
 
 def _step_counted_lambda(ctx: FileContext, fn: ast.FunctionDef, call: ast.Call) -> bool:
