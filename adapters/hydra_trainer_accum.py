@@ -146,7 +146,7 @@ def trainer_accumulation(facts: _Facts) -> None:
             continue
         attr = attrs.pop()
         param = next((p for p in (_field(cls, attr) for cls in chain) if p is not None), None)
-        if param is None or param not in node or any(_assigned(cls, attr, param) for cls in chain) \
+        if param is None or not isinstance(node, dict) or param not in node or any(_assigned(cls, attr, param) for cls in chain) \
                 or param in swept_names(facts):
             continue
         key = (*path, param)

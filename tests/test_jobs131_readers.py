@@ -206,3 +206,71 @@ def test_use_checkpoint_true_in_the_config_folder_is_not_claimed_absent(cli, tmp
 def test_a_target_module_without_checkpointing_still_reads_absent(cli, tmp_path):
     got = fact(_plan(cli, tmp_path, model_key="use_checkpoint: false"), "memory.gradient_checkpointing")
     assert got is not None and got.value is False and got.confidence == "medium"
+
+
+# --------------------------------------------------------------------- a LightningCLI trainer section given as a file
+# malicd/LiSu @ 1be5fb5: main.py ``LightningCLI(seed_everything_default=42)``; README ``python main.py fit -c
+# configs/lisu_ptv3_..._fulltrainval.yaml --trainer.devices 8``; that config's ``trainer: lisu_trainer.yaml`` and
+# ``configs/lisu_trainer.yaml`` ``precision: "bf16-mixed"``, ``strategy: "ddp"``.
+LISU = {
+    "main.py": """\
+        import torch
+        from lightning.pytorch.cli import LightningCLI
+
+        torch.set_float32_matmul_precision('medium')
+
+        cli = LightningCLI(seed_everything_default=42)
+    """,
+    "configs/run.yaml": """\
+        model:
+          class_path: lisu.model.Net
+        trainer: {trainer}
+    """,
+    "configs/lisu_trainer.yaml": """\
+        precision: "bf16-mixed"
+        accelerator: "gpu"
+        strategy: "ddp"
+        max_epochs: 50
+    """,
+    "lisu/__init__.py": "",
+    "lisu/model.py": """\
+        import torch
+        from lightning.pytorch import LightningModule
+
+
+        class Net(LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.layer = torch.nn.Linear(8, 8)
+
+            def training_step(self, batch, batch_idx):
+                return self.layer(batch).mean()
+
+            def configure_optimizers(self):
+                return torch.optim.AdamW(self.parameters())
+    """,
+}
+
+
+def _lisu(cli, tmp_path, trainer: str):
+    files = dict(LISU)
+    files["configs/run.yaml"] = LISU["configs/run.yaml"].replace("{trainer}", trainer)
+    write(tmp_path, files)
+    return plan_of(cli, "main.py", "--", "fit", "-c", "configs/run.yaml", "--trainer.devices", "8", cwd=tmp_path)
+
+
+def test_a_lightningcli_trainer_section_given_as_a_yaml_path_is_read_beside_its_config(cli, tmp_path):
+    plan = _lisu(cli, tmp_path, "lisu_trainer.yaml")
+    got = fact(plan, "precision.mode")
+    assert got is not None and got.value == "amp_bf16"
+    assert got.source.path is not None and got.source.path.endswith("lisu_trainer.yaml")
+    world = fact(plan, "dist.world_size")
+    assert world is not None and world.value == 8
+    assert fact(plan, "dist.sharding").value == "ddp"
+
+
+def test_a_trainer_section_path_that_does_not_exist_stays_unknown(cli, tmp_path):
+    plan = _lisu(cli, tmp_path, "missing_trainer.yaml")
+    got = fact(plan, "precision.mode")
+    assert got is None or got.value != "amp_bf16"
+    assert fact(plan, "dist.sharding") is None or fact(plan, "dist.sharding").value != "ddp"
