@@ -159,7 +159,7 @@ def test_a_launch_line_override_of_the_accumulation_is_read(cli, tmp_path):
 def test_accumulation_reassigned_by_the_class_stays_unknown(cli, tmp_path):
     post = "\n                self.gradient_accumulation_steps = max(1, self.gradient_accumulation_steps // 2)"
     got = fact(_plan(cli, tmp_path, post=post), "batch.grad_accum")
-    assert got is None or got.value != 4 and got.confidence == "low"
+    assert got is None or (got.value != 4 and got.confidence == "low")
 
 
 def test_accumulation_swept_on_the_launch_line_stays_unknown(cli, tmp_path):
