@@ -301,8 +301,14 @@ class _Facts:
             no_ckpt_no_compile(self.adapter, self.plan, self.project, app, self.cfg)
             self.submitit_counts(app.script)
         from preflight.adapters.hydra_target_data import trainer_wrapper
+        from preflight.adapters.hydra_trainer_accum import trainer_accumulation
 
         trainer_wrapper(self)
+        trainer_accumulation(self)
+        if self.plan.value("batch.micro") is None:
+            from preflight.adapters.hydra_loader_node import loader_node_batch
+
+            loader_node_batch(self)
 
     def local_trainer(self, target: Any) -> Any:
         """The project's Lightning ``Trainer`` subclass a ``_target_`` names (:mod:`preflight.adapters.hydra_local_trainer`)."""

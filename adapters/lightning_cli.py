@@ -79,6 +79,26 @@ def _default_sections(pass_: Any, paths: list) -> Optional[list[tuple[Any, str]]
     return out
 
 
+def _section_file(pass_: Any, config: Any, name: str) -> Optional[tuple[Any, str, Any]]:
+    """(the loaded file, its path as shown, its data) of a section a config gives as a YAML path, resolved beside
+    that config (then from the project root); None when it is not a YAML path or not found or not a mapping."""
+    from pathlib import Path
+
+    if not name.endswith((".yaml", ".yml")) or "$" in name:
+        return None
+    root = Path(str(pass_.project.root))
+    here = Path(str(config.path))
+    here = here if here.is_absolute() else root / here
+    path = next((p for p in (here.parent / name, root / name) if p.is_file()), None)
+    if path is None:
+        return None
+    got = _default_sections(pass_, [path])
+    if not got:
+        return None
+    loaded, shown = got[0]
+    return loaded, shown, loaded.data
+
+
 _SUBCOMMANDS = ("fit", "validate", "test", "predict")
 
 
@@ -161,6 +181,13 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
         section = config.data.get("trainer")
         if section is None:
             continue
+        if isinstance(section, str):
+            # ``trainer: lisu_trainer.yaml``: jsonargparse reads a group given as a path from that file, relative
+            # to the config naming it (malicd/LiSu @ 1be5fb5 ``configs/lisu_ptv3_..._fulltrainval.yaml:65``)
+            got = _section_file(pass_, config, section)
+            if got is None:
+                return False
+            config, shown, section = got
         if not isinstance(section, dict):
             return False
         for key, value in section.items():
@@ -173,6 +200,8 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
             if shown is None:
                 source = pass_.project.config_source(config, ("trainer", key))
                 keywords[key] = (value, Resolved(value, "config", source.line, source.key, str(source.path)))
+            elif "trainer" not in config.data:  # the section's own file: its keys sit at the top
+                keywords[key] = (value, Resolved(value, "config", config.line_of((key,), nearest=True), key, shown))
             else:
                 line = config.line_of(("trainer", key), nearest=True)
                 keywords[key] = (value, Resolved(value, "config", line, f"trainer.{key}", shown))

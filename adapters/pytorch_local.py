@@ -232,7 +232,11 @@ _CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|c
 _CKPT_WORDS = re.compile(r"utils\.checkpoint(?:ing)?\b|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
                          r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|"
                          r"(?<![a-z])recompute(?!_scale_factor|_box|_bbox|_navmesh)|"
-                         r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b", re.I)
+                         r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b|"
+                         # a switch set on in a config or a call (PicoAudio2 ``use_checkpoint: true # false``,
+                         # lllyasviel/ControlNet ``models/cldm_v15.yaml`` ``use_checkpoint: True``); Swin's
+                         # ``_C.TRAIN.USE_CHECKPOINT = False`` names no checkpointing that runs
+                         r"\buse_(?:grad(?:ient)?_)?checkpoint(?:ing)?[\"']?\s*[:=]\s*[\"']?(?:true|1)\b", re.I)
 
 
 def _relative(tree: ast.AST, here: Path) -> list[Path]:

@@ -199,8 +199,17 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None and not _own_trainer(code):
         return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
     texts += targets
+    hydra_texts = _hydra_config_texts(project)
+    # the modules the Hydra config folder names by ``_target_`` are built by ``hydra.utils.instantiate`` and run
+    # as much as an import (HiRookie9/PicoAudio2 @ e8e7268 ``configs/model/backbone/audio_udit.yaml:1,17``
+    # ``_target_: models.dit.audio_dit.AudioUDiT`` / ``use_checkpoint: true``, whose ``models/dit/audio_dit.py:3,87``
+    # calls ``torch.utils.checkpoint.checkpoint``): read for the absences below, never for the loop's place
+    built = _hydra_target_texts(hydra_texts, script, root)
+    if built is None:
+        return []  # a module the Hydra config builds is not readable: the job is not wholly visible
+    texts += [t for t in built if t not in texts]
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
-                       *_hydra_config_texts(project)])
+                       *hydra_texts])
     loop = "the training loop is the project's own" if library is None else \
         f"the training loop is detectron2's SimpleTrainer/AMPTrainer ({library}), which neither compiles, " \
         "checkpoints nor adds adapters by itself"
@@ -401,6 +410,33 @@ def _target_texts(project: Any, root: Optional[Path]) -> list[str]:
             out.extend(read_text_limited(p, errors="replace") for p in _imported_up(parse_file(path), path.parent, root))
         except (OSError, SyntaxError, ValueError, RecursionError):
             continue  # not readable: the module's own text, if read, stays
+    return out
+
+
+def _hydra_target_texts(hydra_texts: list[str], script: Any, root: Optional[Path]) -> Optional[list[str]]:
+    """The text of each local module the ``_target_`` values of a Hydra config folder name, resolved under the
+    project root and under the script's folder (Hydra's ``instantiate`` imports from the working directory the
+    script runs in: PicoAudio2's ``src/train.py`` with ``src/models/``), and of the local modules each imports;
+    None when one of them cannot be read or parsed."""
+    if not hydra_texts:
+        return []
+    from preflight.adapters.config_target_modules import target_module_files
+    from preflight.adapters.pytorch_local import _imported_up
+
+    from preflight.local_trees import parse_file
+
+    found = target_module_files(hydra_texts, root)
+    if script.source.path is not None:
+        here = Path(str(script.source.path)).resolve().parent
+        if root is None or here != root.resolve():
+            found += [p for p in target_module_files(hydra_texts, here) if p not in found]
+    out: list[str] = []
+    for path in found:
+        try:
+            out.append(read_text_limited(path, errors="replace"))
+            out.extend(read_text_limited(p, errors="replace") for p in _imported_up(parse_file(path), path.parent, root))
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            return None
     return out
 
 
