@@ -337,6 +337,8 @@ FILE = {
     "PF1020": "code.pf1020_completion_template_out_of_context",
     "PF1021": "code.pf1021_left_padded_prompt_mask_from_column_zero",
     "PF1040": "code.pf1040_visible_devices_set_after_cuda_init",
+    "PF1110": "code.pf1110_compute_metrics_unknown_eval_prediction_attribute",
+    "PF1111": "code.pf1111_generate_from_right_padded_prompts",
 }
 
 JOB = {

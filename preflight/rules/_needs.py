@@ -308,4 +308,6 @@ NEEDS = {
     "PF1020": ('DataCollatorForCompletionOnlyLM',),
     "PF1021": ('padding_side', '-100'),
     "PF1040": ('CUDA_VISIBLE_DEVICES',),
+    "PF1110": ('compute_metrics',),
+    "PF1111": ('generate', 'padding'),
 }
