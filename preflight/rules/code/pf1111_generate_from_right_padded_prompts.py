@@ -41,12 +41,10 @@ def _sides(tree: ast.AST) -> list[tuple[ast.AST, object]]:
     """Every place the file sets a padding side: (node, the constant or None when not a constant)."""
     out: list[tuple[ast.AST, object]] = []
     for node in ast.walk(tree):
-        value: Optional[ast.expr] = None
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "padding_side"
-                                                for t in node.targets):
-            value = node.value
-        elif isinstance(node, ast.keyword) and node.arg == "padding_side":
-            value = node.value
+        assigns = isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "padding_side"
+                                                       for t in node.targets)
+        keyword = isinstance(node, ast.keyword) and node.arg == "padding_side"
+        value: Optional[ast.expr] = node.value if (assigns or keyword) else None  # type: ignore[attr-defined]
         if value is not None:
             out.append((node, value.value if isinstance(value, ast.Constant) else None))
     return out
