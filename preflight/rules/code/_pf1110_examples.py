@@ -110,4 +110,17 @@ PF1110_GOOD = [
 
     trainer = Trainer(model, compute_metrics=compute_metrics)
 """),
+    # tricky-correct: a project's trainer (imported from its own module) with an EvalPrediction subclass
+    textwrap.dedent("""
+    from transformers import TrainingArguments
+
+    from morm.trainer import MORMTrainer
+
+
+    def compute_metrics(eval_pred: EvalPredictionWithExtraLabels):
+        return {"qt": float(eval_pred.labels_qt.mean()), "acc": float((eval_pred.predictions > 0).mean())}
+
+
+    trainer = MORMTrainer(model=model, args=TrainingArguments("out"), compute_metrics=compute_metrics)
+"""),
 ]

@@ -30,6 +30,32 @@ def _imports_hf(tree: ast.Module) -> bool:
     return False
 
 
+def _hf_names(tree: ast.Module) -> set[str]:
+    """The names the file imports from transformers or TRL (``Trainer``, ``SFTTrainer``, an alias)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in _HF_PACKAGES:
+            out.update(a.asname or a.name for a in node.names)
+    return out
+
+
+def _library_trainer(call: ast.Call, hf: set[str], classes: dict[str, ast.ClassDef]) -> bool:
+    """``call`` builds a transformers/TRL trainer, or a subclass in this file that keeps its evaluation loop."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return ast.unparse(func.value).split(".")[0] in _HF_PACKAGES and func.attr.endswith("Trainer")
+    if not isinstance(func, ast.Name) or not func.id.endswith("Trainer"):
+        return False
+    if func.id in hf:
+        return True
+    own = classes.get(func.id)
+    if own is None or any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in _OWN_LOOPS
+                          for s in own.body):
+        return False
+    return any(ast.unparse(b).split(".")[-1] in hf or ast.unparse(b).split(".")[0] in _HF_PACKAGES
+               for b in own.bases)
+
+
 def _callee(call: ast.Call) -> str:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
@@ -41,6 +67,9 @@ def _param(fn: ast.FunctionDef) -> Optional[str]:
     positional = [*args.posonlyargs, *args.args]
     if len(positional) != 1 or args.vararg is not None or args.kwarg is not None:
         return None
+    note = positional[0].annotation
+    if note is not None and ast.unparse(note).split(".")[-1] != "EvalPrediction":
+        return None  # a project's own prediction type (a subclass with extra fields)
     return positional[0].arg
 
 
@@ -91,8 +120,10 @@ Read `pred.predictions` and `pred.label_ids` (or unpack: `logits, labels = eval_
 * The function is not a plain one-parameter function defined in the file (a factory's result,
   a `functools.partial`, a method), its parameter is rebound, or it is also called directly in the
   file (then it may receive something else).
-* The trainer class is defined in the file and overrides its evaluation loop, or the file imports
-  neither transformers nor TRL.
+* The parameter is annotated with a type other than `EvalPrediction` (a project's subclass with
+  extra fields).
+* The trainer is not imported from transformers / TRL (a project's own `Trainer` from another
+  module), or it is a subclass defined in the file that overrides its evaluation loop.
 """
     bad_examples = examples("preflight.rules.code._pf1110_examples", "PF1110_BAD")
     good_examples = examples("preflight.rules.code._pf1110_examples", "PF1110_GOOD")
@@ -108,15 +139,12 @@ Read `pred.predictions` and `pred.label_ids` (or unpack: `logits, labels = eval_
                 defs.setdefault(node.name, []).append(node)
             elif isinstance(node, ast.ClassDef):
                 classes[node.name] = node
+        hf = _hf_names(tree)
         called_directly = {_callee(c) for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Name)}
         reported: set[int] = set()
         for call in ctx.nodes(ast.Call):
             trainer = _callee(call)
-            if not trainer.endswith("Trainer"):
-                continue
-            own = classes.get(trainer)
-            if own is not None and any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                                       and s.name in _OWN_LOOPS for s in own.body):
+            if not _library_trainer(call, hf, classes):
                 continue
             for kw in call.keywords:
                 if kw.arg != "compute_metrics" or not isinstance(kw.value, ast.Name):
