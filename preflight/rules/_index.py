@@ -622,4 +622,5 @@ JOB = {
     "PF1000": "plan.pf1000_hydra_interpolated_target_built_twice",
     "PF1041": "plan.pf1041_concurrent_launches_share_rendezvous_port",
     "PF1042": "plan.pf1042_script_overrides_launch_visible_devices",
+    "PF1112": "plan.pf1112_every_accelerate_process_torch_saves",
 }
