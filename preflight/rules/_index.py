@@ -623,4 +623,5 @@ JOB = {
     "PF1041": "plan.pf1041_concurrent_launches_share_rendezvous_port",
     "PF1042": "plan.pf1042_script_overrides_launch_visible_devices",
     "PF1112": "plan.pf1112_every_accelerate_process_torch_saves",
+    "PF1113": "plan.pf1113_accelerate_job_hardcodes_one_gpu",
 }
