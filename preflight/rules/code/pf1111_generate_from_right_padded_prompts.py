@@ -11,6 +11,11 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code.pf564_right_padded_batched_generation import RightPaddedBatchedGeneration
+
+# PF564 reports the explicit `padding_side="right"` of a file that names a causal-LM class; this rule covers
+# what it leaves: the default side, and the actor/policy of an RLHF loop
+_PF564 = RightPaddedBatchedGeneration()
 
 _ENCODE = ("batch_encode_plus", "__call__")
 _CAUSAL = ("ForCausalLM", "LMHeadModel")
@@ -146,8 +151,13 @@ step-3 RLHF actor collects its PPO experience from such continuations).
 Pad prompts on the left for generation: `AutoTokenizer.from_pretrained(name, padding_side="left")`
 or `tokenizer.padding_side = "left"` before the batch is encoded (keep right padding for training).
 
+PF564 reports the explicit-right form when the file names a causal-LM class; this rule adds the
+default side (no `padding_side` in the file) and the RLHF actor/policy, and stays silent where PF564
+fires.
+
 ## When preflight stays silent
 
+* PF564 reports the same batch (an explicit `padding_side="right"` next to a causal-LM class).
 * The file sets a padding side other than `"right"` anywhere (or to a value it cannot read).
 * The prompts are not a batch preflight can see (a single string, a name it cannot trace to a list
   or a slice), or the encoding is not padded.
@@ -167,6 +177,8 @@ or `tokenizer.padding_side = "left"` before the batch is encoded (keep right pad
             return
         if any(ctx.mentions(word) for word in _SEQ2SEQ):
             return
+        if sides and next(iter(_PF564.check(ctx)), None) is not None:
+            return  # PF564 reports it
         reported: set[str] = set()
         for gen in ctx.nodes(ast.Call):
             if not (isinstance(gen.func, ast.Attribute) and gen.func.attr == "generate"):
