@@ -15,11 +15,8 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls
 from preflight.rules.base import examples
 from preflight.rules.code._rank_guards import guarded_by_rank
-from preflight.rules.code.pf472_every_ddp_rank_saves import (
-    EveryDdpRankSaves,
-    _per_rank_or_buffer,
-    _rank_aware_saves,
-)
+from preflight.rules.code._rank_saves import per_rank_or_buffer, rank_aware_saves
+from preflight.rules.code.pf472_every_ddp_rank_saves import EveryDdpRankSaves
 from preflight.rules.plan._schedule_support import processes
 
 
@@ -91,7 +88,7 @@ wait_for_everyone could not be loaded"). The trained weights are lost.
                 continue
             ctx = pctx.file_context(script)
             prepare = _prepares(ctx)
-            if prepare is None or _rank_aware_saves(ctx):
+            if prepare is None or rank_aware_saves(ctx):
                 continue
             ev = pctx.fact_evidence(world, f"{world.value} processes")
             yield from self._check(ctx, prepare, world.value, [ev] if ev is not None else [])
@@ -105,7 +102,7 @@ wait_for_everyone could not be loaded"). The trained weights are lost.
             if scopes is None:
                 scopes = scope_index(ctx)
             fn = scopes.function_of(call)
-            if fn.is_module_scope or guarded_by_rank(ctx, call, fn.node) or _per_rank_or_buffer(fn.node, call.args[1]):
+            if fn.is_module_scope or guarded_by_rank(ctx, call, fn.node) or per_rank_or_buffer(fn.node, call.args[1]):
                 continue
             site: Optional[ast.AST] = call if fn.trains else _PF472._unguarded_site(ctx, scopes, fn, depth=2)
             if site is None or site in reported:

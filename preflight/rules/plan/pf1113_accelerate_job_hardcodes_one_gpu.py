@@ -15,8 +15,8 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls
 from preflight.rules.base import examples
 from preflight.rules.code._rank_guards import guarded_by_rank
+from preflight.rules.plan._device_map import fixed_gpu
 from preflight.rules.plan._schedule_support import processes
-from preflight.rules.plan.pf332_fixed_device_map_in_every_process import _fixed_gpu
 
 
 def _fixed_names(tree: ast.Module) -> dict[str, ast.Assign]:
@@ -34,7 +34,7 @@ def _fixed_names(tree: ast.Module) -> dict[str, ast.Assign]:
         value = assigns[0].value
         if isinstance(value, ast.Constant) and not isinstance(value.value, str):
             continue  # an int is any number (`seed = 0`), not a device
-        if _fixed_gpu(value):
+        if fixed_gpu(value):
             out[name] = assigns[0]
     return out
 
@@ -51,7 +51,7 @@ def _moves(ctx: FileContext, fixed: dict[str, ast.Assign]) -> list[tuple[ast.Cal
             if isinstance(arg, ast.Name) and arg.id in fixed:
                 out.append((call, arg.id))
             elif (func.attr == "to" and isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
-                    and _fixed_gpu(arg)) or (func.attr == "cuda" and isinstance(arg, ast.Constant) and isinstance(arg.value, int) \
+                    and fixed_gpu(arg)) or (func.attr == "cuda" and isinstance(arg, ast.Constant) and isinstance(arg.value, int) \
                     and not isinstance(arg.value, bool)):
                 out.append((call, None))
     return out
