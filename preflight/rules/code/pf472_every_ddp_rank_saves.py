@@ -11,7 +11,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls
 from preflight.rules.base import Rule, examples
-from preflight.rules.code._rank_guards import guarded_by_rank, rankish
+from preflight.rules.code._rank_guards import guarded_by_rank
+from preflight.rules.code._rank_saves import per_rank_or_buffer, rank_aware_saves
 
 
 # entry points named for the program, not for a process: `def main():` runs on every rank
@@ -20,32 +21,6 @@ def _uses_ddp(ctx: FileContext) -> Optional[ast.Call]:
         if qual.endswith("DistributedDataParallel") and "fully_sharded" not in qual.lower():
             return call
     return None
-
-
-def _rank_aware_saves(ctx: FileContext) -> bool:
-    """Some save of the file is already chosen by a rank test: the project picks its saving rank
-    itself, through paths (flags, wrappers, trainer objects) a file-local call graph cannot follow."""
-    for node in ctx.nodes(ast.If):
-        if rankish(node.test) and any(
-                isinstance(sub, ast.Call) and "save" in ast.unparse(sub.func).rsplit(".", 1)[-1].lower()
-                for stmt in node.body for sub in ast.walk(stmt)):
-            return True
-    return False
-
-
-def _per_rank_or_buffer(fn_node: ast.AST, path: ast.expr) -> bool:
-    """The path names the rank (one file per process), or is an in-memory buffer."""
-    if rankish(path):
-        return True
-    if isinstance(path, ast.Name):
-        if "buf" in path.id.lower():
-            return True
-        for node in ast.walk(fn_node):
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == path.id
-                                                    for t in node.targets) and (
-                    rankish(node.value) or "BytesIO" in ast.unparse(node.value)):
-                return True
-    return False
 
 
 @register
@@ -99,7 +74,7 @@ ranks read the file back).
         ddp = _uses_ddp(ctx)
         if ddp is None:
             return
-        if _rank_aware_saves(ctx):
+        if rank_aware_saves(ctx):
             return
         scopes: Optional[ScopeIndex] = None
         reported: set[ast.AST] = set()
@@ -109,7 +84,7 @@ ranks read the file back).
             if scopes is None:
                 scopes = scope_index(ctx)
             fn = scopes.function_of(call)
-            if fn.is_module_scope or guarded_by_rank(ctx, call, fn.node) or _per_rank_or_buffer(fn.node, call.args[1]):
+            if fn.is_module_scope or guarded_by_rank(ctx, call, fn.node) or per_rank_or_buffer(fn.node, call.args[1]):
                 continue
             if fn.trains:
                 site: Optional[ast.AST] = call

@@ -26,3 +26,23 @@ def trained_names(idx: Any, function: Optional[str]) -> dict[str, int]:
             if isinstance(arg, ast.Name):
                 found.setdefault(arg.id, site.line)
     return found
+
+
+def fixed_gpu(expr: Optional[ast.expr]) -> Optional[str]:
+    """``0``, ``"cuda:0"``, ``torch.device("cuda:0")``/``("cuda", 0)`` as written, or None (a per-process
+    index, ``"cuda"``, ``"auto"``, anything computed)."""
+    if isinstance(expr, ast.Constant):
+        value = expr.value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if isinstance(value, str) and value.startswith("cuda:") and value[5:].isdigit():
+            return repr(value)
+        return None
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "device":
+        args = expr.args
+        if len(args) == 1 and fixed_gpu(args[0]) and isinstance(args[0], ast.Constant) \
+                and isinstance(args[0].value, str):
+            return ast.unparse(expr)
+        if len(args) == 2 and isinstance(args[1], ast.Constant) and isinstance(args[1].value, int):
+            return ast.unparse(expr)
+    return None

@@ -11,33 +11,13 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._device_map import trained_names
+from preflight.rules.plan._device_map import fixed_gpu, trained_names
 from preflight.rules.plan._schedule_support import processes
 
 _QUANTIZED = ("load_in_4bit", "load_in_8bit", "quantization_config")
 _HALF = ("bfloat16", "float16", "half", "bf16", "fp16")
 # the copies of one GPU's share that make an out-of-memory likely before prepare moves them (bytes)
 _CROWDED = 40e9
-
-
-def _fixed_gpu(expr: Optional[ast.expr]) -> Optional[str]:
-    """``0``, ``"cuda:0"``, ``torch.device("cuda:0")``/``("cuda", 0)`` as written, or None (a per-process
-    index, ``"cuda"``, ``"auto"``, anything computed)."""
-    if isinstance(expr, ast.Constant):
-        value = expr.value
-        if isinstance(value, int) and not isinstance(value, bool):
-            return str(value)
-        if isinstance(value, str) and value.startswith("cuda:") and value[5:].isdigit():
-            return repr(value)
-        return None
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "device":
-        args = expr.args
-        if len(args) == 1 and _fixed_gpu(args[0]) and isinstance(args[0], ast.Constant) \
-                and isinstance(args[0].value, str):
-            return ast.unparse(expr)
-        if len(args) == 2 and isinstance(args[1], ast.Constant) and isinstance(args[1].value, int):
-            return ast.unparse(expr)
-    return None
 
 
 def _fixed_map(expr: ast.expr, tree: ast.Module) -> Optional[str]:
@@ -50,8 +30,8 @@ def _fixed_map(expr: ast.expr, tree: ast.Module) -> Optional[str]:
         expr = bound[0]
     if isinstance(expr, ast.Dict) and len(expr.keys) == 1 and isinstance(expr.keys[0], ast.Constant) \
             and expr.keys[0].value == "":
-        return ast.unparse(expr) if _fixed_gpu(expr.values[0]) else None
-    return ast.unparse(expr) if _fixed_gpu(expr) else None
+        return ast.unparse(expr) if fixed_gpu(expr.values[0]) else None
+    return ast.unparse(expr) if fixed_gpu(expr) else None
 
 
 def _bytes_per_param(call: ast.Call) -> int:
