@@ -337,14 +337,11 @@ FILE = {
     "PF1020": "code.pf1020_completion_template_out_of_context",
     "PF1021": "code.pf1021_left_padded_prompt_mask_from_column_zero",
     "PF1040": "code.pf1040_visible_devices_set_after_cuda_init",
-<<<<<<< HEAD
     "PF1090": "code.pf1090_hidden_state_carried_across_backward",
     "PF1091": "code.pf1091_softmax_implicit_dim_over_batch",
     "PF1092": "code.pf1092_eval_without_loader_after_fit_with_loader",
-=======
     "PF1110": "code.pf1110_compute_metrics_unknown_eval_prediction_attribute",
     "PF1111": "code.pf1111_generate_from_right_padded_prompts",
->>>>>>> det145
 }
 
 JOB = {

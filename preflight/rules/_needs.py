@@ -308,12 +308,9 @@ NEEDS = {
     "PF1020": ('DataCollatorForCompletionOnlyLM',),
     "PF1021": ('padding_side', '-100'),
     "PF1040": ('CUDA_VISIBLE_DEVICES',),
-<<<<<<< HEAD
     "PF1090": ('backward',),
     "PF1091": ('softmax', 'Softmax', 'softmin', 'Softmin'),
     "PF1092": ('fit(',),
-=======
     "PF1110": ('compute_metrics',),
     "PF1111": ('generate', 'padding'),
->>>>>>> det145
 }
