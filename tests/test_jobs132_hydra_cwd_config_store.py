@@ -114,3 +114,32 @@ def test_two_candidate_folders_are_not_guessed(cli, tmp_path):
     res = cli("audit", "scripts/train.py", cwd=tmp_path)
     assert "config_path" in res.out + res.err
     assert "made absolute against the run's working directory" not in res.out + res.err
+
+
+def test_config_store_primary_without_config_path_is_not_an_input_error(cli, tmp_path):
+    """No config folder: the primary config is a ConfigStore node; the audit completes with a note (values
+    unknown), not exit 3."""
+    files = dict(FILES)
+    files["scripts/train.py"] = TRAIN.replace(
+        'version_base=None, config_path=str(Path("configs").absolute().resolve()), config_name="config"',
+        'version_base=None, config_name="base_config"')
+    del files["configs/config.yaml"], files["configs/experiment/fast.yaml"]
+    write(tmp_path, files)
+    res = cli("audit", "scripts/train.py", cwd=tmp_path)
+    assert res.code in (0, 1), res.out + res.err
+    assert "ConfigStore" in res.out
+
+
+def test_no_config_store_in_the_project_stays_an_input_error(cli, tmp_path):
+    """Twin: no ConfigStore entry anywhere: a Hydra app preflight cannot compose is still reported (exit 3)."""
+    files = dict(FILES)
+    files["scripts/train.py"] = TRAIN.replace(
+        'version_base=None, config_path=str(Path("configs").absolute().resolve()), config_name="config"',
+        'version_base=None, config_name="base_config"')
+    files["proj/train_config.py"] = "X = 1\n"
+    files["scripts/train.py"] = files["scripts/train.py"].replace(
+        "from proj.train_config import Config, register_configs\n\nregister_configs()\n", "")
+    del files["configs/config.yaml"], files["configs/experiment/fast.yaml"]
+    write(tmp_path, files)
+    res = cli("audit", "scripts/train.py", cwd=tmp_path)
+    assert res.code == 3
