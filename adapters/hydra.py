@@ -92,7 +92,7 @@ class HydraAdapter(Adapter):
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         from preflight.adapters.hydra_added_keys import plan_compositions
-        from preflight.adapters.hydra_config_store import stored_name
+        from preflight.adapters.hydra_config_store import project_entries, stored_name
         from preflight.adapters.hydra_failures import digit_key_failure, job_failure
 
         for app, result in zip(find_apps(project), plan_compositions(project)):
@@ -101,7 +101,10 @@ class HydraAdapter(Adapter):
                     continue  # a bug of the job's configs or launch line: the plan rule PF216 reports it
                 if digit_key_failure(project, result.message):
                     continue  # a launch-line key Hydra's override grammar cannot parse: PF158 reports it
-                if _config_store_entry(app, result.message) or stored_name(project, result.message):
+                if _config_store_entry(app, result.message) or stored_name(project, result.message) or (
+                        "(a ConfigStore config?)" in result.message and project_entries(project)):
+                    # (the last: no config folder at all, the primary config a ConfigStore node, e.g.
+                    # ``@hydra.main(config_name="config")`` over ``cs.store(name="config", node=Config)``)
                     # a defaults entry the script registers in Hydra's ConfigStore (a structured config,
                     # codebyzeb/BabyLM train.py:29-30 ``cs.store(name="base_config", node=BabyLMConfig)``):
                     # registered only when the script runs, so not composed here; no error of the job

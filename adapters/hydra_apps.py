@@ -175,6 +175,10 @@ def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] 
         from preflight.adapters.hydra_env_root import env_rooted
 
         got = env_rooted(site.arg(0, "config_path"), idx, root or folder, name)
+        if got is None:
+            from preflight.adapters.hydra_cwd_root import cwd_rooted
+
+            got = cwd_rooted(site.arg(0, "config_path"), idx, root or folder, name)
         if got is not None:
             config_dir, guess = got
     return HydraApp(idx.script, site.line, config_dir, name, version_base, how, guess=guess)
