@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import textwrap
 
-_MODULE = """
-import pytorch_lightning as pl
-import torch
+_MODULE = textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch
 
 
-class Classifier(pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.net = torch.nn.Linear(32, 2)
+    class Classifier(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(32, 2)
 
-    def training_step(self, batch, batch_idx):
-        x, y = batch
-        return torch.nn.functional.cross_entropy(self.net(x), y)
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return torch.nn.functional.cross_entropy(self.net(x), y)
 
-    def test_step(self, batch, batch_idx):
-        x, y = batch
-        self.log("test_acc", (self.net(x).argmax(-1) == y).float().mean())
+        def test_step(self, batch, batch_idx):
+            x, y = batch
+            self.log("test_acc", (self.net(x).argmax(-1) == y).float().mean())
 
-    def configure_optimizers(self):
-        return torch.optim.AdamW(self.parameters(), lr=2e-5)
-"""
+        def configure_optimizers(self):
+            return torch.optim.AdamW(self.parameters(), lr=2e-5)
+    """)
 
 BAD_EXAMPLES = [
     # kswamy15/NLP_Tasks_PyLightning issue 1: fit with the data module, then test() with nothing
@@ -72,21 +72,21 @@ def main(dm):
 """),
     # tricky-correct: the class comes from a project base class that may define the loaders
     textwrap.dedent('''
-import pytorch_lightning as pl
+        import pytorch_lightning as pl
 
-from base import BaseModule
-
-
-class Classifier(BaseModule):
-    pass
+        from base import BaseModule
 
 
-def main(dm):
-    model = Classifier()
-    trainer = pl.Trainer(max_epochs=4)
-    trainer.fit(model, dm)
-    trainer.test()
-'''),
+        class Classifier(BaseModule):
+            pass
+
+
+        def main(dm):
+            model = Classifier()
+            trainer = pl.Trainer(max_epochs=4)
+            trainer.fit(model, dm)
+            trainer.test()
+        '''),
     # tricky-correct: fit got no data either: the module supplies loaders some other way
     textwrap.dedent(_MODULE + """
 
