@@ -96,13 +96,21 @@ def publishers_cited_under_calibration_and_bench(split: int) -> set[str]:
 # an owner they cite (huggingface/* issues, say) does not make a memory measurement in another thread dependent.
 
 
+# Analyses OF the held-out splits, not sources the estimator was built from: est97's choose/check halves
+# (calibration/public/est97_*) list every split's publishers by construction, so counting them as citations would
+# make every split depend on itself.
+_SPLIT_ANALYSES = ("est97_",)
+
+
 def estimator_source_files(split: int) -> list[Path]:
-    """calibration/public's files and bench/public_*.py, except held-out split ``split``'s own builder and files."""
+    """calibration/public's files and bench/public_*.py, except held-out split ``split``'s own builder and files
+    and the analyses of the splits themselves (``_SPLIT_ANALYSES``)."""
     own = f"heldout{split}"
     files = sorted(p for p in (REPO / "calibration" / "public").rglob("*") if p.is_file())
     files += sorted((REPO / "bench").glob("public_*.py"))
     return [p for p in files if p.suffix in (".py", ".json", ".md", ".txt")
-            and p.name not in (f"{own}.json", f"build_{own}.py") and not p.name.startswith(f"{own}_")]
+            and p.name not in (f"{own}.json", f"build_{own}.py") and not p.name.startswith(f"{own}_")
+            and not p.name.startswith(_SPLIT_ANALYSES)]
 
 
 def estimator_sources_cited(split: int) -> tuple[set[str], set[str], str]:
