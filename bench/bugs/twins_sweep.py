@@ -4,6 +4,15 @@ every bug set (or of the sets named), each Python file parsed once and run throu
 A row is (set, case id, label, code, file, line); the label is the variant ("bug", "fix") or "correct" for a
 tricky-correct program, so rows whose label is not "bug" are findings on programs that must stay silent.
 ``gate(text, files)`` skips the variants whose joined text (files + launch line) a rule could not fire on.
+
+From the command line (instead of one wrapper script per change)::
+
+    python bench/bugs/twins_sweep.py --codes PF294,PF555 [--plan PF555] [--contains DataParallel --contains DDP]
+        [--sets held-out-40..48]
+
+file rules in ``--codes`` run file by file, the codes also named by ``--plan`` run as plan rules on the variant's
+whole project; ``--contains`` keeps the variants whose text holds any of the strings (the gate); ``--sets`` takes
+set names or one ``held-out-A..B`` range (default: every set ``score.py`` knows).
 """
 
 from __future__ import annotations
@@ -152,3 +161,59 @@ def print_plan_sweep(codes: Iterable[str], gate: Optional[Gate], sets: Optional[
               "fix/correct findings", len([r for r in rows if r[2] != "bug" and r[3] == code]))
     for r in rows:
         print("  ", *r)
+
+
+# -- command line ------------------------------------------------------------------------------------------------------
+
+def expand_sets(spec: Optional[str]) -> Optional[list[str]]:
+    """``held-out-40..48`` -> the nine set names; ``a,b`` -> [a, b]; None -> None (every set). An unknown set name
+    raises SystemExit with the names ``score.py`` knows."""
+    if not spec:
+        return None
+    names: list[str] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if ".." in part and part.startswith("held-out-"):
+            lo, hi = part[len("held-out-"):].split("..", 1)
+            names += [f"held-out-{n}" for n in range(int(lo), int(hi) + 1)]
+        elif part:
+            names.append(part)
+    unknown = [n for n in names if n not in SETS]
+    if unknown:
+        raise SystemExit(f"twins_sweep: unknown set(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(s for s in SETS if s != 'all')}")
+    return names
+
+
+def contains_gate(needles: list[str]) -> Optional[Gate]:
+    """The gate that lets a variant through when its text holds any of ``needles`` (None: every variant)."""
+    if not needles:
+        return None
+    return lambda text, _files: any(n in text for n in needles)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Findings of the named rules on every bug/fix/tricky-correct variant "
+                                             "of the bug sets: a row on a fix/correct variant is a flagged twin.")
+    ap.add_argument("--codes", default="", help="comma-separated file-rule codes")
+    ap.add_argument("--plan", default="", help="comma-separated plan-rule codes")
+    ap.add_argument("--contains", action="append", default=[], help="keep variants whose text holds this (repeatable)")
+    ap.add_argument("--sets", default="", help="set names, comma-separated, or held-out-A..B")
+    args = ap.parse_args(argv)
+    file_codes = [c for c in args.codes.split(",") if c]
+    plan_codes = [c for c in args.plan.split(",") if c]
+    if not file_codes and not plan_codes:
+        ap.error("name at least one code with --codes or --plan")
+    sets = expand_sets(args.sets)
+    gate = contains_gate(args.contains)
+    if file_codes:
+        print_sweep(file_codes, gate, sets)
+    if plan_codes:
+        print_plan_sweep(plan_codes, gate, sets)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
