@@ -1,0 +1,187 @@
+"""The fifty-first held-out set of the jobs benchmark (run.py --set held-out-51): expert truth
+written by hand, one J(...) per job, labelled by reading the code and configs at the pinned
+commits before preflight was first run on any of them. No repository is used by another jobs set's
+manifest (bench/realworld/jobs/manifest.json); each owner/name and each bare repository name was
+grepped in bench/, docs/, tests/, calibration/, preflight/ and adapters/ and appears nowhere as a
+name. Parameter counts are labelled only where a published checkpoint's shape gives them."""
+from .core import J, T
+
+H51="fifty-first held-out set"
+
+CP=("JunukCha/cot-pose","14c2ccd8b39c81ad8ed7be8a92ec0b82fa0fd67a")
+cps="scripts/train.sh"
+cpt="train.py"
+cpl="utils/load.py"
+J("cot-pose-unipose-llava-mistral-7b-qlora-r64-trl-sft-torchrun-4gpu",*CP,["."],".",[cps],{
+ "dist.world_size":T(4,cps+":5 torchrun --nproc_per_node=4 --master_port=12345 train.py"),
+ "dist.nodes":T(1,"torchrun without --nnodes: one node"),
+ "dist.devices_per_node":T(4,cps+":5 --nproc_per_node=4"),
+ "dist.sharding":T("none",cpt+":35-36 the 4-bit model placed whole on each rank (device_map {'': local_rank}); SFTTrainer's DDP, no DeepSpeed/FSDP"),
+ "batch.micro":T(1,cpt+":119 per_device_train_batch_size=1"),
+ "batch.grad_accum":T(2,cpt+":120 gradient_accumulation_steps=2"),
+ "batch.global":T(8,"1 x 2 x 4"),
+ "data.seq_len":T(512,cpt+":79-84 tokenizer(truncation=True, max_length=512, padding='max_length'); :121,137 max_seq_length=512"),
+ "data.padding":T("max_length",cpt+":83 padding='max_length': every example 512 tokens"),
+ "precision.weights_bits":T(4,cpt+":35 load_unipose_model_4bit -> "+cpl+":100-113 BitsAndBytesConfig(load_in_4bit=True)"),
+ "precision.quant_type":T("nf4",cpl+":102 bnb_4bit_quant_type='nf4'"),
+ "precision.double_quant":T(False,cpl+":104 bnb_4bit_use_double_quant=False"),
+ "optimizer.name":T("adamw_torch",cpt+":129 optim='adamw_torch'",any_of=["adamw_torch","AdamW","adamw"]),
+ "memory.gradient_checkpointing":T(True,cpt+":40 model.gradient_checkpointing_enable() (and prepare_model_for_kbit_training, :41)"),
+ "data.num_workers":T(0,cpt+":117-130 SFTConfig without dataloader_num_workers: default 0"),
+ "compile.enabled":T(False,"no torch_compile in the SFTConfig, no torch.compile in "+cpt),
+ "peft.method":T("qlora",cpt+":47-55 LoraConfig + get_peft_model on a 4-bit bitsandbytes model ("+cpl+":100-113)",any_of=["qlora","lora"]),
+ "peft.rank":T(64,cpt+":50 r=64"),
+},held_out=True,note=H51+"; README.md:36-39 '## 3. Training ... source scripts/train.sh', the job is "+cps+" run from the repository root (torchrun --nproc_per_node=4 --master_port=12345 train.py: a UniPose PoseGPT (LLaVA-1.6-Mistral-7B with a pose VQ-VAE and pose query tokens) loaded from a local merged directory cache/unipose_merged in 4-bit NF4 with bf16 compute, prepare_model_for_kbit_training, LoRA r 64 alpha 16 on the modules listed in data/trainable/target_modules.json, a hub dataset Jucha/cot-poses-data rendered with the mistral_instruct conversation template and padded to 512 tokens, TRL SFTTrainer with a custom LM collator, tensorboard; chain-of-thought text-to-3D-pose generation, multimodal LLM QLoRA SFT). Not labelled: model.ref and model.num_parameters (a local merged checkpoint), precision.mode (no bf16/fp16 in the SFTConfig: the trainer's compute precision is not fixed by the files beyond the 4-bit layers' bf16 compute dtype), data.pin_memory (the installed transformers' default)")
+
+SV=("pymaster17/Spiking-Vocos","69f77d7717622c099afffbb87b9135296fdec770")
+svc="configs/vocos-spiking.yaml"
+svd="vocos/dataset.py"
+sve="vocos/experiment.py"
+J("spiking-vocos-snn-vocoder-gan-lightningcli-ddp-1gpu",*SV,["."],".",["train.py","--","fit","--config",svc],{
+ "dist.world_size":T(1,svc+":86-88 accelerator gpu, strategy ddp, devices [0]: one GPU, one process"),
+ "dist.nodes":T(1,svc+": no num_nodes: Lightning default 1"),
+ "dist.devices_per_node":T(1,svc+":88 devices [0]"),
+ "batch.micro":T(16,svc+":11 train_params.batch_size 16 -> "+svd+":29-30 DataLoader(batch_size=16)"),
+ "batch.grad_accum":T(1,svc+":62-89 no accumulate_grad_batches: Lightning default 1"),
+ "batch.global":T(16,"16 x 1 x 1"),
+ "precision.mode":T("fp32",svc+":62-89 no trainer precision: Lightning default 32"),
+ "optimizer.name":T("AdamW",sve+":98-99 torch.optim.AdamW for the discriminators and for the generator, betas (0.8, 0.9)",any_of=["AdamW","adamw"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing in vocos/"),
+ "data.num_workers":T(8,svc+":12 train_params.num_workers 8 -> "+svd+":30"),
+ "data.pin_memory":T(True,svd+":30 pin_memory=True"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none",svc+":21-60 a Vocos-style vocoder with a spiking backbone (dim 512, 8 layers) trained from scratch"),
+},held_out=True,note=H51+"; README.md:93-96 'python train.py fit --config configs/vocos-spiking.yaml', the job is that command from the repository root (a bare pytorch_lightning LightningCLI(run=False) whose YAML names the data module (VocosDataModule over file lists of 24 kHz wav, 16384-sample crops) and the model (VocosExp: mel-spectrogram features, SpikingVocosBackbone with 4 SNN time steps, an ISTFT head, multi-period and multi-resolution discriminators, two AdamW optimizers alternated per step by optimizer_idx), TensorBoard; spiking-neural-network neural vocoder, GAN audio synthesis). Not labelled: model.ref and model.num_parameters (an in-repository model trained from scratch), data.seq_len (audio crops of 16384 samples, not tokens)")
+
+MQ=("moreh-dev/quickstart","6df4b1e0dec23a8a801b8cebcb81de06c8fe66e2")
+mqc="config.yaml"
+mqt="train_llm.py"
+mqu="train_utils.py"
+J("moreh-quickstart-llama3-8b-lora-r64-hf-trainer-accelerate-1proc",*MQ,["."],".",
+ ["--","accelerate","launch","--config_file",mqc,mqt,"--lr","0.0001","--model","meta-llama/Meta-Llama-3-8B","--dataset","bitext/Bitext-customer-support-llm-chatbot-training-dataset","--train-batch-size","64","--eval-batch-size","64","--sequence-length","1024","--log-interval","10","--num-epochs","5","--lora","--lora-r","64","--lora-alpha","16","--lora-dropout","0.1","--output-dir","llama3-finetuned-lora"],{
+ "model.ref":T("meta-llama/Meta-Llama-3-8B","README.md:107 --model meta-llama/Meta-Llama-3-8B -> "+mqu+":129-132 AutoModelForCausalLM.from_pretrained"),
+ "model.num_parameters":T(8030261248,"Meta-Llama-3-8B: 8.03B published (32 layers, hidden 4096, GQA 8 KV heads, MLP 14336, untied 128256-row embedding and head)",rel_tol=0.1),
+ "dist.world_size":T(1,mqc+":3 distributed_type NO, :9 num_processes 1"),
+ "dist.nodes":T(1,mqc+":8 num_machines 1"),
+ "dist.devices_per_node":T(1,mqc+":9 num_processes 1"),
+ "dist.sharding":T("none",mqc+":3 distributed_type NO"),
+ "batch.micro":T(64,"README.md:108 --train-batch-size 64 -> "+mqt+":65 per_device_train_batch_size"),
+ "batch.grad_accum":T(1,mqt+":62-78 TrainingArguments without gradient_accumulation_steps: default 1"),
+ "batch.global":T(64,"64 x 1 x 1"),
+ "data.seq_len":T(1024,"README.md:110 --sequence-length 1024 -> "+mqu+":38-41 tokenizer(truncation=True, max_length=1024, padding='max_length')"),
+ "data.padding":T("max_length",mqu+":41 padding='max_length'"),
+ "precision.mode":T("fp32",mqu+":129-132 from_pretrained without torch_dtype (fp32 weights) and "+mqt+":62-78 no bf16/fp16 in TrainingArguments"),
+ "optimizer.name":T("adamw_torch",mqt+":68 optim='adamw_torch'",any_of=["adamw_torch","AdamW","adamw"]),
+ "memory.gradient_checkpointing":T(False,mqt+":62-78 no gradient_checkpointing; none in "+mqu),
+ "data.num_workers":T(0,mqt+":62-78 no dataloader_num_workers: default 0"),
+ "compile.enabled":T(False,"no torch_compile, no torch.compile"),
+ "peft.method":T("lora","README.md:113 --lora -> "+mqu+":133-140 LoraConfig(target_modules q_proj, v_proj) + get_peft_model",any_of=["lora"]),
+ "peft.rank":T(64,"README.md:114 --lora-r 64"),
+},held_out=True,note=H51+"; README.md:99-118 'LoRA Fine-tuning', the job is that command run from the repository root (TOKENIZERS_PARALLELISM=true accelerate launch --config_file config.yaml train_llm.py ... --lora --lora-r 64 ...: an argparse script, Meta-Llama-3-8B loaded with trust_remote_code and no dtype, LoRA r 64 alpha 16 on q_proj/v_proj, the Bitext customer-support dataset rendered with the tokenizer's chat template and padded to 1024 tokens, transformers.Trainer with adamw_torch and a cosine schedule, the accelerate config a single process with no distribution; written for Moreh's MoAI platform, which it tries to import first; LLM LoRA SFT). Not labelled: data.pin_memory (the installed transformers' default), model.attn_implementation (not set)")
+
+CF=("codefuse-ai/CodeFuse-DevOps-Model","51e3b9f944a02b0c3fe264c27a7863600b7587a5")
+cfs="scripts/devops-model-pt.sh"
+cfz="conf/deepspeed_config.json"
+cfl="src/llmtuner"
+J("codefuse-devops-model-continued-pretraining-llmtuner-torchrun-deepspeed-zero2-offload-8gpu-per-node",*CF,["."],".",[cfs],{
+ "dist.devices_per_node":T(8,cfs+":5 torchrun --nproc_per_node=8 (--nnodes=$WORLD_SIZE from the environment)"),
+ "dist.sharding":T("zero2",cfs+":6 --deepspeed conf/deepspeed_config.json -> "+cfz+":9-10 zero_optimization stage 2"),
+ "dist.offload_optimizer":T("cpu",cfz+":11-14 offload_optimizer device cpu"),
+ "dist.overlap_comm":T(False,cfz+":19 overlap_comm false"),
+ "dist.contiguous_gradients":T(True,cfz+":20 contiguous_gradients true"),
+ "dist.allgather_bucket_size":T(500000000,cfz+":16 allgather_bucket_size 5e8"),
+ "dist.reduce_bucket_size":T(500000000,cfz+":18 reduce_bucket_size 5e8"),
+ "batch.micro":T(8,cfs+":16 --per_device_train_batch_size 8 ("+cfz+":2 auto)"),
+ "batch.grad_accum":T(1,cfs+":18 --gradient_accumulation_steps 1"),
+ "data.seq_len":T(2048,cfs+":28 --max_source_length=2048 -> "+cfl+"/dsets/preprocess.py:40-60 stage pt: texts concatenated and cut into blocks of max_source_length tokens"),
+ "data.padding":T("packed",cfl+"/dsets/preprocess.py:47-60 documents joined with eos and split into 2048-token blocks, the remainder dropped",any_of=["packed","max_length"]),
+ "precision.mode":T("bf16",cfs+":31 --bf16 with "+cfz+":6-8 bf16 enabled: DeepSpeed bf16",any_of=["bf16","amp_bf16"]),
+ "memory.gradient_checkpointing":T(True,cfl+"/tuner/core/loader.py:172 prepare_model_for_training(model, finetuning_type) with "+cfl+"/extras/misc.py:65 use_gradient_checkpointing=True by default -> :80 model.gradient_checkpointing_enable()"),
+ "data.num_workers":T(8,cfs+":29 --dataloader_num_workers 8"),
+ "compile.enabled":T(False,"no torch_compile in "+cfs+"; no torch.compile in src/"),
+ "peft.method":T("none",cfs+":13 --finetuning_type full"),
+},held_out=True,note=H51+"; README.md:142-146 ('预训练': run scripts/devops-model-pt.sh to continue training the DevOps model on a document corpus), the job is "+cfs+" run from the repository root (nvidia-smi, then torchrun --nproc_per_node=8 --nnodes=$WORLD_SIZE --master_addr=$MASTER_ADDR --node_rank=$RANK src/train_bash.py --deepspeed conf/deepspeed_config.json --stage pt ...: a vendored LLaMA-Efficient-Tuning (llmtuner) copy, HF Seq2Seq-style Trainer for causal-LM pre-training on a corpus registered in data/dataset_info.json, full fine-tuning, DeepSpeed ZeRO-2 with the optimizer offloaded to CPU, bf16, max_steps 1000; continued pre-training of a DevOps domain LLM). Not labelled: model.ref and model.num_parameters (--model_name_or_path path_to_model is a placeholder), dist.world_size, dist.nodes and batch.global (the node count is $WORLD_SIZE from the environment), optimizer.name (no optimizer in the DeepSpeed config and no --optim: the installed transformers' default), data.pin_memory (the installed transformers' default)")
+
+GW=("mmmmayi/Grad-W","1c0b31eec2f9a1bad099f4ead267f75390d47abd")
+gws="run.sh"
+gwt="train.py"
+gwd="Models/dataset.py"
+J("grad-w-irm-speech-enhancement-tdnn-sbatch-torchrun-standalone-ddp-1gpu",*GW,["IRM"],"IRM",[gws],{
+ "dist.world_size":T(1,"IRM/"+gws+":3 --gres=gpu:1, :7 torchrun --standalone --nnodes=1 --nproc_per_node=1 train.py"),
+ "dist.nodes":T(1,"IRM/"+gws+":7 --nnodes=1"),
+ "dist.devices_per_node":T(1,"IRM/"+gws+":7 --nproc_per_node=1"),
+ "dist.sharding":T("ddp","IRM/"+gwt+":51 init_process_group(nccl), :95 DistributedDataParallel(nnet)"),
+ "batch.micro":T(32,"IRM/"+gwt+":28,61 batchsize 32 given to IRMDataset, which groups 32 utterances per item (IRM/"+gwd+":43-51, :69-88 stacks them), loaded with DataLoader(batch_size=1) (IRM/"+gwt+":63-68)"),
+ "batch.grad_accum":T(1,"IRM/Trainer/trainer.py:322-331 zero_grad, backward and step every batch"),
+ "batch.global":T(32,"32 x 1 x 1"),
+ "precision.mode":T("fp32","no autocast or half in IRM/"+gwt+" and IRM/Trainer/trainer.py"),
+ "optimizer.name":T("Adam","IRM/"+gwt+":106 torch.optim.Adam(..., lr=0.001)",any_of=["Adam","adam"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "data.num_workers":T(8,"IRM/"+gwt+":68 num_workers=8"),
+ "data.pin_memory":T(False,"IRM/"+gwt+":63-68 DataLoader without pin_memory: default False"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","IRM/"+gwt+":91 multi_TDNN(scale=8) built fresh and trained (resume_epoch None, :32)"),
+},held_out=True,note=H51+"; the job is IRM/"+gws+" run from IRM/ (an sbatch header with --gres=gpu:1, then TORCH_DISTRIBUTED_DEBUG=DETAIL torchrun --standalone --nnodes=1 --nproc_per_node=1 --rdzv_backend=c10d train.py: a hand-written loop with a module-level configs dict and no argument parser, DistributedSampler over an IRMDataset of pre-grouped 32-utterance 5-second batches with MUSAN noise and RIR augmentation, a multi-scale TDNN mask estimator wrapped in DistributedDataParallel, Adam with an exponential-decrease schedule, a pretrained ResNet speaker model as auxiliary loss (exp/resnet_babble.pt); speaker-aware speech enhancement, ideal-ratio-mask estimation). Not labelled: model.ref and model.num_parameters (an in-repository network), data.seq_len (5-second audio crops, not tokens)")
+
+FR=("YuLiu-LY/Face-Recognition","eea1017311ceb4f4734061b65255c972f4864903")
+frs="train.sh"
+frm="main.py"
+J("face-recognition-resnet-contrastive-pytorch-lightning-argparse-1gpu",*FR,["."],".",[frs],{
+ "dist.world_size":T(1,frs+":2 --gpus 1 -> "+frm+":102-108 Trainer(gpus=1, accelerator None)"),
+ "dist.nodes":T(1,frm+":102-115 no num_nodes: one node"),
+ "dist.devices_per_node":T(1,frs+":2 --gpus 1"),
+ "dist.sharding":T("none",frm+":106 accelerator 'ddp' only when gpus > 1: a single device"),
+ "batch.micro":T(128,frs+":3 --batch_size 128 (divided by gpus only when gpus > 1, "+frm+":136-137) -> dataset.py:104-110 DataLoader(batch_size=128)"),
+ "batch.grad_accum":T(1,frm+":102-115 no accumulate_grad_batches: Lightning default 1"),
+ "batch.global":T(128,"128 x 1 x 1"),
+ "precision.mode":T("fp32",frm+":102-115 no precision: Lightning default 32"),
+ "optimizer.name":T("SGD","method.py:124-126 optim.SGD(params, lr=args.lr, weight_decay=5e-4)",any_of=["SGD","sgd"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "data.num_workers":T(4,frs+":7 --num_workers 4 -> dataset.py:108"),
+ "data.pin_memory":T(True,"dataset.py:109 pin_memory=True"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","readme.md:20-21 'To train the model from scratch': model.py FaceModel built fresh ("+frm+":77)"),
+},held_out=True,note=H51+"; readme.md:19-25 '## Training ... ./train.sh', the job is "+frs+" run from the repository root (python main.py --gpus 1 --batch_size 128 ... --projection_dim 256 --device '0' --action 'train' ...: an argparse script building a FaceDataModule over preprocessed face crops, a FaceModel (a 64-layer residual CNN with a 256-wide projection) inside a LightningModule with contrastive and cosine-margin losses, SGD with a cosine LambdaLR schedule, pytorch_lightning 1.x Trainer(gpus=..., accelerator='ddp' if several), TensorBoard; face verification). train.sh line 12 passes --log_parh, which is not an option of "+frm+" (only --log_path, :27): argparse stops the job with 'unrecognized arguments' before any training. Not labelled: model.ref and model.num_parameters (an in-repository network), data.image_size (the preprocessed crops' size is set by data_process.py, not by the job)")
+
+SN=("davidguzmanr/siamese-neural-networks","f5ab87c92cddba760b8dbd2e8e33fc7a04cfb1de")
+snc="config.yml"
+snt="train_lightning.py"
+J("siamese-neural-networks-omniglot-lightningcli-config-1gpu",*SN,["siamese"],"siamese",[snt,"--","--config="+snc],{
+ "dist.world_size":T(1,"siamese/"+snc+":8 trainer gpus 1"),
+ "dist.nodes":T(1,"siamese/"+snc+": no num_nodes: Lightning default 1"),
+ "dist.devices_per_node":T(1,"siamese/"+snc+":8 gpus 1"),
+ "dist.sharding":T("none","one GPU"),
+ "batch.micro":T(128,"siamese/"+snc+":3 model.batch_size 128 -> siamese/"+snt+":109-113 DataLoader(batch_size=128)"),
+ "batch.grad_accum":T(1,"siamese/"+snc+":7-16 no accumulate_grad_batches: Lightning default 1"),
+ "batch.global":T(128,"128 x 1 x 1"),
+ "data.image_size":T(105,"siamese/"+snt+":34-39,96-97 torchvision Omniglot images (105 x 105) with ToTensor only"),
+ "precision.mode":T("fp32","siamese/"+snc+":7-16 no precision: Lightning default 32"),
+ "optimizer.name":T("Adam","siamese/"+snt+":85-89 torch.optim.Adam(lr, weight_decay)",any_of=["Adam","adam"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "data.num_workers":T(4,"siamese/"+snc+":6 model.num_workers 4 -> siamese/"+snt+":112"),
+ "data.pin_memory":T(False,"siamese/"+snt+":109-113 DataLoader without pin_memory: default False"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none","siamese/"+snt+":28 SiameseNetwork() built fresh"),
+},held_out=True,note=H51+"; siamese/README.md:5-8 'python train_lightning.py --config=config.yml', the job is that command run from siamese/ (LightningCLI(SiameseModel, run=False) from pytorch_lightning.utilities.cli, a Koch-style convolutional siamese network over pairs of Omniglot characters (200k training pairs drawn from the background set, downloaded by torchvision), BCE-with-logits on the pair score, Adam, early stopping on val_loss, then a test on the best checkpoint; one-shot character verification). Not labelled: model.ref and model.num_parameters (an in-repository network)")
+
+SS=("KoyoImai/SSOCL","7b1eede26abffe78efbbc5ccaa7a44c41287272d")
+ssc="configs/default/default_ours.yaml"
+ssm="main.py"
+J("ssocl-resnet50-online-continual-ssl-imagenet21k-hydra-distributed-launch-ddp-4gpu",*SS,["."],".",
+ ["--","python","-m","torch.distributed.launch","--nproc_per_node=4","--use_env",ssm,"--config-path","./configs/default/","--config-name","default_ours"],{
+ "dist.world_size":T(4,"README.md:42 python -m torch.distributed.launch --nproc_per_node=4 --use_env main.py"),
+ "dist.nodes":T(1,"no --nnodes: one node"),
+ "dist.devices_per_node":T(4,"README.md:42 --nproc_per_node=4"),
+ "dist.sharding":T("ddp",ssm+":70-72 init_process_group(nccl) -> models/__init__.py:66 DDP(model, device_ids=[local_rank])"),
+ "batch.micro":T(32,ssc+":41 optimizer.train.batch_size 128 divided by the world size in "+ssm+":92 (128 / 4 = 32; the stream/mem split at :95-98 does not apply: no stream_batch_size in the config) -> dataloaders/__init__.py:57-62 MinRedBufferBatchSampler(batch_size=32) per rank"),
+ "batch.grad_accum":T(1,"one optimizer step per batch of the training loop"),
+ "batch.global":T(128,ssc+":41 batch_size 128 (32 x 4)"),
+ "data.image_size":T(224,ssc+":29 dataset.size 224"),
+ "precision.mode":T("fp32",ssc+":104-107 amp.use_amp True with fp16 is never used: "+ssm+":188-189 make_amp commented out, scaler None, and no autocast anywhere in the repository"),
+ "optimizer.name":T("LARS","optimizers/__init__.py:16-30 method ours: optim.SGD(momentum 0.9, weight_decay 1e-4) wrapped in LARSWrapper(eta=0.005, clip=True)",any_of=["LARS","SGD","sgd","lars"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "data.num_workers":T(4,ssc+":112 workers 4 -> "+ssm+":182"),
+ "data.pin_memory":T(False,ssm+":182 pin_memory=False"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none",ssc+":17-20 a ResNet-50 encoder with a 4096/1024 projector trained from scratch by self-supervision"),
+},held_out=True,note=H51+"; README.md:40-43 (the authors' method, 'Imai'), the job is python -m torch.distributed.launch --nproc_per_node=4 --use_env main.py --config-path ./configs/default/ --config-name default_ours run from the repository root (a @hydra.main script whose YAML selects the method, a ResNet-50 with multi-crop (10 crops) self-supervised losses, an ImageNet-21K data stream read in a fixed order from file lists with a MinRed replay buffer of 65536 and a buffer batch sampler, LARS over SGD, resumable CheckpointManager; the repository's run_ours.sh runs a debug config on two GPUs instead; self-supervised online continual learning). Not labelled: model.ref and model.num_parameters (a torchvision-style ResNet-50 with a custom projector and multi-crop head)")
