@@ -185,3 +185,26 @@ J("ssocl-resnet50-online-continual-ssl-imagenet21k-hydra-distributed-launch-ddp-
  "compile.enabled":T(False,"no torch.compile"),
  "peft.method":T("none",ssc+":17-20 a ResNet-50 encoder with a 4096/1024 projector trained from scratch by self-supervision"),
 },held_out=True,note=H51+"; README.md:40-43 (the authors' method, 'Imai'), the job is python -m torch.distributed.launch --nproc_per_node=4 --use_env main.py --config-path ./configs/default/ --config-name default_ours run from the repository root (a @hydra.main script whose YAML selects the method, a ResNet-50 with multi-crop (10 crops) self-supervised losses, an ImageNet-21K data stream read in a fixed order from file lists with a MinRed replay buffer of 65536 and a buffer batch sampler, LARS over SGD, resumable CheckpointManager; the repository's run_ours.sh runs a debug config on two GPUs instead; self-supervised online continual learning). Not labelled: model.ref and model.num_parameters (a torchvision-style ResNet-50 with a custom projector and multi-crop head)")
+
+DT=("MeshchaninovViacheslav/DiffusionTextGeneration-cond-ca","b15deb1b41f52f133b150ebd9da4fa15604f1fa9")
+dts="train.sbatch"
+dtc="create_config.py"
+dth="diffusion_holder.py"
+J("diffusion-text-generation-bert-embedding-diffusion-wikipedia-sbatch-torchrun-ddp-8gpu",*DT,["."],".",[dts],{
+ "dist.world_size":T(8,dts+":4 --gpus=8, :14 torchrun --nproc_per_node=8 train_diffusion.py"),
+ "dist.nodes":T(1,dts+":5 --nodes=1"),
+ "dist.devices_per_node":T(8,dts+":14 --nproc_per_node=8"),
+ "dist.sharding":T("ddp",dth+":82-87 DistributedDataParallel(score_estimator) (config.ddp True, "+dtc+":79)"),
+ "batch.micro":T(64,dtc+":32 training.batch_size 512 -> train_diffusion.py:12 batch_size_per_gpu = 512 // world size 8 -> "+dth+":279-285 DataLoader(batch_size=64)"),
+ "batch.grad_accum":T(1,dth+":300-319 zero_grad, backward and step every batch"),
+ "batch.global":T(512,dtc+":32 batch_size 512 (64 x 8)"),
+ "data.seq_len":T(128,dtc+":68 max_sequence_len 128 -> "+dth+":406-415 tokenizer(padding='max_length', max_length=128, truncation=True)"),
+ "data.padding":T("max_length",dth+":409 padding='max_length'"),
+ "precision.mode":T("fp32",dth+":386-420 the bf16 autocast covers only the frozen encoder under no_grad; the score estimator's loss (:422) and backward run outside it in fp32 (a GradScaler scales the fp32 loss, :273,302)"),
+ "optimizer.name":T("AdamW",dth+":250-256 torch.optim.AdamW(lr 2e-4, weight_decay 0.01, betas (0.9, 0.98))",any_of=["AdamW","adamw"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing"),
+ "data.num_workers":T(30,dth+":282 num_workers=30"),
+ "data.pin_memory":T(False,dth+":283 pin_memory=False"),
+ "compile.enabled":T(False,"no torch.compile"),
+ "peft.method":T("none",dth+":76-79 a ScoreEstimatorEMB (BERT-base-shaped config, "+dtc+":96-115) trained from scratch; the bert-base-cased encoder and the decoder are frozen (eval, no_grad)"),
+},held_out=True,note=H51+"; the job is "+dts+" run from the repository root (an sbatch header with --gpus=8 --nodes=1, python stats.py (absent from the repository at this commit), then torchrun --nproc_per_node=8 train_diffusion.py: an ml_collections config built in create_config.py with no command-line options, setup_ddp, a DiffusionRunner that encodes Wikipedia text with a frozen bert-base-cased encoder normalised by precomputed statistics, trains a 12-layer 768-wide BERT-style score estimator with self-conditioning under an SDE (x_0 prediction), a frozen BERT decoder from a local .pth, AdamW with a warmup-cosine schedule, EMA, wandb; latent diffusion for text generation). The README's command (README.md:60) names train_diffuse_bert.py, which no longer exists. Not labelled: model.ref and model.num_parameters (an in-repository score network on a BertConfig with extra input/time layers)")
