@@ -208,3 +208,24 @@ J("diffusion-text-generation-bert-embedding-diffusion-wikipedia-sbatch-torchrun-
  "compile.enabled":T(False,"no torch.compile"),
  "peft.method":T("none",dth+":76-79 a ScoreEstimatorEMB (BERT-base-shaped config, "+dtc+":96-115) trained from scratch; the bert-base-cased encoder and the decoder are frozen (eval, no_grad)"),
 },held_out=True,note=H51+"; the job is "+dts+" run from the repository root (an sbatch header with --gpus=8 --nodes=1, python stats.py (absent from the repository at this commit), then torchrun --nproc_per_node=8 train_diffusion.py: an ml_collections config built in create_config.py with no command-line options, setup_ddp, a DiffusionRunner that encodes Wikipedia text with a frozen bert-base-cased encoder normalised by precomputed statistics, trains a 12-layer 768-wide BERT-style score estimator with self-conditioning under an SDE (x_0 prediction), a frozen BERT decoder from a local .pth, AdamW with a warmup-cosine schedule, EMA, wandb; latent diffusion for text generation). The README's command (README.md:60) names train_diffuse_bert.py, which no longer exists. Not labelled: model.ref and model.num_parameters (an in-repository score network on a BertConfig with extra input/time layers)")
+
+SV5=("ivanpanshin/segment-vasculature-5th-place","716f805f297ef1a0ef3ba916c1493a545b1ee205")
+svs="bash_scripts/train_effnet_v2_m_kidney1.sh"
+svy="configs/train.yaml"
+svr="segment_vasculature/trainer/trainer.py"
+J("segment-vasculature-unet-effnetv2-m-kidney-hydra-torchrun-ddp-amp-fp16-1gpu",*SV5,["."],".",[svs],{
+ "dist.world_size":T(1,svs+":3 torchrun --nproc_per_node=$N_GPUS with README.md:36-39 'export N_GPUS=1' before README.md:41-44 runs this script"),
+ "dist.nodes":T(1,"torchrun without --nnodes: one node"),
+ "dist.devices_per_node":T(1,"README.md:38 N_GPUS=1"),
+ "dist.sharding":T("ddp","segment_vasculature/train.py:24 init_process_group(nccl); segment_vasculature/callbacks/model.py:175 DDP(trainer.model, device_ids=[device])"),
+ "batch.micro":T(16,svy+":11 loader b16_w8 -> configs/loader/b16_w8.yaml:3 batch_size 16"),
+ "batch.grad_accum":T(1,svr+":91-102 zero_grad, backward and optimizer step every batch"),
+ "batch.global":T(16,"16 x 1 x 1"),
+ "precision.mode":T("amp_fp16",svy+":9 accelerate gpu_amp -> configs/accelerate/gpu_amp.yaml:2-3 amp true, dtype empty -> "+svr+":51-59 GradScaler, amp_dtype None, :92 torch.cuda.amp.autocast(enabled=True, dtype=None): float16 autocast",any_of=["amp_fp16"]),
+ "optimizer.name":T("AdamW",svy+":7 optimizer adamw -> configs/optimizer/adamw.yaml torch.optim.AdamW lr 3e-4",any_of=["AdamW","adamw"]),
+ "memory.gradient_checkpointing":T(False,"no checkpointing in segment_vasculature/"),
+ "data.num_workers":T(8,"configs/loader/b16_w8.yaml:5 num_workers 8"),
+ "data.pin_memory":T(True,"configs/loader/b16_w8.yaml:6 pin_memory True"),
+ "compile.enabled":T(False,"no torch.compile in segment_vasculature/"),
+ "peft.method":T("none","configs/model/unet_2d_effnet_m_upscale.yaml:1-6 a segmentation_models_pytorch-style U-Net on a timm tf_efficientnetv2_m.in21k_ft_in1k encoder, all trained"),
+},held_out=True,note=H51+"; README.md:36-44 (export N_GPUS=1, then 'bash bash_scripts/train_effnet_v2_m_kidney1.sh'), the job is "+svs+" run from the repository root (torchrun --nproc_per_node=$N_GPUS segment_vasculature/train.py model=unet_2d_effnet_m_upscale loss=ce_dice_focal dataset=[train/kidney_1,val/kidney_3] transform=medium logging.run_name=effnet_m_kidney_1 trainer.trainer_hyps.num_epochs=40: a @hydra.main train script composing trainer/model/loss/optimizer/scheduler/loader/sampler groups from configs/, a hand-written Trainer with callbacks that wraps the model in DDP, fp16 autocast with a GradScaler, a distributed sampler, MLflow logging; 2D U-Net with an EfficientNetV2-M encoder (1 input channel, x2 upscale head) for kidney blood-vessel segmentation from HiP-CT slices, Kaggle 5th place). Not labelled: model.ref and model.num_parameters (a timm encoder inside an in-repository U-Net), data.image_size (configs/dataset/train/kidney_1.yaml:4 crop_size 512 from larger slices, resized by the augmentations)")
