@@ -229,3 +229,36 @@ J("segment-vasculature-unet-effnetv2-m-kidney-hydra-torchrun-ddp-amp-fp16-1gpu",
  "compile.enabled":T(False,"no torch.compile in segment_vasculature/"),
  "peft.method":T("none","configs/model/unet_2d_effnet_m_upscale.yaml:1-6 a segmentation_models_pytorch-style U-Net on a timm tf_efficientnetv2_m.in21k_ft_in1k encoder, all trained"),
 },held_out=True,note=H51+"; README.md:36-44 (export N_GPUS=1, then 'bash bash_scripts/train_effnet_v2_m_kidney1.sh'), the job is "+svs+" run from the repository root (torchrun --nproc_per_node=$N_GPUS segment_vasculature/train.py model=unet_2d_effnet_m_upscale loss=ce_dice_focal dataset=[train/kidney_1,val/kidney_3] transform=medium logging.run_name=effnet_m_kidney_1 trainer.trainer_hyps.num_epochs=40: a @hydra.main train script composing trainer/model/loss/optimizer/scheduler/loader/sampler groups from configs/, a hand-written Trainer with callbacks that wraps the model in DDP, fp16 autocast with a GradScaler, a distributed sampler, MLflow logging; 2D U-Net with an EfficientNetV2-M encoder (1 input channel, x2 upscale head) for kidney blood-vessel segmentation from HiP-CT slices, Kaggle 5th place). Not labelled: model.ref and model.num_parameters (a timm encoder inside an in-repository U-Net), data.image_size (configs/dataset/train/kidney_1.yaml:4 crop_size 512 from larger slices, resized by the augmentations)")
+
+LV=("Dune-Z/LLM-as-Latent-Variable-Model","772899fd159dd659d1328f87d1b7e03fabacaca2")
+lvs="scripts/gemma-2b-it.sh"
+lvc="configs/train_config.yaml"
+lvz="configs/gemma-2b-it-deepspeed_config.json"
+lvu="src/utils.py"
+J("llm-as-latent-variable-gemma-2b-it-restem-hydra-hf-trainer-deepspeed-zero3-offload-1proc",*LV,["."],".",
+ ["--","python","src/train.py","model_name_or_path=google/gemma-2b-it","dataset_path=outputs/gemma-2b-it-restem/round-1/sample_output.jsonl","trainer.output_dir=outputs/gemma-2b-it-restem/round-1","trainer.deepspeed="+lvz],{
+ "model.ref":T("google/gemma-2b-it",lvs+":7,30,49 model_name_or_path=$CURRENT_MODEL_PATH, the base google/gemma-2b-it in the first inner round -> "+lvu+":157-163 AutoModelForCausalLM.from_pretrained"),
+ "model.num_parameters":T(2506172416,"google/gemma-2b-it: 2.51B published (18 layers, hidden 2048, MQA, MLP 16384, tied 256000-row embedding)",rel_tol=0.1),
+ "dist.world_size":T(1,lvs+":48 CUDA_VISIBLE_DEVICES=0 python src/train.py: one process, no launcher"),
+ "dist.nodes":T(1,"one process"),
+ "dist.devices_per_node":T(1,lvs+":48 CUDA_VISIBLE_DEVICES=0"),
+ "dist.sharding":T("zero3",lvs+":52 trainer.deepspeed="+lvz+" -> "+lvz+":10-11 zero_optimization stage 3 (the HF Trainer starts DeepSpeed in the single process)"),
+ "dist.offload_optimizer":T("cpu",lvz+":12-15 offload_optimizer device cpu"),
+ "dist.offload_params":T("cpu",lvz+":16-19 offload_param device cpu"),
+ "dist.overlap_comm":T(True,lvz+":20 overlap_comm true"),
+ "dist.contiguous_gradients":T(True,lvz+":21 contiguous_gradients true"),
+ "dist.reduce_bucket_size":T(500000000,lvz+":22 reduce_bucket_size 5e8"),
+ "dist.stage3_prefetch_bucket_size":T(50000000,lvz+":23 stage3_prefetch_bucket_size 5e7"),
+ "dist.stage3_max_live_parameters":T(1000000000,lvz+":24 stage3_max_live_parameters 1e9"),
+ "batch.micro":T(8,lvc+":8 per_device_train_batch_size 8 ("+lvz+":2 train_micro_batch_size_per_gpu 8)"),
+ "batch.grad_accum":T(4,lvc+":9 gradient_accumulation_steps 4 ("+lvz+":3)"),
+ "batch.global":T(32,"8 x 4 x 1"),
+ "data.padding":T("dynamic",lvu+":128 tokenizer(inputs) without padding, :134 DataCollatorForSeq2Seq(padding=True): each batch padded to its longest ("+lvc+":19 group_by_length true)"),
+ "precision.mode":T("bf16",lvc+":16-17 fp16 false, bf16 true -> "+lvu+":162 weights loaded in bfloat16; "+lvz+":27-29 bf16 enabled",any_of=["bf16","amp_bf16"]),
+ "optimizer.name":T("AdamW",lvz+":4-9 DeepSpeed optimizer type AdamW, lr 1e-5",any_of=["AdamW","adamw","adamw_torch"]),
+ "model.attn_implementation":T("flash_attention_2",lvc+":3 attention_impl flash_attention_2 -> "+lvu+":161 and src/train.py:27"),
+ "memory.gradient_checkpointing":T(False,lvc+":4-21 no gradient_checkpointing in the trainer arguments"),
+ "data.num_workers":T(0,lvc+":4-21 no dataloader_num_workers: TrainingArguments default 0"),
+ "compile.enabled":T(False,"no torch_compile, no torch.compile"),
+ "peft.method":T("none","src/train.py:26-37 the whole model trained, no adapters"),
+},held_out=True,note=H51+"; "+lvs+" is a ReST-EM loop (five rounds of: sample MATH solutions with src/sample.py, evaluate with src/evaluate.py, then retrain while the accuracy improves, converting each checkpoint with zero_to_fp32.py), so the job is its training command of the first round given directly from the repository root (TOKENIZERS_PARALLELISM=false CUDA_VISIBLE_DEVICES=0 python src/train.py model_name_or_path=google/gemma-2b-it dataset_path=.../round-1/sample_output.jsonl trainer.output_dir=.../round-1 trainer.deepspeed=configs/gemma-2b-it-deepspeed_config.json, lines 48-52 with the loop variables of round 1: a @hydra.main script whose train_config.yaml trainer block becomes TrainingArguments, Gemma-2B-it in bf16 with flash-attention 2, a Trainer subclass with a custom shifted cross-entropy on the answer tokens, the model's own correct samples as training data, DeepSpeed ZeRO-3 with optimizer and parameters offloaded to CPU in one process; self-training of an LLM on math reasoning). Not labelled: data.seq_len (the sampled solutions' lengths), data.pin_memory (the installed transformers' default)")
