@@ -26,7 +26,7 @@ ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", 
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth",
             "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth",
             "forty-fifth", "forty-sixth", "forty-seventh", "forty-eighth", "forty-ninth",
-            "fiftieth")
+            "fiftieth", "fifty-first")
 
 
 def _set_of(job: dict) -> int:

@@ -7,9 +7,9 @@ and the repository pins several sets share; truth/dev_and_held_out.py the dev an
 held-out jobs (labelled together, interleaved); truth/held_out_N.py the N-th held-out set.
 This file imports them in the order of SETS, so the jobs of manifest.json keep that order.
 
-Adding set 51: write truth/held_out_51.py like truth/held_out_50.py (`from .core import J, T`,
-then `H51="fifty-first held-out set"` and one J(...) per job with held_out=True and a note
-starting with H51), append "held_out_51" to SETS below and "fifty-first" to ORDINALS in run.py
+Adding set 52: write truth/held_out_52.py like truth/held_out_51.py (`from .core import J, T`,
+then `H52="fifty-second held-out set"` and one J(...) per job with held_out=True and a note
+starting with H52), append "held_out_52" to SETS below and "fifty-second" to ORDINALS in run.py
 (and in tests/test_jobs_sets.py), then run this file and commit manifest.json with the labels."""
 import importlib
 import json
@@ -32,7 +32,7 @@ SETS = ("dev_and_held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_
         "held_out_35", "held_out_36", "held_out_37", "held_out_38", "held_out_39",
         "held_out_40", "held_out_41", "held_out_42", "held_out_43", "held_out_44",
         "held_out_45", "held_out_46", "held_out_47", "held_out_48", "held_out_49",
-        "held_out_50")
+        "held_out_50", "held_out_51")
 for _name in SETS:
     importlib.import_module(f"truth.{_name}")
 

@@ -36,6 +36,7 @@ launches it, and compare the TrainingPlan with the expert truth.
     python bench/realworld/jobs/run.py --set held-out-48  # the forty-eighth: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-49  # the forty-ninth: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-50  # the fiftieth: twelve more new repositories
+    python bench/realworld/jobs/run.py --set held-out-51  # the fifty-first: more new repositories
     python bench/realworld/jobs/run.py --set all --json results.json
     python bench/realworld/jobs/run.py --job nanogpt-gpt2-ddp -v
 
@@ -199,7 +200,7 @@ ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", 
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth",
             "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth",
             "forty-fifth", "forty-sixth", "forty-seventh", "forty-eighth", "forty-ninth",
-            "fiftieth")
+            "fiftieth", "fifty-first")
 SETS = ("dev", "held-out", *(f"held-out-{n}" for n in range(2, len(ORDINALS) + 2)))
 
 
