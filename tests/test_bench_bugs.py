@@ -97,6 +97,7 @@ def test_held_out_set_loads_alone_and_shares_no_report_with_the_in_sample_set():
     held46 = score.load_cases(which="held-out-46")
     held47 = score.load_cases(which="held-out-47")
     held48 = score.load_cases(which="held-out-48")
+    held49 = score.load_cases(which="held-out-49")
     assert len(score.load_cases(which="all")) == (len(held) + len(ins) + len(held2) + len(held3) + len(held4)
                                                   + len(held5) + len(held6) + len(held7) + len(held8)
                                                   + len(held9) + len(held10) + len(held11) + len(held12)
@@ -110,7 +111,7 @@ def test_held_out_set_loads_alone_and_shares_no_report_with_the_in_sample_set():
                                                   + len(held37) + len(held38) + len(held39)
                                                   + len(held40) + len(held41) + len(held42) + len(held43)
                                                   + len(held44) + len(held45) + len(held46)
-                                                  + len(held47) + len(held48))
+                                                  + len(held47) + len(held48) + len(held49))
 
 
 def test_held_out_2_set_is_labelled_and_shares_no_report_with_the_other_sets():
@@ -247,9 +248,10 @@ def test_held_out_4_set_is_labelled_and_shares_no_report_with_the_other_sets():
                                                        (37, 30, 5), (38, 30, 5), (39, 30, 5),
                                                        (40, 30, 5), (41, 30, 5), (42, 30, 5),
                                                        (43, 30, 5), (44, 30, 5), (45, 24, 4),
-                                                       (46, 24, 4), (47, 24, 4), (48, 24, 4)])
+                                                       (46, 24, 4), (47, 24, 4), (48, 24, 4),
+                                                       (49, 24, 4)])
 def test_held_out_set_is_labelled_and_shares_no_report_with_the_other_sets(n, min_bugs, min_per_family):
-    """bench/bugs/heldout5/ to heldout48/: at least 6 bugs (heldout14/, heldout16/ to heldout44/: 5, heldout15/, heldout45/ to heldout48/: 4; heldout25/: 4, its
+    """bench/bugs/heldout5/ to heldout49/: at least 6 bugs (heldout14/, heldout16/ to heldout44/: 5, heldout15/, heldout45/ to heldout49/: 4; heldout25/: 4, its
     transformers save_total_limit case relabelled tricky-correct from the library source, docs/corpus.md; 29-40 cases in all) with corrected
     twins and 1-2 tricky-correct programs per family; every source is a public report used nowhere else in bench/bugs (cases/ and
     every earlier held-out set); every bug names a non-empty file:line of its bug variant; the Hydra family is mostly

@@ -77,6 +77,7 @@ Usage::
     python bench/bugs/score.py --set held-out-46  # the forty-sixth held-out set (bench/bugs/heldout46/)
     python bench/bugs/score.py --set held-out-47  # the forty-seventh held-out set (bench/bugs/heldout47/)
     python bench/bugs/score.py --set held-out-48  # the forty-eighth held-out set (bench/bugs/heldout48/)
+    python bench/bugs/score.py --set held-out-49  # the forty-ninth held-out set (bench/bugs/heldout49/)
 
 The case format (one ``.cases`` file per family)::
 
@@ -168,6 +169,7 @@ HELDOUT45_DIR = HERE / "heldout45"  # a forty-fifth held-out set, written after 
 HELDOUT46_DIR = HERE / "heldout46"  # a forty-sixth held-out set, written after the forty-fifth was scored
 HELDOUT47_DIR = HERE / "heldout47"  # a forty-seventh held-out set, written after the forty-sixth was scored
 HELDOUT48_DIR = HERE / "heldout48"  # a forty-eighth held-out set, written after the forty-seventh was scored
+HELDOUT49_DIR = HERE / "heldout49"  # a forty-ninth held-out set, written after the forty-eighth was scored
 SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HELDOUT2_DIR,),
         "held-out-3": (HELDOUT3_DIR,), "held-out-4": (HELDOUT4_DIR,), "held-out-5": (HELDOUT5_DIR,),
         "held-out-6": (HELDOUT6_DIR,), "held-out-7": (HELDOUT7_DIR,), "held-out-8": (HELDOUT8_DIR,),
@@ -190,6 +192,7 @@ SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HE
         "held-out-43": (HELDOUT43_DIR,), "held-out-44": (HELDOUT44_DIR,),
         "held-out-45": (HELDOUT45_DIR,), "held-out-46": (HELDOUT46_DIR,),
         "held-out-47": (HELDOUT47_DIR,), "held-out-48": (HELDOUT48_DIR,),
+        "held-out-49": (HELDOUT49_DIR,),
         "all": (CASES_DIR, HELDOUT_DIR, HELDOUT2_DIR, HELDOUT3_DIR, HELDOUT4_DIR, HELDOUT5_DIR, HELDOUT6_DIR,
                 HELDOUT7_DIR, HELDOUT8_DIR, HELDOUT9_DIR, HELDOUT10_DIR, HELDOUT11_DIR, HELDOUT12_DIR,
                 HELDOUT13_DIR, HELDOUT14_DIR, HELDOUT15_DIR, HELDOUT16_DIR, HELDOUT17_DIR, HELDOUT18_DIR,
@@ -199,7 +202,7 @@ SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HE
                 HELDOUT34_DIR, HELDOUT35_DIR, HELDOUT36_DIR, HELDOUT37_DIR, HELDOUT38_DIR,
                 HELDOUT39_DIR, HELDOUT40_DIR, HELDOUT41_DIR, HELDOUT42_DIR, HELDOUT43_DIR,
                 HELDOUT44_DIR, HELDOUT45_DIR, HELDOUT46_DIR, HELDOUT47_DIR,
-                HELDOUT48_DIR)}
+                HELDOUT48_DIR, HELDOUT49_DIR)}
 FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
 WARN = {"error", "warning"}
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
@@ -273,7 +276,7 @@ def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List
     ``held-out-40`` (heldout40/), ``held-out-41`` (heldout41/),
     ``held-out-42`` (heldout42/), ``held-out-43`` (heldout43/), ``held-out-44`` (heldout44/),
     ``held-out-45`` (heldout45/), ``held-out-46`` (heldout46/), ``held-out-47`` (heldout47/),
-    ``held-out-48`` (heldout48/) or ``all``."""
+    ``held-out-48`` (heldout48/), ``held-out-49`` (heldout49/) or ``all``."""
     out: List[Case] = []
     for folder in SETS[which]:
         for fam in FAMILIES:
@@ -508,6 +511,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                          "held-out-46: heldout46/ (a forty-sixth); "
                          "held-out-47: heldout47/ (a forty-seventh); "
                          "held-out-48: heldout48/ (a forty-eighth); "
+                         "held-out-49: heldout49/ (a forty-ninth); "
                          "all: every set")
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
