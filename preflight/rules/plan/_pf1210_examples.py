@@ -59,18 +59,87 @@ PF1210_BAD = [
                             max_prompt_length=args.max_prompt_length)  # warning: PF1210
         ORPOTrainer(model=model, args=config, train_dataset=ds, processing_class=tok).train()
         """),
-    # huggingface/trl issue 3042: OnlineDPO generating as many tokens as the whole sequence budget
+    # huggingface/trl issue 3042: OnlineDPO generating 1024 tokens with the default max_length of 512
     textwrap.dedent("""
         # --- online_dpo.py
-        from trl import OnlineDPOConfig, OnlineDPOTrainer
+        from trl import OnlineDPOConfig, OnlineDPOTrainer, PairRMJudge
 
-        config = OnlineDPOConfig(output_dir="odpo", max_new_tokens=1024, max_length=1024)  # warning: PF1210
+        judge = PairRMJudge()
+        training_args = OnlineDPOConfig(output_dir="Qwen2-0.5B-OnlineDPO", logging_steps=10,
+                                        max_new_tokens=1024)  # warning: PF1210
+        trainer = OnlineDPOTrainer(model=model, judge=judge, args=training_args, processing_class=tokenizer,
+                                   train_dataset=train_dataset)
+        trainer.train()
+        """),
+    # both budgets explicit and equal
+    textwrap.dedent("""
+        # --- online_dpo2.py
+        from trl import XPOConfig
+
+        config = XPOConfig(output_dir="xpo", max_new_tokens=1024, max_length=1024)  # warning: PF1210
         OnlineDPOTrainer(model=model, judge=judge, args=config, train_dataset=ds,
                          processing_class=tok).train()
         """),
 ]
 
+PF1210_BAD.append(
+    # a SimPO-style recipe read by TrlParser into CPOConfig
+    textwrap.dedent("""
+        # --- launch
+        accelerate launch --num_processes 8 run_simpo.py --config simpo.yaml
+        # --- run_simpo.py
+        from trl import CPOConfig, CPOTrainer, ModelConfig, TrlParser
+
+        parser = TrlParser((CPOConfig, ModelConfig))
+        training_args, model_args = parser.parse_args_and_config()
+        CPOTrainer(model=model, args=training_args, train_dataset=ds, processing_class=tok).train()
+        # --- simpo.yaml
+        loss_type: simpo
+        cpo_alpha: 0.0
+        max_length: 2048
+        max_prompt_length: 2048
+        # --- expect
+        simpo.yaml:4: warning: PF1210
+        """))
+
 PF1210_GOOD = [
+    # the alignment-handbook DPO recipes: 1024 / 512
+    textwrap.dedent("""
+        # --- launch
+        accelerate launch --num_processes 8 run_dpo.py recipe.yaml
+        # --- run_dpo.py
+        from trl import DPOConfig, DPOTrainer
+
+        trainer = DPOTrainer(model, ref_model, args=training_args, train_dataset=ds)
+        # --- recipe.yaml
+        beta: 0.01
+        max_length: 1024
+        max_prompt_length: 512
+        """),
+    # the lengths overridden on the launch line: not judged from the file
+    textwrap.dedent("""
+        # --- launch
+        accelerate launch run_dpo.py recipe.yaml --max_prompt_length 512
+        # --- run_dpo.py
+        from trl import DPOTrainer
+
+        trainer = DPOTrainer(model, ref_model, args=training_args, train_dataset=ds)
+        # --- recipe.yaml
+        max_length: 1024
+        max_prompt_length: 1024
+        """),
+    # a GRPO recipe: no prompt + completion budget
+    textwrap.dedent("""
+        # --- launch
+        accelerate launch run_grpo.py --config grpo.yaml
+        # --- run_grpo.py
+        from trl import GRPOConfig, GRPOTrainer, TrlParser
+
+        (training_args,) = TrlParser((GRPOConfig,)).parse_args_and_config()
+        # --- grpo.yaml
+        max_prompt_length: 1024
+        max_length: 1024
+        """),
     # the corrected twin of the SimPO report: half the budget for the prompt
     textwrap.dedent("""
         # --- simpo.py
@@ -112,6 +181,22 @@ PF1210_GOOD = [
 
         def make(max_length, max_prompt_length):
             return DPOConfig(output_dir="dpo", max_length=max_length, max_prompt_length=max_prompt_length)
+        """),
+    # an old TRL: OnlineDPOConfig had no max_length, nothing cuts the generation
+    textwrap.dedent("""
+        # --- requirements.txt
+        trl==0.12.2
+        # --- online_old.py
+        from trl import OnlineDPOConfig
+
+        config = OnlineDPOConfig(output_dir="odpo", max_new_tokens=1024)
+        """),
+    # the default max_length leaves room for a short generation
+    textwrap.dedent("""
+        # --- online_short.py
+        from trl import OnlineDPOConfig
+
+        config = OnlineDPOConfig(output_dir="odpo", max_new_tokens=128)
         """),
     # online trainer with room for the generation
     textwrap.dedent("""

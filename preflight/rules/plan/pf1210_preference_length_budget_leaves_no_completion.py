@@ -10,6 +10,7 @@ from typing import Any, Iterable, Optional
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
+from preflight.rules._pf4_support import version_gate
 from preflight.rules.base import examples
 
 # offline preference trainers (TRL < 0.29 for DPO): the prompt is cut to max_prompt_length, then the
@@ -20,6 +21,10 @@ _PROMPT_OWNERS = frozenset({
 })
 # online trainers: max_new_tokens are generated, then prompt + completion is cut to max_length
 _ONLINE_OWNERS = frozenset({"OnlineDPOConfig", "XPOConfig", "NashMDConfig"})
+# OnlineDPOConfig took max_length in TRL 0.14 (default 256, later 512): a generation budget of 512 or
+# more exceeds either default
+_ONLINE_DEFAULT_SINCE: Optional[tuple[int, ...]] = (0, 14)
+_ONLINE_DEFAULT_MAX_LENGTH = 512
 
 
 def _int(value: Any) -> Optional[int]:
@@ -76,6 +81,10 @@ leaves a zero-length completion and the step fails after the model was loaded an
 batch generated (huggingface/trl issue 3042, OnlineDPO with `max_new_tokens=1024` and the
 default `max_length=512`).
 
+The same pair of keys in a recipe YAML/JSON that `TrlParser` or the alignment-handbook parser
+reads into the config (`--config recipe.yaml`) is checked when a script of the job builds one of
+the offline trainers and the launch line overrides neither length.
+
 ## How to fix it
 
 Keep room for the completion: `max_prompt_length` well below `max_length` (the TRL examples
@@ -86,8 +95,10 @@ prompt plus `max_new_tokens` for the online trainers.
 
 * `max_prompt_length` below `max_length` (`max_length // 2`, `max_length - 16`), or
   `max_new_tokens` below `max_length`.
-* Either length is left at its default or cannot be read (a value from a config file or a
-  function argument with no default): the defaults (512 / 1024, 64 / 512) leave room.
+* Either length cannot be read (a value from a config file or a function argument with no
+  default), or an offline trainer's length is left at its default (512 / 1024 leave room). For
+  the online trainers an omitted `max_length` is taken as its default, 512 (256 in TRL 0.14),
+  unless the project declares TRL older than 0.14, which had no `max_length` there.
 * An encoder-decoder call (`is_encoder_decoder=True`, or a `max_target_length` given
   beside it, which only the encoder-decoder path reads): the prompt feeds the encoder and the completion has
   its own budget (a real T5 DPO script passes `max_prompt_length=max_length,
@@ -112,12 +123,23 @@ prompt plus `max_new_tokens` for the online trainers.
                     continue
                 part_key = "max_prompt_length" if last in _PROMPT_OWNERS else "max_new_tokens"
                 part_expr, whole_expr = site.kwarg(part_key), site.kwarg("max_length")
-                if part_expr is None or whole_expr is None:
+                if part_expr is None:
                     continue
-                part_r, whole_r = idx.resolve(part_expr), idx.resolve(whole_expr)
-                if part_r is None or whole_r is None:
-                    continue
-                part, whole = _int(part_r.value), _int(whole_r.value)
+                part_r = idx.resolve(part_expr)
+                part = _int(part_r.value) if part_r is not None else None
+                how = ""
+                whole: Optional[int]
+                if whole_expr is None:
+                    # only the online trainers' default is fixed across releases that have it
+                    if last in _PROMPT_OWNERS or _ONLINE_DEFAULT_SINCE is None:
+                        continue
+                    gate = version_gate(pctx, "trl", script, _ONLINE_DEFAULT_SINCE, "TRL 1.x")
+                    if gate is None:
+                        continue
+                    whole, how = _ONLINE_DEFAULT_MAX_LENGTH, f" (the default; {gate[0]})"
+                else:
+                    whole_r = idx.resolve(whole_expr)
+                    whole = _int(whole_r.value) if whole_r is not None else None
                 if part is None or whole is None or whole <= 0 or part < whole:
                     continue
                 if last in _PROMPT_OWNERS:
@@ -129,8 +151,38 @@ prompt plus `max_new_tokens` for the online trainers.
                         "`max_prompt_length` well below `max_length` (e.g. half)")
                 else:
                     message = (
-                        f"`{last}(max_new_tokens={part}, max_length={whole})`: the prompt + completion is cut to "
+                        f"`{last}(max_new_tokens={part})` with `max_length={whole}`{how}: the prompt + completion is cut to "
                         f"`max_length` from the left, so a {part}-token generation leaves no completion tokens "
                         "and the first training step fails after generation; make `max_length` exceed the longest "
                         "prompt plus `max_new_tokens`")
                 yield pctx.code_finding(self, script, part_expr, message)
+        yield from self._configs(pctx)
+
+    def _configs(self, pctx: PlanContext) -> Iterable[Finding]:
+        """A recipe YAML/JSON read into the config by ``TrlParser`` / ``H4ArgumentParser`` (the
+        alignment-handbook and SimPO recipes), in a job whose script builds an offline preference
+        trainer, when the launch line overrides neither length."""
+        owners = set()
+        for script in pctx.scripts:
+            for site in pctx.index(script).calls:
+                if (site.qualified or "").startswith("trl.") and (site.last or "") in _PROMPT_OWNERS:
+                    owners.add(site.last or "")
+        if not owners:
+            return
+        argv = " ".join(pctx.project.argv or ())
+        if "--max_length" in argv or "--max_prompt_length" in argv or "--is_encoder_decoder" in argv:
+            return
+        for config in pctx.configs:
+            data = config.data
+            if not isinstance(data, dict) or data.get("is_encoder_decoder") is True:
+                continue
+            part, whole = _int(data.get("max_prompt_length")), _int(data.get("max_length"))
+            if part is None or whole is None or whole <= 0 or part < whole:
+                continue
+            yield pctx.config_finding(
+                self, config, ("max_prompt_length",),
+                f"`max_prompt_length: {part}` with `max_length: {whole}` for {'/'.join(sorted(owners))}: "
+                "`max_length` is the budget of prompt + completion, and the prompt alone may fill it; every "
+                f"pair whose prompt reaches {whole} tokens keeps no chosen or rejected token, so its loss is a "
+                "constant log 2 with zero gradient (NaN for length-normalised losses such as SimPO); keep "
+                "`max_prompt_length` well below `max_length` (e.g. half)")
