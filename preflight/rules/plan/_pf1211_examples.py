@@ -165,6 +165,15 @@ PF1211_GOOD = [
 
         config = GRPOConfig(output_dir="d", learning_rate=1e-6)
         """),
+    # tricky: `deepspeed --num_gpus 4` without --num_nodes may span nodes; the count is not guessed
+    textwrap.dedent("""
+        # --- launch
+        deepspeed --num_gpus 4 ds.py
+        # --- ds.py
+        from trl import GRPOConfig
+
+        config = GRPOConfig(output_dir="g", per_device_train_batch_size=1, num_generations=8)
+        """),
     # an old pinned TRL without GRPO checks is not judged
     textwrap.dedent("""
         # --- requirements.txt

@@ -27,8 +27,8 @@ def _int(value: Any) -> Optional[int]:
 def _world(pctx: PlanContext) -> Optional[Any]:
     world = pctx.plan.resolve("dist.world_size")
     value = _int(getattr(world, "value", None))
-    if world is None or value is None or value < 1:
-        return None
+    if world is None or value is None or value < 1 or getattr(world, "confidence", "high") == "low":
+        return None  # a low count is a guess (`deepspeed --num_gpus 4` may run on several nodes)
     return world
 
 
@@ -78,7 +78,8 @@ least 2).
 
 ## When preflight stays silent
 
-* The number of processes is unknown (the script is audited without its launch command), or
+* The number of processes is unknown (the script is audited without its launch command) or
+  only guessed (`deepspeed --num_gpus 4` without `--num_nodes` may run on several nodes), or
   one of the numbers cannot be read; `**kwargs` whose keys are not visible.
 * No TRL version is pinned: only the most lenient rule (TRL 0.18+, accumulation counted) is
   applied, so a batch that only older releases refuse is not reported.
