@@ -627,4 +627,6 @@ JOB = {
     "PF1042": "plan.pf1042_script_overrides_launch_visible_devices",
     "PF1112": "plan.pf1112_every_accelerate_process_torch_saves",
     "PF1113": "plan.pf1113_accelerate_job_hardcodes_one_gpu",
+    "PF1210": "plan.pf1210_preference_length_budget_leaves_no_completion",
+    "PF1211": "plan.pf1211_grpo_generations_do_not_divide_batch",
 }
