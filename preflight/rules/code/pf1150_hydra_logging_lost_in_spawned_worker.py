@@ -43,6 +43,9 @@ def _targets(ctx: FileContext) -> Iterator[tuple[str, ast.Call]]:
                 continue
             if not isinstance(func, ast.Attribute) and not ctx.mentions("torch.multiprocessing"):
                 continue
+            method = next((k.value for k in call.keywords if k.arg == "start_method"), None)
+            if isinstance(method, ast.Constant) and method.value == "fork":
+                continue  # torch_xla's xmp.spawn(..., start_method="fork"): the children inherit the handlers
             target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "fn"), None)
         elif name == "Process":
             target = next((k.value for k in call.keywords if k.arg == "target"), None)
@@ -139,8 +142,9 @@ the top of the worker (or configure logging in the worker some other way).
   it again on import).
 * The worker only logs WARNING and above, uses `print`, or logs through something other than
   `logging.getLogger` (loguru, a framework logger).
-* The spawned function is imported from another module (not followed), or the `Process` runs
-  under the default fork start method (the child inherits the parent's handlers).
+* The spawned function is imported from another module (not followed), the `Process` runs
+  under the default fork start method, or the launcher is given `start_method="fork"`
+  (torch_xla's `xmp.spawn`): a forked child inherits the parent's handlers.
 * The file has no `@hydra.main` function (a plain script configures logging however it likes).
 """
     bad_examples = examples("preflight.rules.code._pf1150_examples", "BAD_EXAMPLES")

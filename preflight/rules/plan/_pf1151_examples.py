@@ -107,4 +107,26 @@ GOOD_EXAMPLES = [
     _DATA.format(ids="{name: i for i, name in enumerate(CLASSES)}\n    LINE_NO = {line: n for n, line in "
                      "enumerate(open('data/notes.txt'), start=1)}",
                  head="resnet18(num_classes=len(CLASSES))"),
+    # tricky-correct: two unrelated local `labels` lists, one numbered from 1 for a report, one sizing the head
+    dedent("""
+    # --- train.py
+    import json
+
+    import torch.nn as nn
+
+
+    def write_report(labels):
+        rows = {label: i for i, label in enumerate(labels, start=1)}
+        with open("report.json", "w") as f:
+            json.dump(rows, f)
+
+
+    def build_head(hidden, labels):
+        return nn.Linear(hidden, len(labels))
+
+
+    criterion = nn.CrossEntropyLoss()
+    # --- launch
+    python train.py
+    """),
 ]

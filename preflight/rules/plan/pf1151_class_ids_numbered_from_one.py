@@ -5,6 +5,7 @@ first batch holding it fails the loss's target check (pytorch issue 15666)."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -80,6 +81,21 @@ def _text(script: ParsedPython) -> str:
     return script.text if script.text is not None else script.source.text
 
 
+def _origin(script: ParsedPython, name: str) -> Optional[str]:
+    """The module a module-level ``name`` of the script comes from: the script itself (a module-level
+    assignment) or the module it is imported from (``from cifar_variant import CLASSES``); None for a local."""
+    for node in script.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and any(
+                (alias.asname or alias.name) == name and alias.name == name for alias in node.names):
+            return node.module.rsplit(".", 1)[-1]
+    for node in script.tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else [])
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return Path(script.source.display).stem
+    return None
+
+
 @register
 class ClassIdsNumberedFromOne(PlanRule):
     code = "PF1151"
@@ -123,8 +139,9 @@ or padding class, size the head `len(CLASSES) + 1`.
 * The call that sizes the head is a detection/segmentation model or predictor
   (`fasterrcnn_*`, `FastRCNNPredictor`, RetinaNet, SSD, FCOS, DETR, YOLO, Mask R-CNN,
   segmentation heads), where id 0 is the background class by design.
-* The map is over a different name than the head's `len(...)` argument, or over an
-  attribute (`dataset.classes`): preflight matches plain names only.
+* The map is over a different name than the head's `len(...)` argument, over an attribute
+  (`dataset.classes`), or over a local variable: both must be the same module-level list (defined
+  in the file, or imported from the module that defines it).
 * The job computes no cross-entropy/NLL loss in its files (nor uses `num_labels`), e.g. the
   1-based ids are COCO category ids written to an annotation file.
 """
@@ -140,16 +157,19 @@ or padding class, size the head `len(CLASSES) + 1`.
             maps.extend((script, name, comp) for name, comp in _one_based_maps(script.tree))
         if not maps:
             return
-        heads: dict[str, tuple[ParsedPython, ast.Call]] = {}
+        heads: dict[tuple[str, str], tuple[ParsedPython, ast.Call]] = {}
         loss = False
         for script in scripts:
             text = _text(script)
             loss = loss or any(word in text for word in _LOSSES)
             for name, call in _heads(script.tree):
-                heads.setdefault(name, (script, call))
+                origin = _origin(script, name)
+                if origin is not None:
+                    heads.setdefault((name, origin), (script, call))
         done: set[str] = set()
         for script, name, comp in maps:
-            head = heads.get(name)
+            origin = _origin(script, name)
+            head = heads.get((name, origin)) if origin is not None else None
             if head is None or name in done:
                 continue
             head_script, call = head
