@@ -6,7 +6,7 @@ have no handler and are dropped (Hydra issues 1126 and 1148)."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Mapping, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -65,7 +65,7 @@ def _hydra_app(ctx: FileContext) -> bool:
 
 def _loggers(ctx: FileContext) -> set[str]:
     """Names bound to ``logging.getLogger(...)`` anywhere in the file (module level or in a function)."""
-    out = set()
+    out: set[str] = set()
     for node in ctx.nodes(ast.Assign):
         if isinstance(node.value, ast.Call) and _name(node.value.func) == "getLogger" \
                 and ast.unparse(node.value.func) in ("logging.getLogger", "getLogger"):
@@ -73,7 +73,7 @@ def _loggers(ctx: FileContext) -> set[str]:
     return out
 
 
-def _configures(call: ast.Call, functions: dict[str, ast.AST]) -> bool:
+def _configures(call: ast.Call, functions: Mapping[str, ast.AST]) -> bool:
     """A call that configures logging, or a call to a helper outside the file named for it
     (``setup_logger(rank)``, ``init_logging(cfg)``): the worker may get handlers there."""
     name = _name(call.func)
