@@ -342,6 +342,7 @@ FILE = {
     "PF1092": "code.pf1092_eval_without_loader_after_fit_with_loader",
     "PF1110": "code.pf1110_compute_metrics_unknown_eval_prediction_attribute",
     "PF1111": "code.pf1111_generate_from_right_padded_prompts",
+    "PF1150": "code.pf1150_hydra_logging_lost_in_spawned_worker",
 }
 
 JOB = {
@@ -627,6 +628,7 @@ JOB = {
     "PF1042": "plan.pf1042_script_overrides_launch_visible_devices",
     "PF1112": "plan.pf1112_every_accelerate_process_torch_saves",
     "PF1113": "plan.pf1113_accelerate_job_hardcodes_one_gpu",
+    "PF1151": "plan.pf1151_class_ids_numbered_from_one",
     "PF1210": "plan.pf1210_preference_length_budget_leaves_no_completion",
     "PF1211": "plan.pf1211_grpo_generations_do_not_divide_batch",
 }
