@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -40,7 +40,7 @@ def _filled_at_runtime(app: object, path: tuple[str, ...]) -> bool:
     return True
 
 
-def _store_compositions(project: object) -> list:
+def _store_compositions(project: Any) -> list:
     """The apps whose plain composition failed on a config the project stores in Hydra's ConfigStore
     (``cs.store(name="base_config", node=TrainConfig)`` named by the defaults list) and that compose once
     the stored dataclasses are read statically (:func:`preflight.adapters.hydra_added_keys.plan_compositions`):
