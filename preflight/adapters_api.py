@@ -60,6 +60,9 @@ class Project:
     launch_at: Optional[tuple[str, int]] = None
     # the shell loop around that line (preflight.adapters.shell_loops.ShellLoop): it runs several times
     launch_loop: Optional[Any] = None
+    # (display path, line, tokens) of a launch line whose script is not in the job (not followed: ``argv`` is
+    # empty then); only rules that need the line's own words read it
+    unfound_launch: Optional[tuple[str, int, list[str]]] = None
     # transformers version the user stated (--transformers-version / [tool.preflight]
     # transformers-version); used when the project's requirement files declare none
     transformers_version: Optional[str] = None

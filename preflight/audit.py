@@ -35,6 +35,7 @@ def build_plan(
     read_roots: Optional[Sequence[Path]] = None,
     launch_at: Optional[tuple[str, int]] = None,
     launch_loop: Optional[Any] = None,
+    unfound_launch: Optional[tuple[str, int, list[str]]] = None,
 ) -> tuple[TrainingPlan, Project]:
     """Read and parse each script and config once, run every detecting adapter (in name
     order) and return the plan and the project (whose ``errors`` hold per-file problems).
@@ -47,14 +48,15 @@ def build_plan(
     ``read_roots`` confines what the inputs name (a Hydra ``config_path``) to these
     directories (the scheduler gate's job directories); None reads anywhere. ``launch_at`` is the
     launch script line ``argv`` was read from (display path, line), for the adapters that read it;
-    ``launch_loop`` the shell loop around that line (:class:`preflight.adapters.shell_loops.ShellLoop`).
+    ``launch_loop`` the shell loop around that line (:class:`preflight.adapters.shell_loops.ShellLoop`);
+    ``unfound_launch`` (display path, line, tokens) of a launch line whose script is not in the job.
     """
     from preflight.adapters.ckpt_param_guard import forget
 
     forget()  # the project walks remembered for the previous plan: files may have changed since
     project = Project(root=root, argv=[str(a) for a in argv], transformers_version=transformers_version,
                       read_roots=None if read_roots is None else [Path(r) for r in read_roots],
-                      launch_at=launch_at, launch_loop=launch_loop)
+                      launch_at=launch_at, launch_loop=launch_loop, unfound_launch=unfound_launch)
     plan = TrainingPlan()
     seen: set[str] = set()
     for path in scripts:

@@ -36,6 +36,10 @@ class JobInputs:
     launch_line: Optional[int] = None
     # the shell loop around that line (preflight.adapters.shell_loops.ShellLoop), if one
     launch_loop: Optional[Any] = None
+    # (display path, line, tokens) of a launch line whose script is not in the job (an error of the audit):
+    # the plan rules that need only the launch line's own words read it (PF514: `--model_name_or_path t5-11b
+    # --fp16` running transformers' run_translation.py)
+    unfound_launch: Optional[tuple[str, int, list[str]]] = None
 
     def launch_at(self) -> Optional[tuple[str, int]]:
         """(display path, line) of the launch script line the job was read from, if one."""

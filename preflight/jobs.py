@@ -407,6 +407,8 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
         return  # `tune run` without its config: _from_tool said so
     out.errors.append(FileError(display, f"the launch line at line {runnable[0].line} runs "
                                          f"{runnable[0].info.script}, which was not found", line=runnable[0].line))
+    if out.unfound_launch is None:
+        out.unfound_launch = (display, runnable[0].line, list(runnable[0].tokens))
 
 
 def _from_launch_or_tool(ln: Any, bases: Sequence[Path], root: Path, out: JobInputs, where: str) -> bool:

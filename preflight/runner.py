@@ -424,7 +424,7 @@ def run_audit(args: argparse.Namespace) -> int:
         plan, project = audit.build_plan(
             job.scripts, job.configs, root=root, argv=job.argv,
             transformers_version=getattr(args, "transformers_version", None) or settings.transformers_version,
-            launch_at=job.launch_at(), launch_loop=job.launch_loop)
+            launch_at=job.launch_at(), launch_loop=job.launch_loop, unfound_launch=job.unfound_launch)
         for note in job.notes:
             plan.note(note)
         errors = sorted(list(project.errors) + job.errors, key=lambda e: e.sort_key())

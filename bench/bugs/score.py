@@ -335,7 +335,9 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
     for f in check.get("findings", []):
         found.append((f["code"], os.path.relpath(f["path"], root) if os.path.isabs(f["path"]) else f["path"],
                       f["line"], f["severity"], f["message"]))
-    if scripts:
+    if scripts or script:
+        # (a variant of a launch script and configs only, the launched Python file not part of the job, e.g.
+        # transformers' run_translation.py: the user audits the launch script all the same)
         # the job as the user launches it: the launch script first (preflight reads its launch line,
         # the script it runs and the configs it names), then the variant's Python files
         argv = [*exe, "audit", *([script] if script else []), *scripts]

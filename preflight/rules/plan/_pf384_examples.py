@@ -114,6 +114,35 @@ _ACC_SCHED = textwrap.dedent("""
 
 # the loader built before the scheduler, so its length can size the schedule
 _ACC_LEN = ("scheduler = get_linear_schedule_with_warmup(", "loader = build_loader()\nscheduler = get_linear_schedule_with_warmup(")
+# accelerate: notebook_launcher on a Kaggle kernel (0.6.0 to 0.13.x run the function in one process)
+_ACC_NOTEBOOK = textwrap.dedent("""
+    # --- run_kaggle.py
+    import pandas as pd
+    import torch
+    from accelerate import Accelerator, notebook_launcher
+
+    from task import build_loader, build_model
+
+
+    def training_function(df):
+        accelerator = Accelerator(mixed_precision="bf16")
+        model = build_model()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        model, optimizer, loader = accelerator.prepare(model, optimizer, build_loader(df))
+        for batch in loader:
+            loss = model(**batch).loss
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+    df = pd.read_csv("{data}")
+    notebook_launcher(training_function, (df,), num_processes={n}){pin}
+    # --- requirements.txt
+    accelerate=={version}
+    # --- launch
+    python run_kaggle.py
+""")
 # accelerate: a model prepared twice (before 1.14.0)
 _ACC_TWICE = textwrap.dedent("""
     # --- train.py
@@ -414,6 +443,9 @@ BAD_EXAMPLES = [
         "num_training_steps=1000)", "num_training_steps=3 * len(loader) // 8)"),
     # accelerate PR 3977: the model prepared twice on 1.12.0 (accelerate issue 3967)
     _ACC_TWICE.format(first=_TWICE, pin=_W, version="1.12.0"),
+    # accelerate PR 783: notebook_launcher(num_processes=2) on a Kaggle kernel runs one process on 0.12.0
+    # (accelerate issue 1012)
+    _ACC_NOTEBOOK.format(data="/kaggle/input/dialogs/train.csv", n=2, pin=_W, version="0.12.0"),
     # accelerate PR 2790: sync_each_batch steps on every batch on 0.30.1
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin=_E, version="0.30.1"),
     # accelerate PR 2694: shards of processes seeded per rank overlap on 0.29.3
@@ -455,6 +487,12 @@ GOOD_EXAMPLES = [
     _DEBERTA.format(model='"xlm-roberta-base"', fp16="True", pin="", version="4.12.5"),
     _ACC_SCHED.format(prepare=_PREPARED, step=_STEP, pin="", version="0.16.0"),
     _ACC_SYNC.format(sync=", sync_each_batch=True", pin="", version="0.31.0"),
+    # the Kaggle kernel on 0.14.0 (the fixed release) launches both processes
+    _ACC_NOTEBOOK.format(data="/kaggle/input/dialogs/train.csv", n=2, pin="", version="0.14.0"),
+    # tricky: 0.12.0 in a notebook of a multi-GPU server (no Kaggle path): that release does start 2 processes
+    _ACC_NOTEBOOK.format(data="data/dialogs/train.csv", n=2, pin="", version="0.12.0"),
+    # tricky: one process asked for on Kaggle with 0.12.0: nothing is lost
+    _ACC_NOTEBOOK.format(data="/kaggle/input/dialogs/train.csv", n=1, pin="", version="0.12.0"),
     _ACC_SHUFFLE.format(seed_import=_SET_SEED, seed=_RANK_SEED, pin="", version="1.6.0"),
     _ACC_SHUFFLE.format(seed_import="from accelerate.utils import set_seed\n", seed="set_seed(42)", pin="",
                         version="1.6.0"),

@@ -48,10 +48,44 @@ PF507_BAD = [
     vocab_size: ???  # warning: PF507
     dim: 300
 """),
+    # a MISSING field of a structured config stored in the ConfigStore, left unset by the primary config
+    # (hydra issue 2193: Hydra composes it and the run fails at the first checkpoint, when it is read)
+    textwrap.dedent("""
+    # --- train.py
+    from dataclasses import dataclass
+
+    import hydra
+    from hydra.core.config_store import ConfigStore
+    from omegaconf import MISSING
+
+
+    @dataclass
+    class TrainConfig:
+        ckpt_dir: str = MISSING  # warning: PF507
+        data_root: str = MISSING
+        max_steps: int = 1000
+
+
+    cs = ConfigStore.instance()
+    cs.store(name="base_config", node=TrainConfig)
+
+
+    @hydra.main(version_base="1.2", config_path="conf", config_name="config")
+    def main(cfg: TrainConfig) -> None:
+        for step in range(cfg.max_steps):
+            train_step(cfg.data_root)
+        save(cfg.ckpt_dir)
+    # --- conf/config.yaml
+    defaults:
+      - base_config
+      - _self_
+
+    # ckpt_dir: /checkpoints/run1
+    data_root: /datasets/coco
+"""),
 ]
 
-PF507_GOOD = [
-    # the launch command gives the mandatory value
+PF507_GOOD = [    # the launch command gives the mandatory value
     textwrap.dedent("""
     # --- train.py
     import hydra
@@ -119,5 +153,67 @@ PF507_GOOD = [
     # --- configs/model/textcnn.yaml
     vocab_size: ???
     dim: 300
+"""),
+    # the primary config sets every MISSING field of the stored structured config
+    textwrap.dedent("""
+    # --- train.py
+    from dataclasses import dataclass
+
+    import hydra
+    from hydra.core.config_store import ConfigStore
+    from omegaconf import MISSING
+
+
+    @dataclass
+    class TrainConfig:
+        ckpt_dir: str = MISSING
+        max_steps: int = 1000
+
+
+    cs = ConfigStore.instance()
+    cs.store(name="base_config", node=TrainConfig)
+
+
+    @hydra.main(version_base="1.2", config_path="conf", config_name="config")
+    def main(cfg: TrainConfig) -> None:
+        save(cfg.ckpt_dir)
+    # --- conf/config.yaml
+    defaults:
+      - base_config
+      - _self_
+
+    ckpt_dir: /checkpoints/run1
+"""),
+    # tricky: a MISSING field of the stored schema that no code reads (a leftover of the schema): nothing
+    # raises, and the launch line sets the one that is read
+    textwrap.dedent("""
+    # --- train.py
+    from dataclasses import dataclass
+
+    import hydra
+    from hydra.core.config_store import ConfigStore
+    from omegaconf import MISSING
+
+
+    @dataclass
+    class TrainConfig:
+        legacy_vocab_file: str = MISSING
+        ckpt_dir: str = MISSING
+        max_steps: int = 1000
+
+
+    cs = ConfigStore.instance()
+    cs.store(name="base_config", node=TrainConfig)
+
+
+    @hydra.main(version_base="1.2", config_path="conf", config_name="config")
+    def main(cfg: TrainConfig) -> None:
+        save(cfg.ckpt_dir)
+    # --- conf/config.yaml
+    defaults:
+      - base_config
+      - _self_
+    # --- launch
+    python train.py ckpt_dir=/checkpoints/run1
 """),
 ]

@@ -125,6 +125,19 @@ DEFECTS: tuple[Defect, ...] = (
         "run {n}x faster than written",
         "do not prepare the scheduler and step it only when `accelerator.sync_gradients` is true"),
     Defect(
+        "accelerate-notebook-launcher-one-process-on-kaggle", "accelerate", (((0, 6), (0, 14)),), "0.14.0",
+        "https://github.com/huggingface/accelerate/pull/783",
+        "launchers.py notebook_launcher at v0.6.0 (added), v0.12.0, v0.13.0 (Colab or Kaggle without a TPU: "
+        "`function(*args)` in the notebook's process) and v0.14.0 (only Colab, a one-GPU machine, runs it in place)",
+        "calls", {"all": [_spec("notebook_launcher", kw={"num_processes": ("gt", 1)})],
+                  # a Kaggle kernel: only there (besides one-GPU Colab) is the launch skipped
+                  "text": r"/kaggle/(?:input|working|temp)|KAGGLE_"},
+        "on a Kaggle kernel without a TPU this release's `notebook_launcher` calls the training function in the "
+        "notebook's own process, whatever `num_processes={n}` says: it trains on one GPU while the others idle "
+        "(accelerate issue 1012, a 2xT4 kernel)",
+        "upgrade accelerate in the kernel (`pip install -U accelerate`, 0.14.0 or later) before the launch",
+        severity="warning"),
+    Defect(
         "accelerate-prepare-model-twice", "accelerate", (((0,), (1, 14)),), "1.14.0",
         "https://github.com/huggingface/accelerate/pull/3977",
         "accelerator.py prepare_model at v0.12.0, v1.0.0, v1.13.0 (no guard: appended to _models and wrapped "

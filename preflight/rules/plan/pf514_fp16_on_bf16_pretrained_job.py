@@ -41,7 +41,7 @@ class Fp16OnBf16PretrainedJob(PlanRule):
     name = "fp16-on-bf16-pretrained-job"
     severity = Severity.WARNING
     category = Category.CONFIG
-    frameworks = ("transformers", "lightning", "hydra")
+    frameworks = ("transformers", "lightning", "hydra", "deepspeed")
     summary = "The launch command or a config trains a model pretrained in bfloat16 (T5, GPT-Neo, BLOOM) in fp16"
     explanation = """
 ## What it finds
@@ -77,11 +77,19 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
     good_examples = examples("preflight.rules.plan._pf514_examples", "PF514_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        argv = list(pctx.project.argv)
         model = self._model(pctx)
+        unfound = getattr(pctx.project, "unfound_launch", None)
+        if model is None and not argv and not pctx.scripts and unfound is not None:
+            # the launched script is not in the job (transformers' run_translation.py, transformers issue
+            # 14531): the model a model flag of the launch line names, reported on that line
+            argv = list(unfound[2])
+            named = _flag_model(argv)
+            if named is not None:
+                model = named, lambda m, a=unfound: pctx.location_finding(self, a[0], a[1], m)
         if model is None:
             return
         name, where = model
-        argv = list(pctx.project.argv)
         flag = _argv_fp16(argv)
         message = (f"`{name}` belongs to a family pretrained in bfloat16, and the job trains it in fp16 ({{how}}): "
                    "its activations overflow float16 and the loss turns NaN. Use bf16 (`--bf16`, "
@@ -135,6 +143,24 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
                     if keyed and _model_id(value) and ("/" in value or value.startswith("t5")):
                         return value, lambda m, c=config, p=(*path, key): pctx.config_finding(self, c, p, m)
         return None
+
+
+_MODEL_FLAGS = ("--model_name_or_path", "--model_name", "--model", "--model_id", "--base_model",
+                "--pretrained_model_name_or_path")
+
+
+def _flag_model(argv: list[str]) -> Optional[str]:
+    """The bfloat16-pretrained checkpoint a model flag of the launch line names (``--model_name_or_path t5-11b``,
+    ``--model_name_or_path=google/flan-t5-xl``), else None."""
+    for i, tok in enumerate(argv):
+        flag, eq, value = tok.partition("=")
+        if flag not in _MODEL_FLAGS:
+            continue
+        if not eq:
+            value = argv[i + 1] if i + 1 < len(argv) else ""
+        if _model_id(value):
+            return value
+    return None
 
 
 def _load_site(scripts: list) -> Optional[tuple[Any, ast.AST]]:
