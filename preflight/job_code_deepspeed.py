@@ -43,12 +43,11 @@ def _named(tree: ast.AST) -> list[tuple[str, int]]:
             for kw in node.keywords:
                 if kw.arg != "deepspeed":
                     continue
-                value = kw.value
-                literal = isinstance(value, ast.Constant) and isinstance(value.value, str)
-                if literal and value.value.lower().endswith(".json") and not guarded:  # type: ignore[union-attr]
-                    found.append((value.value, node.lineno))  # type: ignore[union-attr]
-                elif not (isinstance(value, ast.Constant) and value.value is None):
-                    found.append(("", 0))
+                value = kw.value.value if isinstance(kw.value, ast.Constant) else ""
+                if isinstance(value, str) and value.lower().endswith(".json") and not guarded:
+                    found.append((value, node.lineno))
+                elif value is not None:
+                    found.append(("", 0))  # guarded, computed or not a JSON file: undecided
         for child in ast.iter_child_nodes(node):
             visit(child, guarded or isinstance(node, _GUARDS))
 
