@@ -205,8 +205,10 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     modules = getattr(builder, "m", None)
     aliases = loader_aliases(t for _, _, t in modules.trees) if modules is not None else None
     expr = klass[1] if klass is not None else path_expr(call, handles, aliases)
+    suffixes: Optional[tuple[str, ...]] = None
     if expr is None and klass is None:
         expr = helper_path(call, builder)
+        suffixes = dispatch_suffixes(call, builder) if expr is not None else None
     if expr is None and klass is None:
         from preflight.adapters.config_object_yaml_class import yaml_class_path
 
@@ -238,6 +240,8 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     raw = _path_value(expr, local, argv or [], paths or {})
     if raw is None and isinstance(expr, ast.Call):
         raw = returned_option(expr, builder, argv or [])
+    if raw is not None and suffixes is not None and not str(raw).endswith(suffixes):
+        return None  # the helper's arm for this suffix is another loader (Hallo ``import_filename(p).cfg``)
     python = bool(raw) and Path(str(raw)).suffix.lower() == _PY_CONFIG and _dotted_load(call, handles, builder)
     if not raw or (Path(raw).suffix.lower() not in _KINDS and not python):
         return None
@@ -326,6 +330,8 @@ def helper_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     if len(params) != 1 or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
         return None
+    if dispatch_suffixes(call, builder) is not None:
+        return call.args[0]  # ``if p.endswith(".yaml"): return OmegaConf.load(p)`` arms (Hallo)
     handles: dict[str, ast.AST] = {}
     bound: dict[str, list[ast.AST]] = {}
     returns: list[Optional[ast.AST]] = []
@@ -364,6 +370,30 @@ def helper_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
         # ``os.path.join(experiment_directory, "specs.json")`` with the call's argument for the parameter
         return ast.Call(func=joined.func, args=[call.args[0], *joined.args[1:]], keywords=[])  # type: ignore[attr-defined]
     return call.args[0]
+
+
+def dispatch_suffixes(call: ast.AST, builder: Any) -> Optional[tuple[str, ...]]:
+    """The suffixes under which the project helper ``call`` names loads the file its one argument names,
+    when the helper dispatches on the path's suffix (:mod:`config_object_suffix_helper`); else None."""
+    from preflight.adapters.config_object_helper_fn import helper_function, unwrapped_return
+    from preflight.adapters.config_object_suffix_helper import loading_suffixes
+
+    if builder is None or not isinstance(call, ast.Call) or call.keywords or len(call.args) != 1 \
+            or isinstance(call.args[0], ast.Starred):
+        return None
+    got = helper_function(call, builder.m)
+    if got is None:
+        return None
+    shown, fn = got
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if len(params) != 1 or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
+        return None
+
+    def loads_param(value: ast.AST) -> bool:
+        expr = path_expr(unwrapped_return(value, shown, builder.m), {})
+        return isinstance(expr, ast.Name) and expr.id == params[0]
+
+    return loading_suffixes(fn, params[0], loads_param)
 
 
 def returned_option(call: ast.Call, builder: Any, argv: list[str]) -> Optional[str]:

@@ -12,7 +12,8 @@ nanoGPT-family shape:
 The argument bound to the parameter that becomes the first dimension of the ``view``/``reshape`` is
 the per-process batch (``batch.micro``), for the loader not named for evaluation (``val``/``eval``/
 ``test`` in the name it is bound to) when the call runs and the value resolves to a positive int.
-``medium``; nothing is imported or executed.
+The parameter that becomes the second dimension is the sequence length (``data.seq_len``: build-nanogpt
+``DataLoaderLite(B=B, T=T, ...)`` with ``T = 1024``), read the same way. ``medium``; nothing is imported or executed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ def _self_attr(node: ast.AST) -> Optional[str]:
 
 def _batch_param(cls: ast.ClassDef) -> Optional[tuple[str, int]]:
     """(parameter, position without self) of ``__init__`` that becomes the view's first dimension."""
+    return _view_param(cls, 0)
+
+
+def _view_param(cls: ast.ClassDef, dim: int) -> Optional[tuple[str, int]]:
+    """(parameter, position without self) of ``__init__`` that becomes the view's dimension ``dim``."""
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     if init is None:
         return None
@@ -63,7 +69,7 @@ def _batch_param(cls: ast.ClassDef) -> Optional[tuple[str, int]]:
         for node in ast.walk(method):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and node.func.attr in ("view", "reshape") and len(node.args) == 2:
-                first = node.args[0]
+                first = node.args[dim]
                 attr = _self_attr(first) or (local.get(first.id) if isinstance(first, ast.Name) else None)
                 param = stored.get(attr or "")
                 if param is not None:
@@ -94,33 +100,38 @@ class TokenLoaderAdapter(Adapter):
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
-            loaders = {}
-            for node in script.tree.body:
-                if isinstance(node, ast.ClassDef):
-                    found = _batch_param(node)
-                    if found is not None:
-                        loaders[node.name] = found
-            if not loaders:
+            for dim, field in ((0, "batch.micro"), (1, "data.seq_len")):
+                self._one(project, plan, script, dim, field)
+
+    def _one(self, project: Project, plan: TrainingPlan, script: Any, dim: int, field: str) -> None:
+        """``field`` from the argument bound to the parameter that becomes the view's dimension ``dim``."""
+        loaders = {}
+        for node in script.tree.body:
+            if isinstance(node, ast.ClassDef) and _batch_param(node) is not None:
+                found = _view_param(node, dim)
+                if found is not None:
+                    loaders[node.name] = found
+        if not loaders:
+            return
+        idx = project.index(script)
+        values: list[tuple[Any, int, str, str]] = []
+        for site in idx.calls:
+            if site.name not in loaders or idx.runs(site) is False:
                 continue
-            idx = project.index(script)
-            values: list[tuple[Any, int, str, str]] = []
-            for site in idx.calls:
-                if site.name not in loaders or idx.runs(site) is False:
-                    continue
-                if site.target and any(w in site.target.lower() for w in _EVAL):
-                    continue
-                param, pos = loaders[site.name]
-                expr = site.kwarg(param) or (site.call.args[pos] if len(site.call.args) > pos else None)
-                got = idx.resolve(expr) if expr is not None else None
-                if got is None and isinstance(expr, ast.Name):
-                    got = idx.resolve(_unpacked(script.tree, expr.id))
-                if expr is None or got is None or not isinstance(got.value, int) or isinstance(got.value, bool) \
-                        or got.value < 1:
-                    continue
-                values.append((got.value, site.line, f"{site.name}({param}={ast.unparse(expr)})", param))
-            if len({v[0] for v in values}) != 1:
+            if site.target and any(w in site.target.lower() for w in _EVAL):
                 continue
-            value, line, how, param = values[0]
-            detail = f"{how} = {value}: the loader cuts {param}-row batches of tokens (a view with {param} rows)"
-            self.add_checked(plan, "batch.micro", value,
-                             Source("code", script.source.display, line, param, detail), "medium")
+            param, pos = loaders[site.name]
+            expr = site.kwarg(param) or (site.call.args[pos] if len(site.call.args) > pos else None)
+            got = idx.resolve(expr) if expr is not None else None
+            if got is None and isinstance(expr, ast.Name):
+                got = idx.resolve(_unpacked(script.tree, expr.id))
+            if expr is None or got is None or not isinstance(got.value, int) or isinstance(got.value, bool) \
+                    or got.value < 1:
+                continue
+            values.append((got.value, site.line, f"{site.name}({param}={ast.unparse(expr)})", param))
+        if len({v[0] for v in values}) != 1:
+            return
+        value, line, how, param = values[0]
+        detail = f"{how} = {value}: the loader cuts {param}-row batches of tokens (a view with {param} rows)" \
+            if dim == 0 else f"{how} = {value}: the loader cuts rows of {param} tokens (a view with {param} columns)"
+        self.add_checked(plan, field, value, Source("code", script.source.display, line, param, detail), "medium")

@@ -580,4 +580,7 @@ def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence
             # the script's own arguments: the job is `python SCRIPT ARGS`
             out.argv = ["python", _display(out.scripts[0], root), *launch]
             _configs_named(parse_launch(out.argv), bases, root, out)
+    from preflight.job_code_deepspeed import code_deepspeed
+
+    code_deepspeed(out.scripts, out.configs, out.notes, bases, root, _display, _find)
     return out

@@ -82,3 +82,61 @@ def test_view_over_the_sequence_first_or_only_an_eval_loader_says_nothing(cli, t
                      .replace("train_loader.next_batch()", "val_loader.next_batch()")})
     plan = plan_of(cli, "train_gpt2.py", "--", "--x", "1", cwd=tmp_path)
     assert winner(plan, "batch.micro") != 4
+
+
+def _loader_fact(plan: dict, field: str):
+    """The token_loader adapter's fact for ``field`` (None when it wrote none)."""
+    return next((f for f in plan["fields"].get(field, []) if f["adapter"] == "token_loader"), None)
+
+
+# akibjawad/train_gpt @ 8aeb3a1 train_gpt2.py:22-24,73-76,246-248,266 (a build-nanogpt copy with keyword
+# parameters ``DataLoaderLite(batch_size=B, block_size=T, ...)``, ``T = 1024``, and a sampling helper with
+# ``max_length = 32`` that an older reading took for the sequence length).
+SAMPLER = LITE.replace("def __init__(self, B, T, split):\n            self.B = B\n            self.T = T",
+                       "def __init__(self, batch_size, block_size, split):\n            self.B = batch_size\n"
+                       "            self.T = block_size") \
+    .replace('DataLoaderLite(B=B, T=T, split="train")', 'DataLoaderLite(batch_size=B, block_size=T, split="train")') \
+    .replace('DataLoaderLite(B=4, T=T, split="val")', 'DataLoaderLite(batch_size=4, block_size=T, split="val")') \
+    + """\
+
+    def do_sampling(model):
+        max_length = 32
+        x = torch.zeros(4, 8, dtype=torch.long)
+        while x.size(1) < max_length:
+            x = torch.cat([x, x[:, -1:]], dim=1)
+    """
+
+
+def test_the_second_view_dimension_is_the_sequence_length(cli, tmp_path):
+    write(tmp_path, {"train_gpt2.py": LITE})
+    plan = plan_of(cli, "train_gpt2.py", "--", "--x", "1", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") == 1024
+    fact = _loader_fact(plan, "data.seq_len")
+    assert fact is not None and fact["source"]["line"] == 20 and fact["confidence"] == "medium"
+    write(tmp_path, {"train_gpt2.py": SAMPLER})
+    plan = plan_of(cli, "train_gpt2.py", "--", "--x", "1", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") == 1024  # not the sampler's max_length = 32
+    assert winner(plan, "batch.micro") == 16
+
+
+def test_positional_sequence_length_from_the_launch_line(cli, tmp_path):
+    write(tmp_path, {"train_gpt2.py": POSITIONAL})
+    plan = plan_of(cli, "train_gpt2.py", "--", "--sequence_length", "256", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") == 256
+
+
+def test_a_sequence_length_not_decided_stays_unknown(cli, tmp_path):
+    # a flattened second dimension (``view(B, -1)``) names no parameter
+    write(tmp_path, {"train_gpt2.py": LITE.replace(".view(B, T)", ".view(B, -1)")})
+    plan = plan_of(cli, "train_gpt2.py", "--", "--x", "1", cwd=tmp_path)
+    assert _loader_fact(plan, "data.seq_len") is None
+    assert winner(plan, "batch.micro") == 16
+    # T read from the environment: not a value
+    write(tmp_path, {"train_gpt2.py": LITE.replace("    T = 1024\n", "    import os\n    T = int(os.environ['SEQ'])\n")})
+    plan = plan_of(cli, "train_gpt2.py", "--", "--x", "1", cwd=tmp_path)
+    assert _loader_fact(plan, "data.seq_len") is None
+    # two training loaders with different lengths: no single value
+    write(tmp_path, {"train_gpt2.py": LITE.replace('val_loader = DataLoaderLite(B=4, T=T, split="val")',
+                                                  'aux_loader = DataLoaderLite(B=16, T=512, split="train2")')})
+    plan = plan_of(cli, "train_gpt2.py", "--", "--x", "1", cwd=tmp_path)
+    assert _loader_fact(plan, "data.seq_len") is None
