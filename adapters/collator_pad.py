@@ -208,7 +208,9 @@ def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[as
         if tree is None or not shown:
             continue
         for node in ast.walk(tree):
-            last = (dotted_name(node.func) or "").rsplit(".", 1)[-1] if isinstance(node, ast.Call) else ""
+            if not isinstance(node, ast.Call):
+                continue
+            last = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
             # the DataLoader's collate_fn, or a (transformers/TRL) Trainer's data_collator given as a function
             # (TRL's vision-language SFT example: ``SFTTrainer(..., data_collator=collate_fn)``)
             key = "collate_fn" if last == "DataLoader" else "data_collator" if last.endswith("Trainer") else None
