@@ -236,8 +236,16 @@ class _FlagsPass(_PassCore):
         from preflight.adapters.launchers import parse_launch
 
         info = parse_launch(self.project.argv) if self.project.argv else None
-        if info is None or info.launcher != "python" or info.wrapper is not None:
+        if info is None or info.launcher != "python":
             return
+        srun = None
+        if info.wrapper is not None:
+            from preflight.adapters.srun_one_task import one_task
+
+            # `srun python train.py` in a batch script that asks for one task (adapters/srun_one_task.py)
+            srun = one_task(self.project, info) if info.wrapper == "srun" else None
+            if srun is None:
+                return
         texts = [self.script.source.text, *self.decl.texts]
         entry = self.project.delegates.get(id(self.script))
         if entry is not None:  # a module the entry hands its work to runs in the processes the entry starts
@@ -269,6 +277,8 @@ class _FlagsPass(_PassCore):
         if any("hydra" in t for t in texts) and not self._hydra_single_run():
             return
         detail = f"one process: {info.line}; the script starts no others"
+        if srun is not None:
+            detail = f"{srun}: {info.line}; the script starts no others"
         if any("init_process_group" in t for t in texts):
             # a process group joins processes a launcher started; plain python sets none of its
             # variables, so a script that decides on DDP from them runs one process

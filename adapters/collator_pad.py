@@ -1,5 +1,5 @@
-"""A project collator that pads each batch to its longest sample with ``pad_sequence``: ``data.padding``
-dynamic.
+"""A project collator that pads each batch to its longest sample with ``pad_sequence`` (or by hand, or with a
+processor/tokenizer call given ``padding=True``: :func:`_encoder_pads`): ``data.padding`` dynamic.
 
 The stanford_alpaca collator, copied by many fine-tuning projects (AetherCortex/Llama-X ``src/train.py:148-152``,
 FreedomIntelligence/LLMZoo ``llmzoo/datasets/datasets.py:44-58``): a class whose ``__call__`` stacks the
@@ -28,7 +28,41 @@ def _pads(fn: ast.AST, imported: set[str]) -> Optional[int]:
             if name.endswith("nn.utils.rnn.pad_sequence") or name == "rnn.pad_sequence" \
                     or (name == "pad_sequence" and "pad_sequence" in imported):
                 return node.lineno
-    return _hand_pads(fn)
+    return _hand_pads(fn) or _encoder_pads(fn)
+
+
+def _encoder_pads(fn: ast.AST) -> Optional[int]:
+    """A processor or tokenizer called on the batch with ``padding=True`` or ``"longest"``, which pads to
+    the batch's longest sample whatever ``max_length``/``truncation`` say (the collate function of many
+    vision-language fine-tunes: pinecypressfxd/finetune-Qwen2.5-VL @ 12f1b02 ``finetune_distributed.py:141-156``
+    ``processor(text=texts, images=image_inputs, videos=video_inputs, padding=True, return_tensors="pt")``;
+    Social-AI-Studio/MATK ``datamodules/collators/flava.py`` ``processor(text=texts, images=images,
+    return_tensors="pt", padding=True, truncation=True)``). The callee is named as one (``processor``,
+    ``self.tokenizer``, ``clip_processor(...)``, ``tokenizer.pad``); any other ``padding=`` (a layer's)
+    is not read. The line of the call, or None."""
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        padding = next((kw.value for kw in node.keywords if kw.arg == "padding"), None)
+        if not (isinstance(padding, ast.Constant) and (padding.value is True or padding.value == "longest")):
+            continue
+        name = (dotted_name(node.func) or "").lower()
+        parts = name.split(".")
+        if parts and parts[-1] in ("pad", "__call__", "encode_plus", "batch_encode_plus"):
+            parts = parts[:-1]
+        if parts and ("processor" in parts[-1] or "tokenizer" in parts[-1]):
+            return node.lineno
+    return None
+
+
+def _callee(given: Optional[ast.expr]) -> Optional[ast.expr]:
+    """The function a ``collate_fn=``/``data_collator=`` value calls: the value itself, or the first argument
+    of ``partial(f, ...)``/``functools.partial(f, ...)`` (pinecypressfxd/finetune-Qwen2.5-VL @ 12f1b02
+    ``finetune_distributed.py:409-413`` ``collate_fn=partial(collate_fn, processor=processor, device=device)``)."""
+    if isinstance(given, ast.Call) and (dotted_name(given.func) or "") in ("partial", "functools.partial") \
+            and given.args and isinstance(given.args[0], (ast.Name, ast.Attribute)):
+        return given.args[0]
+    return given
 
 
 def _is_len(node: ast.AST) -> bool:
@@ -120,7 +154,8 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
         where = shown or _module_path(project, name)
         plan.add("data.padding", "dynamic",
                  Source("code", where or None, line if where else None, "pad_sequence",
-                        f"{name}.__call__ pads each batch to its longest sample (pad_sequence or pad lists, line {line})"),
+                        f"{name}.__call__ pads each batch to its longest sample (pad_sequence, pad lists or a "
+                        f"padding=True processor/tokenizer call, line {line})"),
                  "medium", adapter="derive")
         return
 
@@ -173,9 +208,15 @@ def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[as
         if tree is None or not shown:
             continue
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and (dotted_name(node.func) or "").rsplit(".", 1)[-1] == "DataLoader"):
+            if not isinstance(node, ast.Call):
                 continue
-            given = next((kw.value for kw in node.keywords if kw.arg == "collate_fn"), None)
+            last = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+            # the DataLoader's collate_fn, or a (transformers/TRL) Trainer's data_collator given as a function
+            # (TRL's vision-language SFT example: ``SFTTrainer(..., data_collator=collate_fn)``)
+            key = "collate_fn" if last == "DataLoader" else "data_collator" if last.endswith("Trainer") else None
+            if key is None:
+                continue
+            given = _callee(next((kw.value for kw in node.keywords if kw.arg == key), None))
             fname = given.id if isinstance(given, ast.Name) else given.attr if isinstance(given, ast.Attribute) \
                 else None
             if fname is None:
@@ -197,9 +238,10 @@ def _collate_fn_pads(plan: TrainingPlan, files: list[tuple[str, str, Optional[as
             if line is None:
                 continue
             plan.add("data.padding", "dynamic",
-                     Source("code", shown, node.lineno, "collate_fn",
-                            f"DataLoader(collate_fn={dotted_name(given) if given is not None else fname}): {fname} pads each batch "
-                            f"to its longest sample (pad_sequence or pad lists, line {line})"),
+                     Source("code", shown, node.lineno, key,
+                            f"{last}({key}={dotted_name(given) if given is not None else fname}): {fname} pads each batch "
+                            f"to its longest sample (pad_sequence, pad lists or a padding=True processor/tokenizer "
+                            f"call, line {line})"),
                      "medium", adapter="derive")
             return True
     return False

@@ -21,7 +21,7 @@ from typing import Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
-from preflight.plan import TrainingPlan
+from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 from preflight.script_index import ScriptIndex
 
@@ -37,13 +37,25 @@ class DataShapesAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(project.index(s).imports_any("torch", "torchvision") for s in project.scripts)
+        # (a Lightning script may import torch only through the local modules it builds its data in)
+        return any(project.index(s).imports_any("torch", "torchvision", "lightning", "pytorch_lightning")
+                   for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
             idx = project.index(script)
             self.native_images(project, plan, idx)
             self.synthetic_batch(project, plan, idx)
+        if plan.resolve("data.image_size") is None and len(project.scripts) == 1:
+            from preflight.adapters.data_shapes_local import local_native_size
+
+            # the dataset built in a module beside the script (adapters/data_shapes_local.py)
+            got = local_native_size(project, project.scripts[0])
+            if got is not None:
+                size, shown, line, name = got
+                self.add_checked(plan, "data.image_size", size,
+                                 Source("code", shown, line, None, f"{name} (built in {shown}, imported by the "
+                                        f"script): {size}x{size} images, no crop or resize transform"), "medium")
 
     def native_images(self, project: Project, plan: TrainingPlan, idx: ScriptIndex) -> None:
         calls = [s for s in idx.calls if idx.runs(s) is not False]

@@ -125,6 +125,12 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.collator_pad import collator_padding
 
         collator_padding(plan, project)
+        from preflight.adapters.dataset_pad import dataset_padding
+
+        dataset_padding(plan, project)
+        from preflight.adapters.overflow_chunks import overflow_chunks
+
+        overflow_chunks(plan, project)
         from preflight.adapters.data_truncation import data_truncation
 
         data_truncation(plan, project)

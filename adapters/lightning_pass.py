@@ -316,6 +316,11 @@ class _PassBase:
                 return self.device_count(site, conf, legacy, resolved, "gpus", _LEGACY)
         expr = site.kwarg("devices")
         if expr is None:
+            one = self.slurm_one_gpu(site)
+            if one is not None:
+                what = f"Trainer(devices=\"auto\") (the default): all visible devices; {one}"
+                self.put("dist.devices_per_node", 1, Resolved(1, "derived"), site, what, "medium")
+                return 1, what
             self.note(f"{self.where(site.call)}: Trainer(devices=\"auto\") (the default): all visible devices, "
                       "known only at launch")
             return None
@@ -323,6 +328,18 @@ class _PassBase:
         if resolved is None:
             return None
         return self.device_count(site, conf, expr, resolved, "devices", "")
+
+    def slurm_one_gpu(self, site: CallSite) -> Optional[str]:
+        """Why ``devices="auto"`` is one GPU: the job's batch script gives its one process one GPU
+        (adapters/srun_one_task.py :func:`one_gpu`), and the accelerator is auto or the GPU."""
+        accel = site.kwarg("accelerator")
+        if accel is not None:
+            named = self.resolve(accel)
+            if named is None or named.value not in ("auto", "gpu", "cuda"):
+                return None
+        from preflight.adapters.srun_one_task import one_gpu
+
+        return one_gpu(self.project)
 
     def device_count(self, site: CallSite, conf: str, expr: ast.expr, resolved: Resolved, flag: str,
                      version: str) -> Optional[tuple[int, str]]:
@@ -345,6 +362,11 @@ class _PassBase:
             from preflight.adapters.visible_devices import set_in_script
 
             seen = set_in_script(self.idx, site)
+            one = self.slurm_one_gpu(site) if seen is None else None
+            if one is not None:
+                what = f"{what}: all visible devices; {one}"
+                self.put("dist.devices_per_node", 1, Resolved(1, "derived"), site, what, "medium")
+                return 1, what
             if seen is None:
                 self.note(f"{self.where(expr)}: Trainer({flag}={raw!r}): all visible devices, known only at launch")
                 return None

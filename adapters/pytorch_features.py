@@ -24,6 +24,7 @@ from preflight.adapters.seq_slice import dropped_tokens
 
 from preflight.adapters_api import CallSite, Resolved
 from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source
 
 
 class _FeaturePass(_PrecisionPass):
@@ -436,6 +437,19 @@ class _FeaturePass(_PrecisionPass):
             how = {True: "dynamic", "longest": "dynamic", "max_length": "max_length"}.get(value)
             if how is None:
                 continue
+            if how == "dynamic":
+                from preflight.adapters.saved_padding import saved_padding
+
+                # rows read back with load_from_disk, padded to max_length when they were saved
+                # (adapters/saved_padding.py): the collator has nothing to pad
+                saved = saved_padding(self.project, self.script)
+                if saved is not None:
+                    self.add("data.padding", "max_length", Source(
+                        "code", saved[0], saved[1], "padding",
+                        f"the rows are read with load_from_disk, saved by {saved[0]} after tokenizing with "
+                        f"padding='max_length' (line {saved[1]}); {site.label}(...) pads to the batch's longest, "
+                        "which is that length"), "medium")
+                    return
             resolved = (Resolved(how, "code", site.line) if padding is None
                         else Resolved(how, padding.kind, padding.line, padding.key, padding.detail))
             self.put("data.padding", resolved, site, f"{site.label}(padding={value!r})",

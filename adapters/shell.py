@@ -156,9 +156,13 @@ def slurm_environment(text: str, path: str = "<script>") -> dict[str, str]:
     (only those the directives fix)."""
     if "#SBATCH" not in text:
         return {}
+    from preflight.adapters.srun_one_task import batch_text
+
     from preflight.gate.slurm import parse_sbatch
 
-    return slurm_env_of(parse_sbatch(text, path))
+    # the directives of a heredoc piped to sbatch (``cat << EOF | sbatch``) when the script has none of its own
+    body = batch_text(text)
+    return slurm_env_of(parse_sbatch(body if body.startswith("#!") else "#!/bin/bash\n" + body, path))
 
 
 def slurm_env_of(job) -> dict[str, str]:
