@@ -3,7 +3,9 @@ materialized real jobs (PREFLIGHT_REALJOBS_WORK, default /work/wt/jobswork/all) 
 under /work/.mirror. Prints the files read and every finding (path:line message head); the findings that go
 through a helper function (det149's extension) say "passed to".
 
-    python bench/bugs/det149_real_code.py [CODES]
+    python bench/bugs/det149_real_code.py [CODES [NEEDLE,NEEDLE...]]
+
+(second use: ``PF397 accumulate_grad_batches`` for the Lightning extension of PF397)
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from twins_sweep import findings
 
 CODES = tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else ("PF479",)
-NEEDLES = ("DistributedDataParallel", ".prepare(")
+NEEDLES = tuple(sys.argv[2].split(",")) if len(sys.argv) > 2 else ("DistributedDataParallel", ".prepare(")
 
 
 def jobs_files():

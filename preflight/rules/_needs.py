@@ -153,7 +153,7 @@ NEEDS = {
     "PF393": ('persistent_workers',),
     "PF394": ('LightningModule',),
     "PF395": ('DataCollatorWithPadding', 'ForTokenClassification'),
-    "PF397": ('max_steps', 'gradient_accumulation_steps'),
+    "PF397": ('max_steps',),
     "PF400": ('DataParallel', 'DDP'),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
