@@ -342,6 +342,7 @@ FILE = {
     "PF1092": "code.pf1092_eval_without_loader_after_fit_with_loader",
     "PF1110": "code.pf1110_compute_metrics_unknown_eval_prediction_attribute",
     "PF1111": "code.pf1111_generate_from_right_padded_prompts",
+    "PF1190": "code.pf1190_ddp_backward_skipped_on_some_ranks",
 }
 
 JOB = {
