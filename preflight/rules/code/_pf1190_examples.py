@@ -40,7 +40,32 @@ BAD_EXAMPLES = [
                 "            print(f'rank {rank}: non-finite loss, skipping')\n            continue\n"),
 ]
 
+_ACCELERATE = textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+
+
+    def train(model, loader, epochs=3):
+        accelerator = Accelerator()
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        model, opt, loader = accelerator.prepare(model, opt, loader)
+        for epoch in range(epochs):
+            for batch in loader:
+                out = model(**batch)
+                loss = out.loss
+    {skip}            accelerator.backward(loss)
+                opt.step()
+                opt.zero_grad()
+""")
+
+BAD_EXAMPLES.append(
+    # the NaN skip under accelerate: prepare wraps the model in DDP in a multi-process launch
+    _ACCELERATE.format(skip="            if torch.isnan(loss):  # warning: PF1190\n                continue\n"))
+
 GOOD_EXAMPLES = [
+    # accelerate: the ranks agree through a gathered flag
+    _ACCELERATE.format(skip="            nan = accelerator.gather(torch.isnan(loss).float())\n"
+                            "            if nan.any():\n                continue\n"),
     # the fix of PR 2468: every rank agrees before skipping
     _case(before="        has_valid = (mask.sum() > 0).int()\n"
                  "        dist.all_reduce(has_valid, op=dist.ReduceOp.MIN)\n"

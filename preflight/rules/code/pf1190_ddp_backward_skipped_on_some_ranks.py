@@ -10,7 +10,12 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import calls, target_text
+from preflight.rules._pf4_support import (
+    accelerator_names,
+    calls,
+    is_accelerator_receiver,
+    target_text,
+)
 from preflight.rules.base import Rule, examples
 
 _DDP = frozenset({"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"})
@@ -33,7 +38,7 @@ def _counter(name: str) -> bool:
 
 def _loop_nodes(loop: ast.AST) -> Iterable[ast.AST]:
     """The nodes of ``loop``'s body, not those of loops, functions or classes nested in it."""
-    stack: list[ast.AST] = list(getattr(loop, "body", []))
+    stack: list[ast.AST] = [n for n in getattr(loop, "body", []) if not isinstance(n, _SCOPES + _LOOPS)]
     while stack:
         node = stack.pop()
         yield node
@@ -67,11 +72,11 @@ def _skip_if(stmt: ast.AST) -> bool:
 @register
 class DdpBackwardSkippedOnSomeRanks(Rule):
     code = "PF1190"
-    needs_text = ("DistributedDataParallel",)
+    needs_text = ("DistributedDataParallel", "prepare")
     name = "ddp-backward-skipped-on-some-ranks"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
-    frameworks = ("pytorch",)
+    frameworks = ("pytorch", "accelerate")
     multi_process_only = True
     summary = ("A DDP training loop `continue`s past its backward on a condition of the rank's own batch or loss: "
                "the other ranks' gradient all-reduce waits for a backward this rank never runs")
@@ -79,7 +84,8 @@ class DdpBackwardSkippedOnSomeRanks(Rule):
 ## What it finds
 
 A `for` loop of a function that wraps its model in `DistributedDataParallel` (the name bound
-to `DDP(...)` is called in the loop) and calls `.backward()`, with an `if <test>: ... continue`
+to `DDP(...)`, or returned by `accelerator.prepare(model, ...)`, which wraps it in DDP in a
+multi-process run, is called in the loop) and calls `.backward()` (`accelerator.backward(loss)`), with an `if <test>: ... continue`
 before that backward, where the test reads the rank's own data: a name the loop binds per
 batch (`if mask.sum() == 0`, `if batch is None`) or a name computed from it or from the model
 in the loop before the test (`loss = ...; if torch.isnan(loss): continue`).
@@ -110,7 +116,8 @@ the loss (`loss = loss * 0` keeps the graph, and the all-reduce, on every rank).
 * The test calls anything but a tensor's own checks (`isnan`, `isfinite`, `sum`, `numel`,
   `item`, `len`, ...): a helper such as myrtle.ai's `is_loss_nan(loss, num_gpus)` all-reduces
   inside.
-* The model is not wrapped by `DistributedDataParallel(...)` in the same function, or the
+* The model is not wrapped by `DistributedDataParallel(...)` or `accelerator.prepare(...)` in
+  the same function (a single-process launch: `preflight audit` drops the finding), or the
   `continue` comes after the backward.
 """
     bad_examples = examples("preflight.rules.code._pf1190_examples", "BAD_EXAMPLES")
@@ -126,6 +133,22 @@ the loss (`loss = loss * 0` keeps the graph, and the all-reduce, on every rank).
                 text = target_text(assign.targets[0])
                 fn = ctx.enclosing_function(assign)
                 if text and fn is not None:
+                    wrapped.setdefault(id(fn), []).append((text, assign))
+        accels = accelerator_names(ctx)
+        for assign in ctx.nodes(ast.Assign):
+            value = assign.value
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                    and value.func.attr == "prepare" and is_accelerator_receiver(value.func.value, accels)
+                    and len(assign.targets) == 1):
+                continue
+            target = assign.targets[0]
+            elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            fn = ctx.enclosing_function(assign)
+            if fn is None or len(elts) != len(value.args):
+                continue
+            for tgt, arg in zip(elts, value.args):
+                text = target_text(tgt)
+                if text and text == target_text(arg):
                     wrapped.setdefault(id(fn), []).append((text, assign))
         if not wrapped:
             return
@@ -170,18 +193,25 @@ the loss (`loss = loss * 0` keeps the graph, and the all-reduce, on every rank).
                 self, stmt,
                 f"this `continue` skips the backward on line {backward.lineno} when `{ast.unparse(stmt.test)}` "
                 "holds, a test of this rank's own batch or loss, in a loop that trains a "
-                "DistributedDataParallel model: the other ranks run their backward, whose gradient all-reduce "
+                "DistributedDataParallel (or prepared) model: the other ranks run their backward, whose gradient all-reduce "
                 "waits for this rank, so the job hangs (or the ranks' steps drift apart). Decide the skip on every "
                 "rank together (all-reduce a flag), or keep the backward with a zeroed loss",
-                evidence=[ctx.evidence(binding, "the model is wrapped in DistributedDataParallel here"),
+                evidence=[ctx.evidence(binding, "the model is wrapped (DistributedDataParallel, accelerator.prepare) here"),
                           ctx.evidence(backward, "the backward the other ranks run")])
         return None
 
     @staticmethod
     def _all_reduced(nodes: list[ast.AST]) -> set[str]:
-        """Names a collective of the loop writes into (``dist.all_reduce(flag)``)."""
+        """Names a collective of the loop writes into (``dist.all_reduce(flag)``) or returns into
+        (``flags = accelerator.gather(flag)``)."""
         out: set[str] = set()
+
+        def collective(node: ast.AST) -> bool:
+            return isinstance(node, ast.Call) and any(w in ast.unparse(node.func).lower() for w in _SYNC_WORDS[:3])
+
         for node in nodes:
-            if isinstance(node, ast.Call) and any(w in ast.unparse(node.func).lower() for w in _SYNC_WORDS[:3]):
+            if collective(node):
                 out |= {n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+            if isinstance(node, ast.Assign) and any(collective(n) for n in ast.walk(node.value)):
+                out |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         return out
