@@ -164,34 +164,36 @@ the loss (`loss = loss * 0` keeps the graph, and the all-reduce, on every rank).
         nodes = list(_loop_nodes(loop))
         names = {name for name, _ in models}
         model_calls = [n for n in nodes if isinstance(n, ast.Call) and target_text(n.func) in names]
-        backwards = [n for n in nodes if _is_backward(n)]
+        backwards = [n for n in nodes if isinstance(n, ast.Call) and _is_backward(n)]
         if not model_calls or not backwards:
             return None
         backward = min(backwards, key=lambda n: (n.lineno, n.col_offset))
         data = _target_names(loop)
-        for stmt in sorted((n for n in nodes if isinstance(n, ast.Assign)), key=lambda n: n.lineno):
+        assigns = [n for n in nodes if isinstance(n, ast.Assign)]
+        for stmt in sorted(assigns, key=lambda n: n.lineno):
             value_names = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
             from_model = any(isinstance(n, ast.Call) and target_text(n.func) in names for n in ast.walk(stmt.value))
             if from_model or value_names & data:
                 data |= {n.id for t in stmt.targets for n in ast.walk(t)
                          if isinstance(n, ast.Name) and not _counter(n.id)}
         synced = self._all_reduced(nodes)
-        for stmt in sorted((n for n in nodes if _skip_if(n)), key=lambda n: n.lineno):
-            if stmt.lineno >= backward.lineno:
+        skips = [n for n in nodes if isinstance(n, ast.If) and _skip_if(n)]
+        for skip in sorted(skips, key=lambda n: n.lineno):
+            if skip.lineno >= backward.lineno:
                 break
-            test_text = ast.unparse(stmt.test).lower()
+            test_text = ast.unparse(skip.test).lower()
             if any(w in test_text for w in _SYNC_WORDS):
                 continue
             if any(isinstance(n, ast.Call) and (target_text(n.func) or "").rsplit(".", 1)[-1] not in _LOCAL_OPS
-                   for n in ast.walk(stmt.test)):
+                   for n in ast.walk(skip.test)):
                 continue
-            read = {n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)}
+            read = {n.id for n in ast.walk(skip.test) if isinstance(n, ast.Name)}
             if not read & data or read & synced:
                 continue
             binding = next(b for name, b in models)
             return ctx.finding(
-                self, stmt,
-                f"this `continue` skips the backward on line {backward.lineno} when `{ast.unparse(stmt.test)}` "
+                self, skip,
+                f"this `continue` skips the backward on line {backward.lineno} when `{ast.unparse(skip.test)}` "
                 "holds, a test of this rank's own batch or loss, in a loop that trains a "
                 "DistributedDataParallel (or prepared) model: the other ranks run their backward, whose gradient all-reduce "
                 "waits for this rank, so the job hangs (or the ranks' steps drift apart). Decide the skip on every "
@@ -210,7 +212,7 @@ the loss (`loss = loss * 0` keeps the graph, and the all-reduce, on every rank).
             return isinstance(node, ast.Call) and any(w in ast.unparse(node.func).lower() for w in _SYNC_WORDS[:3])
 
         for node in nodes:
-            if collective(node):
+            if isinstance(node, ast.Call) and collective(node):
                 out |= {n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name)}
             if isinstance(node, ast.Assign) and any(collective(n) for n in ast.walk(node.value)):
                 out |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
