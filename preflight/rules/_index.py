@@ -343,6 +343,7 @@ FILE = {
     "PF1110": "code.pf1110_compute_metrics_unknown_eval_prediction_attribute",
     "PF1111": "code.pf1111_generate_from_right_padded_prompts",
     "PF1150": "code.pf1150_hydra_logging_lost_in_spawned_worker",
+    "PF1190": "code.pf1190_ddp_backward_skipped_on_some_ranks",
 }
 
 JOB = {

@@ -153,7 +153,7 @@ NEEDS = {
     "PF393": ('persistent_workers',),
     "PF394": ('LightningModule',),
     "PF395": ('DataCollatorWithPadding', 'ForTokenClassification'),
-    "PF397": ('max_steps', 'gradient_accumulation_steps'),
+    "PF397": ('max_steps',),
     "PF400": ('DataParallel', 'DDP'),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
@@ -314,4 +314,5 @@ NEEDS = {
     "PF1110": ('compute_metrics',),
     "PF1111": ('generate', 'padding'),
     "PF1150": ('hydra',),
+    "PF1190": ('DistributedDataParallel', 'prepare'),
 }

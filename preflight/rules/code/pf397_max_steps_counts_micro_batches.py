@@ -15,6 +15,10 @@ from preflight.rules.base import Rule, examples
 _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "ORPOConfig", "KTOConfig",
          "RewardConfig", "GRPOConfig", "CPOConfig")
 _ACCUM_WORDS = ("accum", "grad_acc", "gradient_acc")
+# Lightning's Trainer: ``max_steps`` bounds ``trainer.global_step``, the optimizer steps
+_LIGHTNING_TRAINERS = frozenset({"lightning.pytorch.Trainer", "lightning.Trainer", "pytorch_lightning.Trainer",
+                                 "lightning.pytorch.trainer.Trainer", "lightning.pytorch.trainer.trainer.Trainer",
+                                 "pytorch_lightning.trainer.Trainer", "pytorch_lightning.trainer.trainer.Trainer"})
 
 
 def _assigned(ctx: FileContext, scope: Optional[ast.AST], name: str, before: int) -> Optional[ast.expr]:
@@ -62,8 +66,8 @@ class MaxStepsCountsMicroBatches(Rule):
     name = "max-steps-counts-micro-batches"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
-    frameworks = ("transformers",)
-    needs_text = ("max_steps", "gradient_accumulation_steps")
+    frameworks = ("transformers", "lightning")
+    needs_text = ("max_steps",)
     summary = ("max_steps is computed in micro-batches (len(dataset) // batch_size) while gradient accumulation is "
                "on: the run is gradient_accumulation_steps times longer than meant")
     explanation = """
@@ -74,6 +78,12 @@ class MaxStepsCountsMicroBatches(Rule):
 is computed in the same function from a length (`num_epochs * len(train_ds) // batch_size`,
 `epochs * len(loader)`) and that computation never divides by the accumulation (it names no
 accumulation variable and not G itself).
+
+Also Lightning's `Trainer(max_steps=max_steps, accumulate_grad_batches=G)` (det149), the same
+shape: Lightning's `max_steps` bounds `trainer.global_step`, which counts optimizer steps
+(Lightning issue 19684: "as soon as I increase `accumulate_grad_batches` beyond 1",
+`max_steps = num_epochs * num_steps_per_epoch` with `num_steps_per_epoch =
+num_train_samples // global_batch_size` no longer matched the asked epochs).
 
 ## Why it matters
 
@@ -90,7 +100,8 @@ Divide by the accumulation (`len(train_ds) // (batch_size * G) * num_epochs`), o
 
 ## When preflight stays silent
 
-* `gradient_accumulation_steps` is 1, or not a literal (a command-line value may be 1).
+* `gradient_accumulation_steps` (`accumulate_grad_batches`) is 1, or not a literal (a
+  command-line value may be 1).
 * `max_steps` is a literal or comes from elsewhere (the command line, a config).
 * The computation names the accumulation (a variable with `accum` in its name, the variable
   passed as `gradient_accumulation_steps`, or G's value).
@@ -100,9 +111,13 @@ Divide by the accumulation (`len(train_ds) // (batch_size * G) * num_epochs`), o
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call, qual in calls(ctx):
-            if qual.rsplit(".", 1)[-1] not in _ARGS or not qual.startswith(("transformers", "trl")):
+            if qual in _LIGHTNING_TRAINERS:
+                accum_kw = "accumulate_grad_batches"
+            elif qual.rsplit(".", 1)[-1] in _ARGS and qual.startswith(("transformers", "trl")):
+                accum_kw = "gradient_accumulation_steps"
+            else:
                 continue
-            steps, accum = kwarg(call, "max_steps"), kwarg(call, "gradient_accumulation_steps")
+            steps, accum = kwarg(call, "max_steps"), kwarg(call, accum_kw)
             if steps is None or accum is None:
                 continue
             scope = ctx.enclosing_function(call)
@@ -130,8 +145,8 @@ Divide by the accumulation (`len(train_ds) // (batch_size * G) * num_epochs`), o
             yield ctx.finding(
                 self, at,
                 f"max_steps = `{ast.unparse(at)}` counts micro-batches, but {ast.unparse(call.func)} gets "
-                f"gradient_accumulation_steps={accum_name} ({factor}): max_steps counts optimizer steps (one per "
-                f"{factor} micro-batches) and overrides num_train_epochs, so the run trains {factor} times longer "
+                f"{accum_kw}={accum_name} ({factor}): max_steps counts optimizer steps (one per "
+                f"{factor} micro-batches) and overrides the epoch count, so the run trains {factor} times longer "
                 f"than meant (and the schedule is stretched to match). Divide by the accumulation steps, or pass "
-                "num_train_epochs only",
-                evidence=[ctx.evidence(accum, f"gradient_accumulation_steps={accum_name}")])
+                "the epoch count only",
+                evidence=[ctx.evidence(accum, f"{accum_kw}={accum_name}")])
