@@ -56,6 +56,12 @@ def test_a_file_naming_the_hook_loads_and_runs_its_rule(tmp_path: Path) -> None:
     assert "pf419" in _loaded_rule_modules(target)
 
 
+def test_only_file_rules_declare_needed_strings() -> None:
+    # the engine skips a FILE rule whose strings a file lacks (the generated _needs.py holds file rules only); a
+    # plan or config rule's needs_text would never be read, so declaring one is a mistake to name here
+    assert [code for code, cls in NEEDING if cls.scope != "file"] == []
+
+
 @pytest.mark.parametrize("code,cls", NEEDING, ids=[c for c, _ in NEEDING])
 def test_every_must_fire_example_holds_one_of_the_needed_strings(code, cls) -> None:
     assert _needs.NEEDS[code] == tuple(cls.needs_text)

@@ -103,7 +103,6 @@ class ClassIdsNumberedFromOne(PlanRule):
     severity = Severity.ERROR
     category = Category.CORRECTNESS
     frameworks = ("torch", "transformers", "lightning")
-    needs_text = ("enumerate",)
     summary = ("Class ids come from `enumerate(CLASSES, start=1)` (1..N) while the classifier has exactly "
                "`len(CLASSES)` outputs: the last class's id N is out of range and the first batch holding it fails "
                "in the loss (\"device-side assert\" / \"Target N is out of bounds\")")
