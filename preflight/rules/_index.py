@@ -342,6 +342,7 @@ FILE = {
     "PF1092": "code.pf1092_eval_without_loader_after_fit_with_loader",
     "PF1110": "code.pf1110_compute_metrics_unknown_eval_prediction_attribute",
     "PF1111": "code.pf1111_generate_from_right_padded_prompts",
+    "PF1230": "code.pf1230_unscaled_step_skipped_without_update",
 }
 
 JOB = {
@@ -627,4 +628,5 @@ JOB = {
     "PF1042": "plan.pf1042_script_overrides_launch_visible_devices",
     "PF1112": "plan.pf1112_every_accelerate_process_torch_saves",
     "PF1113": "plan.pf1113_accelerate_job_hardcodes_one_gpu",
+    "PF1231": "plan.pf1231_training_step_disconnected_on_some_ranks",
 }

@@ -313,4 +313,5 @@ NEEDS = {
     "PF1092": ('fit(',),
     "PF1110": ('compute_metrics',),
     "PF1111": ('generate', 'padding'),
+    "PF1230": ('unscale_',),
 }
