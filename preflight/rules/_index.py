@@ -629,4 +629,5 @@ JOB = {
     "PF1112": "plan.pf1112_every_accelerate_process_torch_saves",
     "PF1113": "plan.pf1113_accelerate_job_hardcodes_one_gpu",
     "PF1231": "plan.pf1231_training_step_disconnected_on_some_ranks",
+    "PF1232": "plan.pf1232_deepspeed_prepare_without_dataloader",
 }
