@@ -630,4 +630,5 @@ JOB = {
     "PF1113": "plan.pf1113_accelerate_job_hardcodes_one_gpu",
     "PF1231": "plan.pf1231_training_step_disconnected_on_some_ranks",
     "PF1232": "plan.pf1232_deepspeed_prepare_without_dataloader",
+    "PF1233": "plan.pf1233_fsdp_policy_without_accelerator_precision",
 }
