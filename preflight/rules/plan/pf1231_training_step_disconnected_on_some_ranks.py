@@ -14,10 +14,15 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import calls
 from preflight.rules.base import examples
-from preflight.sources import ParsedPython
 from preflight.rules.code._metric_sync import is_lightning_qual, multi_process_arg
 from preflight.rules.code._pf27x_support import lightning_classes, method
-from preflight.rules.code.pf277_training_step_skips_on_some_ranks import _manual, _none_return, _own_nodes, _synced
+from preflight.rules.code.pf277_training_step_skips_on_some_ranks import (
+    _manual,
+    _none_return,
+    _own_nodes,
+    _synced,
+)
+from preflight.sources import ParsedPython
 
 _LEAF_MAKERS = frozenset({"torch.tensor", "torch.zeros", "torch.ones", "torch.Tensor", "torch.FloatTensor",
                           "torch.scalar_tensor", "torch.full"})

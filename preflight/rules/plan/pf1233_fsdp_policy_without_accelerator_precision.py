@@ -56,7 +56,7 @@ def _half_load(ctx: FileContext) -> Optional[ast.Call]:
 
 
 def _trains(ctx: FileContext) -> bool:
-    return any(isinstance(c.func, ast.Attribute) and "optim" in ast.unparse(c.func.value)
+    return any((isinstance(c.func, ast.Attribute) and "optim" in ast.unparse(c.func.value))
                or ast.unparse(c.func).rsplit(".", 1)[-1] in ("AdamW", "Adam", "SGD") for c in ctx.nodes(ast.Call))
 
 
