@@ -16,13 +16,35 @@ from preflight.rules._pf4_support import calls
 from preflight.rules.base import examples
 from preflight.rules.code._metric_sync import is_lightning_qual, multi_process_arg
 from preflight.rules.code._pf27x_support import lightning_classes, method
-from preflight.rules.code.pf277_training_step_skips_on_some_ranks import (
-    _manual,
-    _none_return,
-    _own_nodes,
-    _synced,
-)
 from preflight.sources import ParsedPython
+
+
+def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
+    """The nodes of ``fn``'s body, nested functions and classes left out."""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _none_return(node: ast.AST) -> bool:
+    return isinstance(node, ast.Return) and (
+        node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None))
+
+
+def _synced(test: ast.expr) -> bool:
+    """The condition is shared by the ranks (a reduce/gather/broadcast/sync) or decided per rank on purpose."""
+    text = ast.unparse(test).lower()
+    return any(w in text for w in ("reduce", "gather", "broadcast", "sync", "world", "rank"))
+
+
+def _manual(cls: ast.ClassDef) -> bool:
+    """The class switches automatic optimization off (or mentions it at all)."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "automatic_optimization" for n in ast.walk(cls))
+
 
 _LEAF_MAKERS = frozenset({"torch.tensor", "torch.zeros", "torch.ones", "torch.Tensor", "torch.FloatTensor",
                           "torch.scalar_tensor", "torch.full"})
