@@ -344,6 +344,7 @@ FILE = {
     "PF1111": "code.pf1111_generate_from_right_padded_prompts",
     "PF1150": "code.pf1150_hydra_logging_lost_in_spawned_worker",
     "PF1190": "code.pf1190_ddp_backward_skipped_on_some_ranks",
+    "PF1230": "code.pf1230_unscaled_step_skipped_without_update",
 }
 
 JOB = {
@@ -632,4 +633,7 @@ JOB = {
     "PF1151": "plan.pf1151_class_ids_numbered_from_one",
     "PF1210": "plan.pf1210_preference_length_budget_leaves_no_completion",
     "PF1211": "plan.pf1211_grpo_generations_do_not_divide_batch",
+    "PF1231": "plan.pf1231_training_step_disconnected_on_some_ranks",
+    "PF1232": "plan.pf1232_deepspeed_prepare_without_dataloader",
+    "PF1233": "plan.pf1233_fsdp_policy_without_accelerator_precision",
 }

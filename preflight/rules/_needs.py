@@ -315,4 +315,5 @@ NEEDS = {
     "PF1111": ('generate', 'padding'),
     "PF1150": ('hydra',),
     "PF1190": ('DistributedDataParallel', 'prepare'),
+    "PF1230": ('unscale_',),
 }

@@ -50,6 +50,7 @@ PF521_BAD = [
     class RLTrainer:
         def __init__(self, model, opt):
             self.accelerator = Accelerator()
+            self.accelerator.state.deepspeed_plugin.deepspeed_config["train_micro_batch_size_per_gpu"] = 8
             self.model, self.opt = self.accelerator.prepare(model, opt)
 
         def save_pretrained(self, directory, **kwargs):
@@ -99,6 +100,7 @@ PF521_GOOD = [
     class RLTrainer:
         def __init__(self, model, opt):
             self.accelerator = Accelerator()
+            self.accelerator.state.deepspeed_plugin.deepspeed_config["train_micro_batch_size_per_gpu"] = 8
             self.model, self.opt = self.accelerator.prepare(model, opt)
 
         def save_pretrained(self, directory, **kwargs):
