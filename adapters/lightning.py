@@ -325,12 +325,19 @@ class _ScriptPass(_StrategyPass):
         return None
 
     def handed_over(self, klass: str) -> bool:
-        """The class itself (not an instance) given to a call: ``LightningCLI(SiameseModel, ...)``,
-        ``LightningCLI(model_class=...)``, a runner's ``run(Model)``. That call builds it with arguments
-        of its own (a LightningCLI config's ``model:`` section, ``--model.*`` flags), so the ``__init__``
-        default is not the value (davidguzmanr/siamese-neural-networks @ f5ab87c ``siamese/
-        train_lightning.py:20,111,159``: ``batch_size: int = 16`` while ``config.yml`` gives 128)."""
+        """The class itself (not an instance) given to ``LightningCLI(SiameseModel, ...)`` /
+        ``LightningCLI(model_class=...)`` while the launch line gives a config file or ``--model.*`` /
+        ``--data.*`` flags: the CLI builds it from those, so the ``__init__`` default is not the value
+        (davidguzmanr/siamese-neural-networks @ f5ab87c ``siamese/train_lightning.py:20,111,159``:
+        ``batch_size: int = 16`` while ``config.yml`` gives 128); the LightningCLI reading
+        (:func:`preflight.adapters.lightning_cli_data.cli_sections`) says what they give. With neither,
+        the CLI keeps the ``__init__`` defaults."""
+        argv = [str(a) for a in self.idx.args]
+        if not any(a in ("--config", "-c") or a.startswith(("--config=", "--model", "--data")) for a in argv):
+            return False
         for site in self.calls:
+            if (dotted_name(site.call.func) or "").rsplit(".", 1)[-1] != "LightningCLI":
+                continue
             given = [*site.call.args, *(k.value for k in site.call.keywords)]
             if any(isinstance(a, ast.Name) and a.id == klass for a in given):
                 return True

@@ -53,7 +53,7 @@ def _changed(tree: ast.AST, name: str, keys: list[str]) -> bool:
     return False
 
 
-def dict_literal_value(index: Any, expr: ast.expr) -> Optional[tuple[Any, int]]:
+def dict_literal_value(index: Any, expr: ast.expr) -> Optional[tuple[Any, Optional[int]]]:
     """``(value node, line)`` of the entry ``expr`` reads from a dict literal bound once, else None."""
     got = _keys_path(expr)
     tree = getattr(getattr(index, "script", None), "tree", None)
