@@ -280,6 +280,30 @@ def _metric_precision_only(code: str) -> bool:
     return True
 
 
+def _composed_texts(plan: TrainingPlan, project: Any) -> list[str]:
+    """The config files an adapter composed and recorded as the plan's inputs (Hydra's group files: the
+    ``accelerate: gpu_amp`` option's ``configs/accelerate/gpu_amp.yaml`` ``amp: true``, ivanpanshin/
+    segment-vasculature-5th-place @ 716f805, whose trainer a ``_target_`` builds with ``autocast`` and a
+    ``GradScaler``), which ``project.configs`` does not hold: they are configs read too."""
+    root = Path(str(project.root)) if getattr(project, "root", None) else None
+    if root is None:
+        return []
+    known = {str(Path(str(src.path)).resolve()) for src, _cfg in project.configs if getattr(src, "path", None)}
+    out: list[str] = []
+    for item in plan.inputs:
+        if item.kind not in ("yaml", "json", "toml") or len(out) >= _MAX_FILES:
+            continue
+        path = (root / item.path).resolve()
+        if str(path) in known or not path.is_file() or not project.may_read(path):
+            continue
+        known.add(str(path))
+        try:
+            out.append(read_text_limited(path, errors="replace"))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def _fp32_by_absence(plan: TrainingPlan, project: Any) -> None:
     if plan.resolve("precision.mode") is not None or not project.scripts:
         return
@@ -288,6 +312,7 @@ def _fp32_by_absence(plan: TrainingPlan, project: Any) -> None:
     texts = _texts(project)
     if texts is None:
         return
+    texts.extend(_composed_texts(plan, project))
     for text in texts:
         code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
         if _PRECISION_WORDS.search(code) and not _metric_precision_only(code):

@@ -315,9 +315,30 @@ class _ScriptPass(_StrategyPass):
                 detail = f"passed as {site.klass}({param}=...)" + (f"; {found.detail}" if found.detail else "")
                 return Resolved(found.value, found.kind, found.line, found.key, detail)
         defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults))
+        if not builds and self.handed_over(site.klass):
+            return None  # LightningCLI(Model) / a builder given the class: it fills __init__ from its config
         if param in defaults and len(builds) <= 1:
             found = self.resolve(defaults[param])
             if found is not None:
                 return Resolved(found.value, found.kind, found.line, None,
                                 f"default of {site.klass}.__init__({param}=...)")
         return None
+
+    def handed_over(self, klass: str) -> bool:
+        """The class itself (not an instance) given to ``LightningCLI(SiameseModel, ...)`` /
+        ``LightningCLI(model_class=...)`` while the launch line gives a config file or ``--model.*`` /
+        ``--data.*`` flags: the CLI builds it from those, so the ``__init__`` default is not the value
+        (davidguzmanr/siamese-neural-networks @ f5ab87c ``siamese/train_lightning.py:20,111,159``:
+        ``batch_size: int = 16`` while ``config.yml`` gives 128); the LightningCLI reading
+        (:func:`preflight.adapters.lightning_cli_data.cli_sections`) says what they give. With neither,
+        the CLI keeps the ``__init__`` defaults."""
+        argv = [str(a) for a in self.idx.args]
+        if not any(a in ("--config", "-c") or a.startswith(("--config=", "--model", "--data")) for a in argv):
+            return False
+        for site in self.calls:
+            if (dotted_name(site.call.func) or "").rsplit(".", 1)[-1] != "LightningCLI":
+                continue
+            given = [*site.call.args, *(k.value for k in site.call.keywords)]
+            if any(isinstance(a, ast.Name) and a.id == klass for a in given):
+                return True
+        return False

@@ -476,6 +476,35 @@ def _fixed_datamodule(site: Any) -> Optional[tuple[str, str]]:
     return (name, f"LightningCLI(datamodule_class={name})") if name else None
 
 
+def _names_datamodule(site: Any) -> bool:
+    """The ``LightningCLI`` call names a data module (its second positional argument, ``datamodule_class=``,
+    or ``subclass_mode_data=True``, which takes one from the config or the flags)."""
+    call = getattr(site, "call", None)
+    if not isinstance(call, ast.Call):
+        return True
+    return len(call.args) >= 2 or any(k.arg in ("datamodule_class", "subclass_mode_data") or k.arg is None
+                                      for k in call.keywords)
+
+
+def _fixed_model(site: Any) -> Optional[tuple[str, str]]:
+    """The LightningModule class the ``LightningCLI`` call fixes (``LightningCLI(SiameseModel, ...)``, its first
+    positional argument, or ``model_class=``) when neither config nor flags name one: with no data module, the
+    Trainer calls that class's own ``train_dataloader``, built from the config's ``model:`` section and the
+    ``--model.*`` flags (davidguzmanr/siamese-neural-networks @ f5ab87c ``siamese/train_lightning.py:103-113,
+    159`` with ``config.yml:2-6`` ``model: batch_size: 128``). ``subclass_mode_model=True``: not read."""
+    call = getattr(site, "call", None)
+    if not isinstance(call, ast.Call):
+        return None
+    if any(k.arg == "subclass_mode_model" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+           for k in call.keywords):
+        return None
+    expr = next((k.value for k in call.keywords if k.arg == "model_class"), None)
+    if expr is None and call.args:
+        expr = call.args[0]
+    name = dotted_name(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+    return (name, f"LightningCLI(model_class={name})") if name else None
+
+
 def cli_sections(pass_: Any, site: Any, argv: list[str], loaded: list[tuple[Any, Optional[str]]]) -> None:
     """Write the optimizer and the data module's loader facts of the LightningCLI at ``site``."""
     optim, _ = _section(argv, loaded, "optimizer")
@@ -488,8 +517,15 @@ def cli_sections(pass_: Any, site: Any, argv: list[str], loaded: list[tuple[Any,
                                                      f"{optim[1]}: LightningCLI builds this optimizer and its "
                                                      "configure_optimizers replaces the model's"), "medium")
     klass, args = _section(argv, loaded, "data")
+    section = "data"
     if klass is None:
         klass = _fixed_datamodule(site)
+    if klass is None and not args and not _names_datamodule(site):
+        # no data module at all: the Trainer takes the model's own train_dataloader
+        section = "model"
+        klass, args = _section(argv, loaded, "model")
+        if klass is None:
+            klass = _fixed_model(site)
     if klass is None or pass_.project.root is None:
         return
     found = _find_class(Path(str(pass_.project.root)), klass[0].rsplit(".", 1)[-1])
@@ -524,7 +560,7 @@ def cli_sections(pass_: Any, site: Any, argv: list[str], loaded: list[tuple[Any,
             if param in args:
                 value, how, line, where = args[param]
                 source = Source(how, None if how == "cli" else where, line, where if how == "cli" else
-                                f"data.{param}", f"{what}, {param} from {where}")
+                                f"{section}.{param}", f"{what}, {param} from {where}")
             elif param in defaults and isinstance(defaults[param], ast.Constant):
                 value = defaults[param].value  # type: ignore[attr-defined]
                 source = Source("code", shown, defaults[param].lineno, None,

@@ -302,7 +302,9 @@ class _OptimDataPass(_ModelPass):
                     self.dataset_batches(site, conf)
                 else:
                     resolved = self.value(expr)
-                    if resolved is not None:
+                    if resolved is not None and resolved.value == 1 and self.dataset_batch_size(site) is not None:
+                        self.dataset_batches(site, conf, one=True)  # a dataset of whole batches, one per step
+                    elif resolved is not None:
                         self.put("batch.micro", resolved, site, f"{site.label}(batch_size=...)", conf)
                     else:
                         from preflight.adapters.pytorch_local import per_rank_batch
@@ -340,20 +342,34 @@ class _OptimDataPass(_ModelPass):
             batch = per_rank_batch(self, site, expr, conf, micro=False)
         return split_rounds(self, site, batch, expr)
 
-    def dataset_batches(self, site: CallSite, conf: str) -> None:
+    def dataset_batch_size(self, site: CallSite) -> Optional[ast.expr]:
+        """The ``batch_size=`` keyword of the call that builds the loader's dataset, if any."""
+        call = self.call_of(site.arg(0, "dataset"))
+        if call is None:
+            return None
+        return next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+
+    def dataset_batches(self, site: CallSite, conf: str, one: bool = False) -> None:
         """``DataLoader(dataset, batch_size=None)``: no automatic batching, each item of the
         dataset is a batch; a dataset built with ``batch_size=`` batches itself (GaLore
         torchrun_main.py:195-196 @ 2cc66f88: ``PreprocessedIterableDataset(data, tokenizer,
-        batch_size=args.batch_size, ...)``): that is the per-process batch (medium)."""
-        call = self.call_of(site.arg(0, "dataset"))
-        if call is None:
+        batch_size=args.batch_size, ...)``): that is the per-process batch (medium).
+
+        ``one``: ``DataLoader(dataset, batch_size=1)`` over a dataset built with ``batch_size=``:
+        each item is a group of that many samples and the loader takes one group a step
+        (mmmmayi/Grad-W @ 1c0b31e ``IRM/train.py:58-68``: ``IRMDataset(..., batch_size=
+        configs["batchsize"], ...)`` whose ``__getitem__`` stacks 32 utterances, then
+        ``DataLoader(dataset=train_irm_dataset, batch_size=1, ...)``); the loader's 1 is not the
+        sample count, and a size that cannot be read stays unknown."""
+        size = self.dataset_batch_size(site)
+        if size is None:
             return
-        size = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
         resolved = self.value(size)
         if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool) \
                 and resolved.value >= 1:
+            how = "1" if one else "None"
             self.put("batch.micro", resolved, site,
-                     f"{site.label}(batch_size=None) over a dataset built with batch_size=", "medium")
+                     f"{site.label}(batch_size={how}) over a dataset built with batch_size=", "medium")
 
     def sampler(self, site: CallSite, conf: str) -> None:
         expr = site.arg(3, "sampler")

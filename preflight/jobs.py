@@ -42,7 +42,9 @@ _CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed-config", "--d
 _LIST_FLAGS = ("--base",)
 # a script's own option naming an arguments/config file (Firefly ``--train_args_file x.json``)
 _CONFIG_FLAG_WORDS = re.compile(r"^--?(?![\w-]*data)[\w-]*(config|args|cfg|recipe)[\w-]*$", re.I)
-_KEY_CONFIG = re.compile(r"\+{0,2}[\w.]*(?:config|cfg)[\w.]*", re.I)  # ``config=FILE``, ``cfg.path=FILE``
+# ``config=FILE``, ``cfg.path=FILE``; ``trainer.deepspeed=FILE`` (a Hydra override of the TrainingArguments'
+# deepspeed key: Dune-Z/LLM-as-Latent-Variable-Model @ 772899f scripts/gemma-2b-it.sh:48-52)
+_KEY_CONFIG = re.compile(r"\+{0,2}(?:[\w.]*(?:config|cfg)[\w.]*|(?:[\w]+\.)*deepspeed(?:_config)?)", re.I)
 
 
 

@@ -110,6 +110,16 @@ class _Resolver(_ArgparseValues):
             got = argv_word(self, expr) if isinstance(expr, ast.Subscript) else formatted(self, expr, depth)
             if got is not None or not isinstance(expr, ast.Subscript):
                 return got
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) \
+                and isinstance(expr.slice.value, str):
+            # cfg["batchsize"] of a dict literal bound once
+            from preflight.script_dict_literal import dict_literal_value
+
+            entry = dict_literal_value(self, expr)
+            if entry is not None and not isinstance(entry[0], (ast.Dict, ast.List, ast.Tuple)):
+                inner = self.resolve(entry[0], depth + 1)
+                if inner is not None:
+                    return inner
         if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
             loaded = self._json_key(expr, depth)
             if loaded is not None:
