@@ -114,7 +114,7 @@ def _hand_masks(ctx: FileContext, receivers: set) -> list:
     """Hand-written label masking of every pad-id token: ``labels[labels == tok.pad_token_id] = -100``,
     ``labels.masked_fill(labels == tok.pad_token_id, -100)``, ``torch.where(labels == tok.pad_token_id,
     -100, labels)`` (DeepSeek-Coder issue 163)."""
-    out = []
+    out: list = []
     for node in ctx.nodes(ast.Assign):
         if not _is_minus_100(node.value):
             continue
@@ -124,12 +124,10 @@ def _hand_masks(ctx: FileContext, receivers: set) -> list:
                 break
     for call in ctx.nodes(ast.Call):
         name = call_last(call)
-        if name in ("masked_fill", "masked_fill_") and len(call.args) == 2:
-            if _pad_compare(call.args[0], receivers) and _is_minus_100(call.args[1]):
-                out.append(call)
-        elif name == "where" and len(call.args) == 3:
-            if _pad_compare(call.args[0], receivers) and _is_minus_100(call.args[1]):
-                out.append(call)
+        arity = {"masked_fill": 2, "masked_fill_": 2, "where": 3}.get(name or "")
+        if (arity is not None and len(call.args) == arity and _pad_compare(call.args[0], receivers)
+                and _is_minus_100(call.args[1])):
+            out.append(call)
     return out
 
 
@@ -137,19 +135,19 @@ def _eos_put_in_data(ctx: FileContext, pads: list) -> bool:
     """Whether the file itself adds EOS to the training text: ``text + tok.eos_token``, ``ids +
     [tok.eos_token_id]``, ``ids.append(tok.eos_token_id)``, ``add_eos_token=True``."""
     pad_ids = {id(p.value) for p in pads}
-    for node in ctx.nodes(ast.keyword):
-        if node.arg == "add_eos_token" and isinstance(node.value, ast.Constant) and node.value.value is True:
+    for kw in ctx.nodes(ast.keyword):
+        if kw.arg == "add_eos_token" and isinstance(kw.value, ast.Constant) and kw.value.value is True:
             return True
     holders: list = []
-    for node in ctx.nodes(ast.BinOp):
-        if isinstance(node.op, ast.Add):
-            holders += [node.left, node.right]
+    for binop in ctx.nodes(ast.BinOp):
+        if isinstance(binop.op, ast.Add):
+            holders += [binop.left, binop.right]
     holders += [elt for node in ctx.nodes(ast.List) for elt in node.elts]
     for call in ctx.nodes(ast.Call):
         if call_last(call) in ("append", "extend"):
             holders += list(call.args)
-    for node in holders:
-        for sub in ast.walk(node):
+    for held in holders:
+        for sub in ast.walk(held):
             if (isinstance(sub, ast.Attribute) and sub.attr in ("eos_token", "eos_token_id")
                     and id(sub) not in pad_ids):
                 return True
