@@ -169,7 +169,7 @@ NEEDS = {
     "PF418": ('training_step', 'validation_step', 'test_step', 'predict_step'),
     "PF419": ('configure_optimizers',),
     "PF420": ('get_peft_model',),
-    "PF421": ('DataCollatorForLanguageModeling', 'DataCollatorForCompletionOnlyLM', 'SFTTrainer'),
+    "PF421": ('DataCollatorForLanguageModeling', 'DataCollatorForCompletionOnlyLM', 'SFTTrainer', 'pad_token_id'),
     "PF422": ('TrainingArguments', 'SFTConfig', 'DPOConfig', 'GRPOConfig', 'Accelerator', 'Trainer', 'GradScaler'),
     "PF423": ('from_pretrained',),
     "PF424": ('initialize',),

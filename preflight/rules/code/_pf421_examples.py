@@ -41,6 +41,38 @@ PF421_BAD = [
     data = raw.map(lambda ex: tokenizer(ex["text"], truncation=True), batched=True)
     collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
 """),
+    # DeepSeek-Coder issue 163: pad = EOS, EOS appended to every response, pad-id labels masked by hand
+    textwrap.dedent("""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained("deepseek-ai/deepseek-coder-6.7b-base")
+    tokenizer.pad_token = tokenizer.eos_token
+
+
+    def collate(rows):
+        enc = tokenizer([r["prompt"] + r["output"] + tokenizer.eos_token for r in rows], padding=True,
+                        return_tensors="pt")
+        labels = enc["input_ids"].clone()
+        labels[labels == tokenizer.pad_token_id] = -100  # warning: PF421
+        enc["labels"] = labels
+        return enc
+"""),
+    # token ids with the EOS id appended, masked with masked_fill
+    textwrap.dedent("""
+    import torch
+
+
+    class Data:
+        def __init__(self, tok, rows):
+            self.tok = tok
+            self.tok.pad_token_id = self.tok.eos_token_id
+            self.rows = [tok.encode(r) + [tok.eos_token_id] for r in rows]
+
+        def collate(self, ids):
+            ids = torch.nn.utils.rnn.pad_sequence(ids, batch_first=True, padding_value=self.tok.pad_token_id)
+            labels = ids.masked_fill(ids == self.tok.pad_token_id, -100)  # warning: PF421
+            return ids, labels
+"""),
 ]
 
 PF421_GOOD = [
@@ -85,6 +117,53 @@ PF421_GOOD = [
     SFTTrainer(model=model, train_dataset=ds, args=SFTConfig(output_dir="out"), processing_class=tokenizer)
     SFTTrainer(model=model, train_dataset=ds, tokenizer=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer))
     SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text", tokenizer=tokenizer, packing=True)
+"""),
+    # the fix of DeepSeek-Coder issue 163: only padded positions are masked
+    textwrap.dedent("""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained("deepseek-ai/deepseek-coder-6.7b-base")
+    tokenizer.pad_token = tokenizer.eos_token
+
+
+    def collate(rows):
+        enc = tokenizer([r["prompt"] + r["output"] + tokenizer.eos_token for r in rows], padding=True,
+                        return_tensors="pt")
+        labels = enc["input_ids"].clone()
+        labels[enc["attention_mask"] == 0] = -100
+        enc["labels"] = labels
+        return enc
+"""),
+    # tricky: pad = EOS and pad-id labels masked, but no EOS is put into the raw text (GPT-2 appends
+    # none), so only padding is masked
+    textwrap.dedent("""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained("gpt2")
+    tokenizer.pad_token = tokenizer.eos_token
+
+
+    def collate(rows):
+        enc = tokenizer([r["text"] for r in rows], padding=True, truncation=True, return_tensors="pt")
+        labels = enc["input_ids"].clone()
+        labels[labels == tokenizer.pad_token_id] = -100
+        enc["labels"] = labels
+        return enc
+"""),
+    # tricky: EOS appended, but the pad token is a distinct token, so masking pad ids keeps every EOS
+    textwrap.dedent("""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")
+    tokenizer.pad_token = tokenizer.unk_token
+
+
+    def collate(rows):
+        enc = tokenizer([r["text"] + tokenizer.eos_token for r in rows], padding=True, return_tensors="pt")
+        labels = enc["input_ids"].clone()
+        labels[labels == tokenizer.pad_token_id] = -100
+        enc["labels"] = labels
+        return enc
 """),
 ]
 

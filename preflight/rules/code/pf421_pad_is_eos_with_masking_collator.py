@@ -94,6 +94,66 @@ def _no_eos_in_data(ctx: FileContext, collators: list[ast.Call], pads: list[ast.
     return True
 
 
+def _is_minus_100(node: ast.AST) -> bool:
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant) and node.operand.value == 100)
+
+
+def _pad_compare(node: ast.AST, receivers: set) -> bool:
+    """``labels == tok.pad_token_id`` (either side) with ``tok`` a receiver of ``pad_token = eos_token``."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
+        return False
+    for side in (node.left, node.comparators[0]):
+        if (isinstance(side, ast.Attribute) and side.attr == "pad_token_id"
+                and ast.unparse(side.value) in receivers):
+            return True
+    return False
+
+
+def _hand_masks(ctx: FileContext, receivers: set) -> list:
+    """Hand-written label masking of every pad-id token: ``labels[labels == tok.pad_token_id] = -100``,
+    ``labels.masked_fill(labels == tok.pad_token_id, -100)``, ``torch.where(labels == tok.pad_token_id,
+    -100, labels)`` (DeepSeek-Coder issue 163)."""
+    out: list = []
+    for node in ctx.nodes(ast.Assign):
+        if not _is_minus_100(node.value):
+            continue
+        for tgt in node.targets:
+            if isinstance(tgt, ast.Subscript) and _pad_compare(tgt.slice, receivers):
+                out.append(node)
+                break
+    for call in ctx.nodes(ast.Call):
+        name = call_last(call)
+        arity = {"masked_fill": 2, "masked_fill_": 2, "where": 3}.get(name or "")
+        if (arity is not None and len(call.args) == arity and _pad_compare(call.args[0], receivers)
+                and _is_minus_100(call.args[1])):
+            out.append(call)
+    return out
+
+
+def _eos_put_in_data(ctx: FileContext, pads: list) -> bool:
+    """Whether the file itself adds EOS to the training text: ``text + tok.eos_token``, ``ids +
+    [tok.eos_token_id]``, ``ids.append(tok.eos_token_id)``, ``add_eos_token=True``."""
+    pad_ids = {id(p.value) for p in pads}
+    for kw in ctx.nodes(ast.keyword):
+        if kw.arg == "add_eos_token" and isinstance(kw.value, ast.Constant) and kw.value.value is True:
+            return True
+    holders: list = []
+    for binop in ctx.nodes(ast.BinOp):
+        if isinstance(binop.op, ast.Add):
+            holders += [binop.left, binop.right]
+    holders += [elt for node in ctx.nodes(ast.List) for elt in node.elts]
+    for call in ctx.nodes(ast.Call):
+        if call_last(call) in ("append", "extend"):
+            holders += list(call.args)
+    for held in holders:
+        for sub in ast.walk(held):
+            if (isinstance(sub, ast.Attribute) and sub.attr in ("eos_token", "eos_token_id")
+                    and id(sub) not in pad_ids):
+                return True
+    return False
+
+
 def _what(collator: ast.Call) -> str:
     if call_last(collator) == "SFTTrainer":
         return ("`SFTTrainer`'s default collator (old TRL: `DataCollatorForLanguageModeling(mlm=False)`, "
@@ -104,7 +164,8 @@ def _what(collator: ast.Call) -> str:
 @register
 class PadIsEosWithMaskingCollator(Rule):
     code = "PF421"
-    needs_text = ('DataCollatorForLanguageModeling', 'DataCollatorForCompletionOnlyLM', 'SFTTrainer')
+    needs_text = ('DataCollatorForLanguageModeling', 'DataCollatorForCompletionOnlyLM', 'SFTTrainer',
+                  'pad_token_id')
     name = "pad-is-eos-with-masking-collator"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -127,6 +188,12 @@ label is masked too: the model is never trained to emit EOS and generates until
 Old TRL's `SFTTrainer` without a `data_collator` builds that collator itself
 (mlabonne/llm-course issue 33: the fine-tuned Llama 2 never stops).
 
+The same masking written by hand (`labels[labels == tokenizer.pad_token_id] = -100`,
+`masked_fill`/`torch.where` on that comparison) in a file that sets the pad token to EOS
+and appends EOS to the training text itself (`text + tokenizer.eos_token`,
+`ids + [tokenizer.eos_token_id]`, `add_eos_token=True`): every appended EOS is masked
+(DeepSeek-Coder issue 163: the fine-tuned model never stops; transformers issue 7135).
+
 ## How to fix it
 
 Use a distinct pad token (`tokenizer.add_special_tokens({"pad_token": "<pad>"})`
@@ -134,6 +201,9 @@ and resize the embeddings, or an existing unused token such as `unk`), or build
 the labels yourself with a collator that masks only the padding positions.
 
 ## When preflight stays silent
+
+* Hand-written masking fires only when the file both sets pad to EOS and visibly appends EOS
+  to the text; masking by `attention_mask == 0` is silent.
 
 * The file uses another collator (`DataCollatorForSeq2Seq`, its own labels).
 * The file's own tokenization puts no EOS into the text: the tokenizer is called on the
@@ -153,11 +223,12 @@ the labels yourself with a collator that masks only the padding positions.
     good_examples = examples("preflight.rules.code._pf421_examples", "PF421_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        collators = [c for c in ctx.nodes(ast.Call) if call_last(c) in _MASKING] + _old_sft_default(ctx)
-        if not collators:
-            return
         pads = [node for node in ctx.nodes(ast.Assign) if _pad_is_eos(node) is not None]
-        if not pads or _no_eos_in_data(ctx, collators, pads):
+        if not pads:
+            return
+        yield from self._hand_written(ctx, pads)
+        collators = [c for c in ctx.nodes(ast.Call) if call_last(c) in _MASKING] + _old_sft_default(ctx)
+        if not collators or _no_eos_in_data(ctx, collators, pads):
             return
         for node in pads:
             which = _pad_is_eos(node)
@@ -169,3 +240,18 @@ the labels yourself with a collator that masks only the padding positions.
                 "the labels with -100: every EOS label is masked, so the model never learns to stop. Use a "
                 "distinct pad token or a collator that masks only padding positions",
                 evidence=[ctx.evidence(collators[0], "this collator masks every pad-token label")])
+
+    def _hand_written(self, ctx: FileContext, pads: list) -> Iterable[Finding]:
+        receivers = {ast.unparse(t.value) for p in pads for t in p.targets if isinstance(t, ast.Attribute)}
+        masks = _hand_masks(ctx, receivers)
+        if not masks or not _eos_put_in_data(ctx, pads):
+            return
+        for node in masks:
+            yield ctx.finding(
+                self, node,
+                "every label equal to `pad_token_id` is set to -100, but the pad token is the EOS token "
+                f"(line {pads[0].lineno}) and this file appends EOS to the training text: each sample's own "
+                "EOS label is masked too, so the model never learns to stop and generates to the length "
+                "limit. Mask only the padded positions (`labels[attention_mask == 0] = -100`) or use a "
+                "distinct pad token",
+                evidence=[ctx.evidence(pads[0], "the pad token is set to the EOS token here")])

@@ -258,3 +258,26 @@ PF501_GOOD.append(
     # --- launch
     python train.py
 """))
+
+PF501_GOOD.append(
+    # tricky-correct (DeepSpeed issue 745's pins): fp16 on in the DeepSpeed config and --fp16 left off the
+    # launch line, but transformers 4.3.3 predates the Trainer's "auto"/mismatch check (4.6): its
+    # `init_deepspeed` keeps the config's fp16 block, nothing is refused
+    textwrap.dedent("""
+    # --- sft.py
+    from transformers import HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    (training_args,) = HfArgumentParser(Seq2SeqTrainingArguments).parse_args_into_dataclasses()
+    Seq2SeqTrainer(model=model, args=training_args).train()
+    # --- ds_config.json
+    {
+      "fp16": {"enabled": true, "loss_scale": 0},
+      "zero_optimization": {"stage": 2, "cpu_offload": true},
+      "train_micro_batch_size_per_gpu": 8
+    }
+    # --- requirements.txt
+    transformers==4.3.3
+    deepspeed==0.3.11
+    # --- launch
+    deepspeed --num_gpus 4 sft.py --output_dir out --deepspeed ds_config.json --per_device_train_batch_size 8
+"""))

@@ -145,6 +145,10 @@ Set the value in one place, or make the other place say the same thing (use
 
 ## When preflight stays silent
 
+* fp16/bf16 enabled in the DeepSpeed config with `--fp16`/`--bf16` left off the launch line,
+  under transformers pinned below 4.6: that Trainer has no "auto" values and no mismatch
+  check (its `init_deepspeed` keeps the config's fp16 block), so nothing is refused
+  (DeepSpeed issue 745's pins: transformers 4.3.3).
 * The sources agree; one of them is a framework default that an explicit value
   overrides; a value preflight derived itself (those have dedicated rules, such
   as PF502 for the DeepSpeed batch triple).
@@ -276,6 +280,12 @@ Set the value in one place, or make the other place say the same thing (use
 
         site = launch_site(pctx)
         if site is None or not isinstance(site.values.get("deepspeed"), str):
+            return
+        version = pctx.version("transformers", site.script)
+        if version is not None and version.how == "pinned" and not version.at_least(4, 6):
+            # the Trainer's DeepSpeed integration before 4.6 (no "auto" values, no mismatch check:
+            # `init_deepspeed` of 4.3-4.5 only sets `fp16` when the Trainer itself runs fp16 and
+            # keeps the config's block otherwise), so a config that enables fp16 is not refused
             return
         named = os.path.basename(site.values["deepspeed"])
         for config, block, prefix in pctx.deepspeed_configs():
