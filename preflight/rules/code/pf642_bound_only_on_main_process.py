@@ -59,8 +59,8 @@ def _rank_param_test(ctx: FileContext, test: ast.expr, scope: ast.AST) -> bool:
     index = params.index(left.id) - (1 if params and params[0] in ("self", "cls") else 0)
     for call in ctx.nodes(ast.Call):
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr == scope.name
-                or isinstance(func, ast.Name) and func.id == scope.name):
+        if not ((isinstance(func, ast.Attribute) and func.attr == scope.name)
+                or (isinstance(func, ast.Name) and func.id == scope.name)):
             continue
         passed = [k.value for k in call.keywords if k.arg == left.id]
         if 0 <= index < len(call.args) and not isinstance(call.args[index], ast.Starred):
