@@ -94,4 +94,29 @@ PF642_GOOD = [
     if writer is not None:
         writer.close()
     '''),
+    # mmmmayi/Grad-W IRM/Trainer/trainer.py (prec01): created under `if local_rank == 0`, read under
+    # `if device == 0` where `device` is the parameter every caller fills with `local_rank`
+    textwrap.dedent('''
+    from torch.utils.tensorboard import SummaryWriter
+
+
+    class Trainer:
+        def __init__(self, model, loader, optimizer, local_rank):
+            self.model, self.loader, self.optimizer = model, loader, optimizer
+            if local_rank == 0:
+                self.writer = SummaryWriter()
+
+        def train_epoch(self, epoch, device):
+            for batch in self.loader:
+                self.optimizer.zero_grad()
+                loss = self.model(batch)
+                loss.backward()
+                self.optimizer.step()
+                if device == 0:
+                    self.writer.add_scalar("train/loss", loss.item(), epoch)
+
+        def train(self, local_rank, epochs):
+            for epoch in range(epochs):
+                self.train_epoch(epoch, local_rank)
+    '''),
 ]

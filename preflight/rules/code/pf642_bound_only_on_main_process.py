@@ -42,6 +42,34 @@ def _main_flag(ctx: FileContext, test: ast.expr) -> bool:
     return bool(names & flags)
 
 
+def _rank_param_test(ctx: FileContext, test: ast.expr, scope: ast.AST) -> bool:
+    """``if device == 0:`` where ``device`` is a parameter of the function and its callers pass a rank there
+    (``self.train_epoch(epoch, weight, local_rank)`` into ``def train_epoch(self, epoch, weight, device)``)."""
+    if not (isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(test, ast.Compare)
+            and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    left, right = test.left, test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    if not (isinstance(left, ast.Name) and isinstance(right, ast.Constant) and right.value == 0):
+        return False
+    params = [a.arg for a in scope.args.posonlyargs + scope.args.args]
+    if left.id not in params:
+        return False
+    index = params.index(left.id) - (1 if params and params[0] in ("self", "cls") else 0)
+    for call in ctx.nodes(ast.Call):
+        func = call.func
+        if not ((isinstance(func, ast.Attribute) and func.attr == scope.name)
+                or (isinstance(func, ast.Name) and func.id == scope.name)):
+            continue
+        passed = [k.value for k in call.keywords if k.arg == left.id]
+        if 0 <= index < len(call.args) and not isinstance(call.args[index], ast.Starred):
+            passed.append(call.args[index])
+        if any("rank" in ast.unparse(v).lower() for v in passed):
+            return True
+    return False
+
+
 def _not_main_test(test: ast.expr) -> bool:
     return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _main_test(test.operand)
 
@@ -60,7 +88,7 @@ def _guarded(ctx: FileContext, node: ast.AST, scope: ast.AST) -> bool:
                 return True
             text = ast.unparse(test)
             if any(w in text for w in ("hasattr", "exists(", "is not None", "getattr", "rank")) \
-                    or _main_flag(ctx, test):
+                    or _main_flag(ctx, test) or _rank_param_test(ctx, test, scope):
                 return True  # a test on some rank (which one: not read), or a flag derived from the main test
         child = cur
         cur = ctx.parent(cur)
