@@ -125,19 +125,6 @@ def collator_padding(plan: TrainingPlan, project: Any) -> None:
     if plan.resolve("data.padding") is not None or not project.scripts:
         return
     _collator_padding(plan, project)
-    if plan.resolve("data.padding") is not None:
-        return
-    from preflight.adapters.padding_words import module_trees, padding_modes
-
-    got = padding_modes(module_trees(project))
-    if got is None:
-        return
-    mode, shown, line, what = got
-    where = "" if shown else " in a project module the script imports"
-    plan.add("data.padding", mode,
-             Source("code", shown or None, line if shown else None, "padding",
-                    f"{what} (line {line}{where}): every padding call of the files read says {mode}"),
-             "medium", adapter="derive")
 
 
 def _collator_padding(plan: TrainingPlan, project: Any) -> None:
