@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.rules._pf4_support import calls, qualify
@@ -45,3 +45,37 @@ def multi_process_trainer(ctx: FileContext) -> Optional[tuple[ast.Call, ast.AST]
         return None
     why = multi_process_arg(ctx, trainers[0])
     return None if why is None else (trainers[0], why)
+
+
+# -- a training_step's own body: shared by PF277 (a skip on some ranks) and PF1231 (a disconnected loss) --------------
+
+def own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
+    """The nodes of ``fn``'s body, nested functions and classes left out."""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def none_return(node: ast.AST) -> bool:
+    """``return`` or ``return None``."""
+    return isinstance(node, ast.Return) and (
+        node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None))
+
+
+_SYNC_WORDS = ("reduce", "gather", "broadcast", "sync", "world", "rank")
+
+
+def synced(test: ast.expr) -> bool:
+    """The condition is shared by the ranks (``reduce_boolean_decision``, an all-reduced flag) or
+    decided per rank on purpose (``global_rank``)."""
+    text = ast.unparse(test).lower()
+    return any(w in text for w in _SYNC_WORDS)
+
+
+def manual_optimization(cls: ast.ClassDef) -> bool:
+    """The class switches automatic optimization off (or mentions it at all)."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "automatic_optimization" for n in ast.walk(cls))

@@ -10,51 +10,28 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-from preflight.rules.code._pf27x_support import lightning_classes, method, multi_process_trainer
-
-
-def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
-    """The nodes of ``fn``'s body, nested functions and classes left out."""
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
-def _none_return(node: ast.AST) -> bool:
-    return isinstance(node, ast.Return) and (
-        node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None))
-
-
-_SYNC_WORDS = ("reduce", "gather", "broadcast", "sync", "world", "rank")
-
-
-def _synced(test: ast.expr) -> bool:
-    """The condition is shared by the ranks (``reduce_boolean_decision``, an all-reduced flag) or
-    decided per rank on purpose (``global_rank``)."""
-    text = ast.unparse(test).lower()
-    return any(w in text for w in _SYNC_WORDS)
-
-
-def _manual(cls: ast.ClassDef) -> bool:
-    """The class switches automatic optimization off (or mentions it at all)."""
-    return any(isinstance(n, ast.Attribute) and n.attr == "automatic_optimization" for n in ast.walk(cls))
+from preflight.rules.code._pf27x_support import (
+    lightning_classes,
+    manual_optimization,
+    method,
+    multi_process_trainer,
+    none_return,
+    own_nodes,
+    synced,
+)
 
 
 def _skip(fn: ast.FunctionDef) -> Optional[ast.Return]:
     """A ``return None`` under a condition, in a step that returns a loss on its other path."""
-    returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
-    if not any(not _none_return(r) for r in returns):
+    returns = [n for n in own_nodes(fn) if isinstance(n, ast.Return)]
+    if not any(not none_return(r) for r in returns):
         return None  # never returns a loss: not a skip on some batches
-    parents = {id(child): node for node in _own_nodes(fn) for child in ast.iter_child_nodes(node)}
-    for ret in sorted((r for r in returns if _none_return(r)), key=lambda r: r.lineno):
+    parents = {id(child): node for node in own_nodes(fn) for child in ast.iter_child_nodes(node)}
+    for ret in sorted((r for r in returns if none_return(r)), key=lambda r: r.lineno):
         node: ast.AST = ret
         while id(node) in parents:
             node = parents[id(node)]
-            if isinstance(node, ast.If) and _synced(node.test):
+            if isinstance(node, ast.If) and synced(node.test):
                 break  # the ranks agree on the decision
             if isinstance(node, (ast.If, ast.Try)):
                 return ret
@@ -119,7 +96,7 @@ return loss
         steps = []
         for cls in lightning_classes(ctx, frozenset({"LightningModule"})):
             fn = method(cls, "training_step")
-            if fn is None or _manual(cls):
+            if fn is None or manual_optimization(cls):
                 continue
             ret = _skip(fn)
             if ret is not None:

@@ -15,36 +15,15 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls
 from preflight.rules.base import examples
 from preflight.rules.code._metric_sync import is_lightning_qual, multi_process_arg
-from preflight.rules.code._pf27x_support import lightning_classes, method
+from preflight.rules.code._pf27x_support import (
+    lightning_classes,
+    manual_optimization,
+    method,
+    none_return,
+    own_nodes,
+    synced,
+)
 from preflight.sources import ParsedPython
-
-
-def _own_nodes(fn: ast.FunctionDef) -> Iterable[ast.AST]:
-    """The nodes of ``fn``'s body, nested functions and classes left out."""
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
-def _none_return(node: ast.AST) -> bool:
-    return isinstance(node, ast.Return) and (
-        node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None))
-
-
-def _synced(test: ast.expr) -> bool:
-    """The condition is shared by the ranks (a reduce/gather/broadcast/sync) or decided per rank on purpose."""
-    text = ast.unparse(test).lower()
-    return any(w in text for w in ("reduce", "gather", "broadcast", "sync", "world", "rank"))
-
-
-def _manual(cls: ast.ClassDef) -> bool:
-    """The class switches automatic optimization off (or mentions it at all)."""
-    return any(isinstance(n, ast.Attribute) and n.attr == "automatic_optimization" for n in ast.walk(cls))
-
 
 _LEAF_MAKERS = frozenset({"torch.tensor", "torch.zeros", "torch.ones", "torch.Tensor", "torch.FloatTensor",
                           "torch.scalar_tensor", "torch.full"})
@@ -81,12 +60,12 @@ def _fresh_leaf(value: Optional[ast.AST]) -> bool:
 
 
 def _returns(fn: ast.FunctionDef) -> list[ast.Return]:
-    return [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    return [n for n in own_nodes(fn) if isinstance(n, ast.Return)]
 
 
 def _locals(fn: ast.FunctionDef) -> set[str]:
     names = {a.arg for a in fn.args.args + fn.args.kwonlyargs if a.arg != "self"}
-    for node in _own_nodes(fn):
+    for node in own_nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
     return names
@@ -102,11 +81,11 @@ def _per_batch(fn: ast.FunctionDef, test: ast.expr) -> bool:
 def _conditional(fn: ast.FunctionDef, ret: ast.Return, per_batch: bool) -> bool:
     """``ret`` sits under an ``if``/``try`` of ``fn`` whose condition the ranks do not share (with
     ``per_batch``: a condition on the step's own values, or an exception)."""
-    parents = {id(child): node for node in _own_nodes(fn) for child in ast.iter_child_nodes(node)}
+    parents = {id(child): node for node in own_nodes(fn) for child in ast.iter_child_nodes(node)}
     node: ast.AST = ret
     while id(node) in parents:
         node = parents[id(node)]
-        if isinstance(node, ast.If) and _synced(node.test):
+        if isinstance(node, ast.If) and synced(node.test):
             return False
         if isinstance(node, ast.If) and (not per_batch or _per_batch(fn, node.test)):
             return True
@@ -117,13 +96,13 @@ def _conditional(fn: ast.FunctionDef, ret: ast.Return, per_batch: bool) -> bool:
 
 def _divergent(fn: ast.FunctionDef, allow_none: bool) -> Optional[tuple[ast.Return, str]]:
     returns = _returns(fn)
-    real = [r for r in returns if not _none_return(r) and not _fresh_leaf(r.value)]
+    real = [r for r in returns if not none_return(r) and not _fresh_leaf(r.value)]
     if not real:
         return None  # no path returns a loss of the model
     for ret in sorted(returns, key=lambda r: r.lineno):
         if _fresh_leaf(ret.value) and _conditional(fn, ret, per_batch=True):
             return ret, "leaf"
-        if allow_none and _none_return(ret) and _conditional(fn, ret, per_batch=False):
+        if allow_none and none_return(ret) and _conditional(fn, ret, per_batch=False):
             return ret, "none"
     return None
 
@@ -222,7 +201,7 @@ class TrainingStepDisconnectedOnSomeRanks(PlanRule):
             ctx = pctx.file_context(script)
             for cls in lightning_classes(ctx, frozenset({"LightningModule"})):
                 fn = method(cls, "training_step")
-                if fn is None or _manual(cls):
+                if fn is None or manual_optimization(cls):
                     continue
                 found = _divergent(fn, allow_none=script is not trainer_script)
                 if found is None:
